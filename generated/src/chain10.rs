@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -272,44 +272,44 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
-        let t1 = p.m * p.l;
-        let t2 = p.l * t1;
+        let t0 = p.m * p.l;
+        let t1 = p.l * t0;
         Derived {
             params: *self,
-            k0: t2,
-            k1: p.g * t1,
-            k2: t1,
-            k3: 1.5 * t1,
-            k4: 2.5 * t1,
-            k5: 3.5 * t1,
-            k6: 4.5 * t1,
-            k7: 5.5 * t1,
-            k8: 6.5 * t1,
-            k9: 7.5 * t1,
-            k10: 8.5 * t1,
-            k11: 48.333333333333336 * t2,
-            k12: 39.0 * t2,
-            k13: 30.666666666666668 * t2,
-            k14: 23.333333333333332 * t2,
-            k15: 17.0 * t2,
-            k16: 11.666666666666666 * t2,
-            k17: 7.333333333333333 * t2,
-            k18: 4.0 * t2,
-            k19: 1.6666666666666667 * t2,
-            k20: 0.3333333333333333 * t2,
-            k21: 1.3333333333333333 * t2,
-            k22: t1 * t1,
+            k0: t1,
+            k1: p.g * t0,
+            k2: t0,
+            k3: 1.5 * t0,
+            k4: 2.5 * t0,
+            k5: 3.5 * t0,
+            k6: 4.5 * t0,
+            k7: 5.5 * t0,
+            k8: 6.5 * t0,
+            k9: 7.5 * t0,
+            k10: 8.5 * t0,
+            k11: 48.333333333333336 * t1,
+            k12: 39.0 * t1,
+            k13: 30.666666666666668 * t1,
+            k14: 23.333333333333332 * t1,
+            k15: 17.0 * t1,
+            k16: 11.666666666666666 * t1,
+            k17: 7.333333333333333 * t1,
+            k18: 4.0 * t1,
+            k19: 1.6666666666666667 * t1,
+            k20: 0.3333333333333333 * t1,
+            k21: 1.3333333333333333 * t1,
+            k22: t0 * t0,
             k23: p.l * p.l,
-            k24: 2.3333333333333335 * t2,
-            k25: 3.3333333333333335 * t2,
-            k26: 4.333333333333333 * t2,
-            k27: 5.333333333333333 * t2,
-            k28: 6.333333333333333 * t2,
-            k29: 8.333333333333334 * t2,
-            k30: 9.333333333333334 * t2,
+            k24: 2.3333333333333335 * t1,
+            k25: 3.3333333333333335 * t1,
+            k26: 4.333333333333333 * t1,
+            k27: 5.333333333333333 * t1,
+            k28: 6.333333333333333 * t1,
+            k29: 8.333333333333334 * t1,
+            k30: 9.333333333333334 * t1,
             k31: inv0,
             k32: p.l * p.g,
-            k33: 9.5 * t1,
+            k33: 9.5 * t0,
             k34: inv0 * inv0 / p.m,
             k35: p.m * p.g,
         }
@@ -357,108 +357,108 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
-    let t5 = p.g * c_q0 + p.l * qdd[0];
-    let t6 = c_q1 * t5 - s_q1 * t4;
-    let t7 = qd[0] + qd[1];
-    let t8 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = c_q1 * t4 + s_q1 * t5 - p.l * t7 * t7;
-    let t12 = t6 + p.l * t8;
-    let t13 = c_q2 * t12 - s_q2 * t11;
-    let t14 = t7 + qd[2];
-    let t15 = t8 + qdd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t18 = c_q2 * t11 + s_q2 * t12 - p.l * t14 * t14;
-    let t19 = t13 + p.l * t15;
-    let t20 = c_q3 * t19 - s_q3 * t18;
-    let t21 = t14 + qd[3];
-    let t22 = t15 + qdd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t25 = c_q3 * t18 + s_q3 * t19 - p.l * t21 * t21;
-    let t26 = t20 + p.l * t22;
-    let t27 = c_q4 * t26 - s_q4 * t25;
-    let t28 = t21 + qd[4];
-    let t29 = t22 + qdd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t32 = c_q4 * t25 + s_q4 * t26 - p.l * t28 * t28;
-    let t33 = t27 + p.l * t29;
-    let t34 = c_q5 * t33 - s_q5 * t32;
-    let t35 = t28 + qd[5];
-    let t36 = t29 + qdd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t39 = c_q5 * t32 + s_q5 * t33 - p.l * t35 * t35;
-    let t40 = t34 + p.l * t36;
-    let t41 = c_q6 * t40 - s_q6 * t39;
-    let t42 = t35 + qd[6];
-    let t43 = t36 + qdd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t46 = c_q6 * t39 + s_q6 * t40 - p.l * t42 * t42;
-    let t47 = t41 + p.l * t43;
-    let t48 = c_q7 * t47 - s_q7 * t46;
-    let t49 = t42 + qd[7];
-    let t50 = t43 + qdd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t53 = c_q7 * t46 + s_q7 * t47 - p.l * t49 * t49;
-    let t54 = t48 + p.l * t50;
-    let t55 = c_q8 * t54 - s_q8 * t53;
-    let t56 = t49 + qd[8];
-    let t57 = t50 + qdd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t60 = t56 + qd[9];
-    let t61 = t57 + qdd[9];
-    let t62 = s_q9 * d.k2;
-    let t63 = c_q9 * d.k2;
-    let t64 = 0.5 * (t61 * t63 - t60 * t60 * t62);
-    let t65 = -1.5 * t56 * t56 * d.k2 - 0.5 * (t60 * t60 * t63 + t61 * t62);
-    let t66 = t64 + 1.5 * t57 * d.k2;
-    let t67 = s_q8 * t65 + c_q8 * t66;
-    let t68 = c_q8 * t65 - 2.5 * t49 * t49 * d.k2 - s_q8 * t66;
-    let t69 = t67 + 2.5 * t50 * d.k2;
-    let t70 = s_q7 * t68 + c_q7 * t69;
-    let t71 = c_q7 * t68 - 3.5 * t42 * t42 * d.k2 - s_q7 * t69;
-    let t72 = t70 + 3.5 * t43 * d.k2;
-    let t73 = s_q6 * t71 + c_q6 * t72;
-    let t74 = c_q6 * t71 - 4.5 * t35 * t35 * d.k2 - s_q6 * t72;
-    let t75 = t73 + 4.5 * t36 * d.k2;
-    let t76 = s_q5 * t74 + c_q5 * t75;
-    let t77 = c_q5 * t74 - 5.5 * t28 * t28 * d.k2 - s_q5 * t75;
-    let t78 = t76 + 5.5 * t29 * d.k2;
-    let t79 = s_q4 * t77 + c_q4 * t78;
-    let t80 = c_q4 * t77 - 6.5 * t21 * t21 * d.k2 - s_q4 * t78;
-    let t81 = t79 + 6.5 * t22 * d.k2;
-    let t82 = s_q3 * t80 + c_q3 * t81;
-    let t83 = c_q3 * t80 - 7.5 * t14 * t14 * d.k2 - s_q3 * t81;
-    let t84 = t82 + 7.5 * t15 * d.k2;
-    let t85 = s_q2 * t83 + c_q2 * t84;
-    let t86 = 0.3333333333333333 * t61 * d.k0
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
+    let t1 = p.g * c_q0 + p.l * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t5 = c_q1 * t0 + s_q1 * t1 - p.l * t3 * t3;
+    let t6 = t2 + p.l * t4;
+    let t7 = c_q2 * t6 - s_q2 * t5;
+    let t8 = t3 + qd[2];
+    let t9 = t4 + qdd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t10 = c_q2 * t5 + s_q2 * t6 - p.l * t8 * t8;
+    let t11 = t7 + p.l * t9;
+    let t12 = c_q3 * t11 - s_q3 * t10;
+    let t13 = t8 + qd[3];
+    let t14 = t9 + qdd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t15 = c_q3 * t10 + s_q3 * t11 - p.l * t13 * t13;
+    let t16 = t12 + p.l * t14;
+    let t17 = c_q4 * t16 - s_q4 * t15;
+    let t18 = t13 + qd[4];
+    let t19 = t14 + qdd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t20 = c_q4 * t15 + s_q4 * t16 - p.l * t18 * t18;
+    let t21 = t17 + p.l * t19;
+    let t22 = c_q5 * t21 - s_q5 * t20;
+    let t23 = t18 + qd[5];
+    let t24 = t19 + qdd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t25 = c_q5 * t20 + s_q5 * t21 - p.l * t23 * t23;
+    let t26 = t22 + p.l * t24;
+    let t27 = c_q6 * t26 - s_q6 * t25;
+    let t28 = t23 + qd[6];
+    let t29 = t24 + qdd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t30 = c_q6 * t25 + s_q6 * t26 - p.l * t28 * t28;
+    let t31 = t27 + p.l * t29;
+    let t32 = c_q7 * t31 - s_q7 * t30;
+    let t33 = t28 + qd[7];
+    let t34 = t29 + qdd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t35 = c_q7 * t30 + s_q7 * t31 - p.l * t33 * t33;
+    let t36 = t32 + p.l * t34;
+    let t37 = c_q8 * t36 - s_q8 * t35;
+    let t38 = t33 + qd[8];
+    let t39 = t34 + qdd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t40 = t38 + qd[9];
+    let t41 = t39 + qdd[9];
+    let t42 = s_q9 * d.k2;
+    let t43 = c_q9 * d.k2;
+    let t44 = 0.5 * (t41 * t43 - t40 * t40 * t42);
+    let t45 = -1.5 * t38 * t38 * d.k2 - 0.5 * (t40 * t40 * t43 + t41 * t42);
+    let t46 = t44 + 1.5 * t39 * d.k2;
+    let t47 = s_q8 * t45 + c_q8 * t46;
+    let t48 = c_q8 * t45 - 2.5 * t33 * t33 * d.k2 - s_q8 * t46;
+    let t49 = t47 + 2.5 * t34 * d.k2;
+    let t50 = s_q7 * t48 + c_q7 * t49;
+    let t51 = c_q7 * t48 - 3.5 * t28 * t28 * d.k2 - s_q7 * t49;
+    let t52 = t50 + 3.5 * t29 * d.k2;
+    let t53 = s_q6 * t51 + c_q6 * t52;
+    let t54 = c_q6 * t51 - 4.5 * t23 * t23 * d.k2 - s_q6 * t52;
+    let t55 = t53 + 4.5 * t24 * d.k2;
+    let t56 = s_q5 * t54 + c_q5 * t55;
+    let t57 = c_q5 * t54 - 5.5 * t18 * t18 * d.k2 - s_q5 * t55;
+    let t58 = t56 + 5.5 * t19 * d.k2;
+    let t59 = s_q4 * t57 + c_q4 * t58;
+    let t60 = c_q4 * t57 - 6.5 * t13 * t13 * d.k2 - s_q4 * t58;
+    let t61 = t59 + 6.5 * t14 * d.k2;
+    let t62 = s_q3 * t60 + c_q3 * t61;
+    let t63 = c_q3 * t60 - 7.5 * t8 * t8 * d.k2 - s_q3 * t61;
+    let t64 = t62 + 7.5 * t9 * d.k2;
+    let t65 = s_q2 * t63 + c_q2 * t64;
+    let t66 = 0.3333333333333333 * t41 * d.k0
         + 0.5
-            * (c_q9 * (t55 + p.l * t57)
-                - s_q9 * (c_q8 * t53 + s_q8 * t54 - p.l * t56 * t56)) * d.k2;
-    let t87 = 1.3333333333333333 * t57 * d.k0 + 1.5 * t55 * d.k2 + p.l * t64 + t86;
-    let t88 = 2.3333333333333335 * t50 * d.k0 + 2.5 * t48 * d.k2 + p.l * t67 + t87;
-    let t89 = 3.3333333333333335 * t43 * d.k0 + 3.5 * t41 * d.k2 + p.l * t70 + t88;
-    let t90 = 4.333333333333333 * t36 * d.k0 + 4.5 * t34 * d.k2 + p.l * t73 + t89;
-    let t91 = 5.333333333333333 * t29 * d.k0 + 5.5 * t27 * d.k2 + p.l * t76 + t90;
-    let t92 = 6.333333333333333 * t22 * d.k0 + 6.5 * t20 * d.k2 + p.l * t79 + t91;
-    let t93 = 7.333333333333333 * t15 * d.k0 + 7.5 * t13 * d.k2 + p.l * t82 + t92;
-    let t94 = 8.333333333333334 * t8 * d.k0 + 8.5 * t6 * d.k2 + p.l * t85 + t93;
+            * (c_q9 * (t37 + p.l * t39)
+                - s_q9 * (c_q8 * t35 + s_q8 * t36 - p.l * t38 * t38)) * d.k2;
+    let t67 = 1.3333333333333333 * t39 * d.k0 + 1.5 * t37 * d.k2 + p.l * t44 + t66;
+    let t68 = 2.3333333333333335 * t34 * d.k0 + 2.5 * t32 * d.k2 + p.l * t47 + t67;
+    let t69 = 3.3333333333333335 * t29 * d.k0 + 3.5 * t27 * d.k2 + p.l * t50 + t68;
+    let t70 = 4.333333333333333 * t24 * d.k0 + 4.5 * t22 * d.k2 + p.l * t53 + t69;
+    let t71 = 5.333333333333333 * t19 * d.k0 + 5.5 * t17 * d.k2 + p.l * t56 + t70;
+    let t72 = 6.333333333333333 * t14 * d.k0 + 6.5 * t12 * d.k2 + p.l * t59 + t71;
+    let t73 = 7.333333333333333 * t9 * d.k0 + 7.5 * t7 * d.k2 + p.l * t62 + t72;
+    let t74 = 8.333333333333334 * t4 * d.k0 + 8.5 * t2 * d.k2 + p.l * t65 + t73;
     [
         9.333333333333334 * qdd[0] * d.k0 + 9.5 * c_q0 * d.k1
             + p.l
-                * (s_q1 * (c_q2 * t83 - 8.5 * t7 * t7 * d.k2 - s_q2 * t84)
-                    + c_q1 * (t85 + 8.5 * t8 * d.k2)) + t94,
-        t94,
-        t93,
-        t92,
-        t91,
-        t90,
-        t89,
-        t88,
-        t87,
-        t86,
+                * (s_q1 * (c_q2 * t63 - 8.5 * t3 * t3 * d.k2 - s_q2 * t64)
+                    + c_q1 * (t65 + 8.5 * t4 * d.k2)) + t74,
+        t74,
+        t73,
+        t72,
+        t71,
+        t70,
+        t69,
+        t68,
+        t67,
+        t66,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -483,126 +483,144 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t18 = c_q9 * d.k0;
-    let t19 = s_q9 * d.k2;
-    let t20 = s_q8 * t19;
-    let t21 = c_q9 * d.k2;
-    let t22 = 0.5 * t21 + d.k3;
-    let t23 = c_q8 * t22 - 0.5 * t20;
-    let t24 = p.l * t23;
-    let t25 = t23 + d.k4;
-    let t26 = c_q7 * t25;
-    let t27 = c_q8 * t19;
-    let t28 = 0.5 * t27 + s_q8 * t22;
-    let t29 = t26 - s_q7 * t28;
-    let t30 = t29 + d.k5;
-    let t31 = c_q6 * t30;
-    let t32 = s_q7 * t25;
-    let t33 = t32 + c_q7 * t28;
-    let t34 = t31 - s_q6 * t33;
-    let t35 = t34 + d.k6;
-    let t36 = c_q5 * t35;
-    let t37 = s_q6 * t30;
-    let t38 = t37 + c_q6 * t33;
-    let t39 = t36 - s_q5 * t38;
-    let t40 = t39 + d.k7;
-    let t41 = c_q4 * t40;
-    let t42 = s_q5 * t35;
-    let t43 = t42 + c_q5 * t38;
-    let t44 = t41 - s_q4 * t43;
-    let t45 = t44 + d.k8;
-    let t46 = c_q3 * t45;
-    let t47 = s_q4 * t40;
-    let t48 = t47 + c_q4 * t43;
-    let t49 = t46 - s_q3 * t48;
-    let t50 = t49 + d.k9;
-    let t51 = c_q2 * t50;
-    let t52 = s_q3 * t45;
-    let t53 = t52 + c_q3 * t48;
-    let t54 = t51 - s_q2 * t53;
-    let t55 = c_q1 * (t54 + d.k10);
-    let t56 = s_q2 * t50;
-    let t57 = t56 + c_q2 * t53;
-    let t58 = t18 + 2.0 * t24;
-    let t59 = 2.0 * p.l * t29 + t58;
-    let t60 = 2.0 * p.l * t34 + t59;
-    let t61 = 2.0 * p.l * t39 + t60;
-    let t62 = 2.0 * p.l * t44 + t61;
-    let t63 = 2.0 * p.l * t49 + t62;
-    let t64 = 2.0 * p.l * t54 + t63;
-    let t65 = t64 + d.k12;
-    let t66 = p.l * (t55 - s_q1 * t57) + t65;
-    let t67 = t53;
-    let t68 = t51 - s_q2 * t67;
-    let t69 = t63 + d.k13;
-    let t70 = p.l * t68 + t69;
-    let t71 = p.l * (c_q1 * t68 - s_q1 * (c_q2 * t67 + t56)) + t70;
-    let t72 = -t48;
-    let t73 = t46 + s_q3 * t72;
-    let t74 = c_q3 * t72 - t52;
-    let t75 = s_q2 * t74 + c_q2 * t73;
-    let t76 = t62 + d.k14;
-    let t77 = p.l * t73 + t76;
-    let t78 = p.l * t75 + t77;
-    let t79 = p.l * (s_q1 * (c_q2 * t74 - s_q2 * t73) + c_q1 * t75) + t78;
-    let t80 = -t43;
-    let t81 = t41 + s_q4 * t80;
-    let t82 = c_q4 * t80 - t47;
-    let t83 = s_q3 * t82 + c_q3 * t81;
-    let t84 = c_q3 * t82 - s_q3 * t81;
-    let t85 = s_q2 * t84 + c_q2 * t83;
-    let t86 = t61 + d.k15;
-    let t87 = p.l * t81 + t86;
-    let t88 = p.l * t83 + t87;
-    let t89 = p.l * t85 + t88;
-    let t90 = p.l * (s_q1 * (c_q2 * t84 - s_q2 * t83) + c_q1 * t85) + t89;
-    let t91 = -t38;
-    let t92 = t36 + s_q5 * t91;
-    let t93 = c_q5 * t91 - t42;
-    let t94 = s_q4 * t93 + c_q4 * t92;
-    let t95 = c_q4 * t93 - s_q4 * t92;
-    let t96 = s_q3 * t95 + c_q3 * t94;
-    let t97 = c_q3 * t95 - s_q3 * t94;
-    let t98 = s_q2 * t97 + c_q2 * t96;
-    let t99 = t60 + d.k16;
-    let t100 = p.l * t92 + t99;
-    let t101 = p.l * t94 + t100;
-    let t102 = p.l * t96 + t101;
-    let t103 = p.l * t98 + t102;
-    let t104 = p.l * (s_q1 * (c_q2 * t97 - s_q2 * t96) + c_q1 * t98) + t103;
-    let t105 = -t33;
-    let t106 = t31 + s_q6 * t105;
-    let t107 = c_q6 * t105 - t37;
-    let t108 = s_q5 * t107 + c_q5 * t106;
-    let t109 = c_q5 * t107 - s_q5 * t106;
-    let t110 = s_q4 * t109 + c_q4 * t108;
-    let t111 = c_q4 * t109 - s_q4 * t108;
-    let t112 = s_q3 * t111 + c_q3 * t110;
-    let t113 = c_q3 * t111 - s_q3 * t110;
-    let t114 = s_q2 * t113 + c_q2 * t112;
-    let t115 = t59 + d.k17;
-    let t116 = p.l * t106 + t115;
-    let t117 = p.l * t108 + t116;
-    let t118 = p.l * t110 + t117;
-    let t119 = p.l * t112 + t118;
-    let t120 = p.l * t114 + t119;
-    let t121 = p.l * (s_q1 * (c_q2 * t113 - s_q2 * t112) + c_q1 * t114) + t120;
-    let t122 = -t28;
-    let t123 = s_q7 * t122;
-    let t124 = t26 + t123;
-    let t125 = c_q7 * t122;
-    let t126 = t125 - t32;
-    let t127 = s_q6 * t126 + c_q6 * t124;
-    let t128 = c_q6 * t126 - s_q6 * t124;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = c_q9 * d.k0;
+    let t1 = s_q9 * d.k2;
+    let t2 = s_q8 * t1;
+    let t3 = c_q9 * d.k2;
+    let t4 = 0.5 * t3 + d.k3;
+    let t5 = c_q8 * t4 - 0.5 * t2;
+    let t6 = p.l * t5;
+    let t7 = t5 + d.k4;
+    let t8 = c_q7 * t7;
+    let t9 = c_q8 * t1;
+    let t10 = 0.5 * t9 + s_q8 * t4;
+    let t11 = t8 - s_q7 * t10;
+    let t12 = t11 + d.k5;
+    let t13 = c_q6 * t12;
+    let t14 = s_q7 * t7;
+    let t15 = t14 + c_q7 * t10;
+    let t16 = t13 - s_q6 * t15;
+    let t17 = t16 + d.k6;
+    let t18 = c_q5 * t17;
+    let t19 = s_q6 * t12;
+    let t20 = t19 + c_q6 * t15;
+    let t21 = t18 - s_q5 * t20;
+    let t22 = t21 + d.k7;
+    let t23 = c_q4 * t22;
+    let t24 = s_q5 * t17;
+    let t25 = t24 + c_q5 * t20;
+    let t26 = t23 - s_q4 * t25;
+    let t27 = t26 + d.k8;
+    let t28 = c_q3 * t27;
+    let t29 = s_q4 * t22;
+    let t30 = t29 + c_q4 * t25;
+    let t31 = t28 - s_q3 * t30;
+    let t32 = t31 + d.k9;
+    let t33 = c_q2 * t32;
+    let t34 = s_q3 * t27;
+    let t35 = t34 + c_q3 * t30;
+    let t36 = t33 - s_q2 * t35;
+    let t37 = c_q1 * (t36 + d.k10);
+    let t38 = s_q2 * t32;
+    let t39 = t38 + c_q2 * t35;
+    let t40 = t0 + 2.0 * t6;
+    let t41 = 2.0 * p.l * t11 + t40;
+    let t42 = 2.0 * p.l * t16 + t41;
+    let t43 = 2.0 * p.l * t21 + t42;
+    let t44 = 2.0 * p.l * t26 + t43;
+    let t45 = 2.0 * p.l * t31 + t44;
+    let t46 = 2.0 * p.l * t36 + t45;
+    let t47 = t46 + d.k12;
+    let t48 = p.l * (t37 - s_q1 * t39) + t47;
+    let t49 = t33 - s_q2 * t35;
+    let t50 = t45 + d.k13;
+    let t51 = p.l * t49 + t50;
+    let t52 = p.l * (c_q1 * t49 - s_q1 * (c_q2 * t35 + t38)) + t51;
+    let t53 = -t30;
+    let t54 = t28 + s_q3 * t53;
+    let t55 = c_q3 * t53 - t34;
+    let t56 = s_q2 * t55 + c_q2 * t54;
+    let t57 = t44 + d.k14;
+    let t58 = p.l * t54 + t57;
+    let t59 = p.l * t56 + t58;
+    let t60 = p.l * (s_q1 * (c_q2 * t55 - s_q2 * t54) + c_q1 * t56) + t59;
+    let t61 = -t25;
+    let t62 = t23 + s_q4 * t61;
+    let t63 = c_q4 * t61 - t29;
+    let t64 = s_q3 * t63 + c_q3 * t62;
+    let t65 = c_q3 * t63 - s_q3 * t62;
+    let t66 = s_q2 * t65 + c_q2 * t64;
+    let t67 = t43 + d.k15;
+    let t68 = p.l * t62 + t67;
+    let t69 = p.l * t64 + t68;
+    let t70 = p.l * t66 + t69;
+    let t71 = p.l * (s_q1 * (c_q2 * t65 - s_q2 * t64) + c_q1 * t66) + t70;
+    let t72 = -t20;
+    let t73 = t18 + s_q5 * t72;
+    let t74 = c_q5 * t72 - t24;
+    let t75 = s_q4 * t74 + c_q4 * t73;
+    let t76 = c_q4 * t74 - s_q4 * t73;
+    let t77 = s_q3 * t76 + c_q3 * t75;
+    let t78 = c_q3 * t76 - s_q3 * t75;
+    let t79 = s_q2 * t78 + c_q2 * t77;
+    let t80 = t42 + d.k16;
+    let t81 = p.l * t73 + t80;
+    let t82 = p.l * t75 + t81;
+    let t83 = p.l * t77 + t82;
+    let t84 = p.l * t79 + t83;
+    let t85 = p.l * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t84;
+    let t86 = -t15;
+    let t87 = t13 + s_q6 * t86;
+    let t88 = c_q6 * t86 - t19;
+    let t89 = s_q5 * t88 + c_q5 * t87;
+    let t90 = c_q5 * t88 - s_q5 * t87;
+    let t91 = s_q4 * t90 + c_q4 * t89;
+    let t92 = c_q4 * t90 - s_q4 * t89;
+    let t93 = s_q3 * t92 + c_q3 * t91;
+    let t94 = c_q3 * t92 - s_q3 * t91;
+    let t95 = s_q2 * t94 + c_q2 * t93;
+    let t96 = t41 + d.k17;
+    let t97 = p.l * t87 + t96;
+    let t98 = p.l * t89 + t97;
+    let t99 = p.l * t91 + t98;
+    let t100 = p.l * t93 + t99;
+    let t101 = p.l * t95 + t100;
+    let t102 = p.l * (s_q1 * (c_q2 * t94 - s_q2 * t93) + c_q1 * t95) + t101;
+    let t103 = -t10;
+    let t104 = s_q7 * t103;
+    let t105 = t8 + t104;
+    let t106 = c_q7 * t103;
+    let t107 = t106 - t14;
+    let t108 = s_q6 * t107 + c_q6 * t105;
+    let t109 = c_q6 * t107 - s_q6 * t105;
+    let t110 = s_q5 * t109 + c_q5 * t108;
+    let t111 = c_q5 * t109 - s_q5 * t108;
+    let t112 = s_q4 * t111 + c_q4 * t110;
+    let t113 = c_q4 * t111 - s_q4 * t110;
+    let t114 = s_q3 * t113 + c_q3 * t112;
+    let t115 = c_q3 * t113 - s_q3 * t112;
+    let t116 = s_q2 * t115 + c_q2 * t114;
+    let t117 = t40 + d.k18;
+    let t118 = p.l * t105 + t117;
+    let t119 = p.l * t108 + t118;
+    let t120 = p.l * t110 + t119;
+    let t121 = p.l * t112 + t120;
+    let t122 = p.l * t114 + t121;
+    let t123 = p.l * t116 + t122;
+    let t124 = p.l * (s_q1 * (c_q2 * t115 - s_q2 * t114) + c_q1 * t116) + t123;
+    let t125 = t104 + c_q7 * t5;
+    let t126 = t106 - s_q7 * t5;
+    let t127 = s_q6 * t126 + c_q6 * t125;
+    let t128 = c_q6 * t126 - s_q6 * t125;
     let t129 = s_q5 * t128 + c_q5 * t127;
     let t130 = c_q5 * t128 - s_q5 * t127;
     let t131 = s_q4 * t130 + c_q4 * t129;
@@ -610,78 +628,59 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t133 = s_q3 * t132 + c_q3 * t131;
     let t134 = c_q3 * t132 - s_q3 * t131;
     let t135 = s_q2 * t134 + c_q2 * t133;
-    let t136 = t58 + d.k18;
-    let t137 = p.l * t124 + t136;
-    let t138 = p.l * t127 + t137;
-    let t139 = p.l * t129 + t138;
-    let t140 = p.l * t131 + t139;
-    let t141 = p.l * t133 + t140;
-    let t142 = p.l * t135 + t141;
-    let t143 = p.l * (s_q1 * (c_q2 * t134 - s_q2 * t133) + c_q1 * t135) + t142;
-    let t144 = t123 + c_q7 * t23;
-    let t145 = t125 - s_q7 * t23;
-    let t146 = s_q6 * t145 + c_q6 * t144;
-    let t147 = c_q6 * t145 - s_q6 * t144;
-    let t148 = s_q5 * t147 + c_q5 * t146;
-    let t149 = c_q5 * t147 - s_q5 * t146;
-    let t150 = s_q4 * t149 + c_q4 * t148;
-    let t151 = c_q4 * t149 - s_q4 * t148;
-    let t152 = s_q3 * t151 + c_q3 * t150;
-    let t153 = c_q3 * t151 - s_q3 * t150;
-    let t154 = s_q2 * t153 + c_q2 * t152;
-    let t155 = t18 + d.k19;
-    let t156 = t24 + t155;
-    let t157 = p.l * t144 + t156;
-    let t158 = p.l * t146 + t157;
-    let t159 = p.l * t148 + t158;
-    let t160 = p.l * t150 + t159;
-    let t161 = p.l * t152 + t160;
-    let t162 = p.l * t154 + t161;
-    let t163 = p.l * (s_q1 * (c_q2 * t153 - s_q2 * t152) + c_q1 * t154) + t162;
-    let t164 = 0.5 * (c_q8 * t21 - t20);
-    let t165 = -0.5 * (t27 + s_q8 * t21);
-    let t166 = s_q7 * t165 + c_q7 * t164;
-    let t167 = c_q7 * t165 - s_q7 * t164;
-    let t168 = s_q6 * t167 + c_q6 * t166;
-    let t169 = c_q6 * t167 - s_q6 * t166;
-    let t170 = s_q5 * t169 + c_q5 * t168;
-    let t171 = c_q5 * t169 - s_q5 * t168;
-    let t172 = s_q4 * t171 + c_q4 * t170;
-    let t173 = c_q4 * t171 - s_q4 * t170;
-    let t174 = s_q3 * t173 + c_q3 * t172;
-    let t175 = c_q3 * t173 - s_q3 * t172;
-    let t176 = s_q2 * t175 + c_q2 * t174;
-    let t177 = 0.5 * t18 + d.k20;
-    let t178 = p.l * t164 + t177;
-    let t179 = p.l * t166 + t178;
-    let t180 = p.l * t168 + t179;
-    let t181 = p.l * t170 + t180;
-    let t182 = p.l * t172 + t181;
-    let t183 = p.l * t174 + t182;
-    let t184 = p.l * t176 + t183;
-    let t185 = p.l * (s_q1 * (c_q2 * t175 - s_q2 * t174) + c_q1 * t176) + t184;
+    let t136 = t0 + d.k19;
+    let t137 = t6 + t136;
+    let t138 = p.l * t125 + t137;
+    let t139 = p.l * t127 + t138;
+    let t140 = p.l * t129 + t139;
+    let t141 = p.l * t131 + t140;
+    let t142 = p.l * t133 + t141;
+    let t143 = p.l * t135 + t142;
+    let t144 = p.l * (s_q1 * (c_q2 * t134 - s_q2 * t133) + c_q1 * t135) + t143;
+    let t145 = 0.5 * (c_q8 * t3 - t2);
+    let t146 = -0.5 * (t9 + s_q8 * t3);
+    let t147 = s_q7 * t146 + c_q7 * t145;
+    let t148 = c_q7 * t146 - s_q7 * t145;
+    let t149 = s_q6 * t148 + c_q6 * t147;
+    let t150 = c_q6 * t148 - s_q6 * t147;
+    let t151 = s_q5 * t150 + c_q5 * t149;
+    let t152 = c_q5 * t150 - s_q5 * t149;
+    let t153 = s_q4 * t152 + c_q4 * t151;
+    let t154 = c_q4 * t152 - s_q4 * t151;
+    let t155 = s_q3 * t154 + c_q3 * t153;
+    let t156 = c_q3 * t154 - s_q3 * t153;
+    let t157 = s_q2 * t156 + c_q2 * t155;
+    let t158 = 0.5 * t0 + d.k20;
+    let t159 = p.l * t145 + t158;
+    let t160 = p.l * t147 + t159;
+    let t161 = p.l * t149 + t160;
+    let t162 = p.l * t151 + t161;
+    let t163 = p.l * t153 + t162;
+    let t164 = p.l * t155 + t163;
+    let t165 = p.l * t157 + t164;
+    let t166 = p.l * (s_q1 * (c_q2 * t156 - s_q2 * t155) + c_q1 * t157) + t165;
     [
         [
-            2.0 * p.l * (t55 - s_q1 * t57) + d.k11 + t64,
-            t66,
+            2.0 * p.l * (t37 - s_q1 * t39) + d.k11 + t46,
+            t48,
+            t52,
+            t60,
             t71,
-            t79,
-            t90,
-            t104,
-            t121,
-            t143,
-            t163,
-            t185,
+            t85,
+            t102,
+            t124,
+            t144,
+            t166,
         ],
-        [t66, t65, t70, t78, t89, t103, t120, t142, t162, t184],
-        [t71, t70, t69, t77, t88, t102, t119, t141, t161, t183],
-        [t79, t78, t77, t76, t87, t101, t118, t140, t160, t182],
-        [t90, t89, t88, t87, t86, t100, t117, t139, t159, t181],
-        [t104, t103, t102, t101, t100, t99, t116, t138, t158, t180],
-        [t121, t120, t119, t118, t117, t116, t115, t137, t157, t179],
-        [t143, t142, t141, t140, t139, t138, t137, t136, t156, t178],
-        [t163, t162, t161, t160, t159, t158, t157, t156, t155, t177],
-        [t185, t184, t183, t182, t181, t180, t179, t178, t177, d.k20],
+        [t48, t47, t51, t59, t70, t84, t101, t123, t143, t165],
+        [t52, t51, t50, t58, t69, t83, t100, t122, t142, t164],
+        [t60, t59, t58, t57, t68, t82, t99, t121, t141, t163],
+        [t71, t70, t69, t68, t67, t81, t98, t120, t140, t162],
+        [t85, t84, t83, t82, t81, t80, t97, t119, t139, t161],
+        [t102, t101, t100, t99, t98, t97, t96, t118, t138, t160],
+        [t124, t123, t122, t121, t120, t119, t118, t117, t137, t159],
+        [t144, t143, t142, t141, t140, t139, t138, t137, t136, t158],
+        [t166, t165, t164, t163, t162, t161, t160, t159, t158, d.k20],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -706,82 +705,82 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t11 = t8 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t14 = t11 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t17 = t14 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t20 = t17 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t23 = t20 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t26 = t23 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t29 = t26 + qd[9];
-    let t30 = p.g * c_q0;
-    let t31 = c_q1 * t30 - s_q1 * t4;
-    let t32 = c_q1 * t4 + s_q1 * t30 - p.l * t5 * t5;
-    let t33 = c_q2 * t31 - s_q2 * t32;
-    let t34 = c_q2 * t32 + s_q2 * t31 - p.l * t8 * t8;
-    let t35 = c_q3 * t33 - s_q3 * t34;
-    let t36 = c_q3 * t34 + s_q3 * t33 - p.l * t11 * t11;
-    let t37 = c_q4 * t35 - s_q4 * t36;
-    let t38 = c_q4 * t36 + s_q4 * t35 - p.l * t14 * t14;
-    let t39 = c_q5 * t37 - s_q5 * t38;
-    let t40 = c_q5 * t38 + s_q5 * t37 - p.l * t17 * t17;
-    let t41 = c_q6 * t39 - s_q6 * t40;
-    let t42 = c_q6 * t40 + s_q6 * t39 - p.l * t20 * t20;
-    let t43 = c_q7 * t41 - s_q7 * t42;
-    let t44 = c_q7 * t42 + s_q7 * t41 - p.l * t23 * t23;
-    let t45 = c_q8 * t43 - s_q8 * t44;
-    let t46 = t29 * d.k2;
-    let t47 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - p.l * t26 * t26)) * d.k2;
-    let t48 = s_q9 * t29;
-    let t49 = -1.5 * t26 * t26 * d.k2 - 0.5 * c_q9 * t29 * t46;
-    let t50 = t46 * t48;
-    let t51 = s_q8 * t49 - 0.5 * c_q8 * t50;
-    let t52 = c_q8 * t49 + 0.5 * s_q8 * t50 - 2.5 * t23 * t23 * d.k2;
-    let t53 = s_q7 * t52 + c_q7 * t51;
-    let t54 = c_q7 * t52 - 3.5 * t20 * t20 * d.k2 - s_q7 * t51;
-    let t55 = s_q6 * t54 + c_q6 * t53;
-    let t56 = c_q6 * t54 - 4.5 * t17 * t17 * d.k2 - s_q6 * t53;
-    let t57 = s_q5 * t56 + c_q5 * t55;
-    let t58 = c_q5 * t56 - 5.5 * t14 * t14 * d.k2 - s_q5 * t55;
-    let t59 = s_q4 * t58 + c_q4 * t57;
-    let t60 = c_q4 * t58 - 6.5 * t11 * t11 * d.k2 - s_q4 * t57;
-    let t61 = s_q3 * t60 + c_q3 * t59;
-    let t62 = c_q3 * t60 - 7.5 * t8 * t8 * d.k2 - s_q3 * t59;
-    let t63 = s_q2 * t62 + c_q2 * t61;
-    let t64 = 1.5 * t45 * d.k2 + 0.5 * t47 - 0.5 * t29 * d.k0 * t48;
-    let t65 = t64 + 2.5 * t43 * d.k2 + p.l * t51;
-    let t66 = t65 + 3.5 * t41 * d.k2 + p.l * t53;
-    let t67 = t66 + 4.5 * t39 * d.k2 + p.l * t55;
-    let t68 = t67 + 5.5 * t37 * d.k2 + p.l * t57;
-    let t69 = t68 + 6.5 * t35 * d.k2 + p.l * t59;
-    let t70 = t69 + 7.5 * t33 * d.k2 + p.l * t61;
-    let t71 = t70 + 8.5 * t31 * d.k2 + p.l * t63;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = t2 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t4 = t3 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t5 = t4 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t6 = t5 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t7 = t6 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t8 = t7 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t9 = t8 + qd[9];
+    let t10 = p.g * c_q0;
+    let t11 = c_q1 * t10 - s_q1 * t0;
+    let t12 = c_q1 * t0 + s_q1 * t10 - p.l * t1 * t1;
+    let t13 = c_q2 * t11 - s_q2 * t12;
+    let t14 = c_q2 * t12 + s_q2 * t11 - p.l * t2 * t2;
+    let t15 = c_q3 * t13 - s_q3 * t14;
+    let t16 = c_q3 * t14 + s_q3 * t13 - p.l * t3 * t3;
+    let t17 = c_q4 * t15 - s_q4 * t16;
+    let t18 = c_q4 * t16 + s_q4 * t15 - p.l * t4 * t4;
+    let t19 = c_q5 * t17 - s_q5 * t18;
+    let t20 = c_q5 * t18 + s_q5 * t17 - p.l * t5 * t5;
+    let t21 = c_q6 * t19 - s_q6 * t20;
+    let t22 = c_q6 * t20 + s_q6 * t19 - p.l * t6 * t6;
+    let t23 = c_q7 * t21 - s_q7 * t22;
+    let t24 = c_q7 * t22 + s_q7 * t21 - p.l * t7 * t7;
+    let t25 = c_q8 * t23 - s_q8 * t24;
+    let t26 = t9 * d.k2;
+    let t27 = (c_q9 * t25 - s_q9 * (c_q8 * t24 + s_q8 * t23 - p.l * t8 * t8)) * d.k2;
+    let t28 = s_q9 * t9;
+    let t29 = -1.5 * t8 * t8 * d.k2 - 0.5 * c_q9 * t9 * t26;
+    let t30 = t26 * t28;
+    let t31 = s_q8 * t29 - 0.5 * c_q8 * t30;
+    let t32 = c_q8 * t29 + 0.5 * s_q8 * t30 - 2.5 * t7 * t7 * d.k2;
+    let t33 = s_q7 * t32 + c_q7 * t31;
+    let t34 = c_q7 * t32 - 3.5 * t6 * t6 * d.k2 - s_q7 * t31;
+    let t35 = s_q6 * t34 + c_q6 * t33;
+    let t36 = c_q6 * t34 - 4.5 * t5 * t5 * d.k2 - s_q6 * t33;
+    let t37 = s_q5 * t36 + c_q5 * t35;
+    let t38 = c_q5 * t36 - 5.5 * t4 * t4 * d.k2 - s_q5 * t35;
+    let t39 = s_q4 * t38 + c_q4 * t37;
+    let t40 = c_q4 * t38 - 6.5 * t3 * t3 * d.k2 - s_q4 * t37;
+    let t41 = s_q3 * t40 + c_q3 * t39;
+    let t42 = c_q3 * t40 - 7.5 * t2 * t2 * d.k2 - s_q3 * t39;
+    let t43 = s_q2 * t42 + c_q2 * t41;
+    let t44 = 1.5 * t25 * d.k2 + 0.5 * t27 - 0.5 * t9 * d.k0 * t28;
+    let t45 = t44 + 2.5 * t23 * d.k2 + p.l * t31;
+    let t46 = t45 + 3.5 * t21 * d.k2 + p.l * t33;
+    let t47 = t46 + 4.5 * t19 * d.k2 + p.l * t35;
+    let t48 = t47 + 5.5 * t17 * d.k2 + p.l * t37;
+    let t49 = t48 + 6.5 * t15 * d.k2 + p.l * t39;
+    let t50 = t49 + 7.5 * t13 * d.k2 + p.l * t41;
+    let t51 = t50 + 8.5 * t11 * d.k2 + p.l * t43;
     [
         9.5 * c_q0 * d.k1
             + p.l
-                * (s_q1 * (c_q2 * t62 - 8.5 * t5 * t5 * d.k2 - s_q2 * t61) + c_q1 * t63)
-            + t71,
-        t71,
-        t70,
-        t69,
-        t68,
-        t67,
-        t66,
-        t65,
-        t64,
-        0.5 * t47,
+                * (s_q1 * (c_q2 * t42 - 8.5 * t1 * t1 * d.k2 - s_q2 * t41) + c_q1 * t43)
+            + t51,
+        t51,
+        t50,
+        t49,
+        t48,
+        t47,
+        t46,
+        t45,
+        t44,
+        0.5 * t27,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -804,35 +803,34 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = q[0] + q[1];
-    let t2 = libm::Libm::<Real>::cos(t1);
-    let t3 = q[2] + t1;
-    let t4 = libm::Libm::<Real>::cos(t3);
-    let t5 = q[3] + t3;
-    let t6 = libm::Libm::<Real>::cos(t5);
-    let t7 = q[4] + t5;
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = q[5] + t7;
-    let t10 = libm::Libm::<Real>::cos(t9);
-    let t11 = q[6] + t9;
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = q[7] + t11;
-    let t14 = libm::Libm::<Real>::cos(t13);
-    let t15 = q[8] + t13;
-    let t16 = libm::Libm::<Real>::cos(t15);
-    let t17 = libm::Libm::<Real>::cos(q[9] + t15);
-    let t18 = t17 * d.k1;
-    let t19 = 1.5 * t16 * d.k1 + 0.5 * t18;
-    let t20 = 2.5 * t14 * d.k1 + t19;
-    let t21 = 3.5 * t12 * d.k1 + t20;
-    let t22 = 4.5 * t10 * d.k1 + t21;
-    let t23 = 5.5 * t8 * d.k1 + t22;
-    let t24 = 6.5 * t6 * d.k1 + t23;
-    let t25 = 7.5 * t4 * d.k1 + t24;
-    let t26 = 8.5 * t2 * d.k1 + t25;
-    [9.5 * c_q0 * d.k1 + t26, t26, t25, t24, t23, t22, t21, t20, t19, 0.5 * t18]
+    let c_q0 = cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + t0;
+    let t3 = cos(t2);
+    let t4 = q[3] + t2;
+    let t5 = cos(t4);
+    let t6 = q[4] + t4;
+    let t7 = cos(t6);
+    let t8 = q[5] + t6;
+    let t9 = cos(t8);
+    let t10 = q[6] + t8;
+    let t11 = cos(t10);
+    let t12 = q[7] + t10;
+    let t13 = cos(t12);
+    let t14 = q[8] + t12;
+    let t15 = cos(t14);
+    let t16 = cos(q[9] + t14);
+    let t17 = t16 * d.k1;
+    let t18 = 1.5 * t15 * d.k1 + 0.5 * t17;
+    let t19 = 2.5 * t13 * d.k1 + t18;
+    let t20 = 3.5 * t11 * d.k1 + t19;
+    let t21 = 4.5 * t9 * d.k1 + t20;
+    let t22 = 5.5 * t7 * d.k1 + t21;
+    let t23 = 6.5 * t5 * d.k1 + t22;
+    let t24 = 7.5 * t3 * d.k1 + t23;
+    let t25 = 8.5 * t1 * d.k1 + t24;
+    [9.5 * c_q0 * d.k1 + t25, t25, t24, t23, t22, t21, t20, t19, t18, 0.5 * t17]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -858,151 +856,171 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = t2 - p.l * qd[0] * qd[0];
-    let t6 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = t6 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t12 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t15 = t12 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t18 = t15 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t21 = t18 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t24 = t21 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t27 = t24 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t30 = t27 + qd[9];
-    let t31 = p.g * c_q0;
-    let t32 = c_q1 * t31;
-    let t33 = t32 - s_q1 * t5;
-    let t34 = s_q1 * t31;
-    let t35 = c_q1 * t5 + t34 - p.l * t6 * t6;
-    let t36 = c_q2 * t33 - s_q2 * t35;
-    let t37 = c_q2 * t35 + s_q2 * t33 - p.l * t9 * t9;
-    let t38 = c_q3 * t36 - s_q3 * t37;
-    let t39 = c_q3 * t37 + s_q3 * t36 - p.l * t12 * t12;
-    let t40 = c_q4 * t38 - s_q4 * t39;
-    let t41 = c_q4 * t39 + s_q4 * t38 - p.l * t15 * t15;
-    let t42 = c_q5 * t40 - s_q5 * t41;
-    let t43 = c_q5 * t41 + s_q5 * t40 - p.l * t18 * t18;
-    let t44 = c_q6 * t42 - s_q6 * t43;
-    let t45 = c_q6 * t43 + s_q6 * t42 - p.l * t21 * t21;
-    let t46 = c_q7 * t44 - s_q7 * t45;
-    let t47 = c_q7 * t45 + s_q7 * t44 - p.l * t24 * t24;
-    let t48 = c_q8 * t46 - s_q8 * t47;
-    let t49 = t32 - t2 * s_q1;
-    let t50 = t34 + t2 * c_q1;
-    let t51 = c_q2 * t49 - s_q2 * t50;
-    let t52 = c_q2 * t50 + s_q2 * t49;
-    let t53 = c_q3 * t51 - s_q3 * t52;
-    let t54 = c_q3 * t52 + s_q3 * t51;
-    let t55 = c_q4 * t53 - s_q4 * t54;
-    let t56 = c_q4 * t54 + s_q4 * t53;
-    let t57 = c_q5 * t55 - s_q5 * t56;
-    let t58 = c_q5 * t56 + s_q5 * t55;
-    let t59 = c_q6 * t57 - s_q6 * t58;
-    let t60 = c_q6 * t58 + s_q6 * t57;
-    let t61 = c_q7 * t59 - s_q7 * t60;
-    let t62 = c_q7 * t60 + s_q7 * t59;
-    let t63 = c_q8 * t61 - s_q8 * t62;
-    let t64 = c_q0 * d.k1;
-    let t65 = c_q9 * d.k2;
-    let t66 = c_q9 * d.k0;
-    let t67 = s_q9 * d.k2;
-    let t68 = s_q8 * t67;
-    let t69 = 0.5 * t65 + d.k3;
-    let t70 = c_q8 * t69 - 0.5 * t68;
-    let t71 = p.l * t70;
-    let t72 = t70 + d.k4;
-    let t73 = c_q7 * t72;
-    let t74 = c_q8 * t67;
-    let t75 = 0.5 * t74 + s_q8 * t69;
-    let t76 = t73 - s_q7 * t75;
-    let t77 = t76 + d.k5;
-    let t78 = c_q6 * t77;
-    let t79 = s_q7 * t72;
-    let t80 = t79 + c_q7 * t75;
-    let t81 = t78 - s_q6 * t80;
-    let t82 = t81 + d.k6;
-    let t83 = c_q5 * t82;
-    let t84 = s_q6 * t77;
-    let t85 = t84 + c_q6 * t80;
-    let t86 = t83 - s_q5 * t85;
-    let t87 = t86 + d.k7;
-    let t88 = c_q4 * t87;
-    let t89 = s_q5 * t82;
-    let t90 = t89 + c_q5 * t85;
-    let t91 = t88 - s_q4 * t90;
-    let t92 = t91 + d.k8;
-    let t93 = c_q3 * t92;
-    let t94 = s_q4 * t87;
-    let t95 = t94 + c_q4 * t90;
-    let t96 = t93 - s_q3 * t95;
-    let t97 = t96 + d.k9;
-    let t98 = c_q2 * t97;
-    let t99 = s_q3 * t92;
-    let t100 = t99 + c_q3 * t95;
-    let t101 = t98 - s_q2 * t100;
-    let t102 = c_q1 * (t101 + d.k10);
-    let t103 = s_q2 * t97;
-    let t104 = t103 + c_q2 * t100;
-    let t105 = t66 + 2.0 * t71;
-    let t106 = 2.0 * p.l * t76 + t105;
-    let t107 = 2.0 * p.l * t81 + t106;
-    let t108 = 2.0 * p.l * t86 + t107;
-    let t109 = 2.0 * p.l * t91 + t108;
-    let t110 = 2.0 * p.l * t96 + t109;
-    let t111 = 2.0 * p.l * t101 + t110;
-    let t112 = t111 + d.k12;
-    let t113 = p.l * (t102 - s_q1 * t104) + t112;
-    let t114 = t100;
-    let t115 = t98 - s_q2 * t114;
-    let t116 = t110 + d.k13;
-    let t117 = p.l * t115 + t116;
-    let t118 = p.l * (c_q1 * t115 - s_q1 * (c_q2 * t114 + t103)) + t117;
-    let t119 = -t95;
-    let t120 = t93 + s_q3 * t119;
-    let t121 = c_q3 * t119 - t99;
-    let t122 = s_q2 * t121 + c_q2 * t120;
-    let t123 = t109 + d.k14;
-    let t124 = p.l * t120 + t123;
-    let t125 = p.l * t122 + t124;
-    let t126 = p.l * (s_q1 * (c_q2 * t121 - s_q2 * t120) + c_q1 * t122) + t125;
-    let t127 = -t90;
-    let t128 = t88 + s_q4 * t127;
-    let t129 = c_q4 * t127 - t94;
-    let t130 = s_q3 * t129 + c_q3 * t128;
-    let t131 = c_q3 * t129 - s_q3 * t128;
-    let t132 = s_q2 * t131 + c_q2 * t130;
-    let t133 = t108 + d.k15;
-    let t134 = p.l * t128 + t133;
-    let t135 = p.l * t130 + t134;
-    let t136 = p.l * t132 + t135;
-    let t137 = p.l * (s_q1 * (c_q2 * t131 - s_q2 * t130) + c_q1 * t132) + t136;
-    let t138 = -t85;
-    let t139 = t83 + s_q5 * t138;
-    let t140 = c_q5 * t138 - t89;
-    let t141 = s_q4 * t140 + c_q4 * t139;
-    let t142 = c_q4 * t140 - s_q4 * t139;
-    let t143 = s_q3 * t142 + c_q3 * t141;
-    let t144 = c_q3 * t142 - s_q3 * t141;
-    let t145 = s_q2 * t144 + c_q2 * t143;
-    let t146 = t107 + d.k16;
-    let t147 = p.l * t139 + t146;
-    let t148 = p.l * t141 + t147;
-    let t149 = p.l * t143 + t148;
-    let t150 = p.l * t145 + t149;
-    let t151 = p.l * (s_q1 * (c_q2 * t144 - s_q2 * t143) + c_q1 * t145) + t150;
-    let t152 = -t80;
-    let t153 = t78 + s_q6 * t152;
-    let t154 = c_q6 * t152 - t84;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = t0 - p.l * qd[0] * qd[0];
+    let t2 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = t2 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t4 = t3 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t5 = t4 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t6 = t5 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t7 = t6 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t8 = t7 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t9 = t8 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t10 = t9 + qd[9];
+    let t11 = p.g * c_q0;
+    let t12 = c_q1 * t11;
+    let t13 = t12 - s_q1 * t1;
+    let t14 = s_q1 * t11;
+    let t15 = c_q1 * t1 + t14 - p.l * t2 * t2;
+    let t16 = c_q2 * t13 - s_q2 * t15;
+    let t17 = c_q2 * t15 + s_q2 * t13 - p.l * t3 * t3;
+    let t18 = c_q3 * t16 - s_q3 * t17;
+    let t19 = c_q3 * t17 + s_q3 * t16 - p.l * t4 * t4;
+    let t20 = c_q4 * t18 - s_q4 * t19;
+    let t21 = c_q4 * t19 + s_q4 * t18 - p.l * t5 * t5;
+    let t22 = c_q5 * t20 - s_q5 * t21;
+    let t23 = c_q5 * t21 + s_q5 * t20 - p.l * t6 * t6;
+    let t24 = c_q6 * t22 - s_q6 * t23;
+    let t25 = c_q6 * t23 + s_q6 * t22 - p.l * t7 * t7;
+    let t26 = c_q7 * t24 - s_q7 * t25;
+    let t27 = c_q7 * t25 + s_q7 * t24 - p.l * t8 * t8;
+    let t28 = c_q8 * t26 - s_q8 * t27;
+    let t29 = t12 - t0 * s_q1;
+    let t30 = t14 + t0 * c_q1;
+    let t31 = c_q2 * t29 - s_q2 * t30;
+    let t32 = c_q2 * t30 + s_q2 * t29;
+    let t33 = c_q3 * t31 - s_q3 * t32;
+    let t34 = c_q3 * t32 + s_q3 * t31;
+    let t35 = c_q4 * t33 - s_q4 * t34;
+    let t36 = c_q4 * t34 + s_q4 * t33;
+    let t37 = c_q5 * t35 - s_q5 * t36;
+    let t38 = c_q5 * t36 + s_q5 * t35;
+    let t39 = c_q6 * t37 - s_q6 * t38;
+    let t40 = c_q6 * t38 + s_q6 * t37;
+    let t41 = c_q7 * t39 - s_q7 * t40;
+    let t42 = c_q7 * t40 + s_q7 * t39;
+    let t43 = c_q8 * t41 - s_q8 * t42;
+    let t44 = c_q0 * d.k1;
+    let t45 = c_q9 * d.k2;
+    let t46 = c_q9 * d.k0;
+    let t47 = s_q9 * d.k2;
+    let t48 = s_q8 * t47;
+    let t49 = 0.5 * t45 + d.k3;
+    let t50 = c_q8 * t49 - 0.5 * t48;
+    let t51 = p.l * t50;
+    let t52 = t50 + d.k4;
+    let t53 = c_q7 * t52;
+    let t54 = c_q8 * t47;
+    let t55 = 0.5 * t54 + s_q8 * t49;
+    let t56 = t53 - s_q7 * t55;
+    let t57 = t56 + d.k5;
+    let t58 = c_q6 * t57;
+    let t59 = s_q7 * t52;
+    let t60 = t59 + c_q7 * t55;
+    let t61 = t58 - s_q6 * t60;
+    let t62 = t61 + d.k6;
+    let t63 = c_q5 * t62;
+    let t64 = s_q6 * t57;
+    let t65 = t64 + c_q6 * t60;
+    let t66 = t63 - s_q5 * t65;
+    let t67 = t66 + d.k7;
+    let t68 = c_q4 * t67;
+    let t69 = s_q5 * t62;
+    let t70 = t69 + c_q5 * t65;
+    let t71 = t68 - s_q4 * t70;
+    let t72 = t71 + d.k8;
+    let t73 = c_q3 * t72;
+    let t74 = s_q4 * t67;
+    let t75 = t74 + c_q4 * t70;
+    let t76 = t73 - s_q3 * t75;
+    let t77 = t76 + d.k9;
+    let t78 = c_q2 * t77;
+    let t79 = s_q3 * t72;
+    let t80 = t79 + c_q3 * t75;
+    let t81 = t78 - s_q2 * t80;
+    let t82 = c_q1 * (t81 + d.k10);
+    let t83 = s_q2 * t77;
+    let t84 = t83 + c_q2 * t80;
+    let t85 = t46 + 2.0 * t51;
+    let t86 = 2.0 * p.l * t56 + t85;
+    let t87 = 2.0 * p.l * t61 + t86;
+    let t88 = 2.0 * p.l * t66 + t87;
+    let t89 = 2.0 * p.l * t71 + t88;
+    let t90 = 2.0 * p.l * t76 + t89;
+    let t91 = 2.0 * p.l * t81 + t90;
+    let t92 = t91 + d.k12;
+    let t93 = p.l * (t82 - s_q1 * t84) + t92;
+    let t94 = t78 - s_q2 * t80;
+    let t95 = t90 + d.k13;
+    let t96 = p.l * t94 + t95;
+    let t97 = p.l * (c_q1 * t94 - s_q1 * (c_q2 * t80 + t83)) + t96;
+    let t98 = -t75;
+    let t99 = t73 + s_q3 * t98;
+    let t100 = c_q3 * t98 - t79;
+    let t101 = s_q2 * t100 + c_q2 * t99;
+    let t102 = t89 + d.k14;
+    let t103 = p.l * t99 + t102;
+    let t104 = p.l * t101 + t103;
+    let t105 = p.l * (s_q1 * (c_q2 * t100 - s_q2 * t99) + c_q1 * t101) + t104;
+    let t106 = -t70;
+    let t107 = t68 + s_q4 * t106;
+    let t108 = c_q4 * t106 - t74;
+    let t109 = s_q3 * t108 + c_q3 * t107;
+    let t110 = c_q3 * t108 - s_q3 * t107;
+    let t111 = s_q2 * t110 + c_q2 * t109;
+    let t112 = t88 + d.k15;
+    let t113 = p.l * t107 + t112;
+    let t114 = p.l * t109 + t113;
+    let t115 = p.l * t111 + t114;
+    let t116 = p.l * (s_q1 * (c_q2 * t110 - s_q2 * t109) + c_q1 * t111) + t115;
+    let t117 = -t65;
+    let t118 = t63 + s_q5 * t117;
+    let t119 = c_q5 * t117 - t69;
+    let t120 = s_q4 * t119 + c_q4 * t118;
+    let t121 = c_q4 * t119 - s_q4 * t118;
+    let t122 = s_q3 * t121 + c_q3 * t120;
+    let t123 = c_q3 * t121 - s_q3 * t120;
+    let t124 = s_q2 * t123 + c_q2 * t122;
+    let t125 = t87 + d.k16;
+    let t126 = p.l * t118 + t125;
+    let t127 = p.l * t120 + t126;
+    let t128 = p.l * t122 + t127;
+    let t129 = p.l * t124 + t128;
+    let t130 = p.l * (s_q1 * (c_q2 * t123 - s_q2 * t122) + c_q1 * t124) + t129;
+    let t131 = -t60;
+    let t132 = t58 + s_q6 * t131;
+    let t133 = c_q6 * t131 - t64;
+    let t134 = s_q5 * t133 + c_q5 * t132;
+    let t135 = c_q5 * t133 - s_q5 * t132;
+    let t136 = s_q4 * t135 + c_q4 * t134;
+    let t137 = c_q4 * t135 - s_q4 * t134;
+    let t138 = s_q3 * t137 + c_q3 * t136;
+    let t139 = c_q3 * t137 - s_q3 * t136;
+    let t140 = s_q2 * t139 + c_q2 * t138;
+    let t141 = t86 + d.k17;
+    let t142 = p.l * t132 + t141;
+    let t143 = p.l * t134 + t142;
+    let t144 = p.l * t136 + t143;
+    let t145 = p.l * t138 + t144;
+    let t146 = p.l * t140 + t145;
+    let t147 = p.l * (s_q1 * (c_q2 * t139 - s_q2 * t138) + c_q1 * t140) + t146;
+    let t148 = -t55;
+    let t149 = s_q7 * t148;
+    let t150 = t53 + t149;
+    let t151 = c_q7 * t148;
+    let t152 = t151 - t59;
+    let t153 = s_q6 * t152 + c_q6 * t150;
+    let t154 = c_q6 * t152 - s_q6 * t150;
     let t155 = s_q5 * t154 + c_q5 * t153;
     let t156 = c_q5 * t154 - s_q5 * t153;
     let t157 = s_q4 * t156 + c_q4 * t155;
@@ -1010,159 +1028,138 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t159 = s_q3 * t158 + c_q3 * t157;
     let t160 = c_q3 * t158 - s_q3 * t157;
     let t161 = s_q2 * t160 + c_q2 * t159;
-    let t162 = t106 + d.k17;
-    let t163 = p.l * t153 + t162;
-    let t164 = p.l * t155 + t163;
-    let t165 = p.l * t157 + t164;
-    let t166 = p.l * t159 + t165;
-    let t167 = p.l * t161 + t166;
-    let t168 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t167;
-    let t169 = -t75;
-    let t170 = s_q7 * t169;
-    let t171 = t73 + t170;
-    let t172 = c_q7 * t169;
-    let t173 = t172 - t79;
-    let t174 = s_q6 * t173 + c_q6 * t171;
-    let t175 = c_q6 * t173 - s_q6 * t171;
-    let t176 = s_q5 * t175 + c_q5 * t174;
-    let t177 = c_q5 * t175 - s_q5 * t174;
-    let t178 = s_q4 * t177 + c_q4 * t176;
-    let t179 = c_q4 * t177 - s_q4 * t176;
-    let t180 = s_q3 * t179 + c_q3 * t178;
-    let t181 = c_q3 * t179 - s_q3 * t178;
-    let t182 = s_q2 * t181 + c_q2 * t180;
-    let t183 = t105 + d.k18;
-    let t184 = p.l * t171 + t183;
+    let t162 = t85 + d.k18;
+    let t163 = p.l * t150 + t162;
+    let t164 = p.l * t153 + t163;
+    let t165 = p.l * t155 + t164;
+    let t166 = p.l * t157 + t165;
+    let t167 = p.l * t159 + t166;
+    let t168 = p.l * t161 + t167;
+    let t169 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t168;
+    let t170 = t149 + c_q7 * t50;
+    let t171 = t151 - s_q7 * t50;
+    let t172 = s_q6 * t171 + c_q6 * t170;
+    let t173 = c_q6 * t171 - s_q6 * t170;
+    let t174 = s_q5 * t173 + c_q5 * t172;
+    let t175 = c_q5 * t173 - s_q5 * t172;
+    let t176 = s_q4 * t175 + c_q4 * t174;
+    let t177 = c_q4 * t175 - s_q4 * t174;
+    let t178 = s_q3 * t177 + c_q3 * t176;
+    let t179 = c_q3 * t177 - s_q3 * t176;
+    let t180 = s_q2 * t179 + c_q2 * t178;
+    let t181 = t46 + d.k19;
+    let t182 = t51 + t181;
+    let t183 = p.l * t170 + t182;
+    let t184 = p.l * t172 + t183;
     let t185 = p.l * t174 + t184;
     let t186 = p.l * t176 + t185;
     let t187 = p.l * t178 + t186;
     let t188 = p.l * t180 + t187;
-    let t189 = p.l * t182 + t188;
-    let t190 = p.l * (s_q1 * (c_q2 * t181 - s_q2 * t180) + c_q1 * t182) + t189;
-    let t191 = t170 + c_q7 * t70;
-    let t192 = t172 - s_q7 * t70;
-    let t193 = s_q6 * t192 + c_q6 * t191;
-    let t194 = c_q6 * t192 - s_q6 * t191;
-    let t195 = s_q5 * t194 + c_q5 * t193;
-    let t196 = c_q5 * t194 - s_q5 * t193;
-    let t197 = s_q4 * t196 + c_q4 * t195;
-    let t198 = c_q4 * t196 - s_q4 * t195;
-    let t199 = s_q3 * t198 + c_q3 * t197;
-    let t200 = c_q3 * t198 - s_q3 * t197;
-    let t201 = s_q2 * t200 + c_q2 * t199;
-    let t202 = t66 + d.k19;
-    let t203 = t71 + t202;
-    let t204 = p.l * t191 + t203;
-    let t205 = p.l * t193 + t204;
-    let t206 = p.l * t195 + t205;
-    let t207 = p.l * t197 + t206;
-    let t208 = p.l * t199 + t207;
-    let t209 = p.l * t201 + t208;
-    let t210 = p.l * (s_q1 * (c_q2 * t200 - s_q2 * t199) + c_q1 * t201) + t209;
-    let t211 = 0.5 * (c_q8 * t65 - t68);
-    let t212 = -0.5 * (t74 + s_q8 * t65);
-    let t213 = s_q7 * t212 + c_q7 * t211;
-    let t214 = c_q7 * t212 - s_q7 * t211;
-    let t215 = s_q6 * t214 + c_q6 * t213;
-    let t216 = c_q6 * t214 - s_q6 * t213;
-    let t217 = s_q5 * t216 + c_q5 * t215;
-    let t218 = c_q5 * t216 - s_q5 * t215;
-    let t219 = s_q4 * t218 + c_q4 * t217;
-    let t220 = c_q4 * t218 - s_q4 * t217;
-    let t221 = s_q3 * t220 + c_q3 * t219;
-    let t222 = c_q3 * t220 - s_q3 * t219;
-    let t223 = s_q2 * t222 + c_q2 * t221;
-    let t224 = 0.5 * t66 + d.k20;
-    let t225 = p.l * t211 + t224;
-    let t226 = p.l * t213 + t225;
-    let t227 = p.l * t215 + t226;
-    let t228 = p.l * t217 + t227;
-    let t229 = p.l * t219 + t228;
-    let t230 = p.l * t221 + t229;
-    let t231 = p.l * t223 + t230;
-    let t232 = p.l * (s_q1 * (c_q2 * t222 - s_q2 * t221) + c_q1 * t223) + t231;
-    let t233 = (c_q9 * t48 - s_q9 * (c_q8 * t47 + s_q8 * t46 - p.l * t27 * t27)) * d.k2;
-    let t234 = -1.5 * t27 * t27 * d.k2 - 0.5 * t30 * t30 * t65;
-    let t235 = s_q8 * t234 - 0.5 * t30 * t30 * t74;
-    let t236 = c_q8 * t234 + 0.5 * t30 * t30 * t68 - 2.5 * t24 * t24 * d.k2;
-    let t237 = s_q7 * t236 + c_q7 * t235;
-    let t238 = c_q7 * t236 - 3.5 * t21 * t21 * d.k2 - s_q7 * t235;
-    let t239 = s_q6 * t238 + c_q6 * t237;
-    let t240 = c_q6 * t238 - 4.5 * t18 * t18 * d.k2 - s_q6 * t237;
-    let t241 = s_q5 * t240 + c_q5 * t239;
-    let t242 = c_q5 * t240 - 5.5 * t15 * t15 * d.k2 - s_q5 * t239;
-    let t243 = s_q4 * t242 + c_q4 * t241;
-    let t244 = c_q4 * t242 - 6.5 * t12 * t12 * d.k2 - s_q4 * t241;
-    let t245 = s_q3 * t244 + c_q3 * t243;
-    let t246 = c_q3 * t244 - 7.5 * t9 * t9 * d.k2 - s_q3 * t243;
-    let t247 = s_q2 * t246 + c_q2 * t245;
-    let t248 = 1.5 * t48 * d.k2 + 0.5 * t233 - 0.5 * s_q9 * t30 * t30 * d.k0;
-    let t249 = t248 + 2.5 * t46 * d.k2 + p.l * t235;
-    let t250 = t249 + 3.5 * t44 * d.k2 + p.l * t237;
-    let t251 = t250 + 4.5 * t42 * d.k2 + p.l * t239;
-    let t252 = t251 + 5.5 * t40 * d.k2 + p.l * t241;
-    let t253 = t252 + 6.5 * t38 * d.k2 + p.l * t243;
-    let t254 = t253 + 7.5 * t36 * d.k2 + p.l * t245;
-    let t255 = t254 + 8.5 * t33 * d.k2 + p.l * t247;
-    let t256 = (c_q9 * t63 - s_q9 * (c_q8 * t62 + s_q8 * t61)) * d.k2;
-    let t257 = 1.5 * t63 * d.k2 + 0.5 * t256;
-    let t258 = 2.5 * t61 * d.k2 + t257;
-    let t259 = 3.5 * t59 * d.k2 + t258;
-    let t260 = 4.5 * t57 * d.k2 + t259;
-    let t261 = 5.5 * t55 * d.k2 + t260;
-    let t262 = 6.5 * t53 * d.k2 + t261;
-    let t263 = 7.5 * t51 * d.k2 + t262;
-    let t264 = 8.5 * t49 * d.k2 + t263;
+    let t189 = p.l * (s_q1 * (c_q2 * t179 - s_q2 * t178) + c_q1 * t180) + t188;
+    let t190 = 0.5 * (c_q8 * t45 - t48);
+    let t191 = -0.5 * (t54 + s_q8 * t45);
+    let t192 = s_q7 * t191 + c_q7 * t190;
+    let t193 = c_q7 * t191 - s_q7 * t190;
+    let t194 = s_q6 * t193 + c_q6 * t192;
+    let t195 = c_q6 * t193 - s_q6 * t192;
+    let t196 = s_q5 * t195 + c_q5 * t194;
+    let t197 = c_q5 * t195 - s_q5 * t194;
+    let t198 = s_q4 * t197 + c_q4 * t196;
+    let t199 = c_q4 * t197 - s_q4 * t196;
+    let t200 = s_q3 * t199 + c_q3 * t198;
+    let t201 = c_q3 * t199 - s_q3 * t198;
+    let t202 = s_q2 * t201 + c_q2 * t200;
+    let t203 = 0.5 * t46 + d.k20;
+    let t204 = p.l * t190 + t203;
+    let t205 = p.l * t192 + t204;
+    let t206 = p.l * t194 + t205;
+    let t207 = p.l * t196 + t206;
+    let t208 = p.l * t198 + t207;
+    let t209 = p.l * t200 + t208;
+    let t210 = p.l * t202 + t209;
+    let t211 = p.l * (s_q1 * (c_q2 * t201 - s_q2 * t200) + c_q1 * t202) + t210;
+    let t212 = (c_q9 * t28 - s_q9 * (c_q8 * t27 + s_q8 * t26 - p.l * t9 * t9)) * d.k2;
+    let t213 = -1.5 * t9 * t9 * d.k2 - 0.5 * t10 * t10 * t45;
+    let t214 = s_q8 * t213 - 0.5 * t10 * t10 * t54;
+    let t215 = c_q8 * t213 + 0.5 * t10 * t10 * t48 - 2.5 * t8 * t8 * d.k2;
+    let t216 = s_q7 * t215 + c_q7 * t214;
+    let t217 = c_q7 * t215 - 3.5 * t7 * t7 * d.k2 - s_q7 * t214;
+    let t218 = s_q6 * t217 + c_q6 * t216;
+    let t219 = c_q6 * t217 - 4.5 * t6 * t6 * d.k2 - s_q6 * t216;
+    let t220 = s_q5 * t219 + c_q5 * t218;
+    let t221 = c_q5 * t219 - 5.5 * t5 * t5 * d.k2 - s_q5 * t218;
+    let t222 = s_q4 * t221 + c_q4 * t220;
+    let t223 = c_q4 * t221 - 6.5 * t4 * t4 * d.k2 - s_q4 * t220;
+    let t224 = s_q3 * t223 + c_q3 * t222;
+    let t225 = c_q3 * t223 - 7.5 * t3 * t3 * d.k2 - s_q3 * t222;
+    let t226 = s_q2 * t225 + c_q2 * t224;
+    let t227 = 1.5 * t28 * d.k2 + 0.5 * t212 - 0.5 * s_q9 * t10 * t10 * d.k0;
+    let t228 = t227 + 2.5 * t26 * d.k2 + p.l * t214;
+    let t229 = t228 + 3.5 * t24 * d.k2 + p.l * t216;
+    let t230 = t229 + 4.5 * t22 * d.k2 + p.l * t218;
+    let t231 = t230 + 5.5 * t20 * d.k2 + p.l * t220;
+    let t232 = t231 + 6.5 * t18 * d.k2 + p.l * t222;
+    let t233 = t232 + 7.5 * t16 * d.k2 + p.l * t224;
+    let t234 = t233 + 8.5 * t13 * d.k2 + p.l * t226;
+    let t235 = (c_q9 * t43 - s_q9 * (c_q8 * t42 + s_q8 * t41)) * d.k2;
+    let t236 = 1.5 * t43 * d.k2 + 0.5 * t235;
+    let t237 = 2.5 * t41 * d.k2 + t236;
+    let t238 = 3.5 * t39 * d.k2 + t237;
+    let t239 = 4.5 * t37 * d.k2 + t238;
+    let t240 = 5.5 * t35 * d.k2 + t239;
+    let t241 = 6.5 * t33 * d.k2 + t240;
+    let t242 = 7.5 * t31 * d.k2 + t241;
+    let t243 = 8.5 * t29 * d.k2 + t242;
     JointSpace {
         mass_matrix: [
             [
-                2.0 * p.l * (t102 - s_q1 * t104) + d.k11 + t111,
-                t113,
-                t118,
-                t126,
-                t137,
-                t151,
-                t168,
-                t190,
-                t210,
-                t232,
+                2.0 * p.l * (t82 - s_q1 * t84) + d.k11 + t91,
+                t93,
+                t97,
+                t105,
+                t116,
+                t130,
+                t147,
+                t169,
+                t189,
+                t211,
             ],
-            [t113, t112, t117, t125, t136, t150, t167, t189, t209, t231],
-            [t118, t117, t116, t124, t135, t149, t166, t188, t208, t230],
-            [t126, t125, t124, t123, t134, t148, t165, t187, t207, t229],
-            [t137, t136, t135, t134, t133, t147, t164, t186, t206, t228],
-            [t151, t150, t149, t148, t147, t146, t163, t185, t205, t227],
-            [t168, t167, t166, t165, t164, t163, t162, t184, t204, t226],
-            [t190, t189, t188, t187, t186, t185, t184, t183, t203, t225],
-            [t210, t209, t208, t207, t206, t205, t204, t203, t202, t224],
-            [t232, t231, t230, t229, t228, t227, t226, t225, t224, d.k20],
+            [t93, t92, t96, t104, t115, t129, t146, t168, t188, t210],
+            [t97, t96, t95, t103, t114, t128, t145, t167, t187, t209],
+            [t105, t104, t103, t102, t113, t127, t144, t166, t186, t208],
+            [t116, t115, t114, t113, t112, t126, t143, t165, t185, t207],
+            [t130, t129, t128, t127, t126, t125, t142, t164, t184, t206],
+            [t147, t146, t145, t144, t143, t142, t141, t163, t183, t205],
+            [t169, t168, t167, t166, t165, t164, t163, t162, t182, t204],
+            [t189, t188, t187, t186, t185, t184, t183, t182, t181, t203],
+            [t211, t210, t209, t208, t207, t206, t205, t204, t203, d.k20],
         ],
         bias: [
-            9.5 * t64
+            9.5 * t44
                 + p.l
-                    * (s_q1 * (c_q2 * t246 - 8.5 * t6 * t6 * d.k2 - s_q2 * t245)
-                        + c_q1 * t247) + t255,
-            t255,
-            t254,
-            t253,
-            t252,
-            t251,
-            t250,
-            t249,
-            t248,
-            0.5 * t233,
+                    * (s_q1 * (c_q2 * t225 - 8.5 * t2 * t2 * d.k2 - s_q2 * t224)
+                        + c_q1 * t226) + t234,
+            t234,
+            t233,
+            t232,
+            t231,
+            t230,
+            t229,
+            t228,
+            t227,
+            0.5 * t212,
         ],
         gravity: [
-            9.5 * t64 + t264,
-            t264,
-            t263,
-            t262,
-            t261,
-            t260,
-            t259,
-            t258,
-            t257,
-            0.5 * t256,
+            9.5 * t44 + t243,
+            t243,
+            t242,
+            t241,
+            t240,
+            t239,
+            t238,
+            t237,
+            t236,
+            0.5 * t235,
         ],
     }
 }
@@ -1199,267 +1196,266 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t11 = t8 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t14 = t11 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t17 = t14 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t20 = t17 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t23 = t20 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t26 = t23 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t29 = t26 + qd[9];
-    let t30 = p.g * s_q0;
-    let t31 = qd[0] * (p.l * qd[0]);
-    let t32 = c_q1 * t31;
-    let t33 = s_q1 * t31;
-    let t34 = t5 * (p.l * t5);
-    let t35 = c_q2 * t34;
-    let t36 = s_q2 * t34;
-    let t37 = t8 * (p.l * t8);
-    let t38 = c_q3 * t37;
-    let t39 = s_q3 * t37;
-    let t40 = t11 * (p.l * t11);
-    let t41 = c_q4 * t40;
-    let t42 = s_q4 * t40;
-    let t43 = t14 * (p.l * t14);
-    let t44 = c_q5 * t43;
-    let t45 = s_q5 * t43;
-    let t46 = t17 * (p.l * t17);
-    let t47 = c_q6 * t46;
-    let t48 = s_q6 * t46;
-    let t49 = t20 * (p.l * t20);
-    let t50 = c_q7 * t49;
-    let t51 = s_q7 * t49;
-    let t52 = t23 * (p.l * t23);
-    let t53 = c_q8 * t52;
-    let t54 = s_q8 * t52;
-    let t55 = t26 * s_q9;
-    let t56 = s_q9 * c_q9;
-    let t57 = t29 * (t29 * d.k2);
-    let t58 = t26 * d.k2;
-    let t59 = d.k21 - 0.75 * c_q9 * c_q9 * d.k0;
-    let inv60 = 1.0 / t59;
-    let t61 = -0.75 * p.m * s_q9 * s_q9 - 0.5625 * t56 * t56 * inv60 * d.k22;
-    let t62 = d.k3 - 0.75 * c_q9 * c_q9 * d.k2;
-    let t63 = t56 * d.k2;
-    let t64 = 0.75 * (p.m * t56 - inv60 * t62 * t63);
-    let t65 = s_q8 * t64;
-    let t66 = c_q8 * t64;
-    let t67 = -0.75 * p.m * c_q9 * c_q9 - inv60 * t62 * t62;
-    let t68 = t66 + s_q8 * t61;
-    let t69 = t65 + c_q8 * t67;
-    let t70 = c_q8 * t68 - s_q8 * t69;
-    let t71 = s_q8 * t68 + c_q8 * t69;
-    let t72 = t71 * d.k23 + d.k24;
-    let inv73 = 1.0 / t72;
-    let t74 = c_q8 * (c_q8 * t61 - t65) - s_q8 * (t66 - s_q8 * t67)
-        - t70 * t70 * d.k23 * inv73;
-    let t75 = d.k4 + p.l * t71;
-    let t76 = p.l * t70;
-    let t77 = t70 - inv73 * t75 * t76;
-    let t78 = s_q7 * t77;
-    let t79 = c_q7 * t77;
-    let t80 = t71 - inv73 * t75 * t75;
-    let t81 = t79 + s_q7 * t74;
-    let t82 = t78 + c_q7 * t80;
-    let t83 = c_q7 * t81 - s_q7 * t82;
-    let t84 = s_q7 * t81 + c_q7 * t82;
-    let t85 = d.k23 * t84 + d.k25;
-    let inv86 = 1.0 / t85;
-    let t87 = c_q7 * (c_q7 * t74 - t78) - s_q7 * (t79 - s_q7 * t80)
-        - d.k23 * t83 * t83 * inv86;
-    let t88 = d.k5 + p.l * t84;
-    let t89 = p.l * t83;
-    let t90 = t83 - inv86 * t88 * t89;
-    let t91 = s_q6 * t90;
-    let t92 = c_q6 * t90;
-    let t93 = t84 - inv86 * t88 * t88;
-    let t94 = t92 + s_q6 * t87;
-    let t95 = t91 + c_q6 * t93;
-    let t96 = c_q6 * t94 - s_q6 * t95;
-    let t97 = s_q6 * t94 + c_q6 * t95;
-    let t98 = d.k23 * t97 + d.k26;
-    let inv99 = 1.0 / t98;
-    let t100 = c_q6 * (c_q6 * t87 - t91) - s_q6 * (t92 - s_q6 * t93)
-        - d.k23 * t96 * t96 * inv99;
-    let t101 = d.k6 + p.l * t97;
-    let t102 = p.l * t96;
-    let t103 = t96 - inv99 * t101 * t102;
-    let t104 = s_q5 * t103;
-    let t105 = c_q5 * t103;
-    let t106 = t97 - inv99 * t101 * t101;
-    let t107 = t105 + s_q5 * t100;
-    let t108 = t104 + c_q5 * t106;
-    let t109 = c_q5 * t107 - s_q5 * t108;
-    let t110 = s_q5 * t107 + c_q5 * t108;
-    let t111 = d.k23 * t110 + d.k27;
-    let inv112 = 1.0 / t111;
-    let t113 = c_q5 * (c_q5 * t100 - t104) - s_q5 * (t105 - s_q5 * t106)
-        - d.k23 * t109 * t109 * inv112;
-    let t114 = d.k7 + p.l * t110;
-    let t115 = p.l * t109;
-    let t116 = t109 - inv112 * t114 * t115;
-    let t117 = s_q4 * t116;
-    let t118 = c_q4 * t116;
-    let t119 = t110 - inv112 * t114 * t114;
-    let t120 = t118 + s_q4 * t113;
-    let t121 = t117 + c_q4 * t119;
-    let t122 = c_q4 * t120 - s_q4 * t121;
-    let t123 = s_q4 * t120 + c_q4 * t121;
-    let t124 = d.k23 * t123 + d.k28;
-    let inv125 = 1.0 / t124;
-    let t126 = c_q4 * (c_q4 * t113 - t117) - s_q4 * (t118 - s_q4 * t119)
-        - d.k23 * t122 * t122 * inv125;
-    let t127 = d.k8 + p.l * t123;
-    let t128 = p.l * t122;
-    let t129 = t122 - inv125 * t127 * t128;
-    let t130 = s_q3 * t129;
-    let t131 = c_q3 * t129;
-    let t132 = t123 - inv125 * t127 * t127;
-    let t133 = t131 + s_q3 * t126;
-    let t134 = t130 + c_q3 * t132;
-    let t135 = c_q3 * t133 - s_q3 * t134;
-    let t136 = s_q3 * t133 + c_q3 * t134;
-    let t137 = d.k17 + d.k23 * t136;
-    let inv138 = 1.0 / t137;
-    let t139 = c_q3 * (c_q3 * t126 - t130) - s_q3 * (t131 - s_q3 * t132)
-        - d.k23 * t135 * t135 * inv138;
-    let t140 = d.k9 + p.l * t136;
-    let t141 = p.l * t135;
-    let t142 = t135 - inv138 * t140 * t141;
-    let t143 = s_q2 * t142;
-    let t144 = c_q2 * t142;
-    let t145 = t136 - inv138 * t140 * t140;
-    let t146 = t144 + s_q2 * t139;
-    let t147 = t143 + c_q2 * t145;
-    let t148 = c_q2 * t146 - s_q2 * t147;
-    let t149 = s_q2 * t146 + c_q2 * t147;
-    let t150 = d.k23 * t149 + d.k29;
-    let inv151 = 1.0 / t150;
-    let t152 = c_q2 * (c_q2 * t139 - t143) - s_q2 * (t144 - s_q2 * t145)
-        - d.k23 * t148 * t148 * inv151;
-    let t153 = d.k10 + p.l * t149;
-    let t154 = p.l * t148;
-    let t155 = t148 - inv151 * t153 * t154;
-    let t156 = s_q1 * t152 + c_q1 * t155;
-    let t157 = t149 - inv151 * t153 * t153;
-    let t158 = s_q1 * t155 + c_q1 * t157;
-    let t159 = s_q1 * t156 + c_q1 * t158;
-    let t160 = d.k23 * t159 + d.k30;
-    let inv161 = 1.0 / t160;
-    let t162 = 0.75 * t55 * t58 - 1.5 * tau[9] * d.k31;
-    let t163 = 0.5 * s_q9 * t57 + c_q9 * t162;
-    let t164 = p.l * t163 + tau[8] - tau[9];
-    let t165 = 1.5 * t26 * t58 + 0.5 * c_q9 * t57 + t53 * t61 - s_q9 * t162 - t54 * t64
-        - 0.75 * inv60 * t63 * t164;
-    let t166 = t163 + t53 * t64 - t54 * t67 - inv60 * t62 * t164;
-    let t167 = s_q8 * t165 + c_q8 * t166;
-    let t168 = p.l * t167 + tau[7] - tau[8];
-    let t169 = 2.5 * t23 * t23 * d.k2 + c_q8 * t165 + t50 * t74 - s_q8 * t166 - t51 * t77
-        - inv73 * t76 * t168;
-    let t170 = t167 + t50 * t77 - t51 * t80 - inv73 * t75 * t168;
-    let t171 = s_q7 * t169 + c_q7 * t170;
-    let t172 = p.l * t171 + tau[6] - tau[7];
-    let t173 = 3.5 * t20 * t20 * d.k2 + c_q7 * t169 + t47 * t87 - s_q7 * t170 - t48 * t90
-        - inv86 * t89 * t172;
-    let t174 = t171 + t47 * t90 - t48 * t93 - inv86 * t88 * t172;
-    let t175 = s_q6 * t173 + c_q6 * t174;
-    let t176 = p.l * t175 + tau[5] - tau[6];
-    let t177 = 4.5 * t17 * t17 * d.k2 + c_q6 * t173 + t44 * t100 - s_q6 * t174
-        - t45 * t103 - inv99 * t102 * t176;
-    let t178 = t175 + t44 * t103 - t45 * t106 - inv99 * t101 * t176;
-    let t179 = s_q5 * t177 + c_q5 * t178;
-    let t180 = p.l * t179 + tau[4] - tau[5];
-    let t181 = 5.5 * t14 * t14 * d.k2 + c_q5 * t177 + t41 * t113 - s_q5 * t178
-        - t42 * t116 - inv112 * t115 * t180;
-    let t182 = t179 + t41 * t116 - t42 * t119 - inv112 * t114 * t180;
-    let t183 = s_q4 * t181 + c_q4 * t182;
-    let t184 = p.l * t183 + tau[3] - tau[4];
-    let t185 = 6.5 * t11 * t11 * d.k2 + c_q4 * t181 + t38 * t126 - s_q4 * t182
-        - t39 * t129 - inv125 * t128 * t184;
-    let t186 = t183 + t38 * t129 - t39 * t132 - inv125 * t127 * t184;
-    let t187 = s_q3 * t185 + c_q3 * t186;
-    let t188 = p.l * t187 + tau[2] - tau[3];
-    let t189 = 7.5 * t8 * t8 * d.k2 + c_q3 * t185 + t35 * t139 - s_q3 * t186 - t36 * t142
-        - inv138 * t141 * t188;
-    let t190 = t187 + t35 * t142 - t36 * t145 - inv138 * t140 * t188;
-    let t191 = s_q2 * t189 + c_q2 * t190;
-    let t192 = p.l * t191 + tau[1] - tau[2];
-    let t193 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = t2 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t4 = t3 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t5 = t4 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t6 = t5 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t7 = t6 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t8 = t7 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t9 = t8 + qd[9];
+    let t10 = p.g * s_q0;
+    let t11 = qd[0] * (p.l * qd[0]);
+    let t12 = c_q1 * t11;
+    let t13 = s_q1 * t11;
+    let t14 = t1 * (p.l * t1);
+    let t15 = c_q2 * t14;
+    let t16 = s_q2 * t14;
+    let t17 = t2 * (p.l * t2);
+    let t18 = c_q3 * t17;
+    let t19 = s_q3 * t17;
+    let t20 = t3 * (p.l * t3);
+    let t21 = c_q4 * t20;
+    let t22 = s_q4 * t20;
+    let t23 = t4 * (p.l * t4);
+    let t24 = c_q5 * t23;
+    let t25 = s_q5 * t23;
+    let t26 = t5 * (p.l * t5);
+    let t27 = c_q6 * t26;
+    let t28 = s_q6 * t26;
+    let t29 = t6 * (p.l * t6);
+    let t30 = c_q7 * t29;
+    let t31 = s_q7 * t29;
+    let t32 = t7 * (p.l * t7);
+    let t33 = c_q8 * t32;
+    let t34 = s_q8 * t32;
+    let t35 = t8 * s_q9;
+    let t36 = s_q9 * c_q9;
+    let t37 = t9 * (t9 * d.k2);
+    let t38 = t8 * d.k2;
+    let t39 = d.k21 - 0.75 * c_q9 * c_q9 * d.k0;
+    let inv0 = 1.0 / t39;
+    let t40 = -0.75 * p.m * s_q9 * s_q9 - 0.5625 * t36 * t36 * inv0 * d.k22;
+    let t41 = d.k3 - 0.75 * c_q9 * c_q9 * d.k2;
+    let t42 = t36 * d.k2;
+    let t43 = 0.75 * (p.m * t36 - inv0 * t41 * t42);
+    let t44 = s_q8 * t43;
+    let t45 = c_q8 * t43;
+    let t46 = -0.75 * p.m * c_q9 * c_q9 - inv0 * t41 * t41;
+    let t47 = t45 + s_q8 * t40;
+    let t48 = t44 + c_q8 * t46;
+    let t49 = c_q8 * t47 - s_q8 * t48;
+    let t50 = s_q8 * t47 + c_q8 * t48;
+    let t51 = t50 * d.k23 + d.k24;
+    let inv1 = 1.0 / t51;
+    let t52 = c_q8 * (c_q8 * t40 - t44) - s_q8 * (t45 - s_q8 * t46)
+        - t49 * t49 * d.k23 * inv1;
+    let t53 = d.k4 + p.l * t50;
+    let t54 = p.l * t49;
+    let t55 = t49 - inv1 * t53 * t54;
+    let t56 = s_q7 * t55;
+    let t57 = c_q7 * t55;
+    let t58 = t50 - inv1 * t53 * t53;
+    let t59 = t57 + s_q7 * t52;
+    let t60 = t56 + c_q7 * t58;
+    let t61 = c_q7 * t59 - s_q7 * t60;
+    let t62 = s_q7 * t59 + c_q7 * t60;
+    let t63 = d.k23 * t62 + d.k25;
+    let inv2 = 1.0 / t63;
+    let t64 = c_q7 * (c_q7 * t52 - t56) - s_q7 * (t57 - s_q7 * t58)
+        - d.k23 * t61 * t61 * inv2;
+    let t65 = d.k5 + p.l * t62;
+    let t66 = p.l * t61;
+    let t67 = t61 - inv2 * t65 * t66;
+    let t68 = s_q6 * t67;
+    let t69 = c_q6 * t67;
+    let t70 = t62 - inv2 * t65 * t65;
+    let t71 = t69 + s_q6 * t64;
+    let t72 = t68 + c_q6 * t70;
+    let t73 = c_q6 * t71 - s_q6 * t72;
+    let t74 = s_q6 * t71 + c_q6 * t72;
+    let t75 = d.k23 * t74 + d.k26;
+    let inv3 = 1.0 / t75;
+    let t76 = c_q6 * (c_q6 * t64 - t68) - s_q6 * (t69 - s_q6 * t70)
+        - d.k23 * t73 * t73 * inv3;
+    let t77 = d.k6 + p.l * t74;
+    let t78 = p.l * t73;
+    let t79 = t73 - inv3 * t77 * t78;
+    let t80 = s_q5 * t79;
+    let t81 = c_q5 * t79;
+    let t82 = t74 - inv3 * t77 * t77;
+    let t83 = t81 + s_q5 * t76;
+    let t84 = t80 + c_q5 * t82;
+    let t85 = c_q5 * t83 - s_q5 * t84;
+    let t86 = s_q5 * t83 + c_q5 * t84;
+    let t87 = d.k23 * t86 + d.k27;
+    let inv4 = 1.0 / t87;
+    let t88 = c_q5 * (c_q5 * t76 - t80) - s_q5 * (t81 - s_q5 * t82)
+        - d.k23 * t85 * t85 * inv4;
+    let t89 = d.k7 + p.l * t86;
+    let t90 = p.l * t85;
+    let t91 = t85 - inv4 * t89 * t90;
+    let t92 = s_q4 * t91;
+    let t93 = c_q4 * t91;
+    let t94 = t86 - inv4 * t89 * t89;
+    let t95 = t93 + s_q4 * t88;
+    let t96 = t92 + c_q4 * t94;
+    let t97 = c_q4 * t95 - s_q4 * t96;
+    let t98 = s_q4 * t95 + c_q4 * t96;
+    let t99 = d.k23 * t98 + d.k28;
+    let inv5 = 1.0 / t99;
+    let t100 = c_q4 * (c_q4 * t88 - t92) - s_q4 * (t93 - s_q4 * t94)
+        - d.k23 * t97 * t97 * inv5;
+    let t101 = d.k8 + p.l * t98;
+    let t102 = p.l * t97;
+    let t103 = t97 - inv5 * t101 * t102;
+    let t104 = s_q3 * t103;
+    let t105 = c_q3 * t103;
+    let t106 = t98 - inv5 * t101 * t101;
+    let t107 = t105 + s_q3 * t100;
+    let t108 = t104 + c_q3 * t106;
+    let t109 = c_q3 * t107 - s_q3 * t108;
+    let t110 = s_q3 * t107 + c_q3 * t108;
+    let t111 = d.k17 + d.k23 * t110;
+    let inv6 = 1.0 / t111;
+    let t112 = c_q3 * (c_q3 * t100 - t104) - s_q3 * (t105 - s_q3 * t106)
+        - d.k23 * t109 * t109 * inv6;
+    let t113 = d.k9 + p.l * t110;
+    let t114 = p.l * t109;
+    let t115 = t109 - inv6 * t113 * t114;
+    let t116 = s_q2 * t115;
+    let t117 = c_q2 * t115;
+    let t118 = t110 - inv6 * t113 * t113;
+    let t119 = t117 + s_q2 * t112;
+    let t120 = t116 + c_q2 * t118;
+    let t121 = c_q2 * t119 - s_q2 * t120;
+    let t122 = s_q2 * t119 + c_q2 * t120;
+    let t123 = d.k23 * t122 + d.k29;
+    let inv7 = 1.0 / t123;
+    let t124 = c_q2 * (c_q2 * t112 - t116) - s_q2 * (t117 - s_q2 * t118)
+        - d.k23 * t121 * t121 * inv7;
+    let t125 = d.k10 + p.l * t122;
+    let t126 = p.l * t121;
+    let t127 = t121 - inv7 * t125 * t126;
+    let t128 = s_q1 * t124 + c_q1 * t127;
+    let t129 = t122 - inv7 * t125 * t125;
+    let t130 = s_q1 * t127 + c_q1 * t129;
+    let t131 = s_q1 * t128 + c_q1 * t130;
+    let t132 = d.k23 * t131 + d.k30;
+    let inv8 = 1.0 / t132;
+    let t133 = 0.75 * t35 * t38 - 1.5 * tau[9] * d.k31;
+    let t134 = 0.5 * s_q9 * t37 + c_q9 * t133;
+    let t135 = p.l * t134 + tau[8] - tau[9];
+    let t136 = 1.5 * t8 * t38 + 0.5 * c_q9 * t37 + t33 * t40 - s_q9 * t133 - t34 * t43
+        - 0.75 * inv0 * t42 * t135;
+    let t137 = t134 + t33 * t43 - t34 * t46 - inv0 * t41 * t135;
+    let t138 = s_q8 * t136 + c_q8 * t137;
+    let t139 = p.l * t138 + tau[7] - tau[8];
+    let t140 = 2.5 * t7 * t7 * d.k2 + c_q8 * t136 + t30 * t52 - s_q8 * t137 - t31 * t55
+        - inv1 * t54 * t139;
+    let t141 = t138 + t30 * t55 - t31 * t58 - inv1 * t53 * t139;
+    let t142 = s_q7 * t140 + c_q7 * t141;
+    let t143 = p.l * t142 + tau[6] - tau[7];
+    let t144 = 3.5 * t6 * t6 * d.k2 + c_q7 * t140 + t27 * t64 - s_q7 * t141 - t28 * t67
+        - inv2 * t66 * t143;
+    let t145 = t142 + t27 * t67 - t28 * t70 - inv2 * t65 * t143;
+    let t146 = s_q6 * t144 + c_q6 * t145;
+    let t147 = p.l * t146 + tau[5] - tau[6];
+    let t148 = 4.5 * t5 * t5 * d.k2 + c_q6 * t144 + t24 * t76 - s_q6 * t145 - t25 * t79
+        - inv3 * t78 * t147;
+    let t149 = t146 + t24 * t79 - t25 * t82 - inv3 * t77 * t147;
+    let t150 = s_q5 * t148 + c_q5 * t149;
+    let t151 = p.l * t150 + tau[4] - tau[5];
+    let t152 = 5.5 * t4 * t4 * d.k2 + c_q5 * t148 + t21 * t88 - s_q5 * t149 - t22 * t91
+        - inv4 * t90 * t151;
+    let t153 = t150 + t21 * t91 - t22 * t94 - inv4 * t89 * t151;
+    let t154 = s_q4 * t152 + c_q4 * t153;
+    let t155 = p.l * t154 + tau[3] - tau[4];
+    let t156 = 6.5 * t3 * t3 * d.k2 + c_q4 * t152 + t18 * t100 - s_q4 * t153 - t19 * t103
+        - inv5 * t102 * t155;
+    let t157 = t154 + t18 * t103 - t19 * t106 - inv5 * t101 * t155;
+    let t158 = s_q3 * t156 + c_q3 * t157;
+    let t159 = p.l * t158 + tau[2] - tau[3];
+    let t160 = 7.5 * t2 * t2 * d.k2 + c_q3 * t156 + t15 * t112 - s_q3 * t157 - t16 * t115
+        - inv6 * t114 * t159;
+    let t161 = t158 + t15 * t115 - t16 * t118 - inv6 * t113 * t159;
+    let t162 = s_q2 * t160 + c_q2 * t161;
+    let t163 = p.l * t162 + tau[1] - tau[2];
+    let t164 = tau[0]
         + p.l
             * (s_q1
-                * (8.5 * t5 * t5 * d.k2 + c_q2 * t189 + t32 * t152 - s_q2 * t190
-                    - t33 * t155 - inv151 * t154 * t192)
-                + c_q1 * (t191 + t32 * t155 - t33 * t157 - inv151 * t153 * t192))
-        - tau[1] - s_q0 * (c_q1 * t156 - s_q1 * t158) * d.k32
-        - t2 * (p.l * t159 + d.k33);
-    let t194 = inv161 * t193;
-    let t195 = t2 + p.l * inv161 * t193;
-    let t196 = c_q1 * t30 + s_q1 * t195 - t32;
-    let t197 = c_q1 * t195 + t33 - s_q1 * t30;
-    let t198 = inv151 * (t192 - t154 * t196 - t153 * t197 - t150 * inv161 * t193);
-    let t199 = t194 + t198;
-    let t200 = t197 + p.l * t199;
-    let t201 = c_q2 * t196 + s_q2 * t200 - t35;
-    let t202 = c_q2 * t200 + t36 - s_q2 * t196;
-    let t203 = inv138 * (t188 - t141 * t201 - t140 * t202 - t137 * t199);
-    let t204 = t199 + t203;
-    let t205 = t202 + p.l * t204;
-    let t206 = c_q3 * t201 + s_q3 * t205 - t38;
-    let t207 = c_q3 * t205 + t39 - s_q3 * t201;
-    let t208 = inv125 * (t184 - t128 * t206 - t127 * t207 - t124 * t204);
-    let t209 = t204 + t208;
-    let t210 = t207 + p.l * t209;
-    let t211 = c_q4 * t206 + s_q4 * t210 - t41;
-    let t212 = c_q4 * t210 + t42 - s_q4 * t206;
-    let t213 = inv112 * (t180 - t115 * t211 - t114 * t212 - t111 * t209);
-    let t214 = t209 + t213;
-    let t215 = t212 + p.l * t214;
-    let t216 = c_q5 * t211 + s_q5 * t215 - t44;
-    let t217 = c_q5 * t215 + t45 - s_q5 * t211;
-    let t218 = inv99 * (t176 - t102 * t216 - t101 * t217 - t98 * t214);
-    let t219 = t214 + t218;
-    let t220 = t217 + p.l * t219;
-    let t221 = c_q6 * t216 + s_q6 * t220 - t47;
-    let t222 = c_q6 * t220 + t48 - s_q6 * t216;
-    let t223 = inv86 * (t172 - t89 * t221 - t88 * t222 - t85 * t219);
-    let t224 = t219 + t223;
-    let t225 = t222 + p.l * t224;
-    let t226 = c_q7 * t221 + s_q7 * t225 - t50;
-    let t227 = c_q7 * t225 + t51 - s_q7 * t221;
-    let t228 = inv73 * (t168 - t76 * t226 - t75 * t227 - t72 * t224);
-    let t229 = t224 + t228;
-    let t230 = t227 + p.l * t229;
-    let t231 = c_q8 * t226 + s_q8 * t230 - t53;
-    let t232 = c_q8 * t230 + t54 - s_q8 * t226;
-    let t233 = inv60 * (t164 - t62 * t232 - t59 * t229 - 0.75 * t63 * t231);
-    let t234 = t229 + t233;
+                * (8.5 * t1 * t1 * d.k2 + c_q2 * t160 + t12 * t124 - s_q2 * t161
+                    - t13 * t127 - inv7 * t126 * t163)
+                + c_q1 * (t162 + t12 * t127 - t13 * t129 - inv7 * t125 * t163)) - tau[1]
+        - s_q0 * (c_q1 * t128 - s_q1 * t130) * d.k32 - t0 * (p.l * t131 + d.k33);
+    let t165 = inv8 * t164;
+    let t166 = t0 + p.l * inv8 * t164;
+    let t167 = c_q1 * t10 + s_q1 * t166 - t12;
+    let t168 = c_q1 * t166 + t13 - s_q1 * t10;
+    let t169 = inv7 * (t163 - t126 * t167 - t125 * t168 - t123 * inv8 * t164);
+    let t170 = t165 + t169;
+    let t171 = t168 + p.l * t170;
+    let t172 = c_q2 * t167 + s_q2 * t171 - t15;
+    let t173 = c_q2 * t171 + t16 - s_q2 * t167;
+    let t174 = inv6 * (t159 - t114 * t172 - t113 * t173 - t111 * t170);
+    let t175 = t170 + t174;
+    let t176 = t173 + p.l * t175;
+    let t177 = c_q3 * t172 + s_q3 * t176 - t18;
+    let t178 = c_q3 * t176 + t19 - s_q3 * t172;
+    let t179 = inv5 * (t155 - t102 * t177 - t101 * t178 - t99 * t175);
+    let t180 = t175 + t179;
+    let t181 = t178 + p.l * t180;
+    let t182 = c_q4 * t177 + s_q4 * t181 - t21;
+    let t183 = c_q4 * t181 + t22 - s_q4 * t177;
+    let t184 = inv4 * (t151 - t90 * t182 - t89 * t183 - t87 * t180);
+    let t185 = t180 + t184;
+    let t186 = t183 + p.l * t185;
+    let t187 = c_q5 * t182 + s_q5 * t186 - t24;
+    let t188 = c_q5 * t186 + t25 - s_q5 * t182;
+    let t189 = inv3 * (t147 - t78 * t187 - t77 * t188 - t75 * t185);
+    let t190 = t185 + t189;
+    let t191 = t188 + p.l * t190;
+    let t192 = c_q6 * t187 + s_q6 * t191 - t27;
+    let t193 = c_q6 * t191 + t28 - s_q6 * t187;
+    let t194 = inv2 * (t143 - t66 * t192 - t65 * t193 - t63 * t190);
+    let t195 = t190 + t194;
+    let t196 = t193 + p.l * t195;
+    let t197 = c_q7 * t192 + s_q7 * t196 - t30;
+    let t198 = c_q7 * t196 + t31 - s_q7 * t192;
+    let t199 = inv1 * (t139 - t54 * t197 - t53 * t198 - t51 * t195);
+    let t200 = t195 + t199;
+    let t201 = t198 + p.l * t200;
+    let t202 = c_q8 * t197 + s_q8 * t201 - t33;
+    let t203 = c_q8 * t201 + t34 - s_q8 * t197;
+    let t204 = inv0 * (t135 - t41 * t203 - t39 * t200 - 0.75 * t42 * t202);
+    let t205 = t200 + t204;
     [
+        t165,
+        t169,
+        t174,
+        t179,
+        t184,
+        t189,
         t194,
-        t198,
-        t203,
-        t208,
-        t213,
-        t218,
-        t223,
-        t228,
-        t233,
+        t199,
+        t204,
         3.0
             * ((tau[9]
                 - 0.5 * d.k2
-                    * (p.l * t26 * t55 + c_q9 * (t232 + p.l * t234) - s_q9 * t231)
-                - 0.3333333333333333 * d.k0 * t234) * d.k34),
+                    * (p.l * t8 * t35 + c_q9 * (t203 + p.l * t205) - s_q9 * t202)
+                - 0.3333333333333333 * d.k0 * t205) * d.k34),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1489,394 +1485,394 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = p.l * t2;
-    let t6 = t2 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = p.l * t6;
-    let t10 = t6 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t13 = p.l * t10;
-    let t14 = t10 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t17 = p.l * t14;
-    let t18 = t14 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t21 = p.l * t18;
-    let t22 = t18 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t25 = p.l * t22;
-    let t26 = t22 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t29 = p.l * t26;
-    let t30 = t26 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t33 = p.l * t30;
-    let t34 = t30 + qd[9];
-    let t35 = p.l * qd[0];
-    let t36 = -2.0 * (t5 + c_q1 * t35);
-    let t37 = s_q1 * t35;
-    let t38 = 2.0 * c_q2 * t37 - s_q2 * t36;
-    let t39 = 2.0 * (s_q2 * t37 - t9) + c_q2 * t36;
-    let t40 = c_q3 * t38 - s_q3 * t39;
-    let t41 = c_q3 * t39 + s_q3 * t38 - 2.0 * t13;
-    let t42 = c_q4 * t40 - s_q4 * t41;
-    let t43 = c_q4 * t41 + s_q4 * t40 - 2.0 * t17;
-    let t44 = c_q5 * t42 - s_q5 * t43;
-    let t45 = c_q5 * t43 + s_q5 * t42 - 2.0 * t21;
-    let t46 = c_q6 * t44 - s_q6 * t45;
-    let t47 = c_q6 * t45 + s_q6 * t44 - 2.0 * t25;
-    let t48 = c_q7 * t46 - s_q7 * t47;
-    let t49 = c_q7 * t47 + s_q7 * t46 - 2.0 * t29;
-    let t50 = c_q8 * t48 - s_q8 * t49;
-    let t51 = -2.0 * (t9 + c_q2 * t5);
-    let t52 = s_q2 * t5;
-    let t53 = 2.0 * c_q3 * t52 - s_q3 * t51;
-    let t54 = 2.0 * (s_q3 * t52 - t13) + c_q3 * t51;
-    let t55 = c_q4 * t53 - s_q4 * t54;
-    let t56 = c_q4 * t54 + s_q4 * t53 - 2.0 * t17;
-    let t57 = c_q5 * t55 - s_q5 * t56;
-    let t58 = c_q5 * t56 + s_q5 * t55 - 2.0 * t21;
-    let t59 = c_q6 * t57 - s_q6 * t58;
-    let t60 = c_q6 * t58 + s_q6 * t57 - 2.0 * t25;
-    let t61 = c_q7 * t59 - s_q7 * t60;
-    let t62 = c_q7 * t60 + s_q7 * t59 - 2.0 * t29;
-    let t63 = c_q8 * t61 - s_q8 * t62;
-    let t64 = -2.0 * (t13 + c_q3 * t9);
-    let t65 = s_q3 * t9;
-    let t66 = 2.0 * c_q4 * t65 - s_q4 * t64;
-    let t67 = 2.0 * (s_q4 * t65 - t17) + c_q4 * t64;
-    let t68 = c_q5 * t66 - s_q5 * t67;
-    let t69 = c_q5 * t67 + s_q5 * t66 - 2.0 * t21;
-    let t70 = c_q6 * t68 - s_q6 * t69;
-    let t71 = c_q6 * t69 + s_q6 * t68 - 2.0 * t25;
-    let t72 = c_q7 * t70 - s_q7 * t71;
-    let t73 = c_q7 * t71 + s_q7 * t70 - 2.0 * t29;
-    let t74 = c_q8 * t72 - s_q8 * t73;
-    let t75 = -2.0 * (t17 + c_q4 * t13);
-    let t76 = s_q4 * t13;
-    let t77 = 2.0 * c_q5 * t76 - s_q5 * t75;
-    let t78 = 2.0 * (s_q5 * t76 - t21) + c_q5 * t75;
-    let t79 = c_q6 * t77 - s_q6 * t78;
-    let t80 = c_q6 * t78 + s_q6 * t77 - 2.0 * t25;
-    let t81 = c_q7 * t79 - s_q7 * t80;
-    let t82 = c_q7 * t80 + s_q7 * t79 - 2.0 * t29;
-    let t83 = c_q8 * t81 - s_q8 * t82;
-    let t84 = -2.0 * (t21 + c_q5 * t17);
-    let t85 = s_q5 * t17;
-    let t86 = 2.0 * c_q6 * t85 - s_q6 * t84;
-    let t87 = 2.0 * (s_q6 * t85 - t25) + c_q6 * t84;
-    let t88 = c_q7 * t86 - s_q7 * t87;
-    let t89 = c_q7 * t87 + s_q7 * t86 - 2.0 * t29;
-    let t90 = c_q8 * t88 - s_q8 * t89;
-    let t91 = -2.0 * (t25 + c_q6 * t21);
-    let t92 = s_q6 * t21;
-    let t93 = 2.0 * c_q7 * t92 - s_q7 * t91;
-    let t94 = 2.0 * (s_q7 * t92 - t29) + c_q7 * t91;
-    let t95 = c_q8 * t93 - s_q8 * t94;
-    let t96 = -2.0 * (t29 + c_q7 * t25);
-    let t97 = s_q7 * t25;
-    let t98 = 2.0 * c_q8 * t97 - s_q8 * t96;
-    let t99 = (c_q9 * t50 - s_q9 * (c_q8 * t49 + s_q8 * t48 - 2.0 * t33)) * d.k2;
-    let t100 = s_q9 * d.k0;
-    let t101 = t34 * t100;
-    let t102 = t34 * d.k2;
-    let t103 = c_q9 * t102;
-    let t104 = -3.0 * t30 * d.k2 - t103;
-    let t105 = s_q9 * t102;
-    let t106 = c_q8 * t105;
-    let t107 = s_q8 * t104 - t106;
-    let t108 = s_q8 * t105;
-    let t109 = c_q8 * t104 + t108;
-    let t110 = t109 - 5.0 * t26 * d.k2;
-    let t111 = c_q7 * t107;
-    let t112 = s_q7 * t110 + t111;
-    let t113 = s_q7 * t107;
-    let t114 = c_q7 * t110 - t113;
-    let t115 = t114 - 7.0 * t22 * d.k2;
-    let t116 = c_q6 * t112;
-    let t117 = s_q6 * t115 + t116;
-    let t118 = s_q6 * t112;
-    let t119 = c_q6 * t115 - t118;
-    let t120 = t119 - 9.0 * t18 * d.k2;
-    let t121 = c_q5 * t117;
-    let t122 = s_q5 * t120 + t121;
-    let t123 = s_q5 * t117;
-    let t124 = c_q5 * t120 - t123;
-    let t125 = t124 - 11.0 * t14 * d.k2;
-    let t126 = c_q4 * t122;
-    let t127 = s_q4 * t125 + t126;
-    let t128 = s_q4 * t122;
-    let t129 = c_q4 * t125 - t128;
-    let t130 = t129 - 13.0 * t10 * d.k2;
-    let t131 = c_q3 * t127;
-    let t132 = s_q3 * t130 + t131;
-    let t133 = s_q3 * t127;
-    let t134 = c_q3 * t130 - t133;
-    let t135 = t134 - 15.0 * t6 * d.k2;
-    let t136 = c_q2 * t132;
-    let t137 = s_q2 * t135 + t136;
-    let t138 = s_q2 * t132;
-    let t139 = c_q2 * t135 - t138;
-    let t140 = c_q1 * t137;
-    let t141 = p.l * (s_q1 * (t139 - 17.0 * t2 * d.k2) + t140);
-    let t142 = 1.5 * t50 * d.k2 + 0.5 * t99;
-    let t143 = 2.5 * t48 * d.k2 + t142;
-    let t144 = 3.5 * t46 * d.k2 + t143;
-    let t145 = 4.5 * t44 * d.k2 + t144;
-    let t146 = 5.5 * t42 * d.k2 + t145;
-    let t147 = 6.5 * t40 * d.k2 + t146;
-    let t148 = 7.5 * t38 * d.k2 + t147;
-    let t149 = p.l * t107 - t101;
-    let t150 = p.l * t112 + t149;
-    let t151 = p.l * t117 + t150;
-    let t152 = p.l * t122 + t151;
-    let t153 = p.l * t127 + t152;
-    let t154 = p.l * t132 + t153;
-    let t155 = p.l * t137 + t154;
-    let t156 = t148 + 17.0 * qd[0] * s_q1 * d.k0 + t155;
-    let t157 = (c_q9 * t63 - s_q9 * (c_q8 * t62 + s_q8 * t61 - 2.0 * t33)) * d.k2;
-    let t158 = 1.5 * t63 * d.k2 + 0.5 * t157;
-    let t159 = 2.5 * t61 * d.k2 + t158;
-    let t160 = 3.5 * t59 * d.k2 + t159;
-    let t161 = 4.5 * t57 * d.k2 + t160;
-    let t162 = 5.5 * t55 * d.k2 + t161;
-    let t163 = 6.5 * t53 * d.k2 + t162;
-    let t164 = 15.0 * t2 * s_q2 * d.k0 + t163;
-    let t165 = t155 + t164;
-    let t166 = (c_q9 * t74 - s_q9 * (c_q8 * t73 + s_q8 * t72 - 2.0 * t33)) * d.k2;
-    let t167 = 1.5 * t74 * d.k2 + 0.5 * t166;
-    let t168 = 2.5 * t72 * d.k2 + t167;
-    let t169 = 3.5 * t70 * d.k2 + t168;
-    let t170 = 4.5 * t68 * d.k2 + t169;
-    let t171 = 5.5 * t66 * d.k2 + t170;
-    let t172 = 13.0 * t6 * s_q3 * d.k0 + t171;
-    let t173 = t155 + t172;
-    let t174 = (c_q9 * t83 - s_q9 * (c_q8 * t82 + s_q8 * t81 - 2.0 * t33)) * d.k2;
-    let t175 = t136 + s_q2 * t134;
-    let t176 = 1.5 * t83 * d.k2 + 0.5 * t174;
-    let t177 = 2.5 * t81 * d.k2 + t176;
-    let t178 = 3.5 * t79 * d.k2 + t177;
-    let t179 = 4.5 * t77 * d.k2 + t178;
-    let t180 = 11.0 * t10 * s_q4 * d.k0 + t179;
-    let t181 = t154 + t180;
-    let t182 = p.l * t175 + t181;
-    let t183 = (c_q9 * t90 - s_q9 * (c_q8 * t89 + s_q8 * t88 - 2.0 * t33)) * d.k2;
-    let t184 = t131 + s_q3 * t129;
-    let t185 = c_q3 * t129 - t133;
-    let t186 = s_q2 * t185 + c_q2 * t184;
-    let t187 = 1.5 * t90 * d.k2 + 0.5 * t183;
-    let t188 = 2.5 * t88 * d.k2 + t187;
-    let t189 = 3.5 * t86 * d.k2 + t188;
-    let t190 = 9.0 * t14 * s_q5 * d.k0 + t189;
-    let t191 = t153 + t190;
-    let t192 = p.l * t184 + t191;
-    let t193 = p.l * t186 + t192;
-    let t194 = (c_q9 * t95 - s_q9 * (c_q8 * t94 + s_q8 * t93 - 2.0 * t33)) * d.k2;
-    let t195 = t126 + s_q4 * t124;
-    let t196 = c_q4 * t124 - t128;
-    let t197 = s_q3 * t196 + c_q3 * t195;
-    let t198 = c_q3 * t196 - s_q3 * t195;
-    let t199 = s_q2 * t198 + c_q2 * t197;
-    let t200 = 1.5 * t95 * d.k2 + 0.5 * t194;
-    let t201 = 2.5 * t93 * d.k2 + t200;
-    let t202 = 7.0 * t18 * s_q6 * d.k0 + t201;
-    let t203 = t152 + t202;
-    let t204 = p.l * t195 + t203;
-    let t205 = p.l * t197 + t204;
-    let t206 = p.l * t199 + t205;
-    let t207 = (c_q9 * t98 - s_q9 * (2.0 * (s_q8 * t97 - t33) + c_q8 * t96)) * d.k2;
-    let t208 = t121 + s_q5 * t119;
-    let t209 = c_q5 * t119 - t123;
-    let t210 = s_q4 * t209 + c_q4 * t208;
-    let t211 = c_q4 * t209 - s_q4 * t208;
-    let t212 = s_q3 * t211 + c_q3 * t210;
-    let t213 = c_q3 * t211 - s_q3 * t210;
-    let t214 = s_q2 * t213 + c_q2 * t212;
-    let t215 = 1.5 * t98 * d.k2 + 0.5 * t207;
-    let t216 = 5.0 * t22 * s_q7 * d.k0 + t215;
-    let t217 = t151 + t216;
-    let t218 = p.l * t208 + t217;
-    let t219 = p.l * t210 + t218;
-    let t220 = p.l * t212 + t219;
-    let t221 = p.l * t214 + t220;
-    let t222 = (2.0 * s_q8 * t29 * c_q9 - s_q9 * -2.0 * (t33 + c_q8 * t29)) * d.k2;
-    let t223 = t116 + s_q6 * t114;
-    let t224 = c_q6 * t114 - t118;
-    let t225 = s_q5 * t224 + c_q5 * t223;
-    let t226 = c_q5 * t224 - s_q5 * t223;
-    let t227 = s_q4 * t226 + c_q4 * t225;
-    let t228 = c_q4 * t226 - s_q4 * t225;
-    let t229 = s_q3 * t228 + c_q3 * t227;
-    let t230 = c_q3 * t228 - s_q3 * t227;
-    let t231 = s_q2 * t230 + c_q2 * t229;
-    let t232 = 3.0 * t26 * s_q8 * d.k0 + 0.5 * t222;
-    let t233 = t150 + t232;
-    let t234 = p.l * t223 + t233;
-    let t235 = p.l * t225 + t234;
-    let t236 = p.l * t227 + t235;
-    let t237 = p.l * t229 + t236;
-    let t238 = p.l * t231 + t237;
-    let t239 = t30 * t100;
-    let t240 = t111 + s_q7 * t109;
-    let t241 = c_q7 * t109 - t113;
-    let t242 = s_q6 * t241 + c_q6 * t240;
-    let t243 = c_q6 * t241 - s_q6 * t240;
-    let t244 = s_q5 * t243 + c_q5 * t242;
-    let t245 = c_q5 * t243 - s_q5 * t242;
-    let t246 = s_q4 * t245 + c_q4 * t244;
-    let t247 = c_q4 * t245 - s_q4 * t244;
-    let t248 = s_q3 * t247 + c_q3 * t246;
-    let t249 = c_q3 * t247 - s_q3 * t246;
-    let t250 = s_q2 * t249 + c_q2 * t248;
-    let t251 = t149 + t239;
-    let t252 = p.l * t240 + t251;
-    let t253 = p.l * t242 + t252;
-    let t254 = p.l * t244 + t253;
-    let t255 = p.l * t246 + t254;
-    let t256 = p.l * t248 + t255;
-    let t257 = p.l * t250 + t256;
-    let t258 = -t106 - s_q8 * t103;
-    let t259 = t108 - c_q8 * t103;
-    let t260 = s_q7 * t259 + c_q7 * t258;
-    let t261 = c_q7 * t259 - s_q7 * t258;
-    let t262 = s_q6 * t261 + c_q6 * t260;
-    let t263 = c_q6 * t261 - s_q6 * t260;
-    let t264 = s_q5 * t263 + c_q5 * t262;
-    let t265 = c_q5 * t263 - s_q5 * t262;
-    let t266 = s_q4 * t265 + c_q4 * t264;
-    let t267 = c_q4 * t265 - s_q4 * t264;
-    let t268 = s_q3 * t267 + c_q3 * t266;
-    let t269 = c_q3 * t267 - s_q3 * t266;
-    let t270 = s_q2 * t269 + c_q2 * t268;
-    let t271 = p.l * t258 - t101;
-    let t272 = p.l * t260 + t271;
-    let t273 = p.l * t262 + t272;
-    let t274 = p.l * t264 + t273;
-    let t275 = p.l * t266 + t274;
-    let t276 = p.l * t268 + t275;
-    let t277 = p.l * t270 + t276;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = p.l * t0;
+    let t2 = t0 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = p.l * t2;
+    let t4 = t2 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t5 = p.l * t4;
+    let t6 = t4 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t7 = p.l * t6;
+    let t8 = t6 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t9 = p.l * t8;
+    let t10 = t8 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t11 = p.l * t10;
+    let t12 = t10 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t13 = p.l * t12;
+    let t14 = t12 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t15 = p.l * t14;
+    let t16 = t14 + qd[9];
+    let t17 = p.l * qd[0];
+    let t18 = -2.0 * (t1 + c_q1 * t17);
+    let t19 = s_q1 * t17;
+    let t20 = 2.0 * c_q2 * t19 - s_q2 * t18;
+    let t21 = 2.0 * (s_q2 * t19 - t3) + c_q2 * t18;
+    let t22 = c_q3 * t20 - s_q3 * t21;
+    let t23 = c_q3 * t21 + s_q3 * t20 - 2.0 * t5;
+    let t24 = c_q4 * t22 - s_q4 * t23;
+    let t25 = c_q4 * t23 + s_q4 * t22 - 2.0 * t7;
+    let t26 = c_q5 * t24 - s_q5 * t25;
+    let t27 = c_q5 * t25 + s_q5 * t24 - 2.0 * t9;
+    let t28 = c_q6 * t26 - s_q6 * t27;
+    let t29 = c_q6 * t27 + s_q6 * t26 - 2.0 * t11;
+    let t30 = c_q7 * t28 - s_q7 * t29;
+    let t31 = c_q7 * t29 + s_q7 * t28 - 2.0 * t13;
+    let t32 = c_q8 * t30 - s_q8 * t31;
+    let t33 = -2.0 * (t3 + c_q2 * t1);
+    let t34 = s_q2 * t1;
+    let t35 = 2.0 * c_q3 * t34 - s_q3 * t33;
+    let t36 = 2.0 * (s_q3 * t34 - t5) + c_q3 * t33;
+    let t37 = c_q4 * t35 - s_q4 * t36;
+    let t38 = c_q4 * t36 + s_q4 * t35 - 2.0 * t7;
+    let t39 = c_q5 * t37 - s_q5 * t38;
+    let t40 = c_q5 * t38 + s_q5 * t37 - 2.0 * t9;
+    let t41 = c_q6 * t39 - s_q6 * t40;
+    let t42 = c_q6 * t40 + s_q6 * t39 - 2.0 * t11;
+    let t43 = c_q7 * t41 - s_q7 * t42;
+    let t44 = c_q7 * t42 + s_q7 * t41 - 2.0 * t13;
+    let t45 = c_q8 * t43 - s_q8 * t44;
+    let t46 = -2.0 * (t5 + c_q3 * t3);
+    let t47 = s_q3 * t3;
+    let t48 = 2.0 * c_q4 * t47 - s_q4 * t46;
+    let t49 = 2.0 * (s_q4 * t47 - t7) + c_q4 * t46;
+    let t50 = c_q5 * t48 - s_q5 * t49;
+    let t51 = c_q5 * t49 + s_q5 * t48 - 2.0 * t9;
+    let t52 = c_q6 * t50 - s_q6 * t51;
+    let t53 = c_q6 * t51 + s_q6 * t50 - 2.0 * t11;
+    let t54 = c_q7 * t52 - s_q7 * t53;
+    let t55 = c_q7 * t53 + s_q7 * t52 - 2.0 * t13;
+    let t56 = c_q8 * t54 - s_q8 * t55;
+    let t57 = -2.0 * (t7 + c_q4 * t5);
+    let t58 = s_q4 * t5;
+    let t59 = 2.0 * c_q5 * t58 - s_q5 * t57;
+    let t60 = 2.0 * (s_q5 * t58 - t9) + c_q5 * t57;
+    let t61 = c_q6 * t59 - s_q6 * t60;
+    let t62 = c_q6 * t60 + s_q6 * t59 - 2.0 * t11;
+    let t63 = c_q7 * t61 - s_q7 * t62;
+    let t64 = c_q7 * t62 + s_q7 * t61 - 2.0 * t13;
+    let t65 = c_q8 * t63 - s_q8 * t64;
+    let t66 = -2.0 * (t9 + c_q5 * t7);
+    let t67 = s_q5 * t7;
+    let t68 = 2.0 * c_q6 * t67 - s_q6 * t66;
+    let t69 = 2.0 * (s_q6 * t67 - t11) + c_q6 * t66;
+    let t70 = c_q7 * t68 - s_q7 * t69;
+    let t71 = c_q7 * t69 + s_q7 * t68 - 2.0 * t13;
+    let t72 = c_q8 * t70 - s_q8 * t71;
+    let t73 = -2.0 * (t11 + c_q6 * t9);
+    let t74 = s_q6 * t9;
+    let t75 = 2.0 * c_q7 * t74 - s_q7 * t73;
+    let t76 = 2.0 * (s_q7 * t74 - t13) + c_q7 * t73;
+    let t77 = c_q8 * t75 - s_q8 * t76;
+    let t78 = -2.0 * (t13 + c_q7 * t11);
+    let t79 = s_q7 * t11;
+    let t80 = 2.0 * c_q8 * t79 - s_q8 * t78;
+    let t81 = (c_q9 * t32 - s_q9 * (c_q8 * t31 + s_q8 * t30 - 2.0 * t15)) * d.k2;
+    let t82 = s_q9 * d.k0;
+    let t83 = t16 * t82;
+    let t84 = t16 * d.k2;
+    let t85 = c_q9 * t84;
+    let t86 = -3.0 * t14 * d.k2 - t85;
+    let t87 = s_q9 * t84;
+    let t88 = c_q8 * t87;
+    let t89 = s_q8 * t86 - t88;
+    let t90 = s_q8 * t87;
+    let t91 = c_q8 * t86 + t90;
+    let t92 = t91 - 5.0 * t12 * d.k2;
+    let t93 = c_q7 * t89;
+    let t94 = s_q7 * t92 + t93;
+    let t95 = s_q7 * t89;
+    let t96 = c_q7 * t92 - t95;
+    let t97 = t96 - 7.0 * t10 * d.k2;
+    let t98 = c_q6 * t94;
+    let t99 = s_q6 * t97 + t98;
+    let t100 = s_q6 * t94;
+    let t101 = c_q6 * t97 - t100;
+    let t102 = t101 - 9.0 * t8 * d.k2;
+    let t103 = c_q5 * t99;
+    let t104 = s_q5 * t102 + t103;
+    let t105 = s_q5 * t99;
+    let t106 = c_q5 * t102 - t105;
+    let t107 = t106 - 11.0 * t6 * d.k2;
+    let t108 = c_q4 * t104;
+    let t109 = s_q4 * t107 + t108;
+    let t110 = s_q4 * t104;
+    let t111 = c_q4 * t107 - t110;
+    let t112 = t111 - 13.0 * t4 * d.k2;
+    let t113 = c_q3 * t109;
+    let t114 = s_q3 * t112 + t113;
+    let t115 = s_q3 * t109;
+    let t116 = c_q3 * t112 - t115;
+    let t117 = t116 - 15.0 * t2 * d.k2;
+    let t118 = c_q2 * t114;
+    let t119 = s_q2 * t117 + t118;
+    let t120 = s_q2 * t114;
+    let t121 = c_q2 * t117 - t120;
+    let t122 = c_q1 * t119;
+    let t123 = p.l * (s_q1 * (t121 - 17.0 * t0 * d.k2) + t122);
+    let t124 = 1.5 * t32 * d.k2 + 0.5 * t81;
+    let t125 = 2.5 * t30 * d.k2 + t124;
+    let t126 = 3.5 * t28 * d.k2 + t125;
+    let t127 = 4.5 * t26 * d.k2 + t126;
+    let t128 = 5.5 * t24 * d.k2 + t127;
+    let t129 = 6.5 * t22 * d.k2 + t128;
+    let t130 = 7.5 * t20 * d.k2 + t129;
+    let t131 = p.l * t89 - t83;
+    let t132 = p.l * t94 + t131;
+    let t133 = p.l * t99 + t132;
+    let t134 = p.l * t104 + t133;
+    let t135 = p.l * t109 + t134;
+    let t136 = p.l * t114 + t135;
+    let t137 = p.l * t119 + t136;
+    let t138 = t130 + 17.0 * qd[0] * s_q1 * d.k0 + t137;
+    let t139 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - 2.0 * t15)) * d.k2;
+    let t140 = 1.5 * t45 * d.k2 + 0.5 * t139;
+    let t141 = 2.5 * t43 * d.k2 + t140;
+    let t142 = 3.5 * t41 * d.k2 + t141;
+    let t143 = 4.5 * t39 * d.k2 + t142;
+    let t144 = 5.5 * t37 * d.k2 + t143;
+    let t145 = 6.5 * t35 * d.k2 + t144;
+    let t146 = 15.0 * t0 * s_q2 * d.k0 + t145;
+    let t147 = t137 + t146;
+    let t148 = (c_q9 * t56 - s_q9 * (c_q8 * t55 + s_q8 * t54 - 2.0 * t15)) * d.k2;
+    let t149 = 1.5 * t56 * d.k2 + 0.5 * t148;
+    let t150 = 2.5 * t54 * d.k2 + t149;
+    let t151 = 3.5 * t52 * d.k2 + t150;
+    let t152 = 4.5 * t50 * d.k2 + t151;
+    let t153 = 5.5 * t48 * d.k2 + t152;
+    let t154 = 13.0 * t2 * s_q3 * d.k0 + t153;
+    let t155 = t137 + t154;
+    let t156 = (c_q9 * t65 - s_q9 * (c_q8 * t64 + s_q8 * t63 - 2.0 * t15)) * d.k2;
+    let t157 = t118 + s_q2 * t116;
+    let t158 = 1.5 * t65 * d.k2 + 0.5 * t156;
+    let t159 = 2.5 * t63 * d.k2 + t158;
+    let t160 = 3.5 * t61 * d.k2 + t159;
+    let t161 = 4.5 * t59 * d.k2 + t160;
+    let t162 = 11.0 * t4 * s_q4 * d.k0 + t161;
+    let t163 = t136 + t162;
+    let t164 = p.l * t157 + t163;
+    let t165 = (c_q9 * t72 - s_q9 * (c_q8 * t71 + s_q8 * t70 - 2.0 * t15)) * d.k2;
+    let t166 = t113 + s_q3 * t111;
+    let t167 = c_q3 * t111 - t115;
+    let t168 = s_q2 * t167 + c_q2 * t166;
+    let t169 = 1.5 * t72 * d.k2 + 0.5 * t165;
+    let t170 = 2.5 * t70 * d.k2 + t169;
+    let t171 = 3.5 * t68 * d.k2 + t170;
+    let t172 = 9.0 * t6 * s_q5 * d.k0 + t171;
+    let t173 = t135 + t172;
+    let t174 = p.l * t166 + t173;
+    let t175 = p.l * t168 + t174;
+    let t176 = (c_q9 * t77 - s_q9 * (c_q8 * t76 + s_q8 * t75 - 2.0 * t15)) * d.k2;
+    let t177 = t108 + s_q4 * t106;
+    let t178 = c_q4 * t106 - t110;
+    let t179 = s_q3 * t178 + c_q3 * t177;
+    let t180 = c_q3 * t178 - s_q3 * t177;
+    let t181 = s_q2 * t180 + c_q2 * t179;
+    let t182 = 1.5 * t77 * d.k2 + 0.5 * t176;
+    let t183 = 2.5 * t75 * d.k2 + t182;
+    let t184 = 7.0 * t8 * s_q6 * d.k0 + t183;
+    let t185 = t134 + t184;
+    let t186 = p.l * t177 + t185;
+    let t187 = p.l * t179 + t186;
+    let t188 = p.l * t181 + t187;
+    let t189 = (c_q9 * t80 - s_q9 * (2.0 * (s_q8 * t79 - t15) + c_q8 * t78)) * d.k2;
+    let t190 = t103 + s_q5 * t101;
+    let t191 = c_q5 * t101 - t105;
+    let t192 = s_q4 * t191 + c_q4 * t190;
+    let t193 = c_q4 * t191 - s_q4 * t190;
+    let t194 = s_q3 * t193 + c_q3 * t192;
+    let t195 = c_q3 * t193 - s_q3 * t192;
+    let t196 = s_q2 * t195 + c_q2 * t194;
+    let t197 = 1.5 * t80 * d.k2 + 0.5 * t189;
+    let t198 = 5.0 * t10 * s_q7 * d.k0 + t197;
+    let t199 = t133 + t198;
+    let t200 = p.l * t190 + t199;
+    let t201 = p.l * t192 + t200;
+    let t202 = p.l * t194 + t201;
+    let t203 = p.l * t196 + t202;
+    let t204 = (2.0 * s_q8 * t13 * c_q9 + 2.0 * s_q9 * (t15 + c_q8 * t13)) * d.k2;
+    let t205 = t98 + s_q6 * t96;
+    let t206 = c_q6 * t96 - t100;
+    let t207 = s_q5 * t206 + c_q5 * t205;
+    let t208 = c_q5 * t206 - s_q5 * t205;
+    let t209 = s_q4 * t208 + c_q4 * t207;
+    let t210 = c_q4 * t208 - s_q4 * t207;
+    let t211 = s_q3 * t210 + c_q3 * t209;
+    let t212 = c_q3 * t210 - s_q3 * t209;
+    let t213 = s_q2 * t212 + c_q2 * t211;
+    let t214 = 3.0 * t12 * s_q8 * d.k0 + 0.5 * t204;
+    let t215 = t132 + t214;
+    let t216 = p.l * t205 + t215;
+    let t217 = p.l * t207 + t216;
+    let t218 = p.l * t209 + t217;
+    let t219 = p.l * t211 + t218;
+    let t220 = p.l * t213 + t219;
+    let t221 = t14 * t82;
+    let t222 = t93 + s_q7 * t91;
+    let t223 = c_q7 * t91 - t95;
+    let t224 = s_q6 * t223 + c_q6 * t222;
+    let t225 = c_q6 * t223 - s_q6 * t222;
+    let t226 = s_q5 * t225 + c_q5 * t224;
+    let t227 = c_q5 * t225 - s_q5 * t224;
+    let t228 = s_q4 * t227 + c_q4 * t226;
+    let t229 = c_q4 * t227 - s_q4 * t226;
+    let t230 = s_q3 * t229 + c_q3 * t228;
+    let t231 = c_q3 * t229 - s_q3 * t228;
+    let t232 = s_q2 * t231 + c_q2 * t230;
+    let t233 = t131 + t221;
+    let t234 = p.l * t222 + t233;
+    let t235 = p.l * t224 + t234;
+    let t236 = p.l * t226 + t235;
+    let t237 = p.l * t228 + t236;
+    let t238 = p.l * t230 + t237;
+    let t239 = p.l * t232 + t238;
+    let t240 = -t88 - s_q8 * t85;
+    let t241 = t90 - c_q8 * t85;
+    let t242 = s_q7 * t241 + c_q7 * t240;
+    let t243 = c_q7 * t241 - s_q7 * t240;
+    let t244 = s_q6 * t243 + c_q6 * t242;
+    let t245 = c_q6 * t243 - s_q6 * t242;
+    let t246 = s_q5 * t245 + c_q5 * t244;
+    let t247 = c_q5 * t245 - s_q5 * t244;
+    let t248 = s_q4 * t247 + c_q4 * t246;
+    let t249 = c_q4 * t247 - s_q4 * t246;
+    let t250 = s_q3 * t249 + c_q3 * t248;
+    let t251 = c_q3 * t249 - s_q3 * t248;
+    let t252 = s_q2 * t251 + c_q2 * t250;
+    let t253 = p.l * t240 - t83;
+    let t254 = p.l * t242 + t253;
+    let t255 = p.l * t244 + t254;
+    let t256 = p.l * t246 + t255;
+    let t257 = p.l * t248 + t256;
+    let t258 = p.l * t250 + t257;
+    let t259 = p.l * t252 + t258;
     [
         [
-            0.5 * (t141 + t156),
-            0.5 * (t141 + t165),
-            0.5 * (p.l * (t140 + s_q1 * t139) + t173),
-            0.5 * (p.l * (s_q1 * (c_q2 * t134 - t138) + c_q1 * t175) + t182),
-            0.5 * (p.l * (s_q1 * (c_q2 * t185 - s_q2 * t184) + c_q1 * t186) + t193),
-            0.5 * (p.l * (s_q1 * (c_q2 * t198 - s_q2 * t197) + c_q1 * t199) + t206),
-            0.5 * (p.l * (s_q1 * (c_q2 * t213 - s_q2 * t212) + c_q1 * t214) + t221),
-            0.5 * (p.l * (s_q1 * (c_q2 * t230 - s_q2 * t229) + c_q1 * t231) + t238),
-            0.5 * (p.l * (s_q1 * (c_q2 * t249 - s_q2 * t248) + c_q1 * t250) + t257),
-            0.5 * (p.l * (s_q1 * (c_q2 * t269 - s_q2 * t268) + c_q1 * t270) + t277),
+            0.5 * (t123 + t138),
+            0.5 * (t123 + t147),
+            0.5 * (p.l * (t122 + s_q1 * t121) + t155),
+            0.5 * (p.l * (s_q1 * (c_q2 * t116 - t120) + c_q1 * t157) + t164),
+            0.5 * (p.l * (s_q1 * (c_q2 * t167 - s_q2 * t166) + c_q1 * t168) + t175),
+            0.5 * (p.l * (s_q1 * (c_q2 * t180 - s_q2 * t179) + c_q1 * t181) + t188),
+            0.5 * (p.l * (s_q1 * (c_q2 * t195 - s_q2 * t194) + c_q1 * t196) + t203),
+            0.5 * (p.l * (s_q1 * (c_q2 * t212 - s_q2 * t211) + c_q1 * t213) + t220),
+            0.5 * (p.l * (s_q1 * (c_q2 * t231 - s_q2 * t230) + c_q1 * t232) + t239),
+            0.5 * (p.l * (s_q1 * (c_q2 * t251 - s_q2 * t250) + c_q1 * t252) + t259),
         ],
         [
-            0.5 * t156,
-            0.5 * t165,
-            0.5 * t173,
-            0.5 * t182,
-            0.5 * t193,
-            0.5 * t206,
-            0.5 * t221,
-            0.5 * t238,
-            0.5 * t257,
-            0.5 * t277,
-        ],
-        [
-            0.5 * (t148 + t154),
-            0.5 * (t154 + t164),
-            0.5 * (t154 + t172),
-            0.5 * t181,
-            0.5 * t192,
-            0.5 * t205,
-            0.5 * t220,
-            0.5 * t237,
-            0.5 * t256,
-            0.5 * t276,
-        ],
-        [
-            0.5 * (t147 + t153),
-            0.5 * (t153 + t163),
-            0.5 * (t153 + t172),
-            0.5 * (t153 + t180),
-            0.5 * t191,
-            0.5 * t204,
-            0.5 * t219,
-            0.5 * t236,
-            0.5 * t255,
-            0.5 * t275,
-        ],
-        [
-            0.5 * (t146 + t152),
-            0.5 * (t152 + t162),
-            0.5 * (t152 + t171),
-            0.5 * (t152 + t180),
-            0.5 * (t152 + t190),
+            0.5 * t138,
+            0.5 * t147,
+            0.5 * t155,
+            0.5 * t164,
+            0.5 * t175,
+            0.5 * t188,
             0.5 * t203,
-            0.5 * t218,
-            0.5 * t235,
-            0.5 * t254,
-            0.5 * t274,
-        ],
-        [
-            0.5 * (t145 + t151),
-            0.5 * (t151 + t161),
-            0.5 * (t151 + t170),
-            0.5 * (t151 + t179),
-            0.5 * (t151 + t190),
-            0.5 * (t151 + t202),
-            0.5 * t217,
-            0.5 * t234,
-            0.5 * t253,
-            0.5 * t273,
-        ],
-        [
-            0.5 * (t144 + t150),
-            0.5 * (t150 + t160),
-            0.5 * (t150 + t169),
-            0.5 * (t150 + t178),
-            0.5 * (t150 + t189),
-            0.5 * (t150 + t202),
-            0.5 * (t150 + t216),
-            0.5 * t233,
-            0.5 * t252,
-            0.5 * t272,
-        ],
-        [
-            0.5 * (t143 + t149),
-            0.5 * (t149 + t159),
-            0.5 * (t149 + t168),
-            0.5 * (t149 + t177),
-            0.5 * (t149 + t188),
-            0.5 * (t149 + t201),
-            0.5 * (t149 + t216),
-            0.5 * (t149 + t232),
-            0.5 * t251,
-            0.5 * t271,
-        ],
-        [
-            0.5 * (t142 - t101),
-            0.5 * (t158 - t101),
-            0.5 * (t167 - t101),
-            0.5 * (t176 - t101),
-            0.5 * (t187 - t101),
-            0.5 * (t200 - t101),
-            0.5 * (t215 - t101),
-            0.5 * (t232 - t101),
-            0.5 * (t239 - t101),
-            -0.5 * t101,
-        ],
-        [
-            0.25 * t99,
-            0.25 * t157,
-            0.25 * t166,
-            0.25 * t174,
-            0.25 * t183,
-            0.25 * t194,
-            0.25 * t207,
-            0.25 * t222,
+            0.5 * t220,
             0.5 * t239,
+            0.5 * t259,
+        ],
+        [
+            0.5 * (t130 + t136),
+            0.5 * (t136 + t146),
+            0.5 * (t136 + t154),
+            0.5 * t163,
+            0.5 * t174,
+            0.5 * t187,
+            0.5 * t202,
+            0.5 * t219,
+            0.5 * t238,
+            0.5 * t258,
+        ],
+        [
+            0.5 * (t129 + t135),
+            0.5 * (t135 + t145),
+            0.5 * (t135 + t154),
+            0.5 * (t135 + t162),
+            0.5 * t173,
+            0.5 * t186,
+            0.5 * t201,
+            0.5 * t218,
+            0.5 * t237,
+            0.5 * t257,
+        ],
+        [
+            0.5 * (t128 + t134),
+            0.5 * (t134 + t144),
+            0.5 * (t134 + t153),
+            0.5 * (t134 + t162),
+            0.5 * (t134 + t172),
+            0.5 * t185,
+            0.5 * t200,
+            0.5 * t217,
+            0.5 * t236,
+            0.5 * t256,
+        ],
+        [
+            0.5 * (t127 + t133),
+            0.5 * (t133 + t143),
+            0.5 * (t133 + t152),
+            0.5 * (t133 + t161),
+            0.5 * (t133 + t172),
+            0.5 * (t133 + t184),
+            0.5 * t199,
+            0.5 * t216,
+            0.5 * t235,
+            0.5 * t255,
+        ],
+        [
+            0.5 * (t126 + t132),
+            0.5 * (t132 + t142),
+            0.5 * (t132 + t151),
+            0.5 * (t132 + t160),
+            0.5 * (t132 + t171),
+            0.5 * (t132 + t184),
+            0.5 * (t132 + t198),
+            0.5 * t215,
+            0.5 * t234,
+            0.5 * t254,
+        ],
+        [
+            0.5 * (t125 + t131),
+            0.5 * (t131 + t141),
+            0.5 * (t131 + t150),
+            0.5 * (t131 + t159),
+            0.5 * (t131 + t170),
+            0.5 * (t131 + t183),
+            0.5 * (t131 + t198),
+            0.5 * (t131 + t214),
+            0.5 * t233,
+            0.5 * t253,
+        ],
+        [
+            0.5 * (t124 - t83),
+            0.5 * (t140 - t83),
+            0.5 * (t149 - t83),
+            0.5 * (t158 - t83),
+            0.5 * (t169 - t83),
+            0.5 * (t182 - t83),
+            0.5 * (t197 - t83),
+            0.5 * (t214 - t83),
+            0.5 * (t221 - t83),
+            -0.5 * t83,
+        ],
+        [
+            0.25 * t81,
+            0.25 * t139,
+            0.25 * t148,
+            0.25 * t156,
+            0.25 * t165,
+            0.25 * t176,
+            0.25 * t189,
+            0.25 * t204,
+            0.5 * t221,
             0.0,
         ],
     ]
@@ -1903,124 +1899,122 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = p.l * t4;
-    let t8 = t4 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t11 = p.l * t8;
-    let t12 = t8 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t15 = p.l * t12;
-    let t16 = t12 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t19 = p.l * t16;
-    let t20 = t16 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t23 = p.l * t20;
-    let t24 = t20 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t27 = p.l * t24;
-    let t28 = t24 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t31 = p.l * t28;
-    let t32 = t28 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t35 = p.l * t32;
-    let t36 = t32 + qd[9];
-    let t37 = p.l * qd[0];
-    let t38 = c_q1 * t37;
-    let t39 = s_q1 * t37;
-    let t40 = p.l * s_q0;
-    let t41 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t42 = c_q0 * s_q1 + s_q0 * c_q1;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = p.l * t0;
+    let t2 = t0 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = p.l * t2;
+    let t4 = t2 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t5 = p.l * t4;
+    let t6 = t4 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t7 = p.l * t6;
+    let t8 = t6 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t9 = p.l * t8;
+    let t10 = t8 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t11 = p.l * t10;
+    let t12 = t10 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t13 = p.l * t12;
+    let t14 = t12 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t15 = p.l * t14;
+    let t16 = t14 + qd[9];
+    let t17 = p.l * qd[0];
+    let t18 = c_q1 * t17;
+    let t19 = s_q1 * t17;
+    let t20 = p.l * s_q0;
+    let t21 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t22 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t23 = p.l * t22;
+    let t24 = s_q2 * t21 + c_q2 * t22;
+    let t25 = c_q2 * t21 - s_q2 * t22;
+    let t26 = p.l * t24;
+    let t27 = c_q3 * t24 + s_q3 * t25;
+    let t28 = c_q3 * t25 - s_q3 * t24;
+    let t29 = p.l * t27;
+    let t30 = c_q4 * t27 + s_q4 * t28;
+    let t31 = c_q4 * t28 - s_q4 * t27;
+    let t32 = p.l * t30;
+    let t33 = c_q5 * t30 + s_q5 * t31;
+    let t34 = c_q5 * t31 - s_q5 * t30;
+    let t35 = p.l * t33;
+    let t36 = c_q6 * t33 + s_q6 * t34;
+    let t37 = c_q6 * t34 - s_q6 * t33;
+    let t38 = p.l * t36;
+    let t39 = c_q7 * t36 + s_q7 * t37;
+    let t40 = c_q7 * t37 - s_q7 * t36;
+    let t41 = p.l * t39;
+    let t42 = c_q8 * t39 + s_q8 * t40;
     let t43 = p.l * t42;
-    let t44 = s_q2 * t41 + c_q2 * t42;
-    let t45 = c_q2 * t41 - s_q2 * t42;
-    let t46 = p.l * t44;
-    let t47 = c_q3 * t44 + s_q3 * t45;
-    let t48 = c_q3 * t45 - s_q3 * t44;
-    let t49 = p.l * t47;
-    let t50 = c_q4 * t47 + s_q4 * t48;
-    let t51 = c_q4 * t48 - s_q4 * t47;
-    let t52 = p.l * t50;
-    let t53 = c_q5 * t50 + s_q5 * t51;
-    let t54 = c_q5 * t51 - s_q5 * t50;
-    let t55 = p.l * t53;
-    let t56 = c_q6 * t53 + s_q6 * t54;
-    let t57 = c_q6 * t54 - s_q6 * t53;
-    let t58 = p.l * t56;
-    let t59 = c_q7 * t56 + s_q7 * t57;
-    let t60 = c_q7 * t57 - s_q7 * t56;
-    let t61 = p.l * t59;
-    let t62 = c_q8 * t59 + s_q8 * t60;
-    let t63 = p.l * t62;
-    let t64 = t7 + t38;
-    let t65 = c_q2 * t39 + s_q2 * t64;
-    let t66 = c_q2 * t64 - s_q2 * t39;
-    let t67 = t11 + t66;
-    let t68 = c_q3 * t65 + s_q3 * t67;
-    let t69 = c_q3 * t67 - s_q3 * t65;
-    let t70 = t15 + t69;
-    let t71 = c_q4 * t68 + s_q4 * t70;
-    let t72 = c_q4 * t70 - s_q4 * t68;
-    let t73 = t19 + t72;
-    let t74 = c_q5 * t71 + s_q5 * t73;
-    let t75 = c_q5 * t73 - s_q5 * t71;
-    let t76 = t23 + t75;
-    let t77 = c_q6 * t74 + s_q6 * t76;
-    let t78 = c_q6 * t76 - s_q6 * t74;
-    let t79 = t27 + t78;
-    let t80 = c_q7 * t77 + s_q7 * t79;
-    let t81 = c_q7 * t79 - s_q7 * t77;
-    let t82 = t31 + t81;
-    let t83 = c_q8 * t80 + s_q8 * t82;
-    let t84 = c_q8 * t82 - s_q8 * t80;
-    let t85 = t35 + t84;
-    let t86 = c_q9 * t83 + s_q9 * t85;
-    let t87 = 0.5 * t7 + t38;
-    let t88 = 0.5 * t11 + t66;
-    let t89 = t40 + t43;
-    let t90 = 0.5 * t15 + t69;
-    let t91 = t46 + t89;
-    let t92 = 0.5 * t19 + t72;
-    let t93 = t49 + t91;
-    let t94 = 0.5 * t23 + t75;
-    let t95 = t52 + t93;
-    let t96 = 0.5 * t27 + t78;
-    let t97 = t55 + t95;
-    let t98 = 0.5 * t31 + t81;
-    let t99 = t58 + t97;
-    let t100 = 0.5 * t35 + t84;
-    let t101 = t61 + t99;
-    let t102 = 0.5 * p.l * t36 + c_q9 * t85 - s_q9 * t83;
+    let t44 = t1 + t18;
+    let t45 = c_q2 * t19 + s_q2 * t44;
+    let t46 = c_q2 * t44 - s_q2 * t19;
+    let t47 = t3 + t46;
+    let t48 = c_q3 * t45 + s_q3 * t47;
+    let t49 = c_q3 * t47 - s_q3 * t45;
+    let t50 = t5 + t49;
+    let t51 = c_q4 * t48 + s_q4 * t50;
+    let t52 = c_q4 * t50 - s_q4 * t48;
+    let t53 = t7 + t52;
+    let t54 = c_q5 * t51 + s_q5 * t53;
+    let t55 = c_q5 * t53 - s_q5 * t51;
+    let t56 = t9 + t55;
+    let t57 = c_q6 * t54 + s_q6 * t56;
+    let t58 = c_q6 * t56 - s_q6 * t54;
+    let t59 = t11 + t58;
+    let t60 = c_q7 * t57 + s_q7 * t59;
+    let t61 = c_q7 * t59 - s_q7 * t57;
+    let t62 = t13 + t61;
+    let t63 = c_q8 * t60 + s_q8 * t62;
+    let t64 = c_q8 * t62 - s_q8 * t60;
+    let t65 = t15 + t64;
+    let t66 = c_q9 * t63 + s_q9 * t65;
+    let t67 = 0.5 * t1 + t18;
+    let t68 = 0.5 * t3 + t46;
+    let t69 = t20 + t23;
+    let t70 = 0.5 * t5 + t49;
+    let t71 = t26 + t69;
+    let t72 = 0.5 * t7 + t52;
+    let t73 = t29 + t71;
+    let t74 = 0.5 * t9 + t55;
+    let t75 = t32 + t73;
+    let t76 = 0.5 * t11 + t58;
+    let t77 = t35 + t75;
+    let t78 = 0.5 * t13 + t61;
+    let t79 = t38 + t77;
+    let t80 = 0.5 * t15 + t64;
+    let t81 = t41 + t79;
+    let t82 = 0.5 * p.l * t16 + c_q9 * t65 - s_q9 * t63;
     (
         0.16666666666666666 * qd[0] * qd[0] * d.k0
             + 0.5
                 * (p.m
-                    * (t87 * t87 + qd[0] * qd[0] * s_q1 * s_q1 * d.k23
-                        + (t65 * t65 + t88 * t88) + (t68 * t68 + t90 * t90)
-                        + (t71 * t71 + t92 * t92) + (t74 * t74 + t94 * t94)
-                        + (t77 * t77 + t96 * t96) + (t80 * t80 + t98 * t98)
-                        + (t83 * t83 + t100 * t100) + (t86 * t86 + t102 * t102))
+                    * (t67 * t67 + qd[0] * qd[0] * s_q1 * s_q1 * d.k23 + t45 * t45
+                        + t68 * t68 + t48 * t48 + t70 * t70 + t51 * t51 + t72 * t72
+                        + t54 * t54 + t74 * t74 + t57 * t57 + t76 * t76 + t60 * t60
+                        + t78 * t78 + t63 * t63 + t80 * t80 + t66 * t66 + t82 * t82)
                     + d.k0
-                        * (0.08333333333333333 * t4 * t4 + 0.08333333333333333 * t8 * t8
+                        * (0.08333333333333333 * t0 * t0 + 0.08333333333333333 * t2 * t2
+                            + 0.08333333333333333 * t4 * t4
+                            + 0.08333333333333333 * t6 * t6
+                            + 0.08333333333333333 * t8 * t8
+                            + 0.08333333333333333 * t10 * t10
                             + 0.08333333333333333 * t12 * t12
-                            + 0.08333333333333333 * t16 * t16
-                            + 0.08333333333333333 * t20 * t20
-                            + 0.08333333333333333 * t24 * t24
-                            + 0.08333333333333333 * t28 * t28
-                            + 0.08333333333333333 * t32 * t32
-                            + 0.08333333333333333 * t36 * t36)),
+                            + 0.08333333333333333 * t14 * t14
+                            + 0.08333333333333333 * t16 * t16)),
         0.5 * s_q0 * d.k1
             + d.k35
-                * (t40 + 0.5 * t43 + (0.5 * t46 + t89) + (0.5 * t49 + t91)
-                    + (0.5 * t52 + t93) + (0.5 * t55 + t95) + (0.5 * t58 + t97)
-                    + (0.5 * t61 + t99) + (0.5 * t63 + t101)
-                    + (t63 + t101
-                        + 0.5 * p.l * (c_q9 * t62 + s_q9 * (c_q8 * t60 - s_q8 * t59)))),
+                * (t20 + 0.5 * t23 + 0.5 * t26 + t69 + 0.5 * t29 + t71 + 0.5 * t32 + t73
+                    + 0.5 * t35 + t75 + 0.5 * t38 + t77 + 0.5 * t41 + t79 + 0.5 * t43
+                    + t81 + t43 + t81
+                    + 0.5 * p.l * (c_q9 * t42 + s_q9 * (c_q8 * t40 - s_q8 * t39))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2044,104 +2038,104 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.l * c_q0;
-    let t3 = p.l * s_q0;
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = t4 + q[2];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = t7 + q[3];
-    let t11 = libm::Libm::<Real>::cos(t10);
-    let t12 = libm::Libm::<Real>::sin(t10);
-    let t13 = t10 + q[4];
-    let t14 = libm::Libm::<Real>::cos(t13);
-    let t15 = libm::Libm::<Real>::sin(t13);
-    let t16 = t13 + q[5];
-    let t17 = libm::Libm::<Real>::cos(t16);
-    let t18 = libm::Libm::<Real>::sin(t16);
-    let t19 = t16 + q[6];
-    let t20 = libm::Libm::<Real>::cos(t19);
-    let t21 = libm::Libm::<Real>::sin(t19);
-    let t22 = t19 + q[7];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = libm::Libm::<Real>::sin(t22);
-    let t25 = t22 + q[8];
-    let t26 = libm::Libm::<Real>::cos(t25);
-    let t27 = libm::Libm::<Real>::sin(t25);
-    let t28 = t25 + q[9];
-    let t29 = libm::Libm::<Real>::cos(t28);
-    let t30 = p.l * t6;
-    let t31 = p.l * t9;
-    let t32 = p.l * t12;
-    let t33 = p.l * t15;
-    let t34 = p.l * t18;
-    let t35 = p.l * t21;
-    let t36 = p.l * t24;
-    let t37 = libm::Libm::<Real>::sin(t28);
-    let t38 = p.l * t5;
-    let t39 = p.l * t8;
-    let t40 = p.l * t11;
-    let t41 = p.l * t14;
-    let t42 = p.l * t17;
-    let t43 = p.l * t20;
-    let t44 = p.l * t23;
-    let t45 = t2 + t38;
-    let t46 = t3 + t30;
-    let t47 = t45 + t39;
-    let t48 = t46 + t31;
-    let t49 = t47 + t40;
-    let t50 = t48 + t32;
-    let t51 = t49 + t41;
-    let t52 = t50 + t33;
-    let t53 = t51 + t42;
-    let t54 = t52 + t34;
-    let t55 = t53 + t43;
-    let t56 = t54 + t35;
-    let t57 = t55 + t44;
-    let t58 = t56 + t36;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.l * c_q0;
+    let t1 = p.l * s_q0;
+    let t2 = q[0] + q[1];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = t2 + q[2];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = t5 + q[3];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = t8 + q[4];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = t11 + q[5];
+    let t15 = cos(t14);
+    let t16 = sin(t14);
+    let t17 = t14 + q[6];
+    let t18 = cos(t17);
+    let t19 = sin(t17);
+    let t20 = t17 + q[7];
+    let t21 = cos(t20);
+    let t22 = sin(t20);
+    let t23 = t20 + q[8];
+    let t24 = cos(t23);
+    let t25 = sin(t23);
+    let t26 = t23 + q[9];
+    let t27 = cos(t26);
+    let t28 = p.l * t4;
+    let t29 = p.l * t7;
+    let t30 = p.l * t10;
+    let t31 = p.l * t13;
+    let t32 = p.l * t16;
+    let t33 = p.l * t19;
+    let t34 = p.l * t22;
+    let t35 = sin(t26);
+    let t36 = p.l * t3;
+    let t37 = p.l * t6;
+    let t38 = p.l * t9;
+    let t39 = p.l * t12;
+    let t40 = p.l * t15;
+    let t41 = p.l * t18;
+    let t42 = p.l * t21;
+    let t43 = t0 + t36;
+    let t44 = t1 + t28;
+    let t45 = t43 + t37;
+    let t46 = t44 + t29;
+    let t47 = t45 + t38;
+    let t48 = t46 + t30;
+    let t49 = t47 + t39;
+    let t50 = t48 + t31;
+    let t51 = t49 + t40;
+    let t52 = t50 + t32;
+    let t53 = t51 + t41;
+    let t54 = t52 + t33;
+    let t55 = t53 + t42;
+    let t56 = t54 + t34;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2, t3, 0.0],
+            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            position: [t0, t1, 0.0],
         },
         Pose {
-            rotation: [[t8, -t9, 0.0], [t9, t8, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
+            position: [t43, t44, 0.0],
+        },
+        Pose {
+            rotation: [[t9, -t10, 0.0], [t10, t9, 0.0], [0.0, 0.0, 1.0]],
             position: [t45, t46, 0.0],
         },
         Pose {
-            rotation: [[t11, -t12, 0.0], [t12, t11, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
             position: [t47, t48, 0.0],
         },
         Pose {
-            rotation: [[t14, -t15, 0.0], [t15, t14, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t15, -t16, 0.0], [t16, t15, 0.0], [0.0, 0.0, 1.0]],
             position: [t49, t50, 0.0],
         },
         Pose {
-            rotation: [[t17, -t18, 0.0], [t18, t17, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t18, -t19, 0.0], [t19, t18, 0.0], [0.0, 0.0, 1.0]],
             position: [t51, t52, 0.0],
         },
         Pose {
-            rotation: [[t20, -t21, 0.0], [t21, t20, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t21, -t22, 0.0], [t22, t21, 0.0], [0.0, 0.0, 1.0]],
             position: [t53, t54, 0.0],
         },
         Pose {
-            rotation: [[t23, -t24, 0.0], [t24, t23, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t24, -t25, 0.0], [t25, t24, 0.0], [0.0, 0.0, 1.0]],
             position: [t55, t56, 0.0],
         },
         Pose {
-            rotation: [[t26, -t27, 0.0], [t27, t26, 0.0], [0.0, 0.0, 1.0]],
-            position: [t57, t58, 0.0],
-        },
-        Pose {
-            rotation: [[t29, -t37, 0.0], [t37, t29, 0.0], [0.0, 0.0, 1.0]],
-            position: [t57 + p.l * t26, t58 + p.l * t27, 0.0],
+            rotation: [[t27, -t35, 0.0], [t35, t27, 0.0], [0.0, 0.0, 1.0]],
+            position: [t55 + p.l * t24, t56 + p.l * t25, 0.0],
         },
     ]
 }
@@ -2168,11 +2162,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2199,25 +2192,45 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t20 = p.l * c_q1;
-    let t21 = p.l * s_q2;
-    let t22 = p.l + t20;
-    let t23 = p.l * c_q2;
-    let t24 = s_q1 * t23 + s_q2 * t22;
-    let t25 = c_q2 * t22 - s_q1 * t21;
-    let t26 = p.l + t25;
-    let t27 = c_q3 * t24 + s_q3 * t26;
-    let t28 = c_q3 * t26 - s_q3 * t24;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = p.l * c_q1;
+    let t1 = p.l * s_q2;
+    let t2 = p.l + t0;
+    let t3 = p.l * c_q2;
+    let t4 = s_q1 * t3 + s_q2 * t2;
+    let t5 = c_q2 * t2 - s_q1 * t1;
+    let t6 = p.l + t5;
+    let t7 = c_q3 * t4 + s_q3 * t6;
+    let t8 = c_q3 * t6 - s_q3 * t4;
+    let t9 = p.l + t8;
+    let t10 = c_q4 * t7 + s_q4 * t9;
+    let t11 = c_q4 * t9 - s_q4 * t7;
+    let t12 = p.l + t11;
+    let t13 = c_q5 * t10 + s_q5 * t12;
+    let t14 = c_q5 * t12 - s_q5 * t10;
+    let t15 = p.l + t14;
+    let t16 = c_q6 * t13 + s_q6 * t15;
+    let t17 = c_q6 * t15 - s_q6 * t13;
+    let t18 = p.l + t17;
+    let t19 = c_q7 * t16 + s_q7 * t18;
+    let t20 = c_q7 * t18 - s_q7 * t16;
+    let t21 = p.l + t20;
+    let t22 = c_q8 * t19 + s_q8 * t21;
+    let t23 = c_q8 * t21 - s_q8 * t19;
+    let t24 = p.l + t23;
+    let t25 = c_q9 * t22 + s_q9 * t24;
+    let t26 = p.l + t3;
+    let t27 = c_q3 * t1 + s_q3 * t26;
+    let t28 = c_q3 * t26 - s_q3 * t1;
     let t29 = p.l + t28;
     let t30 = c_q4 * t27 + s_q4 * t29;
     let t31 = c_q4 * t29 - s_q4 * t27;
@@ -2235,12 +2248,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t43 = c_q8 * t41 - s_q8 * t39;
     let t44 = p.l + t43;
     let t45 = c_q9 * t42 + s_q9 * t44;
-    let t46 = p.l + t23;
-    let t47 = c_q3 * t21 + s_q3 * t46;
-    let t48 = c_q3 * t46 - s_q3 * t21;
-    let t49 = p.l + t48;
-    let t50 = c_q4 * t47 + s_q4 * t49;
-    let t51 = c_q4 * t49 - s_q4 * t47;
+    let t46 = p.l * c_q3;
+    let t47 = p.l * s_q4;
+    let t48 = p.l + t46;
+    let t49 = p.l * c_q4;
+    let t50 = s_q3 * t49 + s_q4 * t48;
+    let t51 = c_q4 * t48 - s_q3 * t47;
     let t52 = p.l + t51;
     let t53 = c_q5 * t50 + s_q5 * t52;
     let t54 = c_q5 * t52 - s_q5 * t50;
@@ -2255,123 +2268,103 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t63 = c_q8 * t61 - s_q8 * t59;
     let t64 = p.l + t63;
     let t65 = c_q9 * t62 + s_q9 * t64;
-    let t66 = p.l * c_q3;
-    let t67 = p.l * s_q4;
-    let t68 = p.l + t66;
-    let t69 = p.l * c_q4;
-    let t70 = s_q3 * t69 + s_q4 * t68;
-    let t71 = c_q4 * t68 - s_q3 * t67;
+    let t66 = p.l + t49;
+    let t67 = c_q5 * t47 + s_q5 * t66;
+    let t68 = c_q5 * t66 - s_q5 * t47;
+    let t69 = p.l + t68;
+    let t70 = c_q6 * t67 + s_q6 * t69;
+    let t71 = c_q6 * t69 - s_q6 * t67;
     let t72 = p.l + t71;
-    let t73 = c_q5 * t70 + s_q5 * t72;
-    let t74 = c_q5 * t72 - s_q5 * t70;
+    let t73 = c_q7 * t70 + s_q7 * t72;
+    let t74 = c_q7 * t72 - s_q7 * t70;
     let t75 = p.l + t74;
-    let t76 = c_q6 * t73 + s_q6 * t75;
-    let t77 = c_q6 * t75 - s_q6 * t73;
+    let t76 = c_q8 * t73 + s_q8 * t75;
+    let t77 = c_q8 * t75 - s_q8 * t73;
     let t78 = p.l + t77;
-    let t79 = c_q7 * t76 + s_q7 * t78;
-    let t80 = c_q7 * t78 - s_q7 * t76;
-    let t81 = p.l + t80;
-    let t82 = c_q8 * t79 + s_q8 * t81;
-    let t83 = c_q8 * t81 - s_q8 * t79;
-    let t84 = p.l + t83;
-    let t85 = c_q9 * t82 + s_q9 * t84;
-    let t86 = p.l + t69;
-    let t87 = c_q5 * t67 + s_q5 * t86;
-    let t88 = c_q5 * t86 - s_q5 * t67;
+    let t79 = c_q9 * t76 + s_q9 * t78;
+    let t80 = p.l * c_q5;
+    let t81 = p.l * s_q6;
+    let t82 = p.l + t80;
+    let t83 = p.l * c_q6;
+    let t84 = s_q5 * t83 + s_q6 * t82;
+    let t85 = c_q6 * t82 - s_q5 * t81;
+    let t86 = p.l + t85;
+    let t87 = c_q7 * t84 + s_q7 * t86;
+    let t88 = c_q7 * t86 - s_q7 * t84;
     let t89 = p.l + t88;
-    let t90 = c_q6 * t87 + s_q6 * t89;
-    let t91 = c_q6 * t89 - s_q6 * t87;
+    let t90 = c_q8 * t87 + s_q8 * t89;
+    let t91 = c_q8 * t89 - s_q8 * t87;
     let t92 = p.l + t91;
-    let t93 = c_q7 * t90 + s_q7 * t92;
-    let t94 = c_q7 * t92 - s_q7 * t90;
-    let t95 = p.l + t94;
-    let t96 = c_q8 * t93 + s_q8 * t95;
-    let t97 = c_q8 * t95 - s_q8 * t93;
-    let t98 = p.l + t97;
-    let t99 = c_q9 * t96 + s_q9 * t98;
-    let t100 = p.l * c_q5;
-    let t101 = p.l * s_q6;
-    let t102 = p.l + t100;
-    let t103 = p.l * c_q6;
-    let t104 = s_q5 * t103 + s_q6 * t102;
-    let t105 = c_q6 * t102 - s_q5 * t101;
-    let t106 = p.l + t105;
-    let t107 = c_q7 * t104 + s_q7 * t106;
-    let t108 = c_q7 * t106 - s_q7 * t104;
-    let t109 = p.l + t108;
-    let t110 = c_q8 * t107 + s_q8 * t109;
-    let t111 = c_q8 * t109 - s_q8 * t107;
-    let t112 = p.l + t111;
-    let t113 = c_q9 * t110 + s_q9 * t112;
-    let t114 = p.l + t103;
-    let t115 = c_q7 * t101 + s_q7 * t114;
-    let t116 = c_q7 * t114 - s_q7 * t101;
-    let t117 = p.l + t116;
-    let t118 = c_q8 * t115 + s_q8 * t117;
-    let t119 = c_q8 * t117 - s_q8 * t115;
-    let t120 = p.l + t119;
-    let t121 = c_q9 * t118 + s_q9 * t120;
-    let t122 = p.l * c_q7;
-    let t123 = p.l * s_q8;
-    let t124 = p.l + t122;
-    let t125 = p.l * c_q8;
-    let t126 = s_q7 * t125 + s_q8 * t124;
-    let t127 = c_q8 * t124 - s_q7 * t123;
-    let t128 = p.l + t127;
-    let t129 = c_q9 * t126 + s_q9 * t128;
-    let t130 = p.l + t125;
-    let t131 = c_q9 * t123 + s_q9 * t130;
-    let t132 = c_q9 * t44 - s_q9 * t42;
-    let t133 = c_q9 * t64 - s_q9 * t62;
-    let t134 = c_q9 * t84 - s_q9 * t82;
-    let t135 = c_q9 * t98 - s_q9 * t96;
-    let t136 = c_q9 * t112 - s_q9 * t110;
-    let t137 = c_q9 * t120 - s_q9 * t118;
-    let t138 = c_q9 * t128 - s_q9 * t126;
-    let t139 = c_q9 * t130 - s_q9 * t123;
-    let t140 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t141 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t142 = -t141;
-    let t143 = c_q2 * t140;
-    let t144 = t143 + s_q2 * t142;
-    let t145 = s_q2 * t140;
-    let t146 = c_q2 * t142 - t145;
-    let t147 = t145 + c_q2 * t141;
-    let t148 = t143 - s_q2 * t141;
-    let t149 = c_q3 * t144 + s_q3 * t146;
-    let t150 = c_q3 * t146 - s_q3 * t144;
-    let t151 = c_q3 * t147 + s_q3 * t148;
-    let t152 = c_q3 * t148 - s_q3 * t147;
-    let t153 = c_q4 * t149 + s_q4 * t150;
-    let t154 = c_q4 * t150 - s_q4 * t149;
-    let t155 = c_q4 * t151 + s_q4 * t152;
-    let t156 = c_q4 * t152 - s_q4 * t151;
-    let t157 = c_q5 * t153 + s_q5 * t154;
-    let t158 = c_q5 * t154 - s_q5 * t153;
-    let t159 = c_q5 * t155 + s_q5 * t156;
-    let t160 = c_q5 * t156 - s_q5 * t155;
-    let t161 = c_q6 * t157 + s_q6 * t158;
-    let t162 = c_q6 * t158 - s_q6 * t157;
-    let t163 = c_q6 * t159 + s_q6 * t160;
-    let t164 = c_q6 * t160 - s_q6 * t159;
-    let t165 = c_q7 * t161 + s_q7 * t162;
-    let t166 = c_q7 * t162 - s_q7 * t161;
-    let t167 = c_q7 * t163 + s_q7 * t164;
-    let t168 = c_q7 * t164 - s_q7 * t163;
-    let t169 = c_q8 * t165 + s_q8 * t166;
-    let t170 = c_q8 * t166 - s_q8 * t165;
-    let t171 = c_q8 * t167 + s_q8 * t168;
-    let t172 = c_q8 * t168 - s_q8 * t167;
-    let t173 = c_q9 * t169 + s_q9 * t170;
-    let t174 = c_q9 * t170 - s_q9 * t169;
-    let t175 = c_q9 * t171 + s_q9 * t172;
-    let t176 = c_q9 * t172 - s_q9 * t171;
-    let t177 = p.l * s_q1;
-    let t178 = p.l * s_q3;
-    let t179 = p.l * s_q5;
-    let t180 = p.l * s_q7;
-    let t181 = p.l * s_q9;
-    let t182 = p.l * c_q9;
+    let t93 = c_q9 * t90 + s_q9 * t92;
+    let t94 = p.l + t83;
+    let t95 = c_q7 * t81 + s_q7 * t94;
+    let t96 = c_q7 * t94 - s_q7 * t81;
+    let t97 = p.l + t96;
+    let t98 = c_q8 * t95 + s_q8 * t97;
+    let t99 = c_q8 * t97 - s_q8 * t95;
+    let t100 = p.l + t99;
+    let t101 = c_q9 * t98 + s_q9 * t100;
+    let t102 = p.l * c_q7;
+    let t103 = p.l * s_q8;
+    let t104 = p.l + t102;
+    let t105 = p.l * c_q8;
+    let t106 = s_q7 * t105 + s_q8 * t104;
+    let t107 = c_q8 * t104 - s_q7 * t103;
+    let t108 = p.l + t107;
+    let t109 = c_q9 * t106 + s_q9 * t108;
+    let t110 = p.l + t105;
+    let t111 = c_q9 * t103 + s_q9 * t110;
+    let t112 = c_q9 * t24 - s_q9 * t22;
+    let t113 = c_q9 * t44 - s_q9 * t42;
+    let t114 = c_q9 * t64 - s_q9 * t62;
+    let t115 = c_q9 * t78 - s_q9 * t76;
+    let t116 = c_q9 * t92 - s_q9 * t90;
+    let t117 = c_q9 * t100 - s_q9 * t98;
+    let t118 = c_q9 * t108 - s_q9 * t106;
+    let t119 = c_q9 * t110 - s_q9 * t103;
+    let t120 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t121 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t122 = -t121;
+    let t123 = c_q2 * t120;
+    let t124 = t123 + s_q2 * t122;
+    let t125 = s_q2 * t120;
+    let t126 = c_q2 * t122 - t125;
+    let t127 = t125 + c_q2 * t121;
+    let t128 = t123 - s_q2 * t121;
+    let t129 = c_q3 * t124 + s_q3 * t126;
+    let t130 = c_q3 * t126 - s_q3 * t124;
+    let t131 = c_q3 * t127 + s_q3 * t128;
+    let t132 = c_q3 * t128 - s_q3 * t127;
+    let t133 = c_q4 * t129 + s_q4 * t130;
+    let t134 = c_q4 * t130 - s_q4 * t129;
+    let t135 = c_q4 * t131 + s_q4 * t132;
+    let t136 = c_q4 * t132 - s_q4 * t131;
+    let t137 = c_q5 * t133 + s_q5 * t134;
+    let t138 = c_q5 * t134 - s_q5 * t133;
+    let t139 = c_q5 * t135 + s_q5 * t136;
+    let t140 = c_q5 * t136 - s_q5 * t135;
+    let t141 = c_q6 * t137 + s_q6 * t138;
+    let t142 = c_q6 * t138 - s_q6 * t137;
+    let t143 = c_q6 * t139 + s_q6 * t140;
+    let t144 = c_q6 * t140 - s_q6 * t139;
+    let t145 = c_q7 * t141 + s_q7 * t142;
+    let t146 = c_q7 * t142 - s_q7 * t141;
+    let t147 = c_q7 * t143 + s_q7 * t144;
+    let t148 = c_q7 * t144 - s_q7 * t143;
+    let t149 = c_q8 * t145 + s_q8 * t146;
+    let t150 = c_q8 * t146 - s_q8 * t145;
+    let t151 = c_q8 * t147 + s_q8 * t148;
+    let t152 = c_q8 * t148 - s_q8 * t147;
+    let t153 = c_q9 * t149 + s_q9 * t150;
+    let t154 = c_q9 * t150 - s_q9 * t149;
+    let t155 = c_q9 * t151 + s_q9 * t152;
+    let t156 = c_q9 * t152 - s_q9 * t151;
+    let t157 = p.l * s_q1;
+    let t158 = p.l * s_q3;
+    let t159 = p.l * s_q5;
+    let t160 = p.l * s_q7;
+    let t161 = p.l * s_q9;
+    let t162 = p.l * c_q9;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2382,8 +2375,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t140 * t177 + t20 * t142, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t141 * t177 + t20 * t140, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t120 * t157 + t0 * t122, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t121 * t157 + t0 * t120, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2391,8 +2384,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t24 * t144 + t25 * t146,
-                t21 * t144 + t23 * t146,
+                t4 * t124 + t5 * t126,
+                t1 * t124 + t3 * t126,
                 0.0,
                 0.0,
                 0.0,
@@ -2403,8 +2396,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t24 * t147 + t25 * t148,
-                t21 * t147 + t23 * t148,
+                t4 * t127 + t5 * t128,
+                t1 * t127 + t3 * t128,
                 0.0,
                 0.0,
                 0.0,
@@ -2421,9 +2414,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t27 * t149 + t28 * t150,
-                t47 * t149 + t48 * t150,
-                t149 * t178 + t66 * t150,
+                t7 * t129 + t8 * t130,
+                t27 * t129 + t28 * t130,
+                t129 * t158 + t46 * t130,
                 0.0,
                 0.0,
                 0.0,
@@ -2433,9 +2426,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t27 * t151 + t28 * t152,
-                t47 * t151 + t48 * t152,
-                t151 * t178 + t66 * t152,
+                t7 * t131 + t8 * t132,
+                t27 * t131 + t28 * t132,
+                t131 * t158 + t46 * t132,
                 0.0,
                 0.0,
                 0.0,
@@ -2451,10 +2444,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t30 * t153 + t31 * t154,
-                t50 * t153 + t51 * t154,
-                t70 * t153 + t71 * t154,
-                t67 * t153 + t69 * t154,
+                t10 * t133 + t11 * t134,
+                t30 * t133 + t31 * t134,
+                t50 * t133 + t51 * t134,
+                t47 * t133 + t49 * t134,
                 0.0,
                 0.0,
                 0.0,
@@ -2463,10 +2456,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t30 * t155 + t31 * t156,
-                t50 * t155 + t51 * t156,
-                t70 * t155 + t71 * t156,
-                t67 * t155 + t69 * t156,
+                t10 * t135 + t11 * t136,
+                t30 * t135 + t31 * t136,
+                t50 * t135 + t51 * t136,
+                t47 * t135 + t49 * t136,
                 0.0,
                 0.0,
                 0.0,
@@ -2481,11 +2474,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t33 * t157 + t34 * t158,
-                t53 * t157 + t54 * t158,
-                t73 * t157 + t74 * t158,
-                t87 * t157 + t88 * t158,
-                t157 * t179 + t100 * t158,
+                t13 * t137 + t14 * t138,
+                t33 * t137 + t34 * t138,
+                t53 * t137 + t54 * t138,
+                t67 * t137 + t68 * t138,
+                t137 * t159 + t80 * t138,
                 0.0,
                 0.0,
                 0.0,
@@ -2493,11 +2486,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t33 * t159 + t34 * t160,
-                t53 * t159 + t54 * t160,
-                t73 * t159 + t74 * t160,
-                t87 * t159 + t88 * t160,
-                t159 * t179 + t100 * t160,
+                t13 * t139 + t14 * t140,
+                t33 * t139 + t34 * t140,
+                t53 * t139 + t54 * t140,
+                t67 * t139 + t68 * t140,
+                t139 * t159 + t80 * t140,
                 0.0,
                 0.0,
                 0.0,
@@ -2511,24 +2504,24 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t36 * t161 + t37 * t162,
-                t56 * t161 + t57 * t162,
-                t76 * t161 + t77 * t162,
-                t90 * t161 + t91 * t162,
-                t104 * t161 + t105 * t162,
-                t101 * t161 + t103 * t162,
+                t16 * t141 + t17 * t142,
+                t36 * t141 + t37 * t142,
+                t56 * t141 + t57 * t142,
+                t70 * t141 + t71 * t142,
+                t84 * t141 + t85 * t142,
+                t81 * t141 + t83 * t142,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t36 * t163 + t37 * t164,
-                t56 * t163 + t57 * t164,
-                t76 * t163 + t77 * t164,
-                t90 * t163 + t91 * t164,
-                t104 * t163 + t105 * t164,
-                t101 * t163 + t103 * t164,
+                t16 * t143 + t17 * t144,
+                t36 * t143 + t37 * t144,
+                t56 * t143 + t57 * t144,
+                t70 * t143 + t71 * t144,
+                t84 * t143 + t85 * t144,
+                t81 * t143 + t83 * t144,
                 0.0,
                 0.0,
                 0.0,
@@ -2541,25 +2534,25 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t39 * t165 + t40 * t166,
-                t59 * t165 + t60 * t166,
-                t79 * t165 + t80 * t166,
-                t93 * t165 + t94 * t166,
-                t107 * t165 + t108 * t166,
-                t115 * t165 + t116 * t166,
-                t165 * t180 + t122 * t166,
+                t19 * t145 + t20 * t146,
+                t39 * t145 + t40 * t146,
+                t59 * t145 + t60 * t146,
+                t73 * t145 + t74 * t146,
+                t87 * t145 + t88 * t146,
+                t95 * t145 + t96 * t146,
+                t145 * t160 + t102 * t146,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t39 * t167 + t40 * t168,
-                t59 * t167 + t60 * t168,
-                t79 * t167 + t80 * t168,
-                t93 * t167 + t94 * t168,
-                t107 * t167 + t108 * t168,
-                t115 * t167 + t116 * t168,
-                t167 * t180 + t122 * t168,
+                t19 * t147 + t20 * t148,
+                t39 * t147 + t40 * t148,
+                t59 * t147 + t60 * t148,
+                t73 * t147 + t74 * t148,
+                t87 * t147 + t88 * t148,
+                t95 * t147 + t96 * t148,
+                t147 * t160 + t102 * t148,
                 0.0,
                 0.0,
                 0.0,
@@ -2571,26 +2564,26 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t42 * t169 + t43 * t170,
-                t62 * t169 + t63 * t170,
-                t82 * t169 + t83 * t170,
-                t96 * t169 + t97 * t170,
-                t110 * t169 + t111 * t170,
-                t118 * t169 + t119 * t170,
-                t126 * t169 + t127 * t170,
-                t123 * t169 + t125 * t170,
+                t22 * t149 + t23 * t150,
+                t42 * t149 + t43 * t150,
+                t62 * t149 + t63 * t150,
+                t76 * t149 + t77 * t150,
+                t90 * t149 + t91 * t150,
+                t98 * t149 + t99 * t150,
+                t106 * t149 + t107 * t150,
+                t103 * t149 + t105 * t150,
                 0.0,
                 0.0,
             ],
             [
-                t42 * t171 + t43 * t172,
-                t62 * t171 + t63 * t172,
-                t82 * t171 + t83 * t172,
-                t96 * t171 + t97 * t172,
-                t110 * t171 + t111 * t172,
-                t118 * t171 + t119 * t172,
-                t126 * t171 + t127 * t172,
-                t123 * t171 + t125 * t172,
+                t22 * t151 + t23 * t152,
+                t42 * t151 + t43 * t152,
+                t62 * t151 + t63 * t152,
+                t76 * t151 + t77 * t152,
+                t90 * t151 + t91 * t152,
+                t98 * t151 + t99 * t152,
+                t106 * t151 + t107 * t152,
+                t103 * t151 + t105 * t152,
                 0.0,
                 0.0,
             ],
@@ -2601,27 +2594,27 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t45 * t173 + t132 * t174,
-                t65 * t173 + t133 * t174,
-                t85 * t173 + t134 * t174,
-                t99 * t173 + t135 * t174,
-                t113 * t173 + t136 * t174,
-                t121 * t173 + t137 * t174,
-                t129 * t173 + t138 * t174,
-                t131 * t173 + t139 * t174,
-                t173 * t181 + t174 * t182,
+                t25 * t153 + t112 * t154,
+                t45 * t153 + t113 * t154,
+                t65 * t153 + t114 * t154,
+                t79 * t153 + t115 * t154,
+                t93 * t153 + t116 * t154,
+                t101 * t153 + t117 * t154,
+                t109 * t153 + t118 * t154,
+                t111 * t153 + t119 * t154,
+                t153 * t161 + t154 * t162,
                 0.0,
             ],
             [
-                t45 * t175 + t132 * t176,
-                t65 * t175 + t133 * t176,
-                t85 * t175 + t134 * t176,
-                t99 * t175 + t135 * t176,
-                t113 * t175 + t136 * t176,
-                t121 * t175 + t137 * t176,
-                t129 * t175 + t138 * t176,
-                t131 * t175 + t139 * t176,
-                t175 * t181 + t176 * t182,
+                t25 * t155 + t112 * t156,
+                t45 * t155 + t113 * t156,
+                t65 * t155 + t114 * t156,
+                t79 * t155 + t115 * t156,
+                t93 * t155 + t116 * t156,
+                t101 * t155 + t117 * t156,
+                t109 * t155 + t118 * t156,
+                t111 * t155 + t119 * t156,
+                t155 * t161 + t156 * t162,
                 0.0,
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2653,8 +2646,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2680,8 +2672,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2706,7 +2697,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -29,7 +29,7 @@
 //! | `gravity` | 11 | 18 | 0 | 0 | 0 | 10 |
 //! | `joint_space` | 394 | 313 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 471 | 275 | 9 | 0 | 10 | 10 |
-//! | `coriolis_matrix` | 547 | 328 | 0 | 0 | 9 | 9 |
+//! | `coriolis_matrix` | 546 | 328 | 0 | 0 | 9 | 9 |
 //! | `energy` | 138 | 95 | 0 | 0 | 10 | 10 |
 //! | `body_poses` | 18 | 35 | 0 | 0 | 10 | 10 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -173,13 +173,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -191,7 +186,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -231,150 +225,149 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
-    let t5 = 9.81 * c_q0 + 0.1 * qdd[0];
-    let t6 = s_q1 * t4;
-    let t7 = c_q1 * t5;
-    let t8 = t7 - t6;
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t13 = t9 * t9;
-    let t14 = c_q1 * t4 + s_q1 * t5 - 0.1 * t13;
-    let t15 = t8 + 0.1 * t10;
-    let t16 = s_q2 * t14;
-    let t17 = c_q2 * t15;
-    let t18 = t17 - t16;
-    let t19 = t9 + qd[2];
-    let t20 = t10 + qdd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t23 = t19 * t19;
-    let t24 = c_q2 * t14 + s_q2 * t15 - 0.1 * t23;
-    let t25 = t18 + 0.1 * t20;
-    let t26 = s_q3 * t24;
-    let t27 = c_q3 * t25;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 + 0.1 * qdd[0];
+    let t2 = s_q1 * t0;
+    let t3 = c_q1 * t1;
+    let t4 = t3 - t2;
+    let t5 = qd[0] + qd[1];
+    let t6 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t7 = t5 * t5;
+    let t8 = c_q1 * t0 + s_q1 * t1 - 0.1 * t7;
+    let t9 = t4 + 0.1 * t6;
+    let t10 = s_q2 * t8;
+    let t11 = c_q2 * t9;
+    let t12 = t11 - t10;
+    let t13 = t5 + qd[2];
+    let t14 = t6 + qdd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t15 = t13 * t13;
+    let t16 = c_q2 * t8 + s_q2 * t9 - 0.1 * t15;
+    let t17 = t12 + 0.1 * t14;
+    let t18 = s_q3 * t16;
+    let t19 = c_q3 * t17;
+    let t20 = t19 - t18;
+    let t21 = t13 + qd[3];
+    let t22 = t14 + qdd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t23 = t21 * t21;
+    let t24 = c_q3 * t16 + s_q3 * t17 - 0.1 * t23;
+    let t25 = t20 + 0.1 * t22;
+    let t26 = s_q4 * t24;
+    let t27 = c_q4 * t25;
     let t28 = t27 - t26;
-    let t29 = t19 + qd[3];
-    let t30 = t20 + qdd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t33 = t29 * t29;
-    let t34 = c_q3 * t24 + s_q3 * t25 - 0.1 * t33;
-    let t35 = t28 + 0.1 * t30;
-    let t36 = s_q4 * t34;
-    let t37 = c_q4 * t35;
-    let t38 = t37 - t36;
-    let t39 = t29 + qd[4];
-    let t40 = t30 + qdd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t43 = t39 * t39;
-    let t44 = c_q4 * t34 + s_q4 * t35 - 0.1 * t43;
-    let t45 = t38 + 0.1 * t40;
-    let t46 = s_q5 * t44;
-    let t47 = c_q5 * t45;
-    let t48 = t47 - t46;
-    let t49 = t39 + qd[5];
-    let t50 = t40 + qdd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t53 = t49 * t49;
-    let t54 = c_q5 * t44 + s_q5 * t45 - 0.1 * t53;
-    let t55 = t48 + 0.1 * t50;
-    let t56 = s_q6 * t54;
-    let t57 = c_q6 * t55;
-    let t58 = t57 - t56;
-    let t59 = t49 + qd[6];
-    let t60 = t50 + qdd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t63 = t59 * t59;
-    let t64 = c_q6 * t54 + s_q6 * t55 - 0.1 * t63;
-    let t65 = t58 + 0.1 * t60;
-    let t66 = s_q7 * t64;
-    let t67 = c_q7 * t65;
-    let t68 = t67 - t66;
-    let t69 = t59 + qd[7];
-    let t70 = t60 + qdd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t73 = t69 * t69;
-    let t74 = c_q7 * t64 + s_q7 * t65 - 0.1 * t73;
-    let t75 = t68 + 0.1 * t70;
-    let t76 = s_q8 * t74;
-    let t77 = c_q8 * t75;
-    let t78 = t77 - t76;
-    let t79 = t69 + qd[8];
-    let t80 = t70 + qdd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t83 = t79 * t79;
-    let t84 = c_q9 * (t78 + 0.1 * t80) - s_q9 * (c_q8 * t74 + s_q8 * t75 - 0.1 * t83);
-    let t85 = t79 + qd[9];
-    let t86 = t80 + qdd[9];
-    let t87 = s_q9 * (t85 * t85);
-    let t88 = c_q9 * t86;
-    let t89 = 0.05 * (t88 - t87);
-    let t90 = -0.15 * t83 - 0.05 * (c_q9 * t85 * t85 + s_q9 * t86);
-    let t91 = t89 + 0.15 * t80;
-    let t92 = s_q8 * t90;
-    let t93 = c_q8 * t91;
+    let t29 = t21 + qd[4];
+    let t30 = t22 + qdd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t31 = t29 * t29;
+    let t32 = c_q4 * t24 + s_q4 * t25 - 0.1 * t31;
+    let t33 = t28 + 0.1 * t30;
+    let t34 = s_q5 * t32;
+    let t35 = c_q5 * t33;
+    let t36 = t35 - t34;
+    let t37 = t29 + qd[5];
+    let t38 = t30 + qdd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t39 = t37 * t37;
+    let t40 = c_q5 * t32 + s_q5 * t33 - 0.1 * t39;
+    let t41 = t36 + 0.1 * t38;
+    let t42 = s_q6 * t40;
+    let t43 = c_q6 * t41;
+    let t44 = t43 - t42;
+    let t45 = t37 + qd[6];
+    let t46 = t38 + qdd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t47 = t45 * t45;
+    let t48 = c_q6 * t40 + s_q6 * t41 - 0.1 * t47;
+    let t49 = t44 + 0.1 * t46;
+    let t50 = s_q7 * t48;
+    let t51 = c_q7 * t49;
+    let t52 = t51 - t50;
+    let t53 = t45 + qd[7];
+    let t54 = t46 + qdd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t55 = t53 * t53;
+    let t56 = c_q7 * t48 + s_q7 * t49 - 0.1 * t55;
+    let t57 = t52 + 0.1 * t54;
+    let t58 = s_q8 * t56;
+    let t59 = c_q8 * t57;
+    let t60 = t59 - t58;
+    let t61 = t53 + qd[8];
+    let t62 = t54 + qdd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t63 = t61 * t61;
+    let t64 = c_q9 * (t60 + 0.1 * t62) - s_q9 * (c_q8 * t56 + s_q8 * t57 - 0.1 * t63);
+    let t65 = t61 + qd[9];
+    let t66 = t62 + qdd[9];
+    let t67 = s_q9 * (t65 * t65);
+    let t68 = c_q9 * t66;
+    let t69 = 0.05 * (t68 - t67);
+    let t70 = -0.15 * t63 - 0.05 * (c_q9 * t65 * t65 + s_q9 * t66);
+    let t71 = t69 + 0.15 * t62;
+    let t72 = s_q8 * t70;
+    let t73 = c_q8 * t71;
+    let t74 = t72 + t73;
+    let t75 = c_q8 * t70 - 0.25 * t55 - s_q8 * t71;
+    let t76 = t74 + 0.25 * t54;
+    let t77 = s_q7 * t75;
+    let t78 = c_q7 * t76;
+    let t79 = t77 + t78;
+    let t80 = c_q7 * t75 - 0.35 * t47 - s_q7 * t76;
+    let t81 = t79 + 0.35 * t46;
+    let t82 = s_q6 * t80;
+    let t83 = c_q6 * t81;
+    let t84 = t82 + t83;
+    let t85 = c_q6 * t80 - 0.45 * t39 - s_q6 * t81;
+    let t86 = t84 + 0.45 * t38;
+    let t87 = s_q5 * t85;
+    let t88 = c_q5 * t86;
+    let t89 = t87 + t88;
+    let t90 = c_q5 * t85 - 0.55 * t31 - s_q5 * t86;
+    let t91 = t89 + 0.55 * t30;
+    let t92 = s_q4 * t90;
+    let t93 = c_q4 * t91;
     let t94 = t92 + t93;
-    let t95 = c_q8 * t90 - 0.25 * t73 - s_q8 * t91;
-    let t96 = t94 + 0.25 * t70;
-    let t97 = s_q7 * t95;
-    let t98 = c_q7 * t96;
+    let t95 = c_q4 * t90 - 0.65 * t23 - s_q4 * t91;
+    let t96 = t94 + 0.65 * t22;
+    let t97 = s_q3 * t95;
+    let t98 = c_q3 * t96;
     let t99 = t97 + t98;
-    let t100 = c_q7 * t95 - 0.35 * t63 - s_q7 * t96;
-    let t101 = t99 + 0.35 * t60;
-    let t102 = s_q6 * t100;
-    let t103 = c_q6 * t101;
+    let t100 = c_q3 * t95 - 0.75 * t15 - s_q3 * t96;
+    let t101 = t99 + 0.75 * t14;
+    let t102 = s_q2 * t100;
+    let t103 = c_q2 * t101;
     let t104 = t102 + t103;
-    let t105 = c_q6 * t100 - 0.45 * t53 - s_q6 * t101;
-    let t106 = t104 + 0.45 * t50;
-    let t107 = s_q5 * t105;
-    let t108 = c_q5 * t106;
-    let t109 = t107 + t108;
-    let t110 = c_q5 * t105 - 0.55 * t43 - s_q5 * t106;
-    let t111 = t109 + 0.55 * t40;
-    let t112 = s_q4 * t110;
-    let t113 = c_q4 * t111;
-    let t114 = t112 + t113;
-    let t115 = c_q4 * t110 - 0.65 * t33 - s_q4 * t111;
-    let t116 = t114 + 0.65 * t30;
-    let t117 = s_q3 * t115;
-    let t118 = c_q3 * t116;
-    let t119 = t117 + t118;
-    let t120 = c_q3 * t115 - 0.75 * t23 - s_q3 * t116;
-    let t121 = t119 + 0.75 * t20;
-    let t122 = s_q2 * t120;
-    let t123 = c_q2 * t121;
-    let t124 = t122 + t123;
-    let t125 = 0.05 * t84 + 0.0033333333333333335 * t86;
-    let t126 = t125 + 0.15 * t78 + 0.013333333333333334 * t80 + 0.1 * t89;
-    let t127 = t126 + 0.25 * t68 + 0.023333333333333334 * t70 + 0.1 * t94;
-    let t128 = t127 + 0.35 * t58 + 0.03333333333333333 * t60 + 0.1 * t99;
-    let t129 = t128 + 0.45 * t48 + 0.043333333333333335 * t50 + 0.1 * t104;
-    let t130 = t129 + 0.55 * t38 + 0.05333333333333334 * t40 + 0.1 * t109;
-    let t131 = t130 + 0.65 * t28 + 0.06333333333333334 * t30 + 0.1 * t114;
-    let t132 = t131 + 0.75 * t18 + 0.07333333333333333 * t20 + 0.1 * t119;
-    let t133 = t132 + 0.85 * t8 + 0.08333333333333333 * t10 + 0.1 * t124;
+    let t105 = 0.05 * t64 + 0.0033333333333333335 * t66;
+    let t106 = t105 + 0.15 * t60 + 0.013333333333333334 * t62 + 0.1 * t69;
+    let t107 = t106 + 0.25 * t52 + 0.023333333333333334 * t54 + 0.1 * t74;
+    let t108 = t107 + 0.35 * t44 + 0.03333333333333333 * t46 + 0.1 * t79;
+    let t109 = t108 + 0.45 * t36 + 0.043333333333333335 * t38 + 0.1 * t84;
+    let t110 = t109 + 0.55 * t28 + 0.05333333333333334 * t30 + 0.1 * t89;
+    let t111 = t110 + 0.65 * t20 + 0.06333333333333334 * t22 + 0.1 * t94;
+    let t112 = t111 + 0.75 * t12 + 0.07333333333333333 * t14 + 0.1 * t99;
+    let t113 = t112 + 0.85 * t4 + 0.08333333333333333 * t6 + 0.1 * t104;
     [
-        t133 + 9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
+        t113 + 9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
             + 0.1
-                * (s_q1 * (c_q2 * t120 - 0.85 * t13 - s_q2 * t121)
-                    + c_q1 * (t124 + 0.85 * t10)),
-        t133,
-        t132,
-        t131,
-        t130,
-        t129,
-        t128,
-        t127,
-        t126,
-        t125,
+                * (s_q1 * (c_q2 * t100 - 0.85 * t7 - s_q2 * t101)
+                    + c_q1 * (t104 + 0.85 * t6)),
+        t113,
+        t112,
+        t111,
+        t110,
+        t109,
+        t108,
+        t107,
+        t106,
+        t105,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -397,17 +390,448 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = s_q8 * s_q9;
+    let t1 = 0.05 * (c_q8 * c_q9 - t0);
+    let t2 = c_q8 * s_q9;
+    let t3 = -0.05 * (s_q8 * c_q9 + t2);
+    let t4 = s_q7 * t3 + c_q7 * t1;
+    let t5 = c_q7 * t3 - s_q7 * t1;
+    let t6 = s_q6 * t5 + c_q6 * t4;
+    let t7 = c_q6 * t5 - s_q6 * t4;
+    let t8 = s_q5 * t7 + c_q5 * t6;
+    let t9 = c_q5 * t7 - s_q5 * t6;
+    let t10 = s_q4 * t9 + c_q4 * t8;
+    let t11 = c_q4 * t9 - s_q4 * t8;
+    let t12 = s_q3 * t11 + c_q3 * t10;
+    let t13 = c_q3 * t11 - s_q3 * t10;
+    let t14 = s_q2 * t13 + c_q2 * t12;
+    let t15 = 0.005 * c_q9 + 0.1 * t1;
+    let t16 = 0.1 * t4 + t15;
+    let t17 = 0.1 * t6 + t16;
+    let t18 = 0.1 * t8 + t17;
+    let t19 = 0.1 * t10 + t18;
+    let t20 = 0.1 * t12 + t19;
+    let t21 = 0.1 * t14 + t20;
+    let t22 = 0.1 * (s_q1 * (c_q2 * t13 - s_q2 * t12) + c_q1 * t14) + t21
+        + 0.0033333333333333335;
+    let t23 = t21 + 0.0033333333333333335;
+    let t24 = t20 + 0.0033333333333333335;
+    let t25 = t19 + 0.0033333333333333335;
+    let t26 = t18 + 0.0033333333333333335;
+    let t27 = t17 + 0.0033333333333333335;
+    let t28 = t16 + 0.0033333333333333335;
+    let t29 = t15 + 0.0033333333333333335;
+    let t30 = 0.005 * c_q9 + 0.0033333333333333335;
+    let t31 = 0.05 * c_q9 + 0.15;
+    let t32 = c_q8 * t31 - 0.05 * t0;
+    let t33 = 0.05 * t2 + s_q8 * t31;
+    let t34 = -t33;
+    let t35 = s_q7 * t34;
+    let t36 = t32 + 0.25;
+    let t37 = c_q7 * t36;
+    let t38 = t35 + t37;
+    let t39 = c_q7 * t34;
+    let t40 = s_q7 * t36;
+    let t41 = t39 - t40;
+    let t42 = s_q6 * t41 + c_q6 * t38;
+    let t43 = c_q6 * t41 - s_q6 * t38;
+    let t44 = s_q5 * t43 + c_q5 * t42;
+    let t45 = c_q5 * t43 - s_q5 * t42;
+    let t46 = s_q4 * t45 + c_q4 * t44;
+    let t47 = c_q4 * t45 - s_q4 * t44;
+    let t48 = s_q3 * t47 + c_q3 * t46;
+    let t49 = c_q3 * t47 - s_q3 * t46;
+    let t50 = s_q2 * t49 + c_q2 * t48;
+    let t51 = t35 + c_q7 * t32;
+    let t52 = t39 - s_q7 * t32;
+    let t53 = s_q6 * t52 + c_q6 * t51;
+    let t54 = c_q6 * t52 - s_q6 * t51;
+    let t55 = s_q5 * t54 + c_q5 * t53;
+    let t56 = c_q5 * t54 - s_q5 * t53;
+    let t57 = s_q4 * t56 + c_q4 * t55;
+    let t58 = c_q4 * t56 - s_q4 * t55;
+    let t59 = s_q3 * t58 + c_q3 * t57;
+    let t60 = c_q3 * t58 - s_q3 * t57;
+    let t61 = s_q2 * t60 + c_q2 * t59;
+    let t62 = 0.01 * c_q9 + 0.1 * t32;
+    let t63 = 0.1 * t51 + t62;
+    let t64 = 0.1 * t53 + t63;
+    let t65 = 0.1 * t55 + t64;
+    let t66 = 0.1 * t57 + t65;
+    let t67 = 0.1 * t59 + t66;
+    let t68 = 0.1 * t61 + t67;
+    let t69 = 0.1 * (s_q1 * (c_q2 * t60 - s_q2 * t59) + c_q1 * t61) + t68
+        + 0.016666666666666666;
+    let t70 = t68 + 0.016666666666666666;
+    let t71 = t67 + 0.016666666666666666;
+    let t72 = t66 + 0.016666666666666666;
+    let t73 = t65 + 0.016666666666666666;
+    let t74 = t64 + 0.016666666666666666;
+    let t75 = t63 + 0.016666666666666666;
+    let t76 = t62 + 0.016666666666666666;
+    let t77 = t37 - s_q7 * t33;
+    let t78 = t40 + c_q7 * t33;
+    let t79 = t77 + 0.35;
+    let t80 = c_q6 * t79;
+    let t81 = t80 - s_q6 * t78;
+    let t82 = s_q6 * t79;
+    let t83 = t82 + c_q6 * t78;
+    let t84 = t81 + 0.45;
+    let t85 = c_q5 * t84;
+    let t86 = t85 - s_q5 * t83;
+    let t87 = s_q5 * t84;
+    let t88 = t87 + c_q5 * t83;
+    let t89 = t86 + 0.55;
+    let t90 = c_q4 * t89;
+    let t91 = t90 - s_q4 * t88;
+    let t92 = s_q4 * t89;
+    let t93 = t92 + c_q4 * t88;
+    let t94 = t91 + 0.65;
+    let t95 = c_q3 * t94;
+    let t96 = t95 - s_q3 * t93;
+    let t97 = s_q3 * t94;
+    let t98 = t97 + c_q3 * t93;
+    let t99 = t96 + 0.75;
+    let t100 = c_q2 * t99;
+    let t101 = t100 - s_q2 * t98;
+    let t102 = s_q2 * t99;
+    let t103 = t102 + c_q2 * t98;
+    let t104 = c_q1 * (t101 + 0.85);
+    let t105 = 0.01 * c_q9 + 0.2 * t32;
+    let t106 = 0.2 * t77 + t105;
+    let t107 = 0.2 * t81 + t106;
+    let t108 = 0.2 * t86 + t107;
+    let t109 = 0.2 * t91 + t108;
+    let t110 = 0.2 * t96 + t109;
+    let t111 = 0.2 * t101 + t110;
+    let t112 = t111 + 0.1 * (t104 - s_q1 * t103) + 0.39;
+    let t113 = t100 - s_q2 * t98;
+    let t114 = t110 + 0.1 * t113;
+    let t115 = t114 + 0.30666666666666664;
+    let t116 = t114 + 0.1 * (c_q1 * t113 - s_q1 * (c_q2 * t98 + t102))
+        + 0.30666666666666664;
+    let t117 = -t93;
+    let t118 = c_q3 * t117 - t97;
+    let t119 = t95 + s_q3 * t117;
+    let t120 = t109 + 0.1 * t119;
+    let t121 = t120 + 0.23333333333333334;
+    let t122 = s_q2 * t118 + c_q2 * t119;
+    let t123 = t120 + 0.1 * t122;
+    let t124 = t123 + 0.23333333333333334;
+    let t125 = t123 + 0.1 * (s_q1 * (c_q2 * t118 - s_q2 * t119) + c_q1 * t122)
+        + 0.23333333333333334;
+    let t126 = -t88;
+    let t127 = c_q4 * t126 - t92;
+    let t128 = t90 + s_q4 * t126;
+    let t129 = t108 + 0.1 * t128;
+    let t130 = t129 + 0.17;
+    let t131 = c_q3 * t127 - s_q3 * t128;
+    let t132 = s_q3 * t127 + c_q3 * t128;
+    let t133 = t129 + 0.1 * t132;
+    let t134 = t133 + 0.17;
+    let t135 = s_q2 * t131 + c_q2 * t132;
+    let t136 = t133 + 0.1 * t135;
+    let t137 = t136 + 0.17;
+    let t138 = t136 + 0.1 * (s_q1 * (c_q2 * t131 - s_q2 * t132) + c_q1 * t135) + 0.17;
+    let t139 = -t83;
+    let t140 = c_q5 * t139 - t87;
+    let t141 = t85 + s_q5 * t139;
+    let t142 = t107 + 0.1 * t141;
+    let t143 = t142 + 0.11666666666666667;
+    let t144 = c_q4 * t140 - s_q4 * t141;
+    let t145 = s_q4 * t140 + c_q4 * t141;
+    let t146 = t142 + 0.1 * t145;
+    let t147 = t146 + 0.11666666666666667;
+    let t148 = c_q3 * t144 - s_q3 * t145;
+    let t149 = s_q3 * t144 + c_q3 * t145;
+    let t150 = t146 + 0.1 * t149;
+    let t151 = t150 + 0.11666666666666667;
+    let t152 = s_q2 * t148 + c_q2 * t149;
+    let t153 = t150 + 0.1 * t152;
+    let t154 = t153 + 0.11666666666666667;
+    let t155 = t153 + 0.1 * (s_q1 * (c_q2 * t148 - s_q2 * t149) + c_q1 * t152)
+        + 0.11666666666666667;
+    let t156 = -t78;
+    let t157 = c_q6 * t156 - t82;
+    let t158 = t80 + s_q6 * t156;
+    let t159 = t106 + 0.1 * t158;
+    let t160 = t159 + 0.07333333333333333;
+    let t161 = c_q5 * t157 - s_q5 * t158;
+    let t162 = s_q5 * t157 + c_q5 * t158;
+    let t163 = t159 + 0.1 * t162;
+    let t164 = t163 + 0.07333333333333333;
+    let t165 = c_q4 * t161 - s_q4 * t162;
+    let t166 = s_q4 * t161 + c_q4 * t162;
+    let t167 = t163 + 0.1 * t166;
+    let t168 = t167 + 0.07333333333333333;
+    let t169 = c_q3 * t165 - s_q3 * t166;
+    let t170 = s_q3 * t165 + c_q3 * t166;
+    let t171 = t167 + 0.1 * t170;
+    let t172 = t171 + 0.07333333333333333;
+    let t173 = s_q2 * t169 + c_q2 * t170;
+    let t174 = t171 + 0.1 * t173;
+    let t175 = t174 + 0.07333333333333333;
+    let t176 = t174 + 0.1 * (s_q1 * (c_q2 * t169 - s_q2 * t170) + c_q1 * t173)
+        + 0.07333333333333333;
+    let t177 = 0.1 * t38 + t105;
+    let t178 = t177 + 0.04;
+    let t179 = 0.1 * t42 + t177;
+    let t180 = t179 + 0.04;
+    let t181 = 0.1 * t44 + t179;
+    let t182 = t181 + 0.04;
+    let t183 = 0.1 * t46 + t181;
+    let t184 = t183 + 0.04;
+    let t185 = 0.1 * t48 + t183;
+    let t186 = t185 + 0.04;
+    let t187 = 0.1 * t50 + t185;
+    let t188 = t187 + 0.04;
+    let t189 = 0.1 * (s_q1 * (c_q2 * t49 - s_q2 * t48) + c_q1 * t50) + t187 + 0.04;
+    [
+        [
+            0.2 * (t104 - s_q1 * t103) + t111 + 0.48333333333333334,
+            t112,
+            t116,
+            t125,
+            t138,
+            t155,
+            t176,
+            t189,
+            t69,
+            t22,
+        ],
+        [t112, t111 + 0.39, t115, t124, t137, t154, t175, t188, t70, t23],
+        [t116, t115, t110 + 0.30666666666666664, t121, t134, t151, t172, t186, t71, t24],
+        [t125, t124, t121, t109 + 0.23333333333333334, t130, t147, t168, t184, t72, t25],
+        [t138, t137, t134, t130, t108 + 0.17, t143, t164, t182, t73, t26],
+        [t155, t154, t151, t147, t143, t107 + 0.11666666666666667, t160, t180, t74, t27],
+        [t176, t175, t172, t168, t164, t160, t106 + 0.07333333333333333, t178, t75, t28],
+        [t189, t188, t186, t184, t182, t180, t178, t105 + 0.04, t76, t29],
+        [
+            t69,
+            t70,
+            t71,
+            t72,
+            t73,
+            t74,
+            t75,
+            t76,
+            0.01 * c_q9 + 0.016666666666666666,
+            t30,
+        ],
+        [t22, t23, t24, t25, t26, t27, t28, t29, t30, 0.0033333333333333335],
+    ]
+}
+/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
+pub const OPS_BIAS: OpCount = OpCount {
+    mul: 120,
+    add: 76,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
+///acceleration zero.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`bias_with`]; its cost is [`OPS_BIAS`].
+pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    bias_with(&p.derived(), q, qd)
+}
+/// [`bias`] with the parameter groups already computed by [`Params::derived`].
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t4 = t3 * t3;
+    let t5 = t3 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t6 = t5 * t5;
+    let t7 = t5 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t8 = t7 * t7;
+    let t9 = t7 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t10 = t9 * t9;
+    let t11 = t9 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t12 = t11 * t11;
+    let t13 = t11 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t14 = t13 * t13;
+    let t15 = t13 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t16 = t15 * t15;
+    let t17 = t15 + qd[9];
+    let t18 = 9.81 * c_q0 * c_q1 - s_q1 * t0;
+    let t19 = c_q1 * t0 + 9.81 * c_q0 * s_q1 - 0.1 * t2;
+    let t20 = c_q2 * t18 - s_q2 * t19;
+    let t21 = c_q2 * t19 + s_q2 * t18 - 0.1 * t4;
+    let t22 = c_q3 * t20 - s_q3 * t21;
+    let t23 = c_q3 * t21 + s_q3 * t20 - 0.1 * t6;
+    let t24 = c_q4 * t22 - s_q4 * t23;
+    let t25 = c_q4 * t23 + s_q4 * t22 - 0.1 * t8;
+    let t26 = c_q5 * t24 - s_q5 * t25;
+    let t27 = c_q5 * t25 + s_q5 * t24 - 0.1 * t10;
+    let t28 = c_q6 * t26 - s_q6 * t27;
+    let t29 = c_q6 * t27 + s_q6 * t26 - 0.1 * t12;
+    let t30 = c_q7 * t28 - s_q7 * t29;
+    let t31 = c_q7 * t29 + s_q7 * t28 - 0.1 * t14;
+    let t32 = c_q8 * t30 - s_q8 * t31;
+    let t33 = c_q9 * t32 - s_q9 * (c_q8 * t31 + s_q8 * t30 - 0.1 * t16);
+    let t34 = s_q9 * (t17 * t17);
+    let t35 = -0.15 * t16 - 0.05 * c_q9 * t17 * t17;
+    let t36 = s_q8 * t35 - 0.05 * t34 * c_q8;
+    let t37 = c_q8 * t35 + 0.05 * t34 * s_q8 - 0.25 * t14;
+    let t38 = s_q7 * t37 + c_q7 * t36;
+    let t39 = c_q7 * t37 - 0.35 * t12 - s_q7 * t36;
+    let t40 = s_q6 * t39 + c_q6 * t38;
+    let t41 = c_q6 * t39 - 0.45 * t10 - s_q6 * t38;
+    let t42 = s_q5 * t41 + c_q5 * t40;
+    let t43 = c_q5 * t41 - 0.55 * t8 - s_q5 * t40;
+    let t44 = s_q4 * t43 + c_q4 * t42;
+    let t45 = c_q4 * t43 - 0.65 * t6 - s_q4 * t42;
+    let t46 = s_q3 * t45 + c_q3 * t44;
+    let t47 = c_q3 * t45 - 0.75 * t4 - s_q3 * t44;
+    let t48 = s_q2 * t47 + c_q2 * t46;
+    let t49 = 0.15 * t32 + 0.05 * t33 - 0.005 * t34;
+    let t50 = t49 + 0.25 * t30 + 0.1 * t36;
+    let t51 = t50 + 0.35 * t28 + 0.1 * t38;
+    let t52 = t51 + 0.45 * t26 + 0.1 * t40;
+    let t53 = t52 + 0.55 * t24 + 0.1 * t42;
+    let t54 = t53 + 0.65 * t22 + 0.1 * t44;
+    let t55 = t54 + 0.75 * t20 + 0.1 * t46;
+    let t56 = t55 + 0.85 * t18 + 0.1 * t48;
+    [
+        t56 + 9.3195 * c_q0
+            + 0.1 * (s_q1 * (c_q2 * t47 - 0.85 * t2 - s_q2 * t46) + c_q1 * t48),
+        t56,
+        t55,
+        t54,
+        t53,
+        t52,
+        t51,
+        t50,
+        t49,
+        0.05 * t33,
+    ]
+}
+/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
+pub const OPS_GRAVITY: OpCount = OpCount {
+    mul: 11,
+    add: 18,
+    div: 0,
+    sqrt: 0,
+    sin: 0,
+    cos: 10,
+    exp: 0,
+};
+///The gravity forces g(q): the joint forces that hold the mechanism at rest.
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
+pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
+    gravity_with(&p.derived(), q)
+}
+/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + t0;
+    let t3 = cos(t2);
+    let t4 = q[3] + t2;
+    let t5 = cos(t4);
+    let t6 = q[4] + t4;
+    let t7 = cos(t6);
+    let t8 = q[5] + t6;
+    let t9 = cos(t8);
+    let t10 = q[6] + t8;
+    let t11 = cos(t10);
+    let t12 = q[7] + t10;
+    let t13 = cos(t12);
+    let t14 = q[8] + t12;
+    let t15 = cos(t14);
+    let t16 = cos(q[9] + t14);
+    let t17 = 1.4715 * t15 + 0.4905 * t16;
+    let t18 = 2.4525 * t13 + t17;
+    let t19 = 3.4335 * t11 + t18;
+    let t20 = 4.4145 * t9 + t19;
+    let t21 = 5.3955 * t7 + t20;
+    let t22 = 6.3765 * t5 + t21;
+    let t23 = 7.3575 * t3 + t22;
+    let t24 = 8.3385 * t1 + t23;
+    [9.3195 * c_q0 + t24, t24, t23, t22, t21, t20, t19, t18, t17, 0.4905 * t16]
+}
+/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
+pub const OPS_JOINT_SPACE: OpCount = OpCount {
+    mul: 394,
+    add: 313,
+    div: 0,
+    sqrt: 0,
+    sin: 10,
+    cos: 10,
+    exp: 0,
+};
+///The mass matrix, bias and gravity forces of one state in one pass: the
+///three share every subexpression (sines and cosines, rotations, velocity
+///products), so this costs less than `mass_matrix`, `bias` and `gravity`
+///called one after the other (compare the `OPS_*` constants).
+///
+/// Computes the parameter groups first; when the parameters do not
+/// change between calls, compute `p.derived()` once and call
+/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
+pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    joint_space_with(&p.derived(), q, qd)
+}
+/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t4 = t3 * t3;
+    let t5 = t3 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t6 = t5 * t5;
+    let t7 = t5 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t8 = t7 * t7;
+    let t9 = t7 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t10 = t9 * t9;
+    let t11 = t9 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t12 = t11 * t11;
+    let t13 = t11 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t14 = t13 * t13;
+    let t15 = t13 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t16 = t15 * t15;
+    let t17 = t15 + qd[9];
     let t18 = s_q8 * s_q9;
     let t19 = 0.05 * (c_q8 * c_q9 - t18);
     let t20 = c_q8 * s_q9;
@@ -440,776 +864,339 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t46 = t34 + 0.0033333333333333335;
     let t47 = t33 + 0.0033333333333333335;
     let t48 = 0.005 * c_q9 + 0.0033333333333333335;
-    let t49 = 0.05 * c_q9 + 0.15;
-    let t50 = c_q8 * t49 - 0.05 * t18;
-    let t51 = 0.05 * t20 + s_q8 * t49;
-    let t52 = -t51;
-    let t53 = s_q7 * t52;
-    let t54 = t50 + 0.25;
-    let t55 = c_q7 * t54;
-    let t56 = t53 + t55;
-    let t57 = c_q7 * t52;
-    let t58 = s_q7 * t54;
-    let t59 = t57 - t58;
-    let t60 = s_q6 * t59 + c_q6 * t56;
-    let t61 = c_q6 * t59 - s_q6 * t56;
-    let t62 = s_q5 * t61 + c_q5 * t60;
-    let t63 = c_q5 * t61 - s_q5 * t60;
-    let t64 = s_q4 * t63 + c_q4 * t62;
-    let t65 = c_q4 * t63 - s_q4 * t62;
-    let t66 = s_q3 * t65 + c_q3 * t64;
-    let t67 = c_q3 * t65 - s_q3 * t64;
-    let t68 = s_q2 * t67 + c_q2 * t66;
-    let t69 = t53 + c_q7 * t50;
-    let t70 = t57 - s_q7 * t50;
-    let t71 = s_q6 * t70 + c_q6 * t69;
-    let t72 = c_q6 * t70 - s_q6 * t69;
-    let t73 = s_q5 * t72 + c_q5 * t71;
-    let t74 = c_q5 * t72 - s_q5 * t71;
-    let t75 = s_q4 * t74 + c_q4 * t73;
-    let t76 = c_q4 * t74 - s_q4 * t73;
-    let t77 = s_q3 * t76 + c_q3 * t75;
-    let t78 = c_q3 * t76 - s_q3 * t75;
-    let t79 = s_q2 * t78 + c_q2 * t77;
-    let t80 = 0.01 * c_q9 + 0.1 * t50;
-    let t81 = 0.1 * t69 + t80;
-    let t82 = 0.1 * t71 + t81;
-    let t83 = 0.1 * t73 + t82;
-    let t84 = 0.1 * t75 + t83;
-    let t85 = 0.1 * t77 + t84;
-    let t86 = 0.1 * t79 + t85;
-    let t87 = 0.1 * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t86
+    let t49 = c_q0 * c_q1;
+    let t50 = 9.81 * t49 - s_q1 * t0;
+    let t51 = c_q0 * s_q1;
+    let t52 = c_q1 * t0 + 9.81 * t51 - 0.1 * t2;
+    let t53 = c_q2 * t50 - s_q2 * t52;
+    let t54 = c_q2 * t52 + s_q2 * t50 - 0.1 * t4;
+    let t55 = c_q3 * t53 - s_q3 * t54;
+    let t56 = c_q3 * t54 + s_q3 * t53 - 0.1 * t6;
+    let t57 = c_q4 * t55 - s_q4 * t56;
+    let t58 = c_q4 * t56 + s_q4 * t55 - 0.1 * t8;
+    let t59 = c_q5 * t57 - s_q5 * t58;
+    let t60 = c_q5 * t58 + s_q5 * t57 - 0.1 * t10;
+    let t61 = c_q6 * t59 - s_q6 * t60;
+    let t62 = c_q6 * t60 + s_q6 * t59 - 0.1 * t12;
+    let t63 = c_q7 * t61 - s_q7 * t62;
+    let t64 = c_q7 * t62 + s_q7 * t61 - 0.1 * t14;
+    let t65 = c_q8 * t63 - s_q8 * t64;
+    let t66 = c_q9 * t65 - s_q9 * (c_q8 * t64 + s_q8 * t63 - 0.1 * t16);
+    let t67 = 9.81 * (t49 - s_q0 * s_q1);
+    let t68 = 9.81 * (t51 + s_q0 * c_q1);
+    let t69 = c_q2 * t67 - s_q2 * t68;
+    let t70 = c_q2 * t68 + s_q2 * t67;
+    let t71 = c_q3 * t69 - s_q3 * t70;
+    let t72 = c_q3 * t70 + s_q3 * t69;
+    let t73 = c_q4 * t71 - s_q4 * t72;
+    let t74 = c_q4 * t72 + s_q4 * t71;
+    let t75 = c_q5 * t73 - s_q5 * t74;
+    let t76 = c_q5 * t74 + s_q5 * t73;
+    let t77 = c_q6 * t75 - s_q6 * t76;
+    let t78 = c_q6 * t76 + s_q6 * t75;
+    let t79 = c_q7 * t77 - s_q7 * t78;
+    let t80 = c_q7 * t78 + s_q7 * t77;
+    let t81 = c_q8 * t79 - s_q8 * t80;
+    let t82 = c_q9 * t81 - s_q9 * (c_q8 * t80 + s_q8 * t79);
+    let t83 = t17 * (s_q9 * t17);
+    let t84 = 0.05 * c_q9 + 0.15;
+    let t85 = c_q8 * t84 - 0.05 * t18;
+    let t86 = 0.05 * t20 + s_q8 * t84;
+    let t87 = -t86;
+    let t88 = s_q7 * t87;
+    let t89 = t85 + 0.25;
+    let t90 = c_q7 * t89;
+    let t91 = t88 + t90;
+    let t92 = c_q7 * t87;
+    let t93 = s_q7 * t89;
+    let t94 = t92 - t93;
+    let t95 = s_q6 * t94 + c_q6 * t91;
+    let t96 = c_q6 * t94 - s_q6 * t91;
+    let t97 = s_q5 * t96 + c_q5 * t95;
+    let t98 = c_q5 * t96 - s_q5 * t95;
+    let t99 = s_q4 * t98 + c_q4 * t97;
+    let t100 = c_q4 * t98 - s_q4 * t97;
+    let t101 = s_q3 * t100 + c_q3 * t99;
+    let t102 = c_q3 * t100 - s_q3 * t99;
+    let t103 = s_q2 * t102 + c_q2 * t101;
+    let t104 = t88 + c_q7 * t85;
+    let t105 = t92 - s_q7 * t85;
+    let t106 = s_q6 * t105 + c_q6 * t104;
+    let t107 = c_q6 * t105 - s_q6 * t104;
+    let t108 = s_q5 * t107 + c_q5 * t106;
+    let t109 = c_q5 * t107 - s_q5 * t106;
+    let t110 = s_q4 * t109 + c_q4 * t108;
+    let t111 = c_q4 * t109 - s_q4 * t108;
+    let t112 = s_q3 * t111 + c_q3 * t110;
+    let t113 = c_q3 * t111 - s_q3 * t110;
+    let t114 = s_q2 * t113 + c_q2 * t112;
+    let t115 = 0.01 * c_q9 + 0.1 * t85;
+    let t116 = 0.1 * t104 + t115;
+    let t117 = 0.1 * t106 + t116;
+    let t118 = 0.1 * t108 + t117;
+    let t119 = 0.1 * t110 + t118;
+    let t120 = 0.1 * t112 + t119;
+    let t121 = 0.1 * t114 + t120;
+    let t122 = 0.1 * (s_q1 * (c_q2 * t113 - s_q2 * t112) + c_q1 * t114) + t121
         + 0.016666666666666666;
-    let t88 = t86 + 0.016666666666666666;
-    let t89 = t85 + 0.016666666666666666;
-    let t90 = t84 + 0.016666666666666666;
-    let t91 = t83 + 0.016666666666666666;
-    let t92 = t82 + 0.016666666666666666;
-    let t93 = t81 + 0.016666666666666666;
-    let t94 = t80 + 0.016666666666666666;
-    let t95 = t55 - s_q7 * t51;
-    let t96 = t58 + c_q7 * t51;
-    let t97 = t95 + 0.35;
-    let t98 = c_q6 * t97;
-    let t99 = t98 - s_q6 * t96;
-    let t100 = s_q6 * t97;
-    let t101 = t100 + c_q6 * t96;
-    let t102 = t99 + 0.45;
-    let t103 = c_q5 * t102;
-    let t104 = t103 - s_q5 * t101;
-    let t105 = s_q5 * t102;
-    let t106 = t105 + c_q5 * t101;
-    let t107 = t104 + 0.55;
-    let t108 = c_q4 * t107;
-    let t109 = t108 - s_q4 * t106;
-    let t110 = s_q4 * t107;
-    let t111 = t110 + c_q4 * t106;
-    let t112 = t109 + 0.65;
-    let t113 = c_q3 * t112;
-    let t114 = t113 - s_q3 * t111;
-    let t115 = s_q3 * t112;
-    let t116 = t115 + c_q3 * t111;
-    let t117 = t114 + 0.75;
-    let t118 = c_q2 * t117;
-    let t119 = t118 - s_q2 * t116;
-    let t120 = s_q2 * t117;
-    let t121 = t120 + c_q2 * t116;
-    let t122 = c_q1 * (t119 + 0.85);
-    let t123 = 0.01 * c_q9 + 0.2 * t50;
-    let t124 = 0.2 * t95 + t123;
-    let t125 = 0.2 * t99 + t124;
-    let t126 = 0.2 * t104 + t125;
-    let t127 = 0.2 * t109 + t126;
-    let t128 = 0.2 * t114 + t127;
-    let t129 = 0.2 * t119 + t128;
-    let t130 = t129 + 0.1 * (t122 - s_q1 * t121) + 0.39;
-    let t131 = t116;
-    let t132 = t118 - s_q2 * t131;
-    let t133 = t128 + 0.1 * t132;
-    let t134 = t133 + 0.30666666666666664;
-    let t135 = t133 + 0.1 * (c_q1 * t132 - s_q1 * (c_q2 * t131 + t120))
+    let t123 = t121 + 0.016666666666666666;
+    let t124 = t120 + 0.016666666666666666;
+    let t125 = t119 + 0.016666666666666666;
+    let t126 = t118 + 0.016666666666666666;
+    let t127 = t117 + 0.016666666666666666;
+    let t128 = t116 + 0.016666666666666666;
+    let t129 = t115 + 0.016666666666666666;
+    let t130 = -0.15 * t16 - 0.05 * c_q9 * t17 * t17;
+    let t131 = s_q8 * t130 - 0.05 * c_q8 * t83;
+    let t132 = c_q8 * t130 + 0.05 * s_q8 * t83 - 0.25 * t14;
+    let t133 = s_q7 * t132 + c_q7 * t131;
+    let t134 = c_q7 * t132 - 0.35 * t12 - s_q7 * t131;
+    let t135 = s_q6 * t134 + c_q6 * t133;
+    let t136 = c_q6 * t134 - 0.45 * t10 - s_q6 * t133;
+    let t137 = s_q5 * t136 + c_q5 * t135;
+    let t138 = c_q5 * t136 - 0.55 * t8 - s_q5 * t135;
+    let t139 = s_q4 * t138 + c_q4 * t137;
+    let t140 = c_q4 * t138 - 0.65 * t6 - s_q4 * t137;
+    let t141 = s_q3 * t140 + c_q3 * t139;
+    let t142 = c_q3 * t140 - 0.75 * t4 - s_q3 * t139;
+    let t143 = s_q2 * t142 + c_q2 * t141;
+    let t144 = 0.15 * t65 + 0.05 * t66 - 0.005 * t83;
+    let t145 = t144 + 0.25 * t63 + 0.1 * t131;
+    let t146 = t145 + 0.35 * t61 + 0.1 * t133;
+    let t147 = t146 + 0.45 * t59 + 0.1 * t135;
+    let t148 = t147 + 0.55 * t57 + 0.1 * t137;
+    let t149 = t148 + 0.65 * t55 + 0.1 * t139;
+    let t150 = t149 + 0.75 * t53 + 0.1 * t141;
+    let t151 = t150 + 0.85 * t50 + 0.1 * t143;
+    let t152 = 0.15 * t81 + 0.05 * t82;
+    let t153 = 0.25 * t79 + t152;
+    let t154 = 0.35 * t77 + t153;
+    let t155 = 0.45 * t75 + t154;
+    let t156 = 0.55 * t73 + t155;
+    let t157 = 0.65 * t71 + t156;
+    let t158 = 0.75 * t69 + t157;
+    let t159 = 0.85 * t67 + t158;
+    let t160 = t90 - s_q7 * t86;
+    let t161 = t93 + c_q7 * t86;
+    let t162 = t160 + 0.35;
+    let t163 = c_q6 * t162;
+    let t164 = t163 - s_q6 * t161;
+    let t165 = s_q6 * t162;
+    let t166 = t165 + c_q6 * t161;
+    let t167 = t164 + 0.45;
+    let t168 = c_q5 * t167;
+    let t169 = t168 - s_q5 * t166;
+    let t170 = s_q5 * t167;
+    let t171 = t170 + c_q5 * t166;
+    let t172 = t169 + 0.55;
+    let t173 = c_q4 * t172;
+    let t174 = t173 - s_q4 * t171;
+    let t175 = s_q4 * t172;
+    let t176 = t175 + c_q4 * t171;
+    let t177 = t174 + 0.65;
+    let t178 = c_q3 * t177;
+    let t179 = t178 - s_q3 * t176;
+    let t180 = s_q3 * t177;
+    let t181 = t180 + c_q3 * t176;
+    let t182 = t179 + 0.75;
+    let t183 = c_q2 * t182;
+    let t184 = t183 - s_q2 * t181;
+    let t185 = s_q2 * t182;
+    let t186 = t185 + c_q2 * t181;
+    let t187 = c_q1 * (t184 + 0.85);
+    let t188 = 0.01 * c_q9 + 0.2 * t85;
+    let t189 = 0.2 * t160 + t188;
+    let t190 = 0.2 * t164 + t189;
+    let t191 = 0.2 * t169 + t190;
+    let t192 = 0.2 * t174 + t191;
+    let t193 = 0.2 * t179 + t192;
+    let t194 = 0.2 * t184 + t193;
+    let t195 = t194 + 0.1 * (t187 - s_q1 * t186) + 0.39;
+    let t196 = t183 - s_q2 * t181;
+    let t197 = t193 + 0.1 * t196;
+    let t198 = t197 + 0.30666666666666664;
+    let t199 = t197 + 0.1 * (c_q1 * t196 - s_q1 * (c_q2 * t181 + t185))
         + 0.30666666666666664;
-    let t136 = -t111;
-    let t137 = c_q3 * t136 - t115;
-    let t138 = t113 + s_q3 * t136;
-    let t139 = t127 + 0.1 * t138;
-    let t140 = t139 + 0.23333333333333334;
-    let t141 = s_q2 * t137 + c_q2 * t138;
-    let t142 = t139 + 0.1 * t141;
-    let t143 = t142 + 0.23333333333333334;
-    let t144 = t142 + 0.1 * (s_q1 * (c_q2 * t137 - s_q2 * t138) + c_q1 * t141)
+    let t200 = -t176;
+    let t201 = c_q3 * t200 - t180;
+    let t202 = t178 + s_q3 * t200;
+    let t203 = t192 + 0.1 * t202;
+    let t204 = t203 + 0.23333333333333334;
+    let t205 = s_q2 * t201 + c_q2 * t202;
+    let t206 = t203 + 0.1 * t205;
+    let t207 = t206 + 0.23333333333333334;
+    let t208 = t206 + 0.1 * (s_q1 * (c_q2 * t201 - s_q2 * t202) + c_q1 * t205)
         + 0.23333333333333334;
-    let t145 = -t106;
-    let t146 = c_q4 * t145 - t110;
-    let t147 = t108 + s_q4 * t145;
-    let t148 = t126 + 0.1 * t147;
-    let t149 = t148 + 0.17;
-    let t150 = c_q3 * t146 - s_q3 * t147;
-    let t151 = s_q3 * t146 + c_q3 * t147;
-    let t152 = t148 + 0.1 * t151;
-    let t153 = t152 + 0.17;
-    let t154 = s_q2 * t150 + c_q2 * t151;
-    let t155 = t152 + 0.1 * t154;
-    let t156 = t155 + 0.17;
-    let t157 = t155 + 0.1 * (s_q1 * (c_q2 * t150 - s_q2 * t151) + c_q1 * t154) + 0.17;
-    let t158 = -t101;
-    let t159 = c_q5 * t158 - t105;
-    let t160 = t103 + s_q5 * t158;
-    let t161 = t125 + 0.1 * t160;
-    let t162 = t161 + 0.11666666666666667;
-    let t163 = c_q4 * t159 - s_q4 * t160;
-    let t164 = s_q4 * t159 + c_q4 * t160;
-    let t165 = t161 + 0.1 * t164;
-    let t166 = t165 + 0.11666666666666667;
-    let t167 = c_q3 * t163 - s_q3 * t164;
-    let t168 = s_q3 * t163 + c_q3 * t164;
-    let t169 = t165 + 0.1 * t168;
-    let t170 = t169 + 0.11666666666666667;
-    let t171 = s_q2 * t167 + c_q2 * t168;
-    let t172 = t169 + 0.1 * t171;
-    let t173 = t172 + 0.11666666666666667;
-    let t174 = t172 + 0.1 * (s_q1 * (c_q2 * t167 - s_q2 * t168) + c_q1 * t171)
+    let t209 = -t171;
+    let t210 = c_q4 * t209 - t175;
+    let t211 = t173 + s_q4 * t209;
+    let t212 = t191 + 0.1 * t211;
+    let t213 = t212 + 0.17;
+    let t214 = c_q3 * t210 - s_q3 * t211;
+    let t215 = s_q3 * t210 + c_q3 * t211;
+    let t216 = t212 + 0.1 * t215;
+    let t217 = t216 + 0.17;
+    let t218 = s_q2 * t214 + c_q2 * t215;
+    let t219 = t216 + 0.1 * t218;
+    let t220 = t219 + 0.17;
+    let t221 = t219 + 0.1 * (s_q1 * (c_q2 * t214 - s_q2 * t215) + c_q1 * t218) + 0.17;
+    let t222 = -t166;
+    let t223 = c_q5 * t222 - t170;
+    let t224 = t168 + s_q5 * t222;
+    let t225 = t190 + 0.1 * t224;
+    let t226 = t225 + 0.11666666666666667;
+    let t227 = c_q4 * t223 - s_q4 * t224;
+    let t228 = s_q4 * t223 + c_q4 * t224;
+    let t229 = t225 + 0.1 * t228;
+    let t230 = t229 + 0.11666666666666667;
+    let t231 = c_q3 * t227 - s_q3 * t228;
+    let t232 = s_q3 * t227 + c_q3 * t228;
+    let t233 = t229 + 0.1 * t232;
+    let t234 = t233 + 0.11666666666666667;
+    let t235 = s_q2 * t231 + c_q2 * t232;
+    let t236 = t233 + 0.1 * t235;
+    let t237 = t236 + 0.11666666666666667;
+    let t238 = t236 + 0.1 * (s_q1 * (c_q2 * t231 - s_q2 * t232) + c_q1 * t235)
         + 0.11666666666666667;
-    let t175 = -t96;
-    let t176 = c_q6 * t175 - t100;
-    let t177 = t98 + s_q6 * t175;
-    let t178 = t124 + 0.1 * t177;
-    let t179 = t178 + 0.07333333333333333;
-    let t180 = c_q5 * t176 - s_q5 * t177;
-    let t181 = s_q5 * t176 + c_q5 * t177;
-    let t182 = t178 + 0.1 * t181;
-    let t183 = t182 + 0.07333333333333333;
-    let t184 = c_q4 * t180 - s_q4 * t181;
-    let t185 = s_q4 * t180 + c_q4 * t181;
-    let t186 = t182 + 0.1 * t185;
-    let t187 = t186 + 0.07333333333333333;
-    let t188 = c_q3 * t184 - s_q3 * t185;
-    let t189 = s_q3 * t184 + c_q3 * t185;
-    let t190 = t186 + 0.1 * t189;
-    let t191 = t190 + 0.07333333333333333;
-    let t192 = s_q2 * t188 + c_q2 * t189;
-    let t193 = t190 + 0.1 * t192;
-    let t194 = t193 + 0.07333333333333333;
-    let t195 = t193 + 0.1 * (s_q1 * (c_q2 * t188 - s_q2 * t189) + c_q1 * t192)
-        + 0.07333333333333333;
-    let t196 = 0.1 * t56 + t123;
-    let t197 = t196 + 0.04;
-    let t198 = 0.1 * t60 + t196;
-    let t199 = t198 + 0.04;
-    let t200 = 0.1 * t62 + t198;
-    let t201 = t200 + 0.04;
-    let t202 = 0.1 * t64 + t200;
-    let t203 = t202 + 0.04;
-    let t204 = 0.1 * t66 + t202;
-    let t205 = t204 + 0.04;
-    let t206 = 0.1 * t68 + t204;
-    let t207 = t206 + 0.04;
-    let t208 = 0.1 * (s_q1 * (c_q2 * t67 - s_q2 * t66) + c_q1 * t68) + t206 + 0.04;
-    [
-        [
-            0.2 * (t122 - s_q1 * t121) + t129 + 0.48333333333333334,
-            t130,
-            t135,
-            t144,
-            t157,
-            t174,
-            t195,
-            t208,
-            t87,
-            t40,
-        ],
-        [t130, t129 + 0.39, t134, t143, t156, t173, t194, t207, t88, t41],
-        [t135, t134, t128 + 0.30666666666666664, t140, t153, t170, t191, t205, t89, t42],
-        [t144, t143, t140, t127 + 0.23333333333333334, t149, t166, t187, t203, t90, t43],
-        [t157, t156, t153, t149, t126 + 0.17, t162, t183, t201, t91, t44],
-        [t174, t173, t170, t166, t162, t125 + 0.11666666666666667, t179, t199, t92, t45],
-        [t195, t194, t191, t187, t183, t179, t124 + 0.07333333333333333, t197, t93, t46],
-        [t208, t207, t205, t203, t201, t199, t197, t123 + 0.04, t94, t47],
-        [
-            t87,
-            t88,
-            t89,
-            t90,
-            t91,
-            t92,
-            t93,
-            t94,
-            0.01 * c_q9 + 0.016666666666666666,
-            t48,
-        ],
-        [t40, t41, t42, t43, t44, t45, t46, t47, t48, 0.0033333333333333335],
-    ]
-}
-/// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
-pub const OPS_BIAS: OpCount = OpCount {
-    mul: 120,
-    add: 76,
-    div: 0,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
-///The bias forces C(q, q̇) q̇ + g(q): the joint forces that keep every
-///acceleration zero.
-///
-/// Computes the parameter groups first; when the parameters do not
-/// change between calls, compute `p.derived()` once and call
-/// [`bias_with`]; its cost is [`OPS_BIAS`].
-pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    bias_with(&p.derived(), q, qd)
-}
-/// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 * t5;
-    let t9 = t5 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t12 = t9 * t9;
-    let t13 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t16 = t13 * t13;
-    let t17 = t13 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t20 = t17 * t17;
-    let t21 = t17 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t24 = t21 * t21;
-    let t25 = t21 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t28 = t25 * t25;
-    let t29 = t25 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t32 = t29 * t29;
-    let t33 = t29 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t36 = t33 * t33;
-    let t37 = t33 + qd[9];
-    let t38 = 9.81 * c_q0 * c_q1 - s_q1 * t4;
-    let t39 = c_q1 * t4 + 9.81 * c_q0 * s_q1 - 0.1 * t8;
-    let t40 = c_q2 * t38 - s_q2 * t39;
-    let t41 = c_q2 * t39 + s_q2 * t38 - 0.1 * t12;
-    let t42 = c_q3 * t40 - s_q3 * t41;
-    let t43 = c_q3 * t41 + s_q3 * t40 - 0.1 * t16;
-    let t44 = c_q4 * t42 - s_q4 * t43;
-    let t45 = c_q4 * t43 + s_q4 * t42 - 0.1 * t20;
-    let t46 = c_q5 * t44 - s_q5 * t45;
-    let t47 = c_q5 * t45 + s_q5 * t44 - 0.1 * t24;
-    let t48 = c_q6 * t46 - s_q6 * t47;
-    let t49 = c_q6 * t47 + s_q6 * t46 - 0.1 * t28;
-    let t50 = c_q7 * t48 - s_q7 * t49;
-    let t51 = c_q7 * t49 + s_q7 * t48 - 0.1 * t32;
-    let t52 = c_q8 * t50 - s_q8 * t51;
-    let t53 = c_q9 * t52 - s_q9 * (c_q8 * t51 + s_q8 * t50 - 0.1 * t36);
-    let t54 = s_q9 * (t37 * t37);
-    let t55 = -0.15 * t36 - 0.05 * c_q9 * t37 * t37;
-    let t56 = s_q8 * t55 - 0.05 * t54 * c_q8;
-    let t57 = c_q8 * t55 + 0.05 * t54 * s_q8 - 0.25 * t32;
-    let t58 = s_q7 * t57 + c_q7 * t56;
-    let t59 = c_q7 * t57 - 0.35 * t28 - s_q7 * t56;
-    let t60 = s_q6 * t59 + c_q6 * t58;
-    let t61 = c_q6 * t59 - 0.45 * t24 - s_q6 * t58;
-    let t62 = s_q5 * t61 + c_q5 * t60;
-    let t63 = c_q5 * t61 - 0.55 * t20 - s_q5 * t60;
-    let t64 = s_q4 * t63 + c_q4 * t62;
-    let t65 = c_q4 * t63 - 0.65 * t16 - s_q4 * t62;
-    let t66 = s_q3 * t65 + c_q3 * t64;
-    let t67 = c_q3 * t65 - 0.75 * t12 - s_q3 * t64;
-    let t68 = s_q2 * t67 + c_q2 * t66;
-    let t69 = 0.15 * t52 + 0.05 * t53 - 0.005 * t54;
-    let t70 = t69 + 0.25 * t50 + 0.1 * t56;
-    let t71 = t70 + 0.35 * t48 + 0.1 * t58;
-    let t72 = t71 + 0.45 * t46 + 0.1 * t60;
-    let t73 = t72 + 0.55 * t44 + 0.1 * t62;
-    let t74 = t73 + 0.65 * t42 + 0.1 * t64;
-    let t75 = t74 + 0.75 * t40 + 0.1 * t66;
-    let t76 = t75 + 0.85 * t38 + 0.1 * t68;
-    [
-        t76 + 9.3195 * c_q0
-            + 0.1 * (s_q1 * (c_q2 * t67 - 0.85 * t8 - s_q2 * t66) + c_q1 * t68),
-        t76,
-        t75,
-        t74,
-        t73,
-        t72,
-        t71,
-        t70,
-        t69,
-        0.05 * t53,
-    ]
-}
-/// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
-pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 11,
-    add: 18,
-    div: 0,
-    sqrt: 0,
-    sin: 0,
-    cos: 10,
-    exp: 0,
-};
-///The gravity forces g(q): the joint forces that hold the mechanism at rest.
-///
-/// Computes the parameter groups first; when the parameters do not
-/// change between calls, compute `p.derived()` once and call
-/// [`gravity_with`]; its cost is [`OPS_GRAVITY`].
-pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
-    gravity_with(&p.derived(), q)
-}
-/// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = q[0] + q[1];
-    let t2 = libm::Libm::<Real>::cos(t1);
-    let t3 = q[2] + t1;
-    let t4 = libm::Libm::<Real>::cos(t3);
-    let t5 = q[3] + t3;
-    let t6 = libm::Libm::<Real>::cos(t5);
-    let t7 = q[4] + t5;
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = q[5] + t7;
-    let t10 = libm::Libm::<Real>::cos(t9);
-    let t11 = q[6] + t9;
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = q[7] + t11;
-    let t14 = libm::Libm::<Real>::cos(t13);
-    let t15 = q[8] + t13;
-    let t16 = libm::Libm::<Real>::cos(t15);
-    let t17 = libm::Libm::<Real>::cos(q[9] + t15);
-    let t18 = 1.4715 * t16 + 0.4905 * t17;
-    let t19 = 2.4525 * t14 + t18;
-    let t20 = 3.4335 * t12 + t19;
-    let t21 = 4.4145 * t10 + t20;
-    let t22 = 5.3955 * t8 + t21;
-    let t23 = 6.3765 * t6 + t22;
-    let t24 = 7.3575 * t4 + t23;
-    let t25 = 8.3385 * t2 + t24;
-    [9.3195 * c_q0 + t25, t25, t24, t23, t22, t21, t20, t19, t18, 0.4905 * t17]
-}
-/// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
-pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 394,
-    add: 313,
-    div: 0,
-    sqrt: 0,
-    sin: 10,
-    cos: 10,
-    exp: 0,
-};
-///The mass matrix, bias and gravity forces of one state in one pass: the
-///three share every subexpression (sines and cosines, rotations, velocity
-///products), so this costs less than `mass_matrix`, `bias` and `gravity`
-///called one after the other (compare the `OPS_*` constants).
-///
-/// Computes the parameter groups first; when the parameters do not
-/// change between calls, compute `p.derived()` once and call
-/// [`joint_space_with`]; its cost is [`OPS_JOINT_SPACE`].
-pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    joint_space_with(&p.derived(), q, qd)
-}
-/// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 * t5;
-    let t9 = t5 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t12 = t9 * t9;
-    let t13 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t16 = t13 * t13;
-    let t17 = t13 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t20 = t17 * t17;
-    let t21 = t17 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t24 = t21 * t21;
-    let t25 = t21 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t28 = t25 * t25;
-    let t29 = t25 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t32 = t29 * t29;
-    let t33 = t29 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t36 = t33 * t33;
-    let t37 = t33 + qd[9];
-    let t38 = s_q8 * s_q9;
-    let t39 = 0.05 * (c_q8 * c_q9 - t38);
-    let t40 = c_q8 * s_q9;
-    let t41 = -0.05 * (s_q8 * c_q9 + t40);
-    let t42 = s_q7 * t41 + c_q7 * t39;
-    let t43 = c_q7 * t41 - s_q7 * t39;
-    let t44 = s_q6 * t43 + c_q6 * t42;
-    let t45 = c_q6 * t43 - s_q6 * t42;
-    let t46 = s_q5 * t45 + c_q5 * t44;
-    let t47 = c_q5 * t45 - s_q5 * t44;
-    let t48 = s_q4 * t47 + c_q4 * t46;
-    let t49 = c_q4 * t47 - s_q4 * t46;
-    let t50 = s_q3 * t49 + c_q3 * t48;
-    let t51 = c_q3 * t49 - s_q3 * t48;
-    let t52 = s_q2 * t51 + c_q2 * t50;
-    let t53 = 0.005 * c_q9 + 0.1 * t39;
-    let t54 = 0.1 * t42 + t53;
-    let t55 = 0.1 * t44 + t54;
-    let t56 = 0.1 * t46 + t55;
-    let t57 = 0.1 * t48 + t56;
-    let t58 = 0.1 * t50 + t57;
-    let t59 = 0.1 * t52 + t58;
-    let t60 = 0.1 * (s_q1 * (c_q2 * t51 - s_q2 * t50) + c_q1 * t52) + t59
-        + 0.0033333333333333335;
-    let t61 = t59 + 0.0033333333333333335;
-    let t62 = t58 + 0.0033333333333333335;
-    let t63 = t57 + 0.0033333333333333335;
-    let t64 = t56 + 0.0033333333333333335;
-    let t65 = t55 + 0.0033333333333333335;
-    let t66 = t54 + 0.0033333333333333335;
-    let t67 = t53 + 0.0033333333333333335;
-    let t68 = 0.005 * c_q9 + 0.0033333333333333335;
-    let t69 = c_q0 * c_q1;
-    let t70 = 9.81 * t69 - s_q1 * t4;
-    let t71 = c_q0 * s_q1;
-    let t72 = c_q1 * t4 + 9.81 * t71 - 0.1 * t8;
-    let t73 = c_q2 * t70 - s_q2 * t72;
-    let t74 = c_q2 * t72 + s_q2 * t70 - 0.1 * t12;
-    let t75 = c_q3 * t73 - s_q3 * t74;
-    let t76 = c_q3 * t74 + s_q3 * t73 - 0.1 * t16;
-    let t77 = c_q4 * t75 - s_q4 * t76;
-    let t78 = c_q4 * t76 + s_q4 * t75 - 0.1 * t20;
-    let t79 = c_q5 * t77 - s_q5 * t78;
-    let t80 = c_q5 * t78 + s_q5 * t77 - 0.1 * t24;
-    let t81 = c_q6 * t79 - s_q6 * t80;
-    let t82 = c_q6 * t80 + s_q6 * t79 - 0.1 * t28;
-    let t83 = c_q7 * t81 - s_q7 * t82;
-    let t84 = c_q7 * t82 + s_q7 * t81 - 0.1 * t32;
-    let t85 = c_q8 * t83 - s_q8 * t84;
-    let t86 = c_q9 * t85 - s_q9 * (c_q8 * t84 + s_q8 * t83 - 0.1 * t36);
-    let t87 = 9.81 * (t69 - s_q0 * s_q1);
-    let t88 = 9.81 * (t71 + s_q0 * c_q1);
-    let t89 = c_q2 * t87 - s_q2 * t88;
-    let t90 = c_q2 * t88 + s_q2 * t87;
-    let t91 = c_q3 * t89 - s_q3 * t90;
-    let t92 = c_q3 * t90 + s_q3 * t89;
-    let t93 = c_q4 * t91 - s_q4 * t92;
-    let t94 = c_q4 * t92 + s_q4 * t91;
-    let t95 = c_q5 * t93 - s_q5 * t94;
-    let t96 = c_q5 * t94 + s_q5 * t93;
-    let t97 = c_q6 * t95 - s_q6 * t96;
-    let t98 = c_q6 * t96 + s_q6 * t95;
-    let t99 = c_q7 * t97 - s_q7 * t98;
-    let t100 = c_q7 * t98 + s_q7 * t97;
-    let t101 = c_q8 * t99 - s_q8 * t100;
-    let t102 = c_q9 * t101 - s_q9 * (c_q8 * t100 + s_q8 * t99);
-    let t103 = t37 * (s_q9 * t37);
-    let t104 = 0.05 * c_q9 + 0.15;
-    let t105 = c_q8 * t104 - 0.05 * t38;
-    let t106 = 0.05 * t40 + s_q8 * t104;
-    let t107 = -t106;
-    let t108 = s_q7 * t107;
-    let t109 = t105 + 0.25;
-    let t110 = c_q7 * t109;
-    let t111 = t108 + t110;
-    let t112 = c_q7 * t107;
-    let t113 = s_q7 * t109;
-    let t114 = t112 - t113;
-    let t115 = s_q6 * t114 + c_q6 * t111;
-    let t116 = c_q6 * t114 - s_q6 * t111;
-    let t117 = s_q5 * t116 + c_q5 * t115;
-    let t118 = c_q5 * t116 - s_q5 * t115;
-    let t119 = s_q4 * t118 + c_q4 * t117;
-    let t120 = c_q4 * t118 - s_q4 * t117;
-    let t121 = s_q3 * t120 + c_q3 * t119;
-    let t122 = c_q3 * t120 - s_q3 * t119;
-    let t123 = s_q2 * t122 + c_q2 * t121;
-    let t124 = t108 + c_q7 * t105;
-    let t125 = t112 - s_q7 * t105;
-    let t126 = s_q6 * t125 + c_q6 * t124;
-    let t127 = c_q6 * t125 - s_q6 * t124;
-    let t128 = s_q5 * t127 + c_q5 * t126;
-    let t129 = c_q5 * t127 - s_q5 * t126;
-    let t130 = s_q4 * t129 + c_q4 * t128;
-    let t131 = c_q4 * t129 - s_q4 * t128;
-    let t132 = s_q3 * t131 + c_q3 * t130;
-    let t133 = c_q3 * t131 - s_q3 * t130;
-    let t134 = s_q2 * t133 + c_q2 * t132;
-    let t135 = 0.01 * c_q9 + 0.1 * t105;
-    let t136 = 0.1 * t124 + t135;
-    let t137 = 0.1 * t126 + t136;
-    let t138 = 0.1 * t128 + t137;
-    let t139 = 0.1 * t130 + t138;
-    let t140 = 0.1 * t132 + t139;
-    let t141 = 0.1 * t134 + t140;
-    let t142 = 0.1 * (s_q1 * (c_q2 * t133 - s_q2 * t132) + c_q1 * t134) + t141
-        + 0.016666666666666666;
-    let t143 = t141 + 0.016666666666666666;
-    let t144 = t140 + 0.016666666666666666;
-    let t145 = t139 + 0.016666666666666666;
-    let t146 = t138 + 0.016666666666666666;
-    let t147 = t137 + 0.016666666666666666;
-    let t148 = t136 + 0.016666666666666666;
-    let t149 = t135 + 0.016666666666666666;
-    let t150 = -0.15 * t36 - 0.05 * c_q9 * t37 * t37;
-    let t151 = s_q8 * t150 - 0.05 * c_q8 * t103;
-    let t152 = c_q8 * t150 + 0.05 * s_q8 * t103 - 0.25 * t32;
-    let t153 = s_q7 * t152 + c_q7 * t151;
-    let t154 = c_q7 * t152 - 0.35 * t28 - s_q7 * t151;
-    let t155 = s_q6 * t154 + c_q6 * t153;
-    let t156 = c_q6 * t154 - 0.45 * t24 - s_q6 * t153;
-    let t157 = s_q5 * t156 + c_q5 * t155;
-    let t158 = c_q5 * t156 - 0.55 * t20 - s_q5 * t155;
-    let t159 = s_q4 * t158 + c_q4 * t157;
-    let t160 = c_q4 * t158 - 0.65 * t16 - s_q4 * t157;
-    let t161 = s_q3 * t160 + c_q3 * t159;
-    let t162 = c_q3 * t160 - 0.75 * t12 - s_q3 * t159;
-    let t163 = s_q2 * t162 + c_q2 * t161;
-    let t164 = 0.15 * t85 + 0.05 * t86 - 0.005 * t103;
-    let t165 = t164 + 0.25 * t83 + 0.1 * t151;
-    let t166 = t165 + 0.35 * t81 + 0.1 * t153;
-    let t167 = t166 + 0.45 * t79 + 0.1 * t155;
-    let t168 = t167 + 0.55 * t77 + 0.1 * t157;
-    let t169 = t168 + 0.65 * t75 + 0.1 * t159;
-    let t170 = t169 + 0.75 * t73 + 0.1 * t161;
-    let t171 = t170 + 0.85 * t70 + 0.1 * t163;
-    let t172 = 0.15 * t101 + 0.05 * t102;
-    let t173 = 0.25 * t99 + t172;
-    let t174 = 0.35 * t97 + t173;
-    let t175 = 0.45 * t95 + t174;
-    let t176 = 0.55 * t93 + t175;
-    let t177 = 0.65 * t91 + t176;
-    let t178 = 0.75 * t89 + t177;
-    let t179 = 0.85 * t87 + t178;
-    let t180 = t110 - s_q7 * t106;
-    let t181 = t113 + c_q7 * t106;
-    let t182 = t180 + 0.35;
-    let t183 = c_q6 * t182;
-    let t184 = t183 - s_q6 * t181;
-    let t185 = s_q6 * t182;
-    let t186 = t185 + c_q6 * t181;
-    let t187 = t184 + 0.45;
-    let t188 = c_q5 * t187;
-    let t189 = t188 - s_q5 * t186;
-    let t190 = s_q5 * t187;
-    let t191 = t190 + c_q5 * t186;
-    let t192 = t189 + 0.55;
-    let t193 = c_q4 * t192;
-    let t194 = t193 - s_q4 * t191;
-    let t195 = s_q4 * t192;
-    let t196 = t195 + c_q4 * t191;
-    let t197 = t194 + 0.65;
-    let t198 = c_q3 * t197;
-    let t199 = t198 - s_q3 * t196;
-    let t200 = s_q3 * t197;
-    let t201 = t200 + c_q3 * t196;
-    let t202 = t199 + 0.75;
-    let t203 = c_q2 * t202;
-    let t204 = t203 - s_q2 * t201;
-    let t205 = s_q2 * t202;
-    let t206 = t205 + c_q2 * t201;
-    let t207 = c_q1 * (t204 + 0.85);
-    let t208 = 0.01 * c_q9 + 0.2 * t105;
-    let t209 = 0.2 * t180 + t208;
-    let t210 = 0.2 * t184 + t209;
-    let t211 = 0.2 * t189 + t210;
-    let t212 = 0.2 * t194 + t211;
-    let t213 = 0.2 * t199 + t212;
-    let t214 = 0.2 * t204 + t213;
-    let t215 = t214 + 0.1 * (t207 - s_q1 * t206) + 0.39;
-    let t216 = t201;
-    let t217 = t203 - s_q2 * t216;
-    let t218 = t213 + 0.1 * t217;
-    let t219 = t218 + 0.30666666666666664;
-    let t220 = t218 + 0.1 * (c_q1 * t217 - s_q1 * (c_q2 * t216 + t205))
-        + 0.30666666666666664;
-    let t221 = -t196;
-    let t222 = c_q3 * t221 - t200;
-    let t223 = t198 + s_q3 * t221;
-    let t224 = t212 + 0.1 * t223;
-    let t225 = t224 + 0.23333333333333334;
-    let t226 = s_q2 * t222 + c_q2 * t223;
-    let t227 = t224 + 0.1 * t226;
-    let t228 = t227 + 0.23333333333333334;
-    let t229 = t227 + 0.1 * (s_q1 * (c_q2 * t222 - s_q2 * t223) + c_q1 * t226)
-        + 0.23333333333333334;
-    let t230 = -t191;
-    let t231 = c_q4 * t230 - t195;
-    let t232 = t193 + s_q4 * t230;
-    let t233 = t211 + 0.1 * t232;
-    let t234 = t233 + 0.17;
-    let t235 = c_q3 * t231 - s_q3 * t232;
-    let t236 = s_q3 * t231 + c_q3 * t232;
-    let t237 = t233 + 0.1 * t236;
-    let t238 = t237 + 0.17;
-    let t239 = s_q2 * t235 + c_q2 * t236;
-    let t240 = t237 + 0.1 * t239;
-    let t241 = t240 + 0.17;
-    let t242 = t240 + 0.1 * (s_q1 * (c_q2 * t235 - s_q2 * t236) + c_q1 * t239) + 0.17;
-    let t243 = -t186;
-    let t244 = c_q5 * t243 - t190;
-    let t245 = t188 + s_q5 * t243;
-    let t246 = t210 + 0.1 * t245;
-    let t247 = t246 + 0.11666666666666667;
+    let t239 = -t161;
+    let t240 = c_q6 * t239 - t165;
+    let t241 = t163 + s_q6 * t239;
+    let t242 = t189 + 0.1 * t241;
+    let t243 = t242 + 0.07333333333333333;
+    let t244 = c_q5 * t240 - s_q5 * t241;
+    let t245 = s_q5 * t240 + c_q5 * t241;
+    let t246 = t242 + 0.1 * t245;
+    let t247 = t246 + 0.07333333333333333;
     let t248 = c_q4 * t244 - s_q4 * t245;
     let t249 = s_q4 * t244 + c_q4 * t245;
     let t250 = t246 + 0.1 * t249;
-    let t251 = t250 + 0.11666666666666667;
+    let t251 = t250 + 0.07333333333333333;
     let t252 = c_q3 * t248 - s_q3 * t249;
     let t253 = s_q3 * t248 + c_q3 * t249;
     let t254 = t250 + 0.1 * t253;
-    let t255 = t254 + 0.11666666666666667;
+    let t255 = t254 + 0.07333333333333333;
     let t256 = s_q2 * t252 + c_q2 * t253;
     let t257 = t254 + 0.1 * t256;
-    let t258 = t257 + 0.11666666666666667;
+    let t258 = t257 + 0.07333333333333333;
     let t259 = t257 + 0.1 * (s_q1 * (c_q2 * t252 - s_q2 * t253) + c_q1 * t256)
-        + 0.11666666666666667;
-    let t260 = -t181;
-    let t261 = c_q6 * t260 - t185;
-    let t262 = t183 + s_q6 * t260;
-    let t263 = t209 + 0.1 * t262;
-    let t264 = t263 + 0.07333333333333333;
-    let t265 = c_q5 * t261 - s_q5 * t262;
-    let t266 = s_q5 * t261 + c_q5 * t262;
-    let t267 = t263 + 0.1 * t266;
-    let t268 = t267 + 0.07333333333333333;
-    let t269 = c_q4 * t265 - s_q4 * t266;
-    let t270 = s_q4 * t265 + c_q4 * t266;
-    let t271 = t267 + 0.1 * t270;
-    let t272 = t271 + 0.07333333333333333;
-    let t273 = c_q3 * t269 - s_q3 * t270;
-    let t274 = s_q3 * t269 + c_q3 * t270;
-    let t275 = t271 + 0.1 * t274;
-    let t276 = t275 + 0.07333333333333333;
-    let t277 = s_q2 * t273 + c_q2 * t274;
-    let t278 = t275 + 0.1 * t277;
-    let t279 = t278 + 0.07333333333333333;
-    let t280 = t278 + 0.1 * (s_q1 * (c_q2 * t273 - s_q2 * t274) + c_q1 * t277)
         + 0.07333333333333333;
-    let t281 = 0.1 * t111 + t208;
-    let t282 = t281 + 0.04;
-    let t283 = 0.1 * t115 + t281;
-    let t284 = t283 + 0.04;
-    let t285 = 0.1 * t117 + t283;
-    let t286 = t285 + 0.04;
-    let t287 = 0.1 * t119 + t285;
-    let t288 = t287 + 0.04;
-    let t289 = 0.1 * t121 + t287;
-    let t290 = t289 + 0.04;
-    let t291 = 0.1 * t123 + t289;
-    let t292 = t291 + 0.04;
-    let t293 = 0.1 * (s_q1 * (c_q2 * t122 - s_q2 * t121) + c_q1 * t123) + t291 + 0.04;
+    let t260 = 0.1 * t91 + t188;
+    let t261 = t260 + 0.04;
+    let t262 = 0.1 * t95 + t260;
+    let t263 = t262 + 0.04;
+    let t264 = 0.1 * t97 + t262;
+    let t265 = t264 + 0.04;
+    let t266 = 0.1 * t99 + t264;
+    let t267 = t266 + 0.04;
+    let t268 = 0.1 * t101 + t266;
+    let t269 = t268 + 0.04;
+    let t270 = 0.1 * t103 + t268;
+    let t271 = t270 + 0.04;
+    let t272 = 0.1 * (s_q1 * (c_q2 * t102 - s_q2 * t101) + c_q1 * t103) + t270 + 0.04;
     JointSpace {
         mass_matrix: [
             [
-                0.2 * (t207 - s_q1 * t206) + t214 + 0.48333333333333334,
-                t215,
-                t220,
-                t229,
-                t242,
-                t259,
-                t280,
-                t293,
-                t142,
-                t60,
-            ],
-            [t215, t214 + 0.39, t219, t228, t241, t258, t279, t292, t143, t61],
-            [
-                t220,
-                t219,
-                t213 + 0.30666666666666664,
-                t225,
+                0.2 * (t187 - s_q1 * t186) + t194 + 0.48333333333333334,
+                t195,
+                t199,
+                t208,
+                t221,
                 t238,
+                t259,
+                t272,
+                t122,
+                t40,
+            ],
+            [t195, t194 + 0.39, t198, t207, t220, t237, t258, t271, t123, t41],
+            [
+                t199,
+                t198,
+                t193 + 0.30666666666666664,
+                t204,
+                t217,
+                t234,
                 t255,
-                t276,
-                t290,
-                t144,
-                t62,
+                t269,
+                t124,
+                t42,
             ],
             [
-                t229,
-                t228,
-                t225,
-                t212 + 0.23333333333333334,
-                t234,
+                t208,
+                t207,
+                t204,
+                t192 + 0.23333333333333334,
+                t213,
+                t230,
                 t251,
-                t272,
-                t288,
-                t145,
-                t63,
+                t267,
+                t125,
+                t43,
             ],
-            [t242, t241, t238, t234, t211 + 0.17, t247, t268, t286, t146, t64],
+            [t221, t220, t217, t213, t191 + 0.17, t226, t247, t265, t126, t44],
+            [
+                t238,
+                t237,
+                t234,
+                t230,
+                t226,
+                t190 + 0.11666666666666667,
+                t243,
+                t263,
+                t127,
+                t45,
+            ],
             [
                 t259,
                 t258,
                 t255,
                 t251,
                 t247,
-                t210 + 0.11666666666666667,
-                t264,
-                t284,
-                t147,
-                t65,
+                t243,
+                t189 + 0.07333333333333333,
+                t261,
+                t128,
+                t46,
             ],
+            [t272, t271, t269, t267, t265, t263, t261, t188 + 0.04, t129, t47],
             [
-                t280,
-                t279,
-                t276,
-                t272,
-                t268,
-                t264,
-                t209 + 0.07333333333333333,
-                t282,
-                t148,
-                t66,
-            ],
-            [t293, t292, t290, t288, t286, t284, t282, t208 + 0.04, t149, t67],
-            [
-                t142,
-                t143,
-                t144,
-                t145,
-                t146,
-                t147,
-                t148,
-                t149,
+                t122,
+                t123,
+                t124,
+                t125,
+                t126,
+                t127,
+                t128,
+                t129,
                 0.01 * c_q9 + 0.016666666666666666,
-                t68,
+                t48,
             ],
-            [t60, t61, t62, t63, t64, t65, t66, t67, t68, 0.0033333333333333335],
+            [t40, t41, t42, t43, t44, t45, t46, t47, t48, 0.0033333333333333335],
         ],
         bias: [
             9.3195 * c_q0
-                + 0.1 * (s_q1 * (c_q2 * t162 - 0.85 * t8 - s_q2 * t161) + c_q1 * t163)
-                + t171,
-            t171,
-            t170,
-            t169,
-            t168,
-            t167,
-            t166,
-            t165,
-            t164,
-            0.05 * t86,
+                + 0.1 * (s_q1 * (c_q2 * t142 - 0.85 * t2 - s_q2 * t141) + c_q1 * t143)
+                + t151,
+            t151,
+            t150,
+            t149,
+            t148,
+            t147,
+            t146,
+            t145,
+            t144,
+            0.05 * t66,
         ],
         gravity: [
-            9.3195 * c_q0 + t179,
-            t179,
-            t178,
-            t177,
-            t176,
-            t175,
-            t174,
-            t173,
-            t172,
-            0.05 * t102,
+            9.3195 * c_q0 + t159,
+            t159,
+            t158,
+            t157,
+            t156,
+            t155,
+            t154,
+            t153,
+            t152,
+            0.05 * t82,
         ],
     }
 }
@@ -1240,258 +1227,256 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t4 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t10 = t7 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t13 = t10 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t16 = t13 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t19 = t16 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t22 = t19 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t25 = t22 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t28 = t25 + qd[9];
-    let t29 = s_q9 * c_q9;
-    let t30 = qd[0] * (qd[0] * c_q1);
-    let t31 = qd[0] * (qd[0] * s_q1);
-    let t32 = t4 * (t4 * c_q2);
-    let t33 = t4 * (t4 * s_q2);
-    let t34 = t7 * (t7 * c_q3);
-    let t35 = t7 * (t7 * s_q3);
-    let t36 = t10 * (t10 * c_q4);
-    let t37 = t10 * (t10 * s_q4);
-    let t38 = t13 * (t13 * c_q5);
-    let t39 = t13 * (t13 * s_q5);
-    let t40 = t16 * (t16 * c_q6);
-    let t41 = t16 * (t16 * s_q6);
-    let t42 = t19 * (t19 * c_q7);
-    let t43 = t19 * (t19 * s_q7);
-    let t44 = t22 * (t22 * c_q8);
-    let t45 = t22 * (t22 * s_q8);
-    let t46 = t25 * t25 * s_q9;
-    let t47 = c_q9 * c_q9;
-    let t48 = 0.075 * t46 - 15.0 * tau[9];
-    let t49 = 0.15 - 0.075 * t47;
-    let t50 = 0.013333333333333334 - 0.0075 * t47;
-    let inv51 = 1.0 / t50;
-    let t52 = 0.05 * s_q9 * t28 * t28 + c_q9 * t48;
-    let t53 = 0.1 * t52 + tau[8] - tau[9];
-    let t54 = -0.75 * s_q9 * s_q9 - 0.005625 * t29 * t29 * inv51;
-    let t55 = t29 * (0.75 - 0.075 * t49 * inv51);
-    let t56 = -0.75 * t47 - t49 * t49 * inv51;
-    let t57 = 0.15 * t25 * t25 + 0.05 * c_q9 * t28 * t28 + 0.1 * (t44 * t54 - t45 * t55)
-        - s_q9 * t48 - 0.075 * t29 * inv51 * t53;
-    let t58 = t52 + 0.1 * (t44 * t55 - t45 * t56) - t49 * inv51 * t53;
-    let t59 = s_q8 * t55;
-    let t60 = c_q8 * t55;
-    let t61 = s_q8 * t54 + t60;
-    let t62 = t59 + c_q8 * t56;
-    let t63 = c_q8 * t61 - s_q8 * t62;
-    let t64 = s_q8 * t61 + c_q8 * t62;
-    let t65 = 0.1 * t64 + 0.25;
-    let t66 = 0.01 * t64 + 0.023333333333333334;
-    let inv67 = 1.0 / t66;
-    let t68 = s_q8 * t57 + c_q8 * t58;
-    let t69 = 0.1 * t68 + tau[7] - tau[8];
-    let t70 = c_q8 * (c_q8 * t54 - t59) - s_q8 * (t60 - s_q8 * t56)
-        - 0.01 * t63 * t63 * inv67;
-    let t71 = t63 - 0.1 * t63 * t65 * inv67;
-    let t72 = t64 - t65 * t65 * inv67;
-    let t73 = 0.25 * t22 * t22 + c_q8 * t57
-        + 0.1 * (t42 * t70 - t43 * t71 - t63 * inv67 * t69) - s_q8 * t58;
-    let t74 = t68 + 0.1 * (t42 * t71 - t43 * t72) - t65 * inv67 * t69;
-    let t75 = s_q7 * t71;
-    let t76 = c_q7 * t71;
-    let t77 = s_q7 * t70 + t76;
-    let t78 = t75 + c_q7 * t72;
-    let t79 = c_q7 * t77 - s_q7 * t78;
-    let t80 = s_q7 * t77 + c_q7 * t78;
-    let t81 = 0.1 * t80 + 0.35;
-    let t82 = 0.01 * t80 + 0.03333333333333333;
-    let inv83 = 1.0 / t82;
-    let t84 = s_q7 * t73 + c_q7 * t74;
-    let t85 = 0.1 * t84 + tau[6] - tau[7];
-    let t86 = c_q7 * (c_q7 * t70 - t75) - s_q7 * (t76 - s_q7 * t72)
-        - 0.01 * t79 * t79 * inv83;
-    let t87 = t79 - 0.1 * t79 * t81 * inv83;
-    let t88 = t80 - t81 * t81 * inv83;
-    let t89 = 0.35 * t19 * t19 + c_q7 * t73
-        + 0.1 * (t40 * t86 - t41 * t87 - t79 * inv83 * t85) - s_q7 * t74;
-    let t90 = t84 + 0.1 * (t40 * t87 - t41 * t88) - t81 * inv83 * t85;
-    let t91 = s_q6 * t87;
-    let t92 = c_q6 * t87;
-    let t93 = s_q6 * t86 + t92;
-    let t94 = t91 + c_q6 * t88;
-    let t95 = c_q6 * t93 - s_q6 * t94;
-    let t96 = s_q6 * t93 + c_q6 * t94;
-    let t97 = 0.1 * t96 + 0.45;
-    let t98 = 0.01 * t96 + 0.043333333333333335;
-    let inv99 = 1.0 / t98;
-    let t100 = s_q6 * t89 + c_q6 * t90;
-    let t101 = 0.1 * t100 + tau[5] - tau[6];
-    let t102 = c_q6 * (c_q6 * t86 - t91) - s_q6 * (t92 - s_q6 * t88)
-        - 0.01 * t95 * t95 * inv99;
-    let t103 = t95 - 0.1 * t95 * t97 * inv99;
-    let t104 = t96 - t97 * t97 * inv99;
-    let t105 = 0.45 * t16 * t16 + c_q6 * t89
-        + 0.1 * (t38 * t102 - t39 * t103 - t95 * inv99 * t101) - s_q6 * t90;
-    let t106 = t100 + 0.1 * (t38 * t103 - t39 * t104) - t97 * inv99 * t101;
-    let t107 = s_q5 * t103;
-    let t108 = c_q5 * t103;
-    let t109 = s_q5 * t102 + t108;
-    let t110 = t107 + c_q5 * t104;
-    let t111 = c_q5 * t109 - s_q5 * t110;
-    let t112 = s_q5 * t109 + c_q5 * t110;
-    let t113 = 0.1 * t112 + 0.55;
-    let t114 = 0.01 * t112 + 0.05333333333333334;
-    let inv115 = 1.0 / t114;
-    let t116 = s_q5 * t105 + c_q5 * t106;
-    let t117 = 0.1 * t116 + tau[4] - tau[5];
-    let t118 = c_q5 * (c_q5 * t102 - t107) - s_q5 * (t108 - s_q5 * t104)
-        - 0.01 * t111 * t111 * inv115;
-    let t119 = t111 - 0.1 * t111 * t113 * inv115;
-    let t120 = t112 - t113 * t113 * inv115;
-    let t121 = 0.55 * t13 * t13 + c_q5 * t105
-        + 0.1 * (t36 * t118 - t37 * t119 - t111 * inv115 * t117) - s_q5 * t106;
-    let t122 = t116 + 0.1 * (t36 * t119 - t37 * t120) - t113 * inv115 * t117;
-    let t123 = s_q4 * t119;
-    let t124 = c_q4 * t119;
-    let t125 = s_q4 * t118 + t124;
-    let t126 = t123 + c_q4 * t120;
-    let t127 = c_q4 * t125 - s_q4 * t126;
-    let t128 = s_q4 * t125 + c_q4 * t126;
-    let t129 = 0.1 * t128 + 0.65;
-    let t130 = 0.01 * t128 + 0.06333333333333334;
-    let inv131 = 1.0 / t130;
-    let t132 = s_q4 * t121 + c_q4 * t122;
-    let t133 = 0.1 * t132 + tau[3] - tau[4];
-    let t134 = c_q4 * (c_q4 * t118 - t123) - s_q4 * (t124 - s_q4 * t120)
-        - 0.01 * t127 * t127 * inv131;
-    let t135 = t127 - 0.1 * t127 * t129 * inv131;
-    let t136 = t128 - t129 * t129 * inv131;
-    let t137 = 0.65 * t10 * t10 + c_q4 * t121
-        + 0.1 * (t34 * t134 - t35 * t135 - t127 * inv131 * t133) - s_q4 * t122;
-    let t138 = t132 + 0.1 * (t34 * t135 - t35 * t136) - t129 * inv131 * t133;
-    let t139 = s_q3 * t135;
-    let t140 = c_q3 * t135;
-    let t141 = s_q3 * t134 + t140;
-    let t142 = t139 + c_q3 * t136;
-    let t143 = c_q3 * t141 - s_q3 * t142;
-    let t144 = s_q3 * t141 + c_q3 * t142;
-    let t145 = 0.1 * t144 + 0.75;
-    let t146 = 0.01 * t144 + 0.07333333333333333;
-    let inv147 = 1.0 / t146;
-    let t148 = s_q3 * t137 + c_q3 * t138;
-    let t149 = 0.1 * t148 + tau[2] - tau[3];
-    let t150 = c_q3 * (c_q3 * t134 - t139) - s_q3 * (t140 - s_q3 * t136)
-        - 0.01 * t143 * t143 * inv147;
-    let t151 = t143 - 0.1 * t143 * t145 * inv147;
-    let t152 = t144 - t145 * t145 * inv147;
-    let t153 = 0.75 * t7 * t7 + c_q3 * t137
-        + 0.1 * (t32 * t150 - t33 * t151 - t143 * inv147 * t149) - s_q3 * t138;
-    let t154 = t148 + 0.1 * (t32 * t151 - t33 * t152) - t145 * inv147 * t149;
-    let t155 = s_q2 * t151;
-    let t156 = c_q2 * t151;
-    let t157 = s_q2 * t150 + t156;
-    let t158 = t155 + c_q2 * t152;
-    let t159 = c_q2 * t157 - s_q2 * t158;
-    let t160 = s_q2 * t157 + c_q2 * t158;
-    let t161 = 0.1 * t160 + 0.85;
-    let t162 = 0.01 * t160 + 0.08333333333333333;
-    let inv163 = 1.0 / t162;
-    let t164 = s_q2 * t153 + c_q2 * t154;
-    let t165 = 0.1 * t164 + tau[1] - tau[2];
-    let t166 = c_q2 * (c_q2 * t150 - t155) - s_q2 * (t156 - s_q2 * t152)
-        - 0.01 * t159 * t159 * inv163;
-    let t167 = t159 - 0.1 * t159 * t161 * inv163;
-    let t168 = t160 - t161 * t161 * inv163;
-    let t169 = s_q1 * t166 + c_q1 * t167;
-    let t170 = s_q1 * t167 + c_q1 * t168;
-    let t171 = s_q1 * t169 + c_q1 * t170;
-    let t172 = 0.01 * t171 + 0.09333333333333334;
-    let inv173 = 1.0 / t172;
-    let t174 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t2 = t1 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t3 = t2 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = t3 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t5 = t4 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t6 = t5 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t7 = t6 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t8 = t7 + qd[9];
+    let t9 = s_q9 * c_q9;
+    let t10 = qd[0] * (qd[0] * c_q1);
+    let t11 = qd[0] * (qd[0] * s_q1);
+    let t12 = t0 * (t0 * c_q2);
+    let t13 = t0 * (t0 * s_q2);
+    let t14 = t1 * (t1 * c_q3);
+    let t15 = t1 * (t1 * s_q3);
+    let t16 = t2 * (t2 * c_q4);
+    let t17 = t2 * (t2 * s_q4);
+    let t18 = t3 * (t3 * c_q5);
+    let t19 = t3 * (t3 * s_q5);
+    let t20 = t4 * (t4 * c_q6);
+    let t21 = t4 * (t4 * s_q6);
+    let t22 = t5 * (t5 * c_q7);
+    let t23 = t5 * (t5 * s_q7);
+    let t24 = t6 * (t6 * c_q8);
+    let t25 = t6 * (t6 * s_q8);
+    let t26 = t7 * t7 * s_q9;
+    let t27 = c_q9 * c_q9;
+    let t28 = 0.075 * t26 - 15.0 * tau[9];
+    let t29 = 0.15 - 0.075 * t27;
+    let t30 = 0.013333333333333334 - 0.0075 * t27;
+    let inv0 = 1.0 / t30;
+    let t31 = 0.05 * s_q9 * t8 * t8 + c_q9 * t28;
+    let t32 = 0.1 * t31 + tau[8] - tau[9];
+    let t33 = -0.75 * s_q9 * s_q9 - 0.005625 * t9 * t9 * inv0;
+    let t34 = t9 * (0.75 - 0.075 * t29 * inv0);
+    let t35 = -0.75 * t27 - t29 * t29 * inv0;
+    let t36 = 0.15 * t7 * t7 + 0.05 * c_q9 * t8 * t8 + 0.1 * (t24 * t33 - t25 * t34)
+        - s_q9 * t28 - 0.075 * t9 * inv0 * t32;
+    let t37 = t31 + 0.1 * (t24 * t34 - t25 * t35) - t29 * inv0 * t32;
+    let t38 = s_q8 * t34;
+    let t39 = c_q8 * t34;
+    let t40 = s_q8 * t33 + t39;
+    let t41 = t38 + c_q8 * t35;
+    let t42 = c_q8 * t40 - s_q8 * t41;
+    let t43 = s_q8 * t40 + c_q8 * t41;
+    let t44 = 0.1 * t43 + 0.25;
+    let t45 = 0.01 * t43 + 0.023333333333333334;
+    let inv1 = 1.0 / t45;
+    let t46 = s_q8 * t36 + c_q8 * t37;
+    let t47 = 0.1 * t46 + tau[7] - tau[8];
+    let t48 = c_q8 * (c_q8 * t33 - t38) - s_q8 * (t39 - s_q8 * t35)
+        - 0.01 * t42 * t42 * inv1;
+    let t49 = t42 - 0.1 * t42 * t44 * inv1;
+    let t50 = t43 - t44 * t44 * inv1;
+    let t51 = 0.25 * t6 * t6 + c_q8 * t36
+        + 0.1 * (t22 * t48 - t23 * t49 - t42 * inv1 * t47) - s_q8 * t37;
+    let t52 = t46 + 0.1 * (t22 * t49 - t23 * t50) - t44 * inv1 * t47;
+    let t53 = s_q7 * t49;
+    let t54 = c_q7 * t49;
+    let t55 = s_q7 * t48 + t54;
+    let t56 = t53 + c_q7 * t50;
+    let t57 = c_q7 * t55 - s_q7 * t56;
+    let t58 = s_q7 * t55 + c_q7 * t56;
+    let t59 = 0.1 * t58 + 0.35;
+    let t60 = 0.01 * t58 + 0.03333333333333333;
+    let inv2 = 1.0 / t60;
+    let t61 = s_q7 * t51 + c_q7 * t52;
+    let t62 = 0.1 * t61 + tau[6] - tau[7];
+    let t63 = c_q7 * (c_q7 * t48 - t53) - s_q7 * (t54 - s_q7 * t50)
+        - 0.01 * t57 * t57 * inv2;
+    let t64 = t57 - 0.1 * t57 * t59 * inv2;
+    let t65 = t58 - t59 * t59 * inv2;
+    let t66 = 0.35 * t5 * t5 + c_q7 * t51
+        + 0.1 * (t20 * t63 - t21 * t64 - t57 * inv2 * t62) - s_q7 * t52;
+    let t67 = t61 + 0.1 * (t20 * t64 - t21 * t65) - t59 * inv2 * t62;
+    let t68 = s_q6 * t64;
+    let t69 = c_q6 * t64;
+    let t70 = s_q6 * t63 + t69;
+    let t71 = t68 + c_q6 * t65;
+    let t72 = c_q6 * t70 - s_q6 * t71;
+    let t73 = s_q6 * t70 + c_q6 * t71;
+    let t74 = 0.1 * t73 + 0.45;
+    let t75 = 0.01 * t73 + 0.043333333333333335;
+    let inv3 = 1.0 / t75;
+    let t76 = s_q6 * t66 + c_q6 * t67;
+    let t77 = 0.1 * t76 + tau[5] - tau[6];
+    let t78 = c_q6 * (c_q6 * t63 - t68) - s_q6 * (t69 - s_q6 * t65)
+        - 0.01 * t72 * t72 * inv3;
+    let t79 = t72 - 0.1 * t72 * t74 * inv3;
+    let t80 = t73 - t74 * t74 * inv3;
+    let t81 = 0.45 * t4 * t4 + c_q6 * t66
+        + 0.1 * (t18 * t78 - t19 * t79 - t72 * inv3 * t77) - s_q6 * t67;
+    let t82 = t76 + 0.1 * (t18 * t79 - t19 * t80) - t74 * inv3 * t77;
+    let t83 = s_q5 * t79;
+    let t84 = c_q5 * t79;
+    let t85 = s_q5 * t78 + t84;
+    let t86 = t83 + c_q5 * t80;
+    let t87 = c_q5 * t85 - s_q5 * t86;
+    let t88 = s_q5 * t85 + c_q5 * t86;
+    let t89 = 0.1 * t88 + 0.55;
+    let t90 = 0.01 * t88 + 0.05333333333333334;
+    let inv4 = 1.0 / t90;
+    let t91 = s_q5 * t81 + c_q5 * t82;
+    let t92 = 0.1 * t91 + tau[4] - tau[5];
+    let t93 = c_q5 * (c_q5 * t78 - t83) - s_q5 * (t84 - s_q5 * t80)
+        - 0.01 * t87 * t87 * inv4;
+    let t94 = t87 - 0.1 * t87 * t89 * inv4;
+    let t95 = t88 - t89 * t89 * inv4;
+    let t96 = 0.55 * t3 * t3 + c_q5 * t81
+        + 0.1 * (t16 * t93 - t17 * t94 - t87 * inv4 * t92) - s_q5 * t82;
+    let t97 = t91 + 0.1 * (t16 * t94 - t17 * t95) - t89 * inv4 * t92;
+    let t98 = s_q4 * t94;
+    let t99 = c_q4 * t94;
+    let t100 = s_q4 * t93 + t99;
+    let t101 = t98 + c_q4 * t95;
+    let t102 = c_q4 * t100 - s_q4 * t101;
+    let t103 = s_q4 * t100 + c_q4 * t101;
+    let t104 = 0.1 * t103 + 0.65;
+    let t105 = 0.01 * t103 + 0.06333333333333334;
+    let inv5 = 1.0 / t105;
+    let t106 = s_q4 * t96 + c_q4 * t97;
+    let t107 = 0.1 * t106 + tau[3] - tau[4];
+    let t108 = c_q4 * (c_q4 * t93 - t98) - s_q4 * (t99 - s_q4 * t95)
+        - 0.01 * t102 * t102 * inv5;
+    let t109 = t102 - 0.1 * t102 * t104 * inv5;
+    let t110 = t103 - t104 * t104 * inv5;
+    let t111 = 0.65 * t2 * t2 + c_q4 * t96
+        + 0.1 * (t14 * t108 - t15 * t109 - t102 * inv5 * t107) - s_q4 * t97;
+    let t112 = t106 + 0.1 * (t14 * t109 - t15 * t110) - t104 * inv5 * t107;
+    let t113 = s_q3 * t109;
+    let t114 = c_q3 * t109;
+    let t115 = s_q3 * t108 + t114;
+    let t116 = t113 + c_q3 * t110;
+    let t117 = c_q3 * t115 - s_q3 * t116;
+    let t118 = s_q3 * t115 + c_q3 * t116;
+    let t119 = 0.1 * t118 + 0.75;
+    let t120 = 0.01 * t118 + 0.07333333333333333;
+    let inv6 = 1.0 / t120;
+    let t121 = s_q3 * t111 + c_q3 * t112;
+    let t122 = 0.1 * t121 + tau[2] - tau[3];
+    let t123 = c_q3 * (c_q3 * t108 - t113) - s_q3 * (t114 - s_q3 * t110)
+        - 0.01 * t117 * t117 * inv6;
+    let t124 = t117 - 0.1 * t117 * t119 * inv6;
+    let t125 = t118 - t119 * t119 * inv6;
+    let t126 = 0.75 * t1 * t1 + c_q3 * t111
+        + 0.1 * (t12 * t123 - t13 * t124 - t117 * inv6 * t122) - s_q3 * t112;
+    let t127 = t121 + 0.1 * (t12 * t124 - t13 * t125) - t119 * inv6 * t122;
+    let t128 = s_q2 * t124;
+    let t129 = c_q2 * t124;
+    let t130 = s_q2 * t123 + t129;
+    let t131 = t128 + c_q2 * t125;
+    let t132 = c_q2 * t130 - s_q2 * t131;
+    let t133 = s_q2 * t130 + c_q2 * t131;
+    let t134 = 0.1 * t133 + 0.85;
+    let t135 = 0.01 * t133 + 0.08333333333333333;
+    let inv7 = 1.0 / t135;
+    let t136 = s_q2 * t126 + c_q2 * t127;
+    let t137 = 0.1 * t136 + tau[1] - tau[2];
+    let t138 = c_q2 * (c_q2 * t123 - t128) - s_q2 * (t129 - s_q2 * t125)
+        - 0.01 * t132 * t132 * inv7;
+    let t139 = t132 - 0.1 * t132 * t134 * inv7;
+    let t140 = t133 - t134 * t134 * inv7;
+    let t141 = s_q1 * t138 + c_q1 * t139;
+    let t142 = s_q1 * t139 + c_q1 * t140;
+    let t143 = s_q1 * t141 + c_q1 * t142;
+    let t144 = 0.01 * t143 + 0.09333333333333334;
+    let inv8 = 1.0 / t144;
+    let t145 = tau[0]
         + 0.1
             * (s_q1
-                * (0.85 * t4 * t4 + c_q2 * t153
-                    + 0.1 * (t30 * t166 - t31 * t167 - t159 * inv163 * t165)
-                    - s_q2 * t154)
-                + c_q1 * (t164 + 0.1 * (t30 * t167 - t31 * t168) - t161 * inv163 * t165))
-        - tau[1] - 0.981 * s_q0 * (c_q1 * t169 - s_q1 * t170)
-        - 9.81 * c_q0 * (0.1 * t171 + 0.95);
-    let t175 = inv173 * t174;
-    let t176 = 9.81 * c_q0 + 0.1 * t175;
-    let t177 = 9.81 * s_q0 * c_q1 + s_q1 * t176 - 0.1 * t30;
-    let t178 = c_q1 * t176 + 0.1 * t31 - 9.81 * s_q0 * s_q1;
-    let t179 = inv163 * (t165 - t161 * t178 - t162 * inv173 * t174 - 0.1 * t159 * t177);
-    let t180 = t175 + t179;
-    let t181 = t178 + 0.1 * t180;
-    let t182 = c_q2 * t177 + s_q2 * t181 - 0.1 * t32;
-    let t183 = c_q2 * t181 + 0.1 * t33 - s_q2 * t177;
-    let t184 = inv147 * (t149 - t145 * t183 - t146 * t180 - 0.1 * t143 * t182);
-    let t185 = t180 + t184;
-    let t186 = t183 + 0.1 * t185;
-    let t187 = c_q3 * t182 + s_q3 * t186 - 0.1 * t34;
-    let t188 = c_q3 * t186 + 0.1 * t35 - s_q3 * t182;
-    let t189 = inv131 * (t133 - t129 * t188 - t130 * t185 - 0.1 * t127 * t187);
-    let t190 = t185 + t189;
-    let t191 = t188 + 0.1 * t190;
-    let t192 = c_q4 * t187 + s_q4 * t191 - 0.1 * t36;
-    let t193 = c_q4 * t191 + 0.1 * t37 - s_q4 * t187;
-    let t194 = inv115 * (t117 - t113 * t193 - t114 * t190 - 0.1 * t111 * t192);
-    let t195 = t190 + t194;
-    let t196 = t193 + 0.1 * t195;
-    let t197 = c_q5 * t192 + s_q5 * t196 - 0.1 * t38;
-    let t198 = c_q5 * t196 + 0.1 * t39 - s_q5 * t192;
-    let t199 = inv99 * (t101 - t97 * t198 - t98 * t195 - 0.1 * t95 * t197);
-    let t200 = t195 + t199;
-    let t201 = t198 + 0.1 * t200;
-    let t202 = c_q6 * t197 + s_q6 * t201 - 0.1 * t40;
-    let t203 = c_q6 * t201 + 0.1 * t41 - s_q6 * t197;
-    let t204 = inv83 * (t85 - t81 * t203 - t82 * t200 - 0.1 * t79 * t202);
-    let t205 = t200 + t204;
-    let t206 = t203 + 0.1 * t205;
-    let t207 = c_q7 * t202 + s_q7 * t206 - 0.1 * t42;
-    let t208 = c_q7 * t206 + 0.1 * t43 - s_q7 * t202;
-    let t209 = inv67 * (t69 - t65 * t208 - t66 * t205 - 0.1 * t63 * t207);
-    let t210 = t205 + t209;
-    let t211 = t208 + 0.1 * t210;
-    let t212 = c_q8 * t207 + s_q8 * t211 - 0.1 * t44;
-    let t213 = c_q8 * t211 + 0.1 * t45 - s_q8 * t207;
-    let t214 = inv51 * (t53 - t49 * t213 - t50 * t210 - 0.075 * t29 * t212);
-    let t215 = t210 + t214;
+                * (0.85 * t0 * t0 + c_q2 * t126
+                    + 0.1 * (t10 * t138 - t11 * t139 - t132 * inv7 * t137) - s_q2 * t127)
+                + c_q1 * (t136 + 0.1 * (t10 * t139 - t11 * t140) - t134 * inv7 * t137))
+        - tau[1] - 0.981 * s_q0 * (c_q1 * t141 - s_q1 * t142)
+        - 9.81 * c_q0 * (0.1 * t143 + 0.95);
+    let t146 = inv8 * t145;
+    let t147 = 9.81 * c_q0 + 0.1 * t146;
+    let t148 = 9.81 * s_q0 * c_q1 + s_q1 * t147 - 0.1 * t10;
+    let t149 = c_q1 * t147 + 0.1 * t11 - 9.81 * s_q0 * s_q1;
+    let t150 = inv7 * (t137 - t134 * t149 - t135 * inv8 * t145 - 0.1 * t132 * t148);
+    let t151 = t146 + t150;
+    let t152 = t149 + 0.1 * t151;
+    let t153 = c_q2 * t148 + s_q2 * t152 - 0.1 * t12;
+    let t154 = c_q2 * t152 + 0.1 * t13 - s_q2 * t148;
+    let t155 = inv6 * (t122 - t119 * t154 - t120 * t151 - 0.1 * t117 * t153);
+    let t156 = t151 + t155;
+    let t157 = t154 + 0.1 * t156;
+    let t158 = c_q3 * t153 + s_q3 * t157 - 0.1 * t14;
+    let t159 = c_q3 * t157 + 0.1 * t15 - s_q3 * t153;
+    let t160 = inv5 * (t107 - t104 * t159 - t105 * t156 - 0.1 * t102 * t158);
+    let t161 = t156 + t160;
+    let t162 = t159 + 0.1 * t161;
+    let t163 = c_q4 * t158 + s_q4 * t162 - 0.1 * t16;
+    let t164 = c_q4 * t162 + 0.1 * t17 - s_q4 * t158;
+    let t165 = inv4 * (t92 - t89 * t164 - t90 * t161 - 0.1 * t87 * t163);
+    let t166 = t161 + t165;
+    let t167 = t164 + 0.1 * t166;
+    let t168 = c_q5 * t163 + s_q5 * t167 - 0.1 * t18;
+    let t169 = c_q5 * t167 + 0.1 * t19 - s_q5 * t163;
+    let t170 = inv3 * (t77 - t74 * t169 - t75 * t166 - 0.1 * t72 * t168);
+    let t171 = t166 + t170;
+    let t172 = t169 + 0.1 * t171;
+    let t173 = c_q6 * t168 + s_q6 * t172 - 0.1 * t20;
+    let t174 = c_q6 * t172 + 0.1 * t21 - s_q6 * t168;
+    let t175 = inv2 * (t62 - t59 * t174 - t60 * t171 - 0.1 * t57 * t173);
+    let t176 = t171 + t175;
+    let t177 = t174 + 0.1 * t176;
+    let t178 = c_q7 * t173 + s_q7 * t177 - 0.1 * t22;
+    let t179 = c_q7 * t177 + 0.1 * t23 - s_q7 * t173;
+    let t180 = inv1 * (t47 - t44 * t179 - t45 * t176 - 0.1 * t42 * t178);
+    let t181 = t176 + t180;
+    let t182 = t179 + 0.1 * t181;
+    let t183 = c_q8 * t178 + s_q8 * t182 - 0.1 * t24;
+    let t184 = c_q8 * t182 + 0.1 * t25 - s_q8 * t178;
+    let t185 = inv0 * (t32 - t29 * t184 - t30 * t181 - 0.075 * t9 * t183);
+    let t186 = t181 + t185;
     [
+        t146,
+        t150,
+        t155,
+        t160,
+        t165,
+        t170,
         t175,
-        t179,
-        t184,
-        t189,
-        t194,
-        t199,
-        t204,
-        t209,
-        t214,
+        t180,
+        t185,
         300.0
-            * (tau[9] - 0.0033333333333333335 * t215
-                - 0.05 * (0.1 * t46 + c_q9 * (t213 + 0.1 * t215) - s_q9 * t212)),
+            * (tau[9] - 0.0033333333333333335 * t186
+                - 0.05 * (0.1 * t26 + c_q9 * (t184 + 0.1 * t186) - s_q9 * t183)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 547,
+    mul: 546,
     add: 328,
     div: 0,
     sqrt: 0,
@@ -1511,388 +1496,387 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = t5 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t11 = t8 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t14 = t11 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t17 = t14 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = t17 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t23 = t20 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t26 = t23 + qd[9];
-    let t27 = qd[0] * s_q1;
-    let t28 = -0.2 * (t2 + qd[0] * c_q1);
-    let t29 = 0.2 * c_q2 * t27 - s_q2 * t28;
-    let t30 = 0.2 * (s_q2 * t27 - t5) + c_q2 * t28;
-    let t31 = c_q3 * t29 - s_q3 * t30;
-    let t32 = c_q3 * t30 + s_q3 * t29 - 0.2 * t8;
-    let t33 = c_q4 * t31 - s_q4 * t32;
-    let t34 = c_q4 * t32 + s_q4 * t31 - 0.2 * t11;
-    let t35 = c_q5 * t33 - s_q5 * t34;
-    let t36 = c_q5 * t34 + s_q5 * t33 - 0.2 * t14;
-    let t37 = c_q6 * t35 - s_q6 * t36;
-    let t38 = c_q6 * t36 + s_q6 * t35 - 0.2 * t17;
-    let t39 = c_q7 * t37 - s_q7 * t38;
-    let t40 = c_q7 * t38 + s_q7 * t37 - 0.2 * t20;
-    let t41 = c_q8 * t39 - s_q8 * t40;
-    let t42 = c_q9 * t41 - s_q9 * (c_q8 * t40 + s_q8 * t39 - 0.2 * t23);
-    let t43 = s_q9 * t26;
-    let t44 = c_q9 * t26;
-    let t45 = -0.3 * t23 - 0.1 * t44;
-    let t46 = c_q8 * t43;
-    let t47 = s_q8 * t45 - 0.1 * t46;
-    let t48 = s_q8 * t43;
-    let t49 = c_q8 * t45 + 0.1 * t48;
-    let t50 = t49 - 0.5 * t20;
-    let t51 = c_q7 * t47;
-    let t52 = s_q7 * t50 + t51;
-    let t53 = s_q7 * t47;
-    let t54 = c_q7 * t50 - t53;
-    let t55 = t54 - 0.7 * t17;
-    let t56 = c_q6 * t52;
-    let t57 = s_q6 * t55 + t56;
-    let t58 = s_q6 * t52;
-    let t59 = c_q6 * t55 - t58;
-    let t60 = t59 - 0.9 * t14;
-    let t61 = c_q5 * t57;
-    let t62 = s_q5 * t60 + t61;
-    let t63 = s_q5 * t57;
-    let t64 = c_q5 * t60 - t63;
-    let t65 = t64 - 1.1 * t11;
-    let t66 = c_q4 * t62;
-    let t67 = s_q4 * t65 + t66;
-    let t68 = s_q4 * t62;
-    let t69 = c_q4 * t65 - t68;
-    let t70 = t69 - 1.3 * t8;
-    let t71 = c_q3 * t67;
-    let t72 = s_q3 * t70 + t71;
-    let t73 = s_q3 * t67;
-    let t74 = c_q3 * t70 - t73;
-    let t75 = t74 - 1.5 * t5;
-    let t76 = c_q2 * t72;
-    let t77 = s_q2 * t75 + t76;
-    let t78 = s_q2 * t72;
-    let t79 = c_q2 * t75 - t78;
-    let t80 = c_q1 * t77;
-    let t81 = s_q1 * (t79 - 1.7 * t2) + t80;
-    let t82 = 0.15 * t41 + 0.05 * t42;
-    let t83 = 0.25 * t39 + t82;
-    let t84 = 0.35 * t37 + t83;
-    let t85 = 0.45 * t35 + t84;
-    let t86 = 0.55 * t33 + t85;
-    let t87 = 0.65 * t31 + t86;
-    let t88 = 0.75 * t29 + t87;
-    let t89 = 0.1 * t47 - 0.01 * t43;
-    let t90 = 0.1 * t52 + t89;
-    let t91 = 0.1 * t57 + t90;
-    let t92 = 0.1 * t62 + t91;
-    let t93 = 0.1 * t67 + t92;
-    let t94 = 0.1 * t72 + t93;
-    let t95 = 0.1 * t77 + t94;
-    let t96 = t88 + 0.17 * t27 + t95;
-    let t97 = t2 * s_q2;
-    let t98 = -0.2 * (t5 + t2 * c_q2);
-    let t99 = 0.2 * c_q3 * t97 - s_q3 * t98;
-    let t100 = 0.2 * (s_q3 * t97 - t8) + c_q3 * t98;
-    let t101 = c_q4 * t99 - s_q4 * t100;
-    let t102 = c_q4 * t100 + s_q4 * t99 - 0.2 * t11;
-    let t103 = c_q5 * t101 - s_q5 * t102;
-    let t104 = c_q5 * t102 + s_q5 * t101 - 0.2 * t14;
-    let t105 = c_q6 * t103 - s_q6 * t104;
-    let t106 = c_q6 * t104 + s_q6 * t103 - 0.2 * t17;
-    let t107 = c_q7 * t105 - s_q7 * t106;
-    let t108 = c_q7 * t106 + s_q7 * t105 - 0.2 * t20;
-    let t109 = c_q8 * t107 - s_q8 * t108;
-    let t110 = c_q9 * t109 - s_q9 * (c_q8 * t108 + s_q8 * t107 - 0.2 * t23);
-    let t111 = 0.15 * t109 + 0.05 * t110;
-    let t112 = 0.25 * t107 + t111;
-    let t113 = 0.35 * t105 + t112;
-    let t114 = 0.45 * t103 + t113;
-    let t115 = 0.55 * t101 + t114;
-    let t116 = 0.65 * t99 + t115;
-    let t117 = 0.15 * t97 + t116;
-    let t118 = t95 + t117;
-    let t119 = t5 * s_q3;
-    let t120 = -0.2 * (t8 + t5 * c_q3);
-    let t121 = 0.2 * c_q4 * t119 - s_q4 * t120;
-    let t122 = 0.2 * (s_q4 * t119 - t11) + c_q4 * t120;
-    let t123 = c_q5 * t121 - s_q5 * t122;
-    let t124 = c_q5 * t122 + s_q5 * t121 - 0.2 * t14;
-    let t125 = c_q6 * t123 - s_q6 * t124;
-    let t126 = c_q6 * t124 + s_q6 * t123 - 0.2 * t17;
-    let t127 = c_q7 * t125 - s_q7 * t126;
-    let t128 = c_q7 * t126 + s_q7 * t125 - 0.2 * t20;
-    let t129 = c_q8 * t127 - s_q8 * t128;
-    let t130 = c_q9 * t129 - s_q9 * (c_q8 * t128 + s_q8 * t127 - 0.2 * t23);
-    let t131 = 0.15 * t129 + 0.05 * t130;
-    let t132 = 0.25 * t127 + t131;
-    let t133 = 0.35 * t125 + t132;
-    let t134 = 0.45 * t123 + t133;
-    let t135 = 0.55 * t121 + t134;
-    let t136 = 0.13 * t119 + t135;
-    let t137 = t95 + t136;
-    let t138 = t8 * s_q4;
-    let t139 = -0.2 * (t11 + t8 * c_q4);
-    let t140 = 0.2 * c_q5 * t138 - s_q5 * t139;
-    let t141 = 0.2 * (s_q5 * t138 - t14) + c_q5 * t139;
-    let t142 = c_q6 * t140 - s_q6 * t141;
-    let t143 = c_q6 * t141 + s_q6 * t140 - 0.2 * t17;
-    let t144 = c_q7 * t142 - s_q7 * t143;
-    let t145 = c_q7 * t143 + s_q7 * t142 - 0.2 * t20;
-    let t146 = c_q8 * t144 - s_q8 * t145;
-    let t147 = c_q9 * t146 - s_q9 * (c_q8 * t145 + s_q8 * t144 - 0.2 * t23);
-    let t148 = t76 + s_q2 * t74;
-    let t149 = 0.15 * t146 + 0.05 * t147;
-    let t150 = 0.25 * t144 + t149;
-    let t151 = 0.35 * t142 + t150;
-    let t152 = 0.45 * t140 + t151;
-    let t153 = 0.11 * t138 + t152;
-    let t154 = t94 + t153;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t2 = t1 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t3 = t2 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = t3 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t5 = t4 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t6 = t5 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t7 = t6 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t8 = t7 + qd[9];
+    let t9 = qd[0] * s_q1;
+    let t10 = -0.2 * (t0 + qd[0] * c_q1);
+    let t11 = 0.2 * c_q2 * t9 - s_q2 * t10;
+    let t12 = 0.2 * (s_q2 * t9 - t1) + c_q2 * t10;
+    let t13 = c_q3 * t11 - s_q3 * t12;
+    let t14 = c_q3 * t12 + s_q3 * t11 - 0.2 * t2;
+    let t15 = c_q4 * t13 - s_q4 * t14;
+    let t16 = c_q4 * t14 + s_q4 * t13 - 0.2 * t3;
+    let t17 = c_q5 * t15 - s_q5 * t16;
+    let t18 = c_q5 * t16 + s_q5 * t15 - 0.2 * t4;
+    let t19 = c_q6 * t17 - s_q6 * t18;
+    let t20 = c_q6 * t18 + s_q6 * t17 - 0.2 * t5;
+    let t21 = c_q7 * t19 - s_q7 * t20;
+    let t22 = c_q7 * t20 + s_q7 * t19 - 0.2 * t6;
+    let t23 = c_q8 * t21 - s_q8 * t22;
+    let t24 = c_q9 * t23 - s_q9 * (c_q8 * t22 + s_q8 * t21 - 0.2 * t7);
+    let t25 = s_q9 * t8;
+    let t26 = c_q9 * t8;
+    let t27 = -0.3 * t7 - 0.1 * t26;
+    let t28 = c_q8 * t25;
+    let t29 = s_q8 * t27 - 0.1 * t28;
+    let t30 = s_q8 * t25;
+    let t31 = c_q8 * t27 + 0.1 * t30;
+    let t32 = t31 - 0.5 * t6;
+    let t33 = c_q7 * t29;
+    let t34 = s_q7 * t32 + t33;
+    let t35 = s_q7 * t29;
+    let t36 = c_q7 * t32 - t35;
+    let t37 = t36 - 0.7 * t5;
+    let t38 = c_q6 * t34;
+    let t39 = s_q6 * t37 + t38;
+    let t40 = s_q6 * t34;
+    let t41 = c_q6 * t37 - t40;
+    let t42 = t41 - 0.9 * t4;
+    let t43 = c_q5 * t39;
+    let t44 = s_q5 * t42 + t43;
+    let t45 = s_q5 * t39;
+    let t46 = c_q5 * t42 - t45;
+    let t47 = t46 - 1.1 * t3;
+    let t48 = c_q4 * t44;
+    let t49 = s_q4 * t47 + t48;
+    let t50 = s_q4 * t44;
+    let t51 = c_q4 * t47 - t50;
+    let t52 = t51 - 1.3 * t2;
+    let t53 = c_q3 * t49;
+    let t54 = s_q3 * t52 + t53;
+    let t55 = s_q3 * t49;
+    let t56 = c_q3 * t52 - t55;
+    let t57 = t56 - 1.5 * t1;
+    let t58 = c_q2 * t54;
+    let t59 = s_q2 * t57 + t58;
+    let t60 = s_q2 * t54;
+    let t61 = c_q2 * t57 - t60;
+    let t62 = c_q1 * t59;
+    let t63 = s_q1 * (t61 - 1.7 * t0) + t62;
+    let t64 = 0.15 * t23 + 0.05 * t24;
+    let t65 = 0.25 * t21 + t64;
+    let t66 = 0.35 * t19 + t65;
+    let t67 = 0.45 * t17 + t66;
+    let t68 = 0.55 * t15 + t67;
+    let t69 = 0.65 * t13 + t68;
+    let t70 = 0.75 * t11 + t69;
+    let t71 = 0.1 * t29 - 0.01 * t25;
+    let t72 = 0.1 * t34 + t71;
+    let t73 = 0.1 * t39 + t72;
+    let t74 = 0.1 * t44 + t73;
+    let t75 = 0.1 * t49 + t74;
+    let t76 = 0.1 * t54 + t75;
+    let t77 = 0.1 * t59 + t76;
+    let t78 = t70 + 0.17 * t9 + t77;
+    let t79 = t0 * s_q2;
+    let t80 = -0.2 * (t1 + t0 * c_q2);
+    let t81 = 0.2 * c_q3 * t79 - s_q3 * t80;
+    let t82 = 0.2 * (s_q3 * t79 - t2) + c_q3 * t80;
+    let t83 = c_q4 * t81 - s_q4 * t82;
+    let t84 = c_q4 * t82 + s_q4 * t81 - 0.2 * t3;
+    let t85 = c_q5 * t83 - s_q5 * t84;
+    let t86 = c_q5 * t84 + s_q5 * t83 - 0.2 * t4;
+    let t87 = c_q6 * t85 - s_q6 * t86;
+    let t88 = c_q6 * t86 + s_q6 * t85 - 0.2 * t5;
+    let t89 = c_q7 * t87 - s_q7 * t88;
+    let t90 = c_q7 * t88 + s_q7 * t87 - 0.2 * t6;
+    let t91 = c_q8 * t89 - s_q8 * t90;
+    let t92 = c_q9 * t91 - s_q9 * (c_q8 * t90 + s_q8 * t89 - 0.2 * t7);
+    let t93 = 0.15 * t91 + 0.05 * t92;
+    let t94 = 0.25 * t89 + t93;
+    let t95 = 0.35 * t87 + t94;
+    let t96 = 0.45 * t85 + t95;
+    let t97 = 0.55 * t83 + t96;
+    let t98 = 0.65 * t81 + t97;
+    let t99 = 0.15 * t79 + t98;
+    let t100 = t77 + t99;
+    let t101 = t1 * s_q3;
+    let t102 = -0.2 * (t2 + t1 * c_q3);
+    let t103 = 0.2 * c_q4 * t101 - s_q4 * t102;
+    let t104 = 0.2 * (s_q4 * t101 - t3) + c_q4 * t102;
+    let t105 = c_q5 * t103 - s_q5 * t104;
+    let t106 = c_q5 * t104 + s_q5 * t103 - 0.2 * t4;
+    let t107 = c_q6 * t105 - s_q6 * t106;
+    let t108 = c_q6 * t106 + s_q6 * t105 - 0.2 * t5;
+    let t109 = c_q7 * t107 - s_q7 * t108;
+    let t110 = c_q7 * t108 + s_q7 * t107 - 0.2 * t6;
+    let t111 = c_q8 * t109 - s_q8 * t110;
+    let t112 = c_q9 * t111 - s_q9 * (c_q8 * t110 + s_q8 * t109 - 0.2 * t7);
+    let t113 = 0.15 * t111 + 0.05 * t112;
+    let t114 = 0.25 * t109 + t113;
+    let t115 = 0.35 * t107 + t114;
+    let t116 = 0.45 * t105 + t115;
+    let t117 = 0.55 * t103 + t116;
+    let t118 = 0.13 * t101 + t117;
+    let t119 = t77 + t118;
+    let t120 = t2 * s_q4;
+    let t121 = -0.2 * (t3 + t2 * c_q4);
+    let t122 = 0.2 * c_q5 * t120 - s_q5 * t121;
+    let t123 = 0.2 * (s_q5 * t120 - t4) + c_q5 * t121;
+    let t124 = c_q6 * t122 - s_q6 * t123;
+    let t125 = c_q6 * t123 + s_q6 * t122 - 0.2 * t5;
+    let t126 = c_q7 * t124 - s_q7 * t125;
+    let t127 = c_q7 * t125 + s_q7 * t124 - 0.2 * t6;
+    let t128 = c_q8 * t126 - s_q8 * t127;
+    let t129 = c_q9 * t128 - s_q9 * (c_q8 * t127 + s_q8 * t126 - 0.2 * t7);
+    let t130 = t58 + s_q2 * t56;
+    let t131 = 0.15 * t128 + 0.05 * t129;
+    let t132 = 0.25 * t126 + t131;
+    let t133 = 0.35 * t124 + t132;
+    let t134 = 0.45 * t122 + t133;
+    let t135 = 0.11 * t120 + t134;
+    let t136 = t76 + t135;
+    let t137 = 0.1 * t130 + t136;
+    let t138 = t3 * s_q5;
+    let t139 = -0.2 * (t4 + t3 * c_q5);
+    let t140 = 0.2 * c_q6 * t138 - s_q6 * t139;
+    let t141 = 0.2 * (s_q6 * t138 - t5) + c_q6 * t139;
+    let t142 = c_q7 * t140 - s_q7 * t141;
+    let t143 = c_q7 * t141 + s_q7 * t140 - 0.2 * t6;
+    let t144 = c_q8 * t142 - s_q8 * t143;
+    let t145 = c_q9 * t144 - s_q9 * (c_q8 * t143 + s_q8 * t142 - 0.2 * t7);
+    let t146 = t53 + s_q3 * t51;
+    let t147 = c_q3 * t51 - t55;
+    let t148 = s_q2 * t147 + c_q2 * t146;
+    let t149 = 0.15 * t144 + 0.05 * t145;
+    let t150 = 0.25 * t142 + t149;
+    let t151 = 0.35 * t140 + t150;
+    let t152 = 0.09 * t138 + t151;
+    let t153 = t75 + t152;
+    let t154 = 0.1 * t146 + t153;
     let t155 = 0.1 * t148 + t154;
-    let t156 = t11 * s_q5;
-    let t157 = -0.2 * (t14 + t11 * c_q5);
-    let t158 = 0.2 * c_q6 * t156 - s_q6 * t157;
-    let t159 = 0.2 * (s_q6 * t156 - t17) + c_q6 * t157;
-    let t160 = c_q7 * t158 - s_q7 * t159;
-    let t161 = c_q7 * t159 + s_q7 * t158 - 0.2 * t20;
-    let t162 = c_q8 * t160 - s_q8 * t161;
-    let t163 = c_q9 * t162 - s_q9 * (c_q8 * t161 + s_q8 * t160 - 0.2 * t23);
-    let t164 = t71 + s_q3 * t69;
-    let t165 = c_q3 * t69 - t73;
+    let t156 = t4 * s_q6;
+    let t157 = -0.2 * (t5 + t4 * c_q6);
+    let t158 = 0.2 * c_q7 * t156 - s_q7 * t157;
+    let t159 = 0.2 * (s_q7 * t156 - t6) + c_q7 * t157;
+    let t160 = c_q8 * t158 - s_q8 * t159;
+    let t161 = c_q9 * t160 - s_q9 * (c_q8 * t159 + s_q8 * t158 - 0.2 * t7);
+    let t162 = t48 + s_q4 * t46;
+    let t163 = c_q4 * t46 - t50;
+    let t164 = s_q3 * t163 + c_q3 * t162;
+    let t165 = c_q3 * t163 - s_q3 * t162;
     let t166 = s_q2 * t165 + c_q2 * t164;
-    let t167 = 0.15 * t162 + 0.05 * t163;
-    let t168 = 0.25 * t160 + t167;
-    let t169 = 0.35 * t158 + t168;
-    let t170 = 0.09 * t156 + t169;
-    let t171 = t93 + t170;
+    let t167 = 0.15 * t160 + 0.05 * t161;
+    let t168 = 0.25 * t158 + t167;
+    let t169 = 0.07 * t156 + t168;
+    let t170 = t74 + t169;
+    let t171 = 0.1 * t162 + t170;
     let t172 = 0.1 * t164 + t171;
     let t173 = 0.1 * t166 + t172;
-    let t174 = t14 * s_q6;
-    let t175 = -0.2 * (t17 + t14 * c_q6);
-    let t176 = 0.2 * c_q7 * t174 - s_q7 * t175;
-    let t177 = 0.2 * (s_q7 * t174 - t20) + c_q7 * t175;
-    let t178 = c_q8 * t176 - s_q8 * t177;
-    let t179 = c_q9 * t178 - s_q9 * (c_q8 * t177 + s_q8 * t176 - 0.2 * t23);
-    let t180 = t66 + s_q4 * t64;
-    let t181 = c_q4 * t64 - t68;
+    let t174 = t5 * s_q7;
+    let t175 = -0.2 * (t6 + t5 * c_q7);
+    let t176 = 0.2 * c_q8 * t174 - s_q8 * t175;
+    let t177 = c_q9 * t176 - s_q9 * (0.2 * (s_q8 * t174 - t7) + c_q8 * t175);
+    let t178 = t43 + s_q5 * t41;
+    let t179 = c_q5 * t41 - t45;
+    let t180 = s_q4 * t179 + c_q4 * t178;
+    let t181 = c_q4 * t179 - s_q4 * t178;
     let t182 = s_q3 * t181 + c_q3 * t180;
     let t183 = c_q3 * t181 - s_q3 * t180;
     let t184 = s_q2 * t183 + c_q2 * t182;
-    let t185 = 0.15 * t178 + 0.05 * t179;
-    let t186 = 0.25 * t176 + t185;
-    let t187 = 0.07 * t174 + t186;
-    let t188 = t92 + t187;
+    let t185 = 0.15 * t176 + 0.05 * t177;
+    let t186 = 0.05 * t174 + t185;
+    let t187 = t73 + t186;
+    let t188 = 0.1 * t178 + t187;
     let t189 = 0.1 * t180 + t188;
     let t190 = 0.1 * t182 + t189;
     let t191 = 0.1 * t184 + t190;
-    let t192 = t17 * s_q7;
-    let t193 = -0.2 * (t20 + t17 * c_q7);
-    let t194 = 0.2 * c_q8 * t192 - s_q8 * t193;
-    let t195 = c_q9 * t194 - s_q9 * (0.2 * (s_q8 * t192 - t23) + c_q8 * t193);
-    let t196 = t61 + s_q5 * t59;
-    let t197 = c_q5 * t59 - t63;
+    let t192 = t6 * s_q8;
+    let t193 = 0.2 * c_q9 * t192 + 0.2 * s_q9 * (t7 + t6 * c_q8);
+    let t194 = t38 + s_q6 * t36;
+    let t195 = c_q6 * t36 - t40;
+    let t196 = s_q5 * t195 + c_q5 * t194;
+    let t197 = c_q5 * t195 - s_q5 * t194;
     let t198 = s_q4 * t197 + c_q4 * t196;
     let t199 = c_q4 * t197 - s_q4 * t196;
     let t200 = s_q3 * t199 + c_q3 * t198;
     let t201 = c_q3 * t199 - s_q3 * t198;
     let t202 = s_q2 * t201 + c_q2 * t200;
-    let t203 = 0.15 * t194 + 0.05 * t195;
-    let t204 = 0.05 * t192 + t203;
-    let t205 = t91 + t204;
+    let t203 = 0.03 * t192 + 0.05 * t193;
+    let t204 = t72 + t203;
+    let t205 = 0.1 * t194 + t204;
     let t206 = 0.1 * t196 + t205;
     let t207 = 0.1 * t198 + t206;
     let t208 = 0.1 * t200 + t207;
     let t209 = 0.1 * t202 + t208;
-    let t210 = t20 * s_q8;
-    let t211 = 0.2 * c_q9 * t210 - s_q9 * -0.2 * (t23 + t20 * c_q8);
-    let t212 = t56 + s_q6 * t54;
-    let t213 = c_q6 * t54 - t58;
-    let t214 = s_q5 * t213 + c_q5 * t212;
-    let t215 = c_q5 * t213 - s_q5 * t212;
-    let t216 = s_q4 * t215 + c_q4 * t214;
-    let t217 = c_q4 * t215 - s_q4 * t214;
-    let t218 = s_q3 * t217 + c_q3 * t216;
-    let t219 = c_q3 * t217 - s_q3 * t216;
-    let t220 = s_q2 * t219 + c_q2 * t218;
-    let t221 = 0.03 * t210 + 0.05 * t211;
-    let t222 = t90 + t221;
-    let t223 = 0.1 * t212 + t222;
-    let t224 = 0.1 * t214 + t223;
-    let t225 = 0.1 * t216 + t224;
-    let t226 = 0.1 * t218 + t225;
-    let t227 = 0.1 * t220 + t226;
-    let t228 = t23 * s_q9;
-    let t229 = t51 + s_q7 * t49;
-    let t230 = c_q7 * t49 - t53;
-    let t231 = s_q6 * t230 + c_q6 * t229;
-    let t232 = c_q6 * t230 - s_q6 * t229;
-    let t233 = s_q5 * t232 + c_q5 * t231;
-    let t234 = c_q5 * t232 - s_q5 * t231;
-    let t235 = s_q4 * t234 + c_q4 * t233;
-    let t236 = c_q4 * t234 - s_q4 * t233;
-    let t237 = s_q3 * t236 + c_q3 * t235;
-    let t238 = c_q3 * t236 - s_q3 * t235;
-    let t239 = s_q2 * t238 + c_q2 * t237;
-    let t240 = t89 + 0.01 * t228;
-    let t241 = 0.1 * t229 + t240;
-    let t242 = 0.1 * t231 + t241;
-    let t243 = 0.1 * t233 + t242;
-    let t244 = 0.1 * t235 + t243;
-    let t245 = 0.1 * t237 + t244;
-    let t246 = 0.1 * t239 + t245;
-    let t247 = -0.1 * (t46 + s_q8 * t44);
-    let t248 = 0.1 * (t48 - c_q8 * t44);
-    let t249 = s_q7 * t248 + c_q7 * t247;
-    let t250 = c_q7 * t248 - s_q7 * t247;
-    let t251 = s_q6 * t250 + c_q6 * t249;
-    let t252 = c_q6 * t250 - s_q6 * t249;
-    let t253 = s_q5 * t252 + c_q5 * t251;
-    let t254 = c_q5 * t252 - s_q5 * t251;
-    let t255 = s_q4 * t254 + c_q4 * t253;
-    let t256 = c_q4 * t254 - s_q4 * t253;
-    let t257 = s_q3 * t256 + c_q3 * t255;
-    let t258 = c_q3 * t256 - s_q3 * t255;
-    let t259 = s_q2 * t258 + c_q2 * t257;
-    let t260 = 0.1 * t247 - 0.01 * t43;
-    let t261 = 0.1 * t249 + t260;
-    let t262 = 0.1 * t251 + t261;
-    let t263 = 0.1 * t253 + t262;
-    let t264 = 0.1 * t255 + t263;
-    let t265 = 0.1 * t257 + t264;
-    let t266 = 0.1 * t259 + t265;
+    let t210 = t7 * s_q9;
+    let t211 = t33 + s_q7 * t31;
+    let t212 = c_q7 * t31 - t35;
+    let t213 = s_q6 * t212 + c_q6 * t211;
+    let t214 = c_q6 * t212 - s_q6 * t211;
+    let t215 = s_q5 * t214 + c_q5 * t213;
+    let t216 = c_q5 * t214 - s_q5 * t213;
+    let t217 = s_q4 * t216 + c_q4 * t215;
+    let t218 = c_q4 * t216 - s_q4 * t215;
+    let t219 = s_q3 * t218 + c_q3 * t217;
+    let t220 = c_q3 * t218 - s_q3 * t217;
+    let t221 = s_q2 * t220 + c_q2 * t219;
+    let t222 = t71 + 0.01 * t210;
+    let t223 = 0.1 * t211 + t222;
+    let t224 = 0.1 * t213 + t223;
+    let t225 = 0.1 * t215 + t224;
+    let t226 = 0.1 * t217 + t225;
+    let t227 = 0.1 * t219 + t226;
+    let t228 = 0.1 * t221 + t227;
+    let t229 = -0.1 * (t28 + s_q8 * t26);
+    let t230 = 0.1 * (t30 - c_q8 * t26);
+    let t231 = s_q7 * t230 + c_q7 * t229;
+    let t232 = c_q7 * t230 - s_q7 * t229;
+    let t233 = s_q6 * t232 + c_q6 * t231;
+    let t234 = c_q6 * t232 - s_q6 * t231;
+    let t235 = s_q5 * t234 + c_q5 * t233;
+    let t236 = c_q5 * t234 - s_q5 * t233;
+    let t237 = s_q4 * t236 + c_q4 * t235;
+    let t238 = c_q4 * t236 - s_q4 * t235;
+    let t239 = s_q3 * t238 + c_q3 * t237;
+    let t240 = c_q3 * t238 - s_q3 * t237;
+    let t241 = s_q2 * t240 + c_q2 * t239;
+    let t242 = 0.1 * t229 - 0.01 * t25;
+    let t243 = 0.1 * t231 + t242;
+    let t244 = 0.1 * t233 + t243;
+    let t245 = 0.1 * t235 + t244;
+    let t246 = 0.1 * t237 + t245;
+    let t247 = 0.1 * t239 + t246;
+    let t248 = 0.1 * t241 + t247;
     [
         [
-            0.5 * (0.1 * t81 + t96),
-            0.5 * (0.1 * t81 + t118),
-            0.5 * (0.1 * (t80 + s_q1 * t79) + t137),
-            0.5 * (0.1 * (s_q1 * (c_q2 * t74 - t78) + c_q1 * t148) + t155),
+            0.5 * (0.1 * t63 + t78),
+            0.5 * (0.1 * t63 + t100),
+            0.5 * (0.1 * (t62 + s_q1 * t61) + t119),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t56 - t60) + c_q1 * t130) + t137),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t147 - s_q2 * t146) + c_q1 * t148) + t155),
             0.5 * (0.1 * (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166) + t173),
             0.5 * (0.1 * (s_q1 * (c_q2 * t183 - s_q2 * t182) + c_q1 * t184) + t191),
             0.5 * (0.1 * (s_q1 * (c_q2 * t201 - s_q2 * t200) + c_q1 * t202) + t209),
-            0.5 * (0.1 * (s_q1 * (c_q2 * t219 - s_q2 * t218) + c_q1 * t220) + t227),
-            0.5 * (0.1 * (s_q1 * (c_q2 * t238 - s_q2 * t237) + c_q1 * t239) + t246),
-            0.5 * (0.1 * (s_q1 * (c_q2 * t258 - s_q2 * t257) + c_q1 * t259) + t266),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t220 - s_q2 * t219) + c_q1 * t221) + t228),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t240 - s_q2 * t239) + c_q1 * t241) + t248),
         ],
         [
-            0.5 * t96,
-            0.5 * t118,
+            0.5 * t78,
+            0.5 * t100,
+            0.5 * t119,
             0.5 * t137,
             0.5 * t155,
             0.5 * t173,
             0.5 * t191,
             0.5 * t209,
-            0.5 * t227,
-            0.5 * t246,
-            0.5 * t266,
+            0.5 * t228,
+            0.5 * t248,
         ],
         [
-            0.5 * (t88 + t94),
-            0.5 * (t94 + t117),
-            0.5 * (t94 + t136),
+            0.5 * (t70 + t76),
+            0.5 * (t76 + t99),
+            0.5 * (t76 + t118),
+            0.5 * t136,
             0.5 * t154,
             0.5 * t172,
             0.5 * t190,
             0.5 * t208,
-            0.5 * t226,
-            0.5 * t245,
-            0.5 * t265,
+            0.5 * t227,
+            0.5 * t247,
         ],
         [
-            0.5 * (t87 + t93),
-            0.5 * (t93 + t116),
-            0.5 * (t93 + t136),
-            0.5 * (t93 + t153),
+            0.5 * (t69 + t75),
+            0.5 * (t75 + t98),
+            0.5 * (t75 + t118),
+            0.5 * (t75 + t135),
+            0.5 * t153,
             0.5 * t171,
             0.5 * t189,
             0.5 * t207,
-            0.5 * t225,
-            0.5 * t244,
-            0.5 * t264,
+            0.5 * t226,
+            0.5 * t246,
         ],
         [
-            0.5 * (t86 + t92),
-            0.5 * (t92 + t115),
-            0.5 * (t92 + t135),
-            0.5 * (t92 + t153),
-            0.5 * (t92 + t170),
+            0.5 * (t68 + t74),
+            0.5 * (t74 + t97),
+            0.5 * (t74 + t117),
+            0.5 * (t74 + t135),
+            0.5 * (t74 + t152),
+            0.5 * t170,
             0.5 * t188,
             0.5 * t206,
-            0.5 * t224,
-            0.5 * t243,
-            0.5 * t263,
+            0.5 * t225,
+            0.5 * t245,
         ],
         [
-            0.5 * (t85 + t91),
-            0.5 * (t91 + t114),
-            0.5 * (t91 + t134),
-            0.5 * (t91 + t152),
-            0.5 * (t91 + t170),
-            0.5 * (t91 + t187),
+            0.5 * (t67 + t73),
+            0.5 * (t73 + t96),
+            0.5 * (t73 + t116),
+            0.5 * (t73 + t134),
+            0.5 * (t73 + t152),
+            0.5 * (t73 + t169),
+            0.5 * t187,
             0.5 * t205,
+            0.5 * t224,
+            0.5 * t244,
+        ],
+        [
+            0.5 * (t66 + t72),
+            0.5 * (t72 + t95),
+            0.5 * (t72 + t115),
+            0.5 * (t72 + t133),
+            0.5 * (t72 + t151),
+            0.5 * (t72 + t169),
+            0.5 * (t72 + t186),
+            0.5 * t204,
             0.5 * t223,
-            0.5 * t242,
-            0.5 * t262,
+            0.5 * t243,
         ],
         [
-            0.5 * (t84 + t90),
-            0.5 * (t90 + t113),
-            0.5 * (t90 + t133),
-            0.5 * (t90 + t151),
-            0.5 * (t90 + t169),
-            0.5 * (t90 + t187),
-            0.5 * (t90 + t204),
+            0.5 * (t65 + t71),
+            0.5 * (t71 + t94),
+            0.5 * (t71 + t114),
+            0.5 * (t71 + t132),
+            0.5 * (t71 + t150),
+            0.5 * (t71 + t168),
+            0.5 * (t71 + t186),
+            0.5 * (t71 + t203),
             0.5 * t222,
-            0.5 * t241,
-            0.5 * t261,
+            0.5 * t242,
         ],
         [
-            0.5 * (t83 + t89),
-            0.5 * (t89 + t112),
-            0.5 * (t89 + t132),
-            0.5 * (t89 + t150),
-            0.5 * (t89 + t168),
-            0.5 * (t89 + t186),
-            0.5 * (t89 + t204),
-            0.5 * (t89 + t221),
-            0.5 * t240,
-            0.5 * t260,
+            0.5 * (t64 - 0.01 * t25),
+            0.5 * (t93 - 0.01 * t25),
+            0.5 * (t113 - 0.01 * t25),
+            0.5 * (t131 - 0.01 * t25),
+            0.5 * (t149 - 0.01 * t25),
+            0.5 * (t167 - 0.01 * t25),
+            0.5 * (t185 - 0.01 * t25),
+            0.5 * (t203 - 0.01 * t25),
+            0.005 * (t210 - t25),
+            -0.005 * t25,
         ],
         [
-            0.5 * (t82 - 0.01 * t43),
-            0.5 * (t111 - 0.01 * t43),
-            0.5 * (t131 - 0.01 * t43),
-            0.5 * (t149 - 0.01 * t43),
-            0.5 * (t167 - 0.01 * t43),
-            0.5 * (t185 - 0.01 * t43),
-            0.5 * (t203 - 0.01 * t43),
-            0.5 * (t221 - 0.01 * t43),
-            0.5 * (0.01 * (t228 - t43)),
-            -0.005 * t43,
-        ],
-        [
-            0.025 * t42,
-            0.025 * t110,
-            0.025 * t130,
-            0.025 * t147,
-            0.025 * t163,
-            0.025 * t179,
-            0.025 * t195,
-            0.025 * t211,
-            0.005 * t228,
+            0.025 * t24,
+            0.025 * t92,
+            0.025 * t112,
+            0.025 * t129,
+            0.025 * t145,
+            0.025 * t161,
+            0.025 * t177,
+            0.025 * t193,
+            0.005 * t210,
             0.0,
         ],
     ]
@@ -1917,91 +1901,90 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t4 + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t10 = t7 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t13 = t10 + qd[4];
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t16 = t13 + qd[5];
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let t19 = t16 + qd[6];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t22 = t19 + qd[7];
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t25 = t22 + qd[8];
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t28 = t25 + qd[9];
-    let t29 = qd[0] * c_q1;
-    let t30 = qd[0] * s_q1;
-    let t31 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t32 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t33 = s_q2 * t31 + c_q2 * t32;
-    let t34 = c_q2 * t31 - s_q2 * t32;
-    let t35 = c_q3 * t33 + s_q3 * t34;
-    let t36 = c_q3 * t34 - s_q3 * t33;
-    let t37 = c_q4 * t35 + s_q4 * t36;
-    let t38 = c_q4 * t36 - s_q4 * t35;
-    let t39 = c_q5 * t37 + s_q5 * t38;
-    let t40 = c_q5 * t38 - s_q5 * t37;
-    let t41 = c_q6 * t39 + s_q6 * t40;
-    let t42 = c_q6 * t40 - s_q6 * t39;
-    let t43 = c_q7 * t41 + s_q7 * t42;
-    let t44 = c_q7 * t42 - s_q7 * t41;
-    let t45 = c_q8 * t43 + s_q8 * t44;
-    let t46 = 0.1 * (t4 + t29);
-    let t47 = 0.1 * c_q2 * t30 + s_q2 * t46;
-    let t48 = c_q2 * t46 - 0.1 * s_q2 * t30;
-    let t49 = 0.1 * t7 + t48;
-    let t50 = c_q3 * t47 + s_q3 * t49;
-    let t51 = c_q3 * t49 - s_q3 * t47;
-    let t52 = 0.1 * t10 + t51;
-    let t53 = c_q4 * t50 + s_q4 * t52;
-    let t54 = c_q4 * t52 - s_q4 * t50;
-    let t55 = 0.1 * t13 + t54;
-    let t56 = c_q5 * t53 + s_q5 * t55;
-    let t57 = c_q5 * t55 - s_q5 * t53;
-    let t58 = 0.1 * t16 + t57;
-    let t59 = c_q6 * t56 + s_q6 * t58;
-    let t60 = c_q6 * t58 - s_q6 * t56;
-    let t61 = 0.1 * t19 + t60;
-    let t62 = c_q7 * t59 + s_q7 * t61;
-    let t63 = c_q7 * t61 - s_q7 * t59;
-    let t64 = 0.1 * t22 + t63;
-    let t65 = c_q8 * t62 + s_q8 * t64;
-    let t66 = c_q8 * t64 - s_q8 * t62;
-    let t67 = 0.1 * t25 + t66;
-    let t68 = c_q9 * t65 + s_q9 * t67;
-    let t69 = 0.05 * t4 + 0.1 * t29;
-    let t70 = 0.05 * t7 + t48;
-    let t71 = 0.05 * t10 + t51;
-    let t72 = 0.05 * t13 + t54;
-    let t73 = 0.05 * t16 + t57;
-    let t74 = 0.05 * t19 + t60;
-    let t75 = 0.05 * t22 + t63;
-    let t76 = 0.05 * t25 + t66;
-    let t77 = 0.05 * t28 + c_q9 * t67 - s_q9 * t65;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t2 = t1 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t3 = t2 + qd[4];
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = t3 + qd[5];
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t5 = t4 + qd[6];
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t6 = t5 + qd[7];
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t7 = t6 + qd[8];
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t8 = t7 + qd[9];
+    let t9 = qd[0] * c_q1;
+    let t10 = qd[0] * s_q1;
+    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t12 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t13 = s_q2 * t11 + c_q2 * t12;
+    let t14 = c_q2 * t11 - s_q2 * t12;
+    let t15 = c_q3 * t13 + s_q3 * t14;
+    let t16 = c_q3 * t14 - s_q3 * t13;
+    let t17 = c_q4 * t15 + s_q4 * t16;
+    let t18 = c_q4 * t16 - s_q4 * t15;
+    let t19 = c_q5 * t17 + s_q5 * t18;
+    let t20 = c_q5 * t18 - s_q5 * t17;
+    let t21 = c_q6 * t19 + s_q6 * t20;
+    let t22 = c_q6 * t20 - s_q6 * t19;
+    let t23 = c_q7 * t21 + s_q7 * t22;
+    let t24 = c_q7 * t22 - s_q7 * t21;
+    let t25 = c_q8 * t23 + s_q8 * t24;
+    let t26 = 0.1 * (t0 + t9);
+    let t27 = 0.1 * c_q2 * t10 + s_q2 * t26;
+    let t28 = c_q2 * t26 - 0.1 * s_q2 * t10;
+    let t29 = 0.1 * t1 + t28;
+    let t30 = c_q3 * t27 + s_q3 * t29;
+    let t31 = c_q3 * t29 - s_q3 * t27;
+    let t32 = 0.1 * t2 + t31;
+    let t33 = c_q4 * t30 + s_q4 * t32;
+    let t34 = c_q4 * t32 - s_q4 * t30;
+    let t35 = 0.1 * t3 + t34;
+    let t36 = c_q5 * t33 + s_q5 * t35;
+    let t37 = c_q5 * t35 - s_q5 * t33;
+    let t38 = 0.1 * t4 + t37;
+    let t39 = c_q6 * t36 + s_q6 * t38;
+    let t40 = c_q6 * t38 - s_q6 * t36;
+    let t41 = 0.1 * t5 + t40;
+    let t42 = c_q7 * t39 + s_q7 * t41;
+    let t43 = c_q7 * t41 - s_q7 * t39;
+    let t44 = 0.1 * t6 + t43;
+    let t45 = c_q8 * t42 + s_q8 * t44;
+    let t46 = c_q8 * t44 - s_q8 * t42;
+    let t47 = 0.1 * t7 + t46;
+    let t48 = c_q9 * t45 + s_q9 * t47;
+    let t49 = 0.05 * t0 + 0.1 * t9;
+    let t50 = 0.05 * t1 + t28;
+    let t51 = 0.05 * t2 + t31;
+    let t52 = 0.05 * t3 + t34;
+    let t53 = 0.05 * t4 + t37;
+    let t54 = 0.05 * t5 + t40;
+    let t55 = 0.05 * t6 + t43;
+    let t56 = 0.05 * t7 + t46;
+    let t57 = 0.05 * t8 + c_q9 * t47 - s_q9 * t45;
     (
         0.0016666666666666668 * qd[0] * qd[0]
             + 0.5
-                * (0.0008333333333333334 * t4 * t4 + 0.01 * t30 * t30 + t69 * t69
-                    + 0.0008333333333333334 * t7 * t7 + t47 * t47 + t70 * t70
-                    + 0.0008333333333333334 * t10 * t10 + t50 * t50 + t71 * t71
-                    + 0.0008333333333333334 * t13 * t13 + t53 * t53 + t72 * t72
-                    + 0.0008333333333333334 * t16 * t16 + t56 * t56 + t73 * t73
-                    + 0.0008333333333333334 * t19 * t19 + t59 * t59 + t74 * t74
-                    + 0.0008333333333333334 * t22 * t22 + t62 * t62 + t75 * t75
-                    + 0.0008333333333333334 * t25 * t25 + t65 * t65 + t76 * t76
-                    + 0.0008333333333333334 * t28 * t28 + t68 * t68 + t77 * t77),
-        9.3195 * s_q0 + 8.3385 * t32 + 7.3575 * t33 + 6.3765 * t35 + 5.3955 * t37
-            + 4.4145 * t39 + 3.4335 * t41 + 2.4525 * t43 + 1.4715 * t45
-            + 0.4905 * (c_q9 * t45 + s_q9 * (c_q8 * t44 - s_q8 * t43)),
+                * (0.0008333333333333334 * t0 * t0 + 0.01 * t10 * t10 + t49 * t49
+                    + 0.0008333333333333334 * t1 * t1 + t27 * t27 + t50 * t50
+                    + 0.0008333333333333334 * t2 * t2 + t30 * t30 + t51 * t51
+                    + 0.0008333333333333334 * t3 * t3 + t33 * t33 + t52 * t52
+                    + 0.0008333333333333334 * t4 * t4 + t36 * t36 + t53 * t53
+                    + 0.0008333333333333334 * t5 * t5 + t39 * t39 + t54 * t54
+                    + 0.0008333333333333334 * t6 * t6 + t42 * t42 + t55 * t55
+                    + 0.0008333333333333334 * t7 * t7 + t45 * t45 + t56 * t56
+                    + 0.0008333333333333334 * t8 * t8 + t48 * t48 + t57 * t57),
+        9.3195 * s_q0 + 8.3385 * t12 + 7.3575 * t13 + 6.3765 * t15 + 5.3955 * t17
+            + 4.4145 * t19 + 3.4335 * t21 + 2.4525 * t23 + 1.4715 * t25
+            + 0.4905 * (c_q9 * t25 + s_q9 * (c_q8 * t24 - s_q8 * t23)),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2023,90 +2006,89 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = t2 + q[2];
-    let t6 = libm::Libm::<Real>::cos(t5);
-    let t7 = libm::Libm::<Real>::sin(t5);
-    let t8 = t5 + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t8);
-    let t11 = t8 + q[4];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
-    let t14 = t11 + q[5];
-    let t15 = libm::Libm::<Real>::cos(t14);
-    let t16 = libm::Libm::<Real>::sin(t14);
-    let t17 = t14 + q[6];
-    let t18 = libm::Libm::<Real>::cos(t17);
-    let t19 = libm::Libm::<Real>::sin(t17);
-    let t20 = t17 + q[7];
-    let t21 = libm::Libm::<Real>::cos(t20);
-    let t22 = libm::Libm::<Real>::sin(t20);
-    let t23 = t20 + q[8];
-    let t24 = libm::Libm::<Real>::cos(t23);
-    let t25 = libm::Libm::<Real>::sin(t23);
-    let t26 = t23 + q[9];
-    let t27 = libm::Libm::<Real>::cos(t26);
-    let t28 = libm::Libm::<Real>::sin(t26);
-    let t29 = 0.1 * (c_q0 + t3);
-    let t30 = 0.1 * (s_q0 + t4);
-    let t31 = t29 + 0.1 * t6;
-    let t32 = t30 + 0.1 * t7;
-    let t33 = t31 + 0.1 * t9;
-    let t34 = t32 + 0.1 * t10;
-    let t35 = t33 + 0.1 * t12;
-    let t36 = t34 + 0.1 * t13;
-    let t37 = t35 + 0.1 * t15;
-    let t38 = t36 + 0.1 * t16;
-    let t39 = t37 + 0.1 * t18;
-    let t40 = t38 + 0.1 * t19;
-    let t41 = t39 + 0.1 * t21;
-    let t42 = t40 + 0.1 * t22;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = t0 + q[2];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = t3 + q[3];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = t6 + q[4];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = t9 + q[5];
+    let t13 = cos(t12);
+    let t14 = sin(t12);
+    let t15 = t12 + q[6];
+    let t16 = cos(t15);
+    let t17 = sin(t15);
+    let t18 = t15 + q[7];
+    let t19 = cos(t18);
+    let t20 = sin(t18);
+    let t21 = t18 + q[8];
+    let t22 = cos(t21);
+    let t23 = sin(t21);
+    let t24 = t21 + q[9];
+    let t25 = cos(t24);
+    let t26 = sin(t24);
+    let t27 = 0.1 * (c_q0 + t1);
+    let t28 = 0.1 * (s_q0 + t2);
+    let t29 = t27 + 0.1 * t4;
+    let t30 = t28 + 0.1 * t5;
+    let t31 = t29 + 0.1 * t7;
+    let t32 = t30 + 0.1 * t8;
+    let t33 = t31 + 0.1 * t10;
+    let t34 = t32 + 0.1 * t11;
+    let t35 = t33 + 0.1 * t13;
+    let t36 = t34 + 0.1 * t14;
+    let t37 = t35 + 0.1 * t16;
+    let t38 = t36 + 0.1 * t17;
+    let t39 = t37 + 0.1 * t19;
+    let t40 = t38 + 0.1 * t20;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.1 * c_q0, 0.1 * s_q0, 0.0],
         },
         Pose {
-            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
+            position: [t27, t28, 0.0],
+        },
+        Pose {
+            rotation: [[t7, -t8, 0.0], [t8, t7, 0.0], [0.0, 0.0, 1.0]],
             position: [t29, t30, 0.0],
         },
         Pose {
-            rotation: [[t9, -t10, 0.0], [t10, t9, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t10, -t11, 0.0], [t11, t10, 0.0], [0.0, 0.0, 1.0]],
             position: [t31, t32, 0.0],
         },
         Pose {
-            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t13, -t14, 0.0], [t14, t13, 0.0], [0.0, 0.0, 1.0]],
             position: [t33, t34, 0.0],
         },
         Pose {
-            rotation: [[t15, -t16, 0.0], [t16, t15, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t16, -t17, 0.0], [t17, t16, 0.0], [0.0, 0.0, 1.0]],
             position: [t35, t36, 0.0],
         },
         Pose {
-            rotation: [[t18, -t19, 0.0], [t19, t18, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t19, -t20, 0.0], [t20, t19, 0.0], [0.0, 0.0, 1.0]],
             position: [t37, t38, 0.0],
         },
         Pose {
-            rotation: [[t21, -t22, 0.0], [t22, t21, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t22, -t23, 0.0], [t23, t22, 0.0], [0.0, 0.0, 1.0]],
             position: [t39, t40, 0.0],
         },
         Pose {
-            rotation: [[t24, -t25, 0.0], [t25, t24, 0.0], [0.0, 0.0, 1.0]],
-            position: [t41, t42, 0.0],
-        },
-        Pose {
-            rotation: [[t27, -t28, 0.0], [t28, t27, 0.0], [0.0, 0.0, 1.0]],
-            position: [t41 + 0.1 * t24, t42 + 0.1 * t25, 0.0],
+            rotation: [[t25, -t26, 0.0], [t26, t25, 0.0], [0.0, 0.0, 1.0]],
+            position: [t39 + 0.1 * t22, t40 + 0.1 * t23, 0.0],
         },
     ]
 }
@@ -2133,11 +2115,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2162,24 +2143,43 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t20 = 0.1 * c_q1 + 0.1;
-    let t21 = 0.1 * s_q1 * c_q2 + s_q2 * t20;
-    let t22 = c_q2 * t20 - 0.1 * s_q1 * s_q2;
-    let t23 = t22 + 0.1;
-    let t24 = c_q3 * t21 + s_q3 * t23;
-    let t25 = c_q3 * t23 - s_q3 * t21;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = 0.1 * c_q1 + 0.1;
+    let t1 = 0.1 * s_q1 * c_q2 + s_q2 * t0;
+    let t2 = c_q2 * t0 - 0.1 * s_q1 * s_q2;
+    let t3 = t2 + 0.1;
+    let t4 = c_q3 * t1 + s_q3 * t3;
+    let t5 = c_q3 * t3 - s_q3 * t1;
+    let t6 = t5 + 0.1;
+    let t7 = c_q4 * t4 + s_q4 * t6;
+    let t8 = c_q4 * t6 - s_q4 * t4;
+    let t9 = t8 + 0.1;
+    let t10 = c_q5 * t7 + s_q5 * t9;
+    let t11 = c_q5 * t9 - s_q5 * t7;
+    let t12 = t11 + 0.1;
+    let t13 = c_q6 * t10 + s_q6 * t12;
+    let t14 = c_q6 * t12 - s_q6 * t10;
+    let t15 = t14 + 0.1;
+    let t16 = c_q7 * t13 + s_q7 * t15;
+    let t17 = c_q7 * t15 - s_q7 * t13;
+    let t18 = t17 + 0.1;
+    let t19 = c_q8 * t16 + s_q8 * t18;
+    let t20 = c_q8 * t18 - s_q8 * t16;
+    let t21 = t20 + 0.1;
+    let t22 = c_q9 * t19 + s_q9 * t21;
+    let t23 = 0.1 * c_q2 + 0.1;
+    let t24 = 0.1 * s_q2 * c_q3 + s_q3 * t23;
+    let t25 = c_q3 * t23 - 0.1 * s_q2 * s_q3;
     let t26 = t25 + 0.1;
     let t27 = c_q4 * t24 + s_q4 * t26;
     let t28 = c_q4 * t26 - s_q4 * t24;
@@ -2197,128 +2197,108 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t40 = c_q8 * t38 - s_q8 * t36;
     let t41 = t40 + 0.1;
     let t42 = c_q9 * t39 + s_q9 * t41;
-    let t43 = 0.1 * c_q2 + 0.1;
-    let t44 = 0.1 * s_q2 * c_q3 + s_q3 * t43;
-    let t45 = c_q3 * t43 - 0.1 * s_q2 * s_q3;
+    let t43 = 0.1 * c_q3 + 0.1;
+    let t44 = 0.1 * s_q3 * c_q4 + s_q4 * t43;
+    let t45 = c_q4 * t43 - 0.1 * s_q3 * s_q4;
     let t46 = t45 + 0.1;
-    let t47 = c_q4 * t44 + s_q4 * t46;
-    let t48 = c_q4 * t46 - s_q4 * t44;
+    let t47 = c_q5 * t44 + s_q5 * t46;
+    let t48 = c_q5 * t46 - s_q5 * t44;
     let t49 = t48 + 0.1;
-    let t50 = c_q5 * t47 + s_q5 * t49;
-    let t51 = c_q5 * t49 - s_q5 * t47;
+    let t50 = c_q6 * t47 + s_q6 * t49;
+    let t51 = c_q6 * t49 - s_q6 * t47;
     let t52 = t51 + 0.1;
-    let t53 = c_q6 * t50 + s_q6 * t52;
-    let t54 = c_q6 * t52 - s_q6 * t50;
+    let t53 = c_q7 * t50 + s_q7 * t52;
+    let t54 = c_q7 * t52 - s_q7 * t50;
     let t55 = t54 + 0.1;
-    let t56 = c_q7 * t53 + s_q7 * t55;
-    let t57 = c_q7 * t55 - s_q7 * t53;
+    let t56 = c_q8 * t53 + s_q8 * t55;
+    let t57 = c_q8 * t55 - s_q8 * t53;
     let t58 = t57 + 0.1;
-    let t59 = c_q8 * t56 + s_q8 * t58;
-    let t60 = c_q8 * t58 - s_q8 * t56;
-    let t61 = t60 + 0.1;
-    let t62 = c_q9 * t59 + s_q9 * t61;
-    let t63 = 0.1 * c_q3 + 0.1;
-    let t64 = 0.1 * s_q3 * c_q4 + s_q4 * t63;
-    let t65 = c_q4 * t63 - 0.1 * s_q3 * s_q4;
+    let t59 = c_q9 * t56 + s_q9 * t58;
+    let t60 = 0.1 * c_q4 + 0.1;
+    let t61 = 0.1 * s_q4 * c_q5 + s_q5 * t60;
+    let t62 = c_q5 * t60 - 0.1 * s_q4 * s_q5;
+    let t63 = t62 + 0.1;
+    let t64 = c_q6 * t61 + s_q6 * t63;
+    let t65 = c_q6 * t63 - s_q6 * t61;
     let t66 = t65 + 0.1;
-    let t67 = c_q5 * t64 + s_q5 * t66;
-    let t68 = c_q5 * t66 - s_q5 * t64;
+    let t67 = c_q7 * t64 + s_q7 * t66;
+    let t68 = c_q7 * t66 - s_q7 * t64;
     let t69 = t68 + 0.1;
-    let t70 = c_q6 * t67 + s_q6 * t69;
-    let t71 = c_q6 * t69 - s_q6 * t67;
+    let t70 = c_q8 * t67 + s_q8 * t69;
+    let t71 = c_q8 * t69 - s_q8 * t67;
     let t72 = t71 + 0.1;
-    let t73 = c_q7 * t70 + s_q7 * t72;
-    let t74 = c_q7 * t72 - s_q7 * t70;
-    let t75 = t74 + 0.1;
-    let t76 = c_q8 * t73 + s_q8 * t75;
-    let t77 = c_q8 * t75 - s_q8 * t73;
-    let t78 = t77 + 0.1;
-    let t79 = c_q9 * t76 + s_q9 * t78;
-    let t80 = 0.1 * c_q4 + 0.1;
-    let t81 = 0.1 * s_q4 * c_q5 + s_q5 * t80;
-    let t82 = c_q5 * t80 - 0.1 * s_q4 * s_q5;
+    let t73 = c_q9 * t70 + s_q9 * t72;
+    let t74 = 0.1 * c_q5 + 0.1;
+    let t75 = 0.1 * s_q5 * c_q6 + s_q6 * t74;
+    let t76 = c_q6 * t74 - 0.1 * s_q5 * s_q6;
+    let t77 = t76 + 0.1;
+    let t78 = c_q7 * t75 + s_q7 * t77;
+    let t79 = c_q7 * t77 - s_q7 * t75;
+    let t80 = t79 + 0.1;
+    let t81 = c_q8 * t78 + s_q8 * t80;
+    let t82 = c_q8 * t80 - s_q8 * t78;
     let t83 = t82 + 0.1;
-    let t84 = c_q6 * t81 + s_q6 * t83;
-    let t85 = c_q6 * t83 - s_q6 * t81;
-    let t86 = t85 + 0.1;
-    let t87 = c_q7 * t84 + s_q7 * t86;
-    let t88 = c_q7 * t86 - s_q7 * t84;
-    let t89 = t88 + 0.1;
-    let t90 = c_q8 * t87 + s_q8 * t89;
-    let t91 = c_q8 * t89 - s_q8 * t87;
-    let t92 = t91 + 0.1;
-    let t93 = c_q9 * t90 + s_q9 * t92;
-    let t94 = 0.1 * c_q5 + 0.1;
-    let t95 = 0.1 * s_q5 * c_q6 + s_q6 * t94;
-    let t96 = c_q6 * t94 - 0.1 * s_q5 * s_q6;
-    let t97 = t96 + 0.1;
-    let t98 = c_q7 * t95 + s_q7 * t97;
-    let t99 = c_q7 * t97 - s_q7 * t95;
-    let t100 = t99 + 0.1;
-    let t101 = c_q8 * t98 + s_q8 * t100;
-    let t102 = c_q8 * t100 - s_q8 * t98;
-    let t103 = t102 + 0.1;
-    let t104 = c_q9 * t101 + s_q9 * t103;
-    let t105 = 0.1 * c_q6 + 0.1;
-    let t106 = 0.1 * s_q6 * c_q7 + s_q7 * t105;
-    let t107 = c_q7 * t105 - 0.1 * s_q6 * s_q7;
-    let t108 = t107 + 0.1;
-    let t109 = c_q8 * t106 + s_q8 * t108;
-    let t110 = c_q8 * t108 - s_q8 * t106;
-    let t111 = t110 + 0.1;
-    let t112 = c_q9 * t109 + s_q9 * t111;
-    let t113 = 0.1 * c_q7 + 0.1;
-    let t114 = 0.1 * s_q7 * c_q8 + s_q8 * t113;
-    let t115 = c_q8 * t113 - 0.1 * s_q7 * s_q8;
-    let t116 = t115 + 0.1;
-    let t117 = c_q9 * t114 + s_q9 * t116;
-    let t118 = 0.1 * c_q8 + 0.1;
-    let t119 = 0.1 * s_q8 * c_q9 + s_q9 * t118;
-    let t120 = c_q9 * t41 - s_q9 * t39;
-    let t121 = c_q9 * t61 - s_q9 * t59;
-    let t122 = c_q9 * t78 - s_q9 * t76;
-    let t123 = c_q9 * t92 - s_q9 * t90;
-    let t124 = c_q9 * t103 - s_q9 * t101;
-    let t125 = c_q9 * t111 - s_q9 * t109;
-    let t126 = c_q9 * t116 - s_q9 * t114;
-    let t127 = c_q9 * t118 - 0.1 * s_q8 * s_q9;
-    let t128 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t129 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t130 = -t129;
-    let t131 = c_q2 * t128;
-    let t132 = t131 + s_q2 * t130;
-    let t133 = s_q2 * t128;
-    let t134 = c_q2 * t130 - t133;
-    let t135 = t133 + c_q2 * t129;
-    let t136 = t131 - s_q2 * t129;
-    let t137 = c_q3 * t132 + s_q3 * t134;
-    let t138 = c_q3 * t134 - s_q3 * t132;
-    let t139 = c_q3 * t135 + s_q3 * t136;
-    let t140 = c_q3 * t136 - s_q3 * t135;
-    let t141 = c_q4 * t137 + s_q4 * t138;
-    let t142 = c_q4 * t138 - s_q4 * t137;
-    let t143 = c_q4 * t139 + s_q4 * t140;
-    let t144 = c_q4 * t140 - s_q4 * t139;
-    let t145 = c_q5 * t141 + s_q5 * t142;
-    let t146 = c_q5 * t142 - s_q5 * t141;
-    let t147 = c_q5 * t143 + s_q5 * t144;
-    let t148 = c_q5 * t144 - s_q5 * t143;
-    let t149 = c_q6 * t145 + s_q6 * t146;
-    let t150 = c_q6 * t146 - s_q6 * t145;
-    let t151 = c_q6 * t147 + s_q6 * t148;
-    let t152 = c_q6 * t148 - s_q6 * t147;
-    let t153 = c_q7 * t149 + s_q7 * t150;
-    let t154 = c_q7 * t150 - s_q7 * t149;
-    let t155 = c_q7 * t151 + s_q7 * t152;
-    let t156 = c_q7 * t152 - s_q7 * t151;
-    let t157 = c_q8 * t153 + s_q8 * t154;
-    let t158 = c_q8 * t154 - s_q8 * t153;
-    let t159 = c_q8 * t155 + s_q8 * t156;
-    let t160 = c_q8 * t156 - s_q8 * t155;
-    let t161 = c_q9 * t157 + s_q9 * t158;
-    let t162 = c_q9 * t158 - s_q9 * t157;
-    let t163 = c_q9 * t159 + s_q9 * t160;
-    let t164 = c_q9 * t160 - s_q9 * t159;
+    let t84 = c_q9 * t81 + s_q9 * t83;
+    let t85 = 0.1 * c_q6 + 0.1;
+    let t86 = 0.1 * s_q6 * c_q7 + s_q7 * t85;
+    let t87 = c_q7 * t85 - 0.1 * s_q6 * s_q7;
+    let t88 = t87 + 0.1;
+    let t89 = c_q8 * t86 + s_q8 * t88;
+    let t90 = c_q8 * t88 - s_q8 * t86;
+    let t91 = t90 + 0.1;
+    let t92 = c_q9 * t89 + s_q9 * t91;
+    let t93 = 0.1 * c_q7 + 0.1;
+    let t94 = 0.1 * s_q7 * c_q8 + s_q8 * t93;
+    let t95 = c_q8 * t93 - 0.1 * s_q7 * s_q8;
+    let t96 = t95 + 0.1;
+    let t97 = c_q9 * t94 + s_q9 * t96;
+    let t98 = 0.1 * c_q8 + 0.1;
+    let t99 = 0.1 * s_q8 * c_q9 + s_q9 * t98;
+    let t100 = c_q9 * t21 - s_q9 * t19;
+    let t101 = c_q9 * t41 - s_q9 * t39;
+    let t102 = c_q9 * t58 - s_q9 * t56;
+    let t103 = c_q9 * t72 - s_q9 * t70;
+    let t104 = c_q9 * t83 - s_q9 * t81;
+    let t105 = c_q9 * t91 - s_q9 * t89;
+    let t106 = c_q9 * t96 - s_q9 * t94;
+    let t107 = c_q9 * t98 - 0.1 * s_q8 * s_q9;
+    let t108 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t109 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t110 = -t109;
+    let t111 = c_q2 * t108;
+    let t112 = t111 + s_q2 * t110;
+    let t113 = s_q2 * t108;
+    let t114 = c_q2 * t110 - t113;
+    let t115 = t113 + c_q2 * t109;
+    let t116 = t111 - s_q2 * t109;
+    let t117 = c_q3 * t112 + s_q3 * t114;
+    let t118 = c_q3 * t114 - s_q3 * t112;
+    let t119 = c_q3 * t115 + s_q3 * t116;
+    let t120 = c_q3 * t116 - s_q3 * t115;
+    let t121 = c_q4 * t117 + s_q4 * t118;
+    let t122 = c_q4 * t118 - s_q4 * t117;
+    let t123 = c_q4 * t119 + s_q4 * t120;
+    let t124 = c_q4 * t120 - s_q4 * t119;
+    let t125 = c_q5 * t121 + s_q5 * t122;
+    let t126 = c_q5 * t122 - s_q5 * t121;
+    let t127 = c_q5 * t123 + s_q5 * t124;
+    let t128 = c_q5 * t124 - s_q5 * t123;
+    let t129 = c_q6 * t125 + s_q6 * t126;
+    let t130 = c_q6 * t126 - s_q6 * t125;
+    let t131 = c_q6 * t127 + s_q6 * t128;
+    let t132 = c_q6 * t128 - s_q6 * t127;
+    let t133 = c_q7 * t129 + s_q7 * t130;
+    let t134 = c_q7 * t130 - s_q7 * t129;
+    let t135 = c_q7 * t131 + s_q7 * t132;
+    let t136 = c_q7 * t132 - s_q7 * t131;
+    let t137 = c_q8 * t133 + s_q8 * t134;
+    let t138 = c_q8 * t134 - s_q8 * t133;
+    let t139 = c_q8 * t135 + s_q8 * t136;
+    let t140 = c_q8 * t136 - s_q8 * t135;
+    let t141 = c_q9 * t137 + s_q9 * t138;
+    let t142 = c_q9 * t138 - s_q9 * t137;
+    let t143 = c_q9 * t139 + s_q9 * t140;
+    let t144 = c_q9 * t140 - s_q9 * t139;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2330,7 +2310,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                0.1 * (s_q1 * t128 + c_q1 * t130),
+                0.1 * (s_q1 * t108 + c_q1 * t110),
                 0.0,
                 0.0,
                 0.0,
@@ -2342,7 +2322,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                0.1 * (s_q1 * t129 + c_q1 * t128),
+                0.1 * (s_q1 * t109 + c_q1 * t108),
                 0.0,
                 0.0,
                 0.0,
@@ -2360,8 +2340,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t21 * t132 + t22 * t134,
-                0.1 * (s_q2 * t132 + c_q2 * t134),
+                t1 * t112 + t2 * t114,
+                0.1 * (s_q2 * t112 + c_q2 * t114),
                 0.0,
                 0.0,
                 0.0,
@@ -2372,8 +2352,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t21 * t135 + t22 * t136,
-                0.1 * (s_q2 * t135 + c_q2 * t136),
+                t1 * t115 + t2 * t116,
+                0.1 * (s_q2 * t115 + c_q2 * t116),
                 0.0,
                 0.0,
                 0.0,
@@ -2390,9 +2370,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t24 * t137 + t25 * t138,
-                t44 * t137 + t45 * t138,
-                0.1 * (s_q3 * t137 + c_q3 * t138),
+                t4 * t117 + t5 * t118,
+                t24 * t117 + t25 * t118,
+                0.1 * (s_q3 * t117 + c_q3 * t118),
                 0.0,
                 0.0,
                 0.0,
@@ -2402,9 +2382,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t24 * t139 + t25 * t140,
-                t44 * t139 + t45 * t140,
-                0.1 * (s_q3 * t139 + c_q3 * t140),
+                t4 * t119 + t5 * t120,
+                t24 * t119 + t25 * t120,
+                0.1 * (s_q3 * t119 + c_q3 * t120),
                 0.0,
                 0.0,
                 0.0,
@@ -2420,10 +2400,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t27 * t141 + t28 * t142,
-                t47 * t141 + t48 * t142,
-                t64 * t141 + t65 * t142,
-                0.1 * (s_q4 * t141 + c_q4 * t142),
+                t7 * t121 + t8 * t122,
+                t27 * t121 + t28 * t122,
+                t44 * t121 + t45 * t122,
+                0.1 * (s_q4 * t121 + c_q4 * t122),
                 0.0,
                 0.0,
                 0.0,
@@ -2432,10 +2412,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t27 * t143 + t28 * t144,
-                t47 * t143 + t48 * t144,
-                t64 * t143 + t65 * t144,
-                0.1 * (s_q4 * t143 + c_q4 * t144),
+                t7 * t123 + t8 * t124,
+                t27 * t123 + t28 * t124,
+                t44 * t123 + t45 * t124,
+                0.1 * (s_q4 * t123 + c_q4 * t124),
                 0.0,
                 0.0,
                 0.0,
@@ -2450,11 +2430,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t30 * t145 + t31 * t146,
-                t50 * t145 + t51 * t146,
-                t67 * t145 + t68 * t146,
-                t81 * t145 + t82 * t146,
-                0.1 * (s_q5 * t145 + c_q5 * t146),
+                t10 * t125 + t11 * t126,
+                t30 * t125 + t31 * t126,
+                t47 * t125 + t48 * t126,
+                t61 * t125 + t62 * t126,
+                0.1 * (s_q5 * t125 + c_q5 * t126),
                 0.0,
                 0.0,
                 0.0,
@@ -2462,11 +2442,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
             ],
             [
-                t30 * t147 + t31 * t148,
-                t50 * t147 + t51 * t148,
-                t67 * t147 + t68 * t148,
-                t81 * t147 + t82 * t148,
-                0.1 * (s_q5 * t147 + c_q5 * t148),
+                t10 * t127 + t11 * t128,
+                t30 * t127 + t31 * t128,
+                t47 * t127 + t48 * t128,
+                t61 * t127 + t62 * t128,
+                0.1 * (s_q5 * t127 + c_q5 * t128),
                 0.0,
                 0.0,
                 0.0,
@@ -2480,24 +2460,24 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t33 * t149 + t34 * t150,
-                t53 * t149 + t54 * t150,
-                t70 * t149 + t71 * t150,
-                t84 * t149 + t85 * t150,
-                t95 * t149 + t96 * t150,
-                0.1 * (s_q6 * t149 + c_q6 * t150),
+                t13 * t129 + t14 * t130,
+                t33 * t129 + t34 * t130,
+                t50 * t129 + t51 * t130,
+                t64 * t129 + t65 * t130,
+                t75 * t129 + t76 * t130,
+                0.1 * (s_q6 * t129 + c_q6 * t130),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t33 * t151 + t34 * t152,
-                t53 * t151 + t54 * t152,
-                t70 * t151 + t71 * t152,
-                t84 * t151 + t85 * t152,
-                t95 * t151 + t96 * t152,
-                0.1 * (s_q6 * t151 + c_q6 * t152),
+                t13 * t131 + t14 * t132,
+                t33 * t131 + t34 * t132,
+                t50 * t131 + t51 * t132,
+                t64 * t131 + t65 * t132,
+                t75 * t131 + t76 * t132,
+                0.1 * (s_q6 * t131 + c_q6 * t132),
                 0.0,
                 0.0,
                 0.0,
@@ -2510,25 +2490,25 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t36 * t153 + t37 * t154,
-                t56 * t153 + t57 * t154,
-                t73 * t153 + t74 * t154,
-                t87 * t153 + t88 * t154,
-                t98 * t153 + t99 * t154,
-                t106 * t153 + t107 * t154,
-                0.1 * (s_q7 * t153 + c_q7 * t154),
+                t16 * t133 + t17 * t134,
+                t36 * t133 + t37 * t134,
+                t53 * t133 + t54 * t134,
+                t67 * t133 + t68 * t134,
+                t78 * t133 + t79 * t134,
+                t86 * t133 + t87 * t134,
+                0.1 * (s_q7 * t133 + c_q7 * t134),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t36 * t155 + t37 * t156,
-                t56 * t155 + t57 * t156,
-                t73 * t155 + t74 * t156,
-                t87 * t155 + t88 * t156,
-                t98 * t155 + t99 * t156,
-                t106 * t155 + t107 * t156,
-                0.1 * (s_q7 * t155 + c_q7 * t156),
+                t16 * t135 + t17 * t136,
+                t36 * t135 + t37 * t136,
+                t53 * t135 + t54 * t136,
+                t67 * t135 + t68 * t136,
+                t78 * t135 + t79 * t136,
+                t86 * t135 + t87 * t136,
+                0.1 * (s_q7 * t135 + c_q7 * t136),
                 0.0,
                 0.0,
                 0.0,
@@ -2540,26 +2520,26 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t39 * t157 + t40 * t158,
-                t59 * t157 + t60 * t158,
-                t76 * t157 + t77 * t158,
-                t90 * t157 + t91 * t158,
-                t101 * t157 + t102 * t158,
-                t109 * t157 + t110 * t158,
-                t114 * t157 + t115 * t158,
-                0.1 * (s_q8 * t157 + c_q8 * t158),
+                t19 * t137 + t20 * t138,
+                t39 * t137 + t40 * t138,
+                t56 * t137 + t57 * t138,
+                t70 * t137 + t71 * t138,
+                t81 * t137 + t82 * t138,
+                t89 * t137 + t90 * t138,
+                t94 * t137 + t95 * t138,
+                0.1 * (s_q8 * t137 + c_q8 * t138),
                 0.0,
                 0.0,
             ],
             [
-                t39 * t159 + t40 * t160,
-                t59 * t159 + t60 * t160,
-                t76 * t159 + t77 * t160,
-                t90 * t159 + t91 * t160,
-                t101 * t159 + t102 * t160,
-                t109 * t159 + t110 * t160,
-                t114 * t159 + t115 * t160,
-                0.1 * (s_q8 * t159 + c_q8 * t160),
+                t19 * t139 + t20 * t140,
+                t39 * t139 + t40 * t140,
+                t56 * t139 + t57 * t140,
+                t70 * t139 + t71 * t140,
+                t81 * t139 + t82 * t140,
+                t89 * t139 + t90 * t140,
+                t94 * t139 + t95 * t140,
+                0.1 * (s_q8 * t139 + c_q8 * t140),
                 0.0,
                 0.0,
             ],
@@ -2570,27 +2550,27 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t42 * t161 + t120 * t162,
-                t62 * t161 + t121 * t162,
-                t79 * t161 + t122 * t162,
-                t93 * t161 + t123 * t162,
-                t104 * t161 + t124 * t162,
-                t112 * t161 + t125 * t162,
-                t117 * t161 + t126 * t162,
-                t119 * t161 + t127 * t162,
-                0.1 * (s_q9 * t161 + c_q9 * t162),
+                t22 * t141 + t100 * t142,
+                t42 * t141 + t101 * t142,
+                t59 * t141 + t102 * t142,
+                t73 * t141 + t103 * t142,
+                t84 * t141 + t104 * t142,
+                t92 * t141 + t105 * t142,
+                t97 * t141 + t106 * t142,
+                t99 * t141 + t107 * t142,
+                0.1 * (s_q9 * t141 + c_q9 * t142),
                 0.0,
             ],
             [
-                t42 * t163 + t120 * t164,
-                t62 * t163 + t121 * t164,
-                t79 * t163 + t122 * t164,
-                t93 * t163 + t123 * t164,
-                t104 * t163 + t124 * t164,
-                t112 * t163 + t125 * t164,
-                t117 * t163 + t126 * t164,
-                t119 * t163 + t127 * t164,
-                0.1 * (s_q9 * t163 + c_q9 * t164),
+                t22 * t143 + t100 * t144,
+                t42 * t143 + t101 * t144,
+                t59 * t143 + t102 * t144,
+                t73 * t143 + t103 * t144,
+                t84 * t143 + t104 * t144,
+                t92 * t143 + t105 * t144,
+                t97 * t143 + t106 * t144,
+                t99 * t143 + t107 * t144,
+                0.1 * (s_q9 * t143 + c_q9 * t144),
                 0.0,
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2622,8 +2602,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2649,8 +2628,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2675,7 +2653,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -54,7 +54,11 @@
 //! | `dependent_velocities` | 69 | 53 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 104 | 70 | 5 | 2 | 6 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -259,59 +263,59 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
-        let t1 = p.d - p.l;
-        let t2 = p.l * p.l;
-        let t3 = libm::Libm::<Real>::sqrt(t2 - 0.25 * t1 * t1);
-        let t4 = p.l * p.m1;
-        let t5 = p.l * t4;
-        let t6 = p.l * p.m2;
-        let t7 = p.l * t6;
-        let t8 = p.l4 * p.m4;
-        let t9 = p.m3 + p.m4;
-        let inv10 = 1.0 / t9;
-        let t11 = 0.5 * t8 - 0.25 * p.m3 * t1;
-        let t12 = inv10 * t11;
-        let t13 = p.m3 * t3;
-        let t14 = inv10 * t13;
-        let t15 = 0.5 * p.l4 - t12;
-        let t16 = inv10 * inv10 * (t13 * t13);
-        let t17 = -0.25 * t1 - t12;
-        let t18 = 0.5 * (t14 - t3);
-        let t19 = 0.08333333333333333 * (p.l4 * t8 + t2 * p.m3)
-            + p.m4 * (t15 * t15 + 0.25 * t16) + p.m3 * (t17 * t17 + t18 * t18);
-        let t20 = t19 + inv10 * (t11 * t11 + 0.25 * t13 * t13);
-        let t21 = 0.5 * t4 + t6;
+        let t0 = p.d - p.l;
+        let t1 = p.l * p.l;
+        let t2 = sqrt(t1 - 0.25 * t0 * t0);
+        let t3 = p.l * p.m1;
+        let t4 = p.l * t3;
+        let t5 = p.l * p.m2;
+        let t6 = p.l * t5;
+        let t7 = p.l4 * p.m4;
+        let t8 = p.m3 + p.m4;
+        let inv1 = 1.0 / t8;
+        let t9 = 0.5 * t7 - 0.25 * p.m3 * t0;
+        let t10 = inv1 * t9;
+        let t11 = p.m3 * t2;
+        let t12 = inv1 * t11;
+        let t13 = 0.5 * p.l4 - t10;
+        let t14 = inv1 * inv1 * (t11 * t11);
+        let t15 = -0.25 * t0 - t10;
+        let t16 = 0.5 * (t12 - t2);
+        let t17 = 0.08333333333333333 * (p.l4 * t7 + t1 * p.m3)
+            + p.m4 * (t13 * t13 + 0.25 * t14) + p.m3 * (t15 * t15 + t16 * t16);
+        let t18 = t17 + inv1 * (t9 * t9 + 0.25 * t11 * t11);
+        let t19 = 0.5 * t3 + t5;
         Derived {
             params: *self,
-            k0: t7,
-            k1: 0.3333333333333333 * t5 + t7,
-            k2: inv0 * t1,
-            k3: inv0 * t3,
-            k4: p.g * t21,
-            k5: t6,
-            k6: p.g * t11,
-            k7: p.g * t13,
-            k8: t20,
-            k9: 0.3333333333333333 * t5 + 1.3333333333333333 * t7,
-            k10: 0.3333333333333333 * t7,
+            k0: t6,
+            k1: 0.3333333333333333 * t4 + t6,
+            k2: inv0 * t0,
+            k3: inv0 * t2,
+            k4: p.g * t19,
+            k5: t5,
+            k6: p.g * t9,
+            k7: p.g * t11,
+            k8: t18,
+            k9: 0.3333333333333333 * t4 + 1.3333333333333333 * t6,
+            k10: 0.3333333333333333 * t6,
             k11: inv0,
-            k12: p.g * t6,
-            k13: t21,
+            k12: p.g * t5,
+            k13: t19,
             k14: inv0 * inv0 / p.m2,
-            k15: 1.0 / t20,
-            k16: t5,
-            k17: t2,
-            k18: t16,
-            k19: inv10 * inv10 * (t11 * t11),
-            k20: t9,
-            k21: t19,
-            k22: p.g * t4,
+            k15: 1.0 / t18,
+            k16: t4,
+            k17: t1,
+            k18: t14,
+            k19: inv1 * inv1 * (t9 * t9),
+            k20: t8,
+            k21: t17,
+            k22: p.g * t3,
             k23: p.g * p.m2,
-            k24: t12,
-            k25: t14,
-            k26: p.g * t9,
-            k27: t1,
-            k28: t3,
+            k24: t10,
+            k25: t12,
+            k26: p.g * t8,
+            k27: t0,
+            k28: t2,
         }
     }
 }
@@ -357,22 +361,22 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
-    let t8 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t9 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t10 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t11 = 0.3333333333333333 * t7 * d.k0
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t3 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t4 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t5 = 0.3333333333333333 * t1 * d.k0
         + 0.5
-            * (t10 * (p.l * qdd[0] + p.g * t8)
-                - t9 * (p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3) - p.l * qd[0] * qd[0]))
+            * (t4 * (p.l * qdd[0] + p.g * t2)
+                - t3 * (p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3) - p.l * qd[0] * qd[0]))
             * d.k5;
     [
-        qdd[0] * d.k1 + t8 * d.k4 + p.l * 0.5 * d.k5 * (t7 * t10 - t6 * t6 * t9) + t11,
-        t11,
+        qdd[0] * d.k1 + t2 * d.k4 + 0.5 * p.l * d.k5 * (t1 * t4 - t0 * t0 * t3) + t5,
+        t5,
         c_q2 * d.k6 + qdd[2] * d.k8 + 0.5 * s_q2 * d.k7,
     ]
 }
@@ -397,11 +401,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = d.k0 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3);
-    let t3 = 0.5 * t2 + d.k10;
-    [[t2 + d.k9, t3, 0.0], [t3, d.k10, 0.0], [0.0, 0.0, d.k8]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = d.k0 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3);
+    let t1 = 0.5 * t0 + d.k10;
+    [[t0 + d.k9, t1, 0.0], [t1, d.k10, 0.0], [0.0, 0.0, d.k8]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -425,18 +428,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t8 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t9 = d.k5
-        * (p.g * t7 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3)
-            - t8 * (p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3) - p.l * qd[0] * qd[0]));
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t3 = d.k5
+        * (p.g * t1 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3)
+            - t2 * (p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3) - p.l * qd[0] * qd[0]));
     [
-        t7 * d.k4 + 0.5 * (t9 - t6 * t6 * d.k0 * t8),
-        0.5 * t9,
+        t1 * d.k4 + 0.5 * (t3 - t0 * t0 * d.k0 * t2),
+        0.5 * t3,
         c_q2 * d.k6 + 0.5 * s_q2 * d.k7,
     ]
 }
@@ -461,16 +464,16 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t7 = d.k5
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = d.k5
         * (p.g
-            * (t6 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3)
+            * (t0 * (0.5 * c_q1 * d.k2 - s_q1 * d.k3)
                 + (-0.5 * s_q1 * d.k2 - c_q1 * d.k3)
                     * (0.5 * s_q0 * d.k2 - c_q0 * d.k3)));
-    [t6 * d.k4 + 0.5 * t7, 0.5 * t7, c_q2 * d.k6 + 0.5 * s_q2 * d.k7]
+    [t0 * d.k4 + 0.5 * t1, 0.5 * t1, c_q2 * d.k6 + 0.5 * s_q2 * d.k7]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -496,26 +499,25 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t8 = t7 * d.k4;
-    let t9 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t10 = t9;
-    let t11 = p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
-    let t12 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t13 = d.k0 * t12;
-    let t14 = 0.5 * t13 + d.k10;
-    let t15 = p.g * t7 * t12;
-    let t16 = d.k5 * (t15 - t10 * (t11 - p.l * qd[0] * qd[0]));
-    let t17 = c_q2 * d.k6 + 0.5 * s_q2 * d.k7;
-    let t18 = d.k5 * (t15 - t10 * t11);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t2 = t1 * d.k4;
+    let t3 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t4 = p.g * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
+    let t5 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t6 = d.k0 * t5;
+    let t7 = 0.5 * t6 + d.k10;
+    let t8 = p.g * t1 * t5;
+    let t9 = d.k5 * (t8 - t3 * (t4 - p.l * qd[0] * qd[0]));
+    let t10 = c_q2 * d.k6 + 0.5 * s_q2 * d.k7;
+    let t11 = d.k5 * (t8 - t3 * t4);
     JointSpace {
-        mass_matrix: [[t13 + d.k9, t14, 0.0], [t14, d.k10, 0.0], [0.0, 0.0, d.k8]],
-        bias: [t8 + 0.5 * (t16 - t6 * t6 * d.k0 * t9), 0.5 * t16, t17],
-        gravity: [t8 + 0.5 * t18, 0.5 * t18, t17],
+        mass_matrix: [[t6 + d.k9, t7, 0.0], [t7, d.k10, 0.0], [0.0, 0.0, d.k8]],
+        bias: [t2 + 0.5 * (t9 - t0 * t0 * d.k0 * t3), 0.5 * t9, t10],
+        gravity: [t2 + 0.5 * t11, 0.5 * t11, t10],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -551,29 +553,28 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t8 = -t7;
-    let t9 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t10 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3);
-    let t11 = t8 * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
-    let t12 = d.k1 - 0.75 * d.k0 * t9 * t9;
-    let inv13 = 1.0 / t12;
-    let t14 = qd[0] * (qd[0] * t8);
-    let t15 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t2 = -t1;
+    let t3 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t4 = p.g * (0.5 * c_q0 * d.k2 + s_q0 * d.k3);
+    let t5 = t2 * (0.5 * s_q0 * d.k2 - c_q0 * d.k3);
+    let t6 = d.k1 - 0.75 * d.k0 * t3 * t3;
+    let inv0 = 1.0 / t6;
+    let t7 = qd[0] * (qd[0] * t2);
+    let t8 = tau[0]
         + p.l
-            * (0.5 * t6 * t6 * t7 * d.k5
-                + t9 * (-0.75 * d.k5 * t14 - 1.5 * tau[1] * d.k11))
-        + 0.75 * t9 * t11 * d.k12 - tau[1] - t10 * (d.k13 - 0.75 * t9 * t9 * d.k5);
+            * (0.5 * t0 * t0 * t1 * d.k5
+                + t3 * (-0.75 * d.k5 * t7 - 1.5 * tau[1] * d.k11))
+        + 0.75 * t3 * t5 * d.k12 - tau[1] - t4 * (d.k13 - 0.75 * t3 * t3 * d.k5);
     [
-        inv13 * t15,
+        inv0 * t8,
         3.0
-            * ((tau[1]
-                - 0.5 * d.k5 * (p.g * t11 + t9 * (t10 + p.l * inv13 * t15) - p.l * t14)
-                - 0.3333333333333333 * d.k0 * inv13 * t15) * d.k14),
+            * ((tau[1] - 0.5 * d.k5 * (p.g * t5 + t3 * (t4 + p.l * inv0 * t8) - p.l * t7)
+                - 0.3333333333333333 * d.k0 * inv0 * t8) * d.k14),
         (tau[2] - c_q2 * d.k6 - 0.5 * s_q2 * d.k7) * d.k15,
     ]
 }
@@ -603,12 +604,11 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t3 = qd[0] * d.k0 * t2;
-    let t4 = (qd[0] + qd[1]) * d.k0 * t2;
-    [[0.5 * (t3 - t4), -0.5 * t4, 0.0], [0.5 * t3, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t1 = qd[0] * d.k0 * t0;
+    let t2 = (qd[0] + qd[1]) * d.k0 * t0;
+    [[0.5 * (t1 - t2), -0.5 * t2, 0.0], [0.5 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -632,22 +632,22 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
-    let t8 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t9 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t10 = p.l * (0.5 * t6 + qd[0] * t8);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t2 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t3 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t4 = p.l * (0.5 * t0 + qd[0] * t2);
     (
         0.16666666666666666 * qd[0] * qd[0] * d.k16
             + 0.5
-                * (p.m2 * (qd[0] * qd[0] * t9 * t9 * d.k17 + t10 * t10)
-                    + 0.08333333333333333 * t6 * t6 * d.k0
+                * (p.m2 * (qd[0] * qd[0] * t3 * t3 * d.k17 + t4 * t4)
+                    + 0.08333333333333333 * t0 * t0 * d.k0
                     + qd[2] * (qd[2] * ((0.25 * d.k18 + d.k19) * d.k20 + d.k21))),
-        0.5 * t7 * d.k22
-            + p.l * (t7 + 0.5 * (t7 * t8 + (0.5 * c_q0 * d.k2 + s_q0 * d.k3) * t9))
+        0.5 * t1 * d.k22
+            + p.l * (t1 + 0.5 * (t1 * t2 + (0.5 * c_q0 * d.k2 + s_q0 * d.k3) * t3))
                 * d.k23 + (s_q2 * d.k24 - 0.5 * c_q2 * d.k25) * d.k26,
     )
 }
@@ -672,32 +672,31 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t7 = s_q1 * d.k2;
-    let t8 = c_q1 * d.k3;
-    let t9 = -0.5 * t7 - t8;
-    let t10 = s_q0 * d.k2;
-    let t11 = c_q0 * d.k3;
-    let t12 = 0.5 * t10 - t11;
-    let t13 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t14 = t9;
-    let t15 = -t12;
-    let t16 = t6 * t13;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = s_q1 * d.k2;
+    let t2 = c_q1 * d.k3;
+    let t3 = -0.5 * t1 - t2;
+    let t4 = s_q0 * d.k2;
+    let t5 = c_q0 * d.k3;
+    let t6 = 0.5 * t4 - t5;
+    let t7 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t8 = -t6;
+    let t9 = t0 * t7;
     [
         Pose {
-            rotation: [[t6, t15, 0.0], [t12, t6, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t0, t8, 0.0], [t6, t0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
             rotation: [
-                [t16 - t14 * t15, t6 * t9 + t13 * t15, 0.0],
-                [t12 * t13 - t6 * t14, t16 + t9 * t12, 0.0],
+                [t9 - t3 * t8, t0 * t3 + t7 * t8, 0.0],
+                [t6 * t7 - t0 * t3, t9 + t3 * t6, 0.0],
                 [0.0, 0.0, 1.0],
             ],
-            position: [p.l * t6, p.l * t12, 0.0],
+            position: [p.l * t0, p.l * t6, 0.0],
         },
         Pose {
             rotation: [[c_q2, -s_q2, 0.0], [s_q2, c_q2, 0.0], [0.0, 0.0, 1.0]],
@@ -728,11 +727,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -759,19 +757,17 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t5 = s_q1 * d.k2;
-    let t6 = c_q1 * d.k3;
-    let t7 = -0.5 * t5 - t6;
-    let t8 = s_q0 * d.k2;
-    let t9 = c_q0 * d.k3;
-    let t10 = 0.5 * t8 - t9;
-    let t11 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t12 = t7;
-    let t13 = t10;
-    let t14 = t4 * t11;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = s_q1 * d.k2;
+    let t2 = c_q1 * d.k3;
+    let t3 = -0.5 * t1 - t2;
+    let t4 = s_q0 * d.k2;
+    let t5 = c_q0 * d.k3;
+    let t6 = 0.5 * t4 - t5;
+    let t7 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t8 = t0 * t7;
     [
         [
             [0.0, 0.0, 0.0],
@@ -782,8 +778,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [p.l * (t11 * (t4 * t7 - t11 * t13) - t12 * (t14 + t12 * t13)), 0.0, 0.0],
-            [p.l * (t11 * (t14 + t7 * t10) - t12 * (t10 * t11 - t4 * t12)), 0.0, 0.0],
+            [p.l * (t7 * (t0 * t3 - t7 * t6) - t3 * (t8 + t3 * t6)), 0.0, 0.0],
+            [p.l * (t7 * (t8 + t3 * t6) - t3 * (t6 * t7 - t0 * t3)), 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -821,8 +817,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -848,8 +843,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -874,8 +868,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -901,25 +898,23 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t7 = s_q1 * d.k2;
-    let t8 = c_q1 * d.k3;
-    let t9 = -0.5 * t7 - t8;
-    let t10 = s_q0 * d.k2;
-    let t11 = c_q0 * d.k3;
-    let t12 = 0.5 * t10 - t11;
-    let t13 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t14 = t9;
-    let t15 = t12 * t13 - t6 * t14;
-    let t16 = t12;
-    let t17 = t6 * t13;
-    let t18 = t17 + t14 * t16;
-    let t19 = p.d + s_q2 * d.k28 - 0.5 * c_q2 * d.k27 - p.l * (t6 + t18);
-    let t20 = -0.5 * s_q2 * d.k27 - c_q2 * d.k28 - p.l * (t12 + t15);
-    [t18 * t19 + t15 * t20, (t6 * t9 - t13 * t16) * t19 + (t17 + t9 * t12) * t20]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = s_q1 * d.k2;
+    let t2 = c_q1 * d.k3;
+    let t3 = -0.5 * t1 - t2;
+    let t4 = s_q0 * d.k2;
+    let t5 = c_q0 * d.k3;
+    let t6 = 0.5 * t4 - t5;
+    let t7 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t8 = t6 * t7 - t0 * t3;
+    let t9 = t0 * t7;
+    let t10 = t9 + t3 * t6;
+    let t11 = p.d + s_q2 * d.k28 - 0.5 * c_q2 * d.k27 - p.l * (t0 + t10);
+    let t12 = -0.5 * s_q2 * d.k27 - c_q2 * d.k28 - p.l * (t6 + t8);
+    [t10 * t11 + t8 * t12, (t0 * t3 - t7 * t6) * t11 + (t9 + t3 * t6) * t12]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -944,45 +939,43 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t7 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t8 = -t7;
-    let t9 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
-    let t10 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t11 = t9 * t10 + t6 * t7;
-    let t12 = p.l * t11;
-    let t13 = -t9;
-    let t14 = t6 * t10;
-    let t15 = t14 + t7 * t13;
-    let t16 = t6 * t8;
-    let t17 = t10 * t13;
-    let t18 = t16 + t17;
-    let t19 = t14 + t8 * t9;
-    let t20 = p.l * t15;
-    let t21 = p.l * t6 + t20;
-    let t22 = s_q2 * d.k28 - 0.5 * c_q2 * d.k27;
-    let t23 = p.d + t22 - t21;
-    let t24 = 0.5 * s_q2 * d.k27 + c_q2 * d.k28;
-    let t25 = p.l * t9 + t12 + t24;
-    let t26 = t6;
-    let t27 = t17 - t7 * t26;
-    let t28 = p.l * (t13 + t27);
-    let t29 = t8 * t13;
-    let t30 = t10;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t2 = -t1;
+    let t3 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t4 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t5 = t3 * t4 + t0 * t1;
+    let t6 = p.l * t5;
+    let t7 = -t3;
+    let t8 = t0 * t4;
+    let t9 = t8 + t1 * t7;
+    let t10 = t0 * t2;
+    let t11 = t4 * t7;
+    let t12 = t10 + t11;
+    let t13 = t8 + t2 * t3;
+    let t14 = p.l * t9;
+    let t15 = p.l * t0 + t14;
+    let t16 = s_q2 * d.k28 - 0.5 * c_q2 * d.k27;
+    let t17 = p.d + t16 - t15;
+    let t18 = 0.5 * s_q2 * d.k27 + c_q2 * d.k28;
+    let t19 = p.l * t3 + t6 + t18;
+    let t20 = t11 - t1 * t0;
+    let t21 = p.l * (t7 + t20);
+    let t22 = t2 * t7;
     [
         [
-            t23 * t27 - t11 * t21 - t15 * (t28 + t25),
-            t18 * (t23 - t20) - t19 * (t25 + t12),
-            t15 * t24 + t11 * t22,
+            t17 * t20 - t5 * t15 - t9 * (t21 + t19),
+            t12 * (t17 - t14) - t13 * (t19 + t6),
+            t9 * t18 + t5 * t16,
         ],
         [
-            t23 * (t29 - t10 * t26) - t19 * t21 - t18 * (t28 + t25),
-            t23 * (t29 - t6 * t30) - t25 * (t16 - t9 * t30)
-                - p.l * (t18 * t18 + t19 * t19),
-            t18 * t24 + t19 * t22,
+            t17 * (t22 - t4 * t0) - t13 * t15 - t12 * (t21 + t19),
+            t17 * (t22 - t0 * t4) - t19 * (t10 - t3 * t4)
+                - p.l * (t12 * t12 + t13 * t13),
+            t12 * t18 + t13 * t16,
         ],
     ]
 }
@@ -1007,78 +1000,77 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t7 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
-    let t8 = -t7;
-    let t9 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
-    let t10 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t11 = t9 * t10;
-    let t12 = t6 * t7;
-    let t13 = t11 + t12;
-    let t14 = p.l * t13;
-    let t15 = -t9;
-    let t16 = t6 * t10;
-    let t17 = t16 + t7 * t15;
-    let t18 = t6 * t8;
-    let t19 = t10 * t15;
-    let t20 = t18 + t19;
-    let t21 = t16 + t8 * t9;
-    let t22 = p.l * t17;
-    let t23 = s_q2 * d.k28 - 0.5 * c_q2 * d.k27;
-    let t24 = p.l * t6 + t22;
-    let t25 = p.d + t23 - t24;
-    let t26 = 0.5 * s_q2 * d.k27 + c_q2 * d.k28;
-    let t27 = p.l * t9 + t14 + t26;
-    let t28 = -t6;
-    let t29 = t19 + t7 * t28;
-    let t30 = p.l * (t15 + t29);
-    let t31 = t8 * t15;
-    let t32 = t10 * t28;
-    let t33 = t31 + t32;
-    let t34 = -t10;
-    let t35 = t6 * t34;
-    let t36 = t31 + t35;
-    let t37 = p.l * t20;
-    let t38 = t18 + t9 * t34;
-    let t39 = p.l * t21;
-    let t40 = t20 * t26 + t21 * t23;
-    let t41 = t7 * t9;
-    let t42 = t32 + t41;
-    let t43 = p.l * (t28 + t42);
-    let t44 = t33 * (t25 - t22) - t20 * (t30 + t27) - t21 * (t24 + t22)
-        - t37 * (t29 + t13);
-    let t45 = t26 * t29 + t17 * t23;
-    let t46 = t23;
-    let t47 = t8 * t28;
-    let t48 = t15 * t34;
-    let t49 = t25 * (t47 + t48) - t24 * t38 - t36 * (t30 + t27)
-        - 2.0 * t37 * (t33 + t21);
-    let t50 = t26 * t33 + t20 * t23;
-    let t51 = t26 * t36 + t23 * t38;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = 0.5 * s_q1 * d.k2 + c_q1 * d.k3;
+    let t2 = -t1;
+    let t3 = 0.5 * s_q0 * d.k2 - c_q0 * d.k3;
+    let t4 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t5 = t3 * t4;
+    let t6 = t0 * t1;
+    let t7 = t5 + t6;
+    let t8 = p.l * t7;
+    let t9 = -t3;
+    let t10 = t0 * t4;
+    let t11 = t10 + t1 * t9;
+    let t12 = t0 * t2;
+    let t13 = t4 * t9;
+    let t14 = t12 + t13;
+    let t15 = t10 + t2 * t3;
+    let t16 = p.l * t11;
+    let t17 = s_q2 * d.k28 - 0.5 * c_q2 * d.k27;
+    let t18 = p.l * t0 + t16;
+    let t19 = p.d + t17 - t18;
+    let t20 = 0.5 * s_q2 * d.k27 + c_q2 * d.k28;
+    let t21 = p.l * t3 + t8 + t20;
+    let t22 = -t0;
+    let t23 = t13 + t1 * t22;
+    let t24 = p.l * (t9 + t23);
+    let t25 = t2 * t9;
+    let t26 = t4 * t22;
+    let t27 = t25 + t26;
+    let t28 = -t4;
+    let t29 = t0 * t28;
+    let t30 = t25 + t29;
+    let t31 = p.l * t14;
+    let t32 = t12 + t3 * t28;
+    let t33 = p.l * t15;
+    let t34 = t14 * t20 + t15 * t17;
+    let t35 = t1 * t3;
+    let t36 = t26 + t35;
+    let t37 = p.l * (t22 + t36);
+    let t38 = t27 * (t19 - t16) - t14 * (t24 + t21) - t15 * (t18 + t16)
+        - t31 * (t23 + t7);
+    let t39 = t20 * t23 + t11 * t17;
+    let t40 = t2 * t22;
+    let t41 = t9 * t28;
+    let t42 = t19 * (t40 + t41) - t18 * t32 - t30 * (t24 + t21)
+        - 2.0 * t31 * (t27 + t15);
+    let t43 = t20 * t27 + t14 * t17;
+    let t44 = t20 * t30 + t17 * t32;
     [
         qd[0]
             * (qd[0]
-                * (t25 * t42 - 2.0 * (t29 * t30 + t17 * t24) - t17 * t43 - t27 * t29
-                    - t13 * t30) + qd[1] * t44 + qd[2] * t45)
+                * (t19 * t36 - 2.0 * (t23 * t24 + t11 * t18) - t11 * t37 - t21 * t23
+                    - t7 * t24) + qd[1] * t38 + qd[2] * t39)
             + qd[1]
-                * (qd[2] * t40 + qd[0] * t44
+                * (qd[2] * t34 + qd[0] * t38
                     + qd[1]
-                        * (t36 * (t25 - t22) - t38 * (t27 + t14)
-                            - 2.0 * (t20 * t37 + t21 * t39)))
-            + qd[2] * (qd[0] * t45 + qd[1] * t40 + qd[2] * (t13 * t26 - t17 * t46)),
+                        * (t30 * (t19 - t16) - t32 * (t21 + t8)
+                            - 2.0 * (t14 * t31 + t15 * t33)))
+            + qd[2] * (qd[0] * t39 + qd[1] * t34 + qd[2] * (t7 * t20 - t11 * t17)),
         qd[0]
             * (qd[0]
-                * (t25 * (t11 + t47) - 2.0 * (t30 * t33 + t20 * t24) - t20 * t43
-                    - t27 * t33 - t21 * t30) + qd[1] * t49 + qd[2] * t50)
+                * (t19 * (t5 + t40) - 2.0 * (t24 * t27 + t14 * t18) - t14 * t37
+                    - t21 * t27 - t15 * t24) + qd[1] * t42 + qd[2] * t43)
             + qd[1]
-                * (qd[0] * t49
+                * (qd[0] * t42
                     + qd[1]
-                        * (t25 * (t12 + t48) - t27 * (t35 + t41)
-                            - 3.0 * (t36 * t37 + t38 * t39)) + qd[2] * t51)
-            + qd[2] * (qd[0] * t50 + qd[1] * t51 + qd[2] * (t21 * t26 - t20 * t46)),
+                        * (t19 * (t6 + t41) - t21 * (t29 + t35)
+                            - 3.0 * (t30 * t31 + t32 * t33)) + qd[2] * t44)
+            + qd[2] * (qd[0] * t43 + qd[1] * t44 + qd[2] * (t15 * t20 - t14 * t17)),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1111,24 +1103,21 @@ pub fn reactions_of_multipliers_with(
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
-    let t5 = s_q1 * d.k2;
-    let t6 = c_q1 * d.k3;
-    let t7 = -0.5 * t5 - t6;
-    let t8 = s_q0 * d.k2;
-    let t9 = c_q0 * d.k3;
-    let t10 = 0.5 * t8 - t9;
-    let t11 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
-    let t12 = t7;
-    let t13 = t10;
-    let t14 = t4 * t11;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.5 * c_q0 * d.k2 + s_q0 * d.k3;
+    let t1 = s_q1 * d.k2;
+    let t2 = c_q1 * d.k3;
+    let t3 = -0.5 * t1 - t2;
+    let t4 = s_q0 * d.k2;
+    let t5 = c_q0 * d.k3;
+    let t6 = 0.5 * t4 - t5;
+    let t7 = 0.5 * c_q1 * d.k2 - s_q1 * d.k3;
+    let t8 = t0 * t7;
     [
         [
-            lambda[0] * (t14 + t12 * t13) + lambda[1] * (t4 * t7 - t11 * t13),
-            lambda[0] * (t10 * t11 - t4 * t12) + lambda[1] * (t14 + t7 * t10),
+            lambda[0] * (t8 + t3 * t6) + lambda[1] * (t0 * t3 - t7 * t6),
+            lambda[0] * (t6 * t7 - t0 * t3) + lambda[1] * (t8 + t3 * t6),
             0.0,
             0.0,
             0.0,
@@ -1524,4 +1513,15 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -31,13 +31,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 27 | 16 | 0 | 0 | 3 | 3 |
+//! | `inverse_dynamics` | 26 | 16 | 0 | 0 | 3 | 3 |
 //! | `mass_matrix` | 4 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 22 | 10 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 16 | 7 | 0 | 0 | 3 | 3 |
 //! | `joint_space` | 29 | 14 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 37 | 20 | 1 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 8 | 3 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 7 | 3 | 0 | 0 | 1 | 1 |
 //! | `energy` | 31 | 14 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 17 | 10 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -52,9 +52,13 @@
 //! | `constrained_forward_dynamics` | 228 | 183 | 26 | 5 | 9 | 9 |
 //! | `cut_joint_reactions` | 247 | 193 | 26 | 5 | 11 | 11 |
 //! | `dependent_velocities` | 64 | 54 | 5 | 2 | 3 | 3 |
-//! | `constrained_inverse_dynamics` | 91 | 71 | 5 | 2 | 6 | 6 |
+//! | `constrained_inverse_dynamics` | 90 | 71 | 5 | 2 | 6 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -152,13 +156,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,7 +169,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -186,7 +184,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 27,
+    mul: 26,
     add: 16,
     div: 0,
     sqrt: 0,
@@ -210,29 +208,28 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t6 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
-    let t11 = 0.125
-        * (t5 * (9.81 * t2 + 0.5 * qdd[0])
-            - t6
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t2 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = 0.125
+        * (t1 * (9.81 * t0 + 0.5 * qdd[0])
+            - t2
                 * (9.81 * (0.25 * s_q0 - 0.9682458365518543 * c_q0)
-                    - 0.5 * qd[0] * qd[0])) + 0.041666666666666664 * t10;
+                    - 0.5 * qd[0] * qd[0])) + 0.041666666666666664 * t4;
     [
-        3.67875 * t2 + 0.16666666666666666 * qdd[0] + t11
-            + 0.5 * 0.125 * (t5 * t10 - t6 * t9 * t9),
-        t11,
+        3.67875 * t0 + 0.16666666666666666 * qdd[0] + t5
+            + 0.0625 * (t1 * t4 - t2 * t3 * t3),
+        t5,
         1.1873114570717114 * s_q2 + 0.9196875 * c_q2 + 0.08333333333333333 * qdd[2],
     ]
 }
@@ -256,14 +253,13 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t3 = 0.0625 * t2 + 0.041666666666666664;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t1 = 0.0625 * t0 + 0.041666666666666664;
     [
-        [0.125 * t2 + 0.20833333333333334, t3, 0.0],
-        [t3, 0.041666666666666664, 0.0],
+        [0.125 * t0 + 0.20833333333333334, t1, 0.0],
+        [t1, 0.041666666666666664, 0.0],
         [0.0, 0.0, 0.08333333333333333],
     ]
 }
@@ -287,19 +283,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = qd[0] + qd[1];
-    let t9 = 9.81 * t2 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
-        - t5 * (9.81 * (0.25 * s_q0 - 0.9682458365518543 * c_q0) - 0.5 * qd[0] * qd[0]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = qd[0] + qd[1];
+    let t3 = 9.81 * t0 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
+        - t1 * (9.81 * (0.25 * s_q0 - 0.9682458365518543 * c_q0) - 0.5 * qd[0] * qd[0]);
     [
-        3.67875 * t2 + 0.125 * t9 - 0.0625 * t5 * t8 * t8,
-        0.125 * t9,
+        3.67875 * t0 + 0.125 * t3 - 0.0625 * t1 * t2 * t2,
+        0.125 * t3,
         1.1873114570717114 * s_q2 + 0.9196875 * c_q2,
     ]
 }
@@ -322,17 +317,16 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = 9.81
-        * (t2 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = 9.81
+        * (t0 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
             + (0.25 * s_q0 - 0.9682458365518543 * c_q0)
                 * (-0.25 * s_q1 - 0.9682458365518543 * c_q1));
-    [3.67875 * t2 + 0.125 * t7, 0.125 * t7, 1.1873114570717114 * s_q2 + 0.9196875 * c_q2]
+    [3.67875 * t0 + 0.125 * t1, 0.125 * t1, 1.1873114570717114 * s_q2 + 0.9196875 * c_q2]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -356,29 +350,28 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t6 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t7 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let t8 = t2 * t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = qd[0] + qd[1];
-    let t12 = 0.0625 * t6 + 0.041666666666666664;
-    let t13 = 9.81 * t8 + t7 * (9.81 * t3 - 0.5 * qd[0] * qd[0]);
-    let t14 = 9.81 * (t8 + t3 * t7);
-    let t15 = 1.1873114570717114 * s_q2 + 0.9196875 * c_q2;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let t4 = t0 * t2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t5 = qd[0] + qd[1];
+    let t6 = 0.0625 * t2 + 0.041666666666666664;
+    let t7 = 9.81 * t4 + t3 * (9.81 * t1 - 0.5 * qd[0] * qd[0]);
+    let t8 = 9.81 * (t4 + t1 * t3);
+    let t9 = 1.1873114570717114 * s_q2 + 0.9196875 * c_q2;
     JointSpace {
         mass_matrix: [
-            [0.125 * t6 + 0.20833333333333334, t12, 0.0],
-            [t12, 0.041666666666666664, 0.0],
+            [0.125 * t2 + 0.20833333333333334, t6, 0.0],
+            [t6, 0.041666666666666664, 0.0],
             [0.0, 0.0, 0.08333333333333333],
         ],
-        bias: [3.67875 * t2 + 0.125 * t13 + 0.0625 * t7 * t11 * t11, 0.125 * t13, t15],
-        gravity: [3.67875 * t2 + 0.125 * t14, 0.125 * t14, t15],
+        bias: [3.67875 * t0 + 0.125 * t7 + 0.0625 * t3 * t5 * t5, 0.125 * t7, t9],
+        gravity: [3.67875 * t0 + 0.125 * t8, 0.125 * t8, t9],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -408,37 +401,35 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t6 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t7 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = qd[0] + qd[1];
-    let t11 = t7 * (qd[0] * qd[0]);
-    let t12 = t6 * t6;
-    let t13 = (tau[0]
-        + 0.5 * (t6 * (-0.1875 * t11 - 3.0 * tau[1]) - 0.125 * t7 * t10 * t10)
-        + 1.839375 * t3 * t6 * t7 - tau[1] - 9.81 * t2 * (0.375 - 0.1875 * t12))
-        / (0.16666666666666666 - 0.09375 * t12);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = qd[0] + qd[1];
+    let t5 = t3 * (qd[0] * qd[0]);
+    let t6 = t2 * t2;
+    let t7 = (tau[0] + 0.5 * (t2 * (-0.1875 * t5 - 3.0 * tau[1]) - 0.125 * t3 * t4 * t4)
+        + 1.839375 * t1 * t2 * t3 - tau[1] - 9.81 * t0 * (0.375 - 0.1875 * t6))
+        / (0.16666666666666666 - 0.09375 * t6);
     [
-        t13,
+        t7,
         24.0
-            * (tau[1] - 0.041666666666666664 * t13
-                - 0.125 * (9.81 * t3 * t7 + t6 * (9.81 * t2 + 0.5 * t13) - 0.5 * t11)),
+            * (tau[1] - 0.041666666666666664 * t7
+                - 0.125 * (9.81 * t1 * t3 + t2 * (9.81 * t0 + 0.5 * t7) - 0.5 * t5)),
         12.0 * (tau[2] - 1.1873114570717114 * s_q2 - 0.9196875 * c_q2),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 8,
+    mul: 7,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -458,20 +449,15 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let t3 = t2 * qd[0];
-    let t4 = t2 * (qd[0] + qd[1]);
-    [
-        [0.5 * (-0.125 * (t4 - t3)), -0.0625 * t4, 0.0],
-        [0.0625 * t3, 0.0, 0.0],
-        [0.0, 0.0, 0.0],
-    ]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t1 = t0 * qd[0];
+    let t2 = t0 * (qd[0] + qd[1]);
+    [[-0.0625 * (t2 - t1), -0.0625 * t2, 0.0], [0.0625 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -493,23 +479,22 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t6 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = qd[0] + qd[1];
-    let t10 = 0.25 * t9 + 0.5 * t5 * qd[0];
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t2 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = qd[0] + qd[1];
+    let t4 = 0.25 * t3 + 0.5 * t1 * qd[0];
     (
         0.020833333333333332 * qd[0] * qd[0] + 0.041666666666666664 * qd[2] * qd[2]
             + 0.5
-                * (0.010416666666666666 * t9 * t9
-                    + 0.5 * (0.25 * t6 * t6 * qd[0] * qd[0] + t10 * t10)),
-        3.67875 * t2
-            + 1.22625 * (t2 * t5 + (0.9682458365518543 * s_q0 + 0.25 * c_q0) * t6)
+                * (0.010416666666666666 * t3 * t3
+                    + 0.5 * (0.25 * t2 * t2 * qd[0] * qd[0] + t4 * t4)),
+        3.67875 * t0
+            + 1.22625 * (t0 * t1 + (0.9682458365518543 * s_q0 + 0.25 * c_q0) * t2)
             + 9.81 * (0.09375 * s_q2 - 0.12103072956898178 * c_q2),
     )
 }
@@ -532,30 +517,28 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
-    let t4 = -t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t8 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let t9 = t8;
-    let t10 = t2 * t7;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
+    let t2 = -t1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t3 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t4 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let t5 = t0 * t3;
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
-            rotation: [[t2, t3, 0.0], [t4, t2, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t0, t1, 0.0], [t2, t0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
             rotation: [
-                [t10 - t3 * t9, t2 * t8 + t3 * t7, 0.0],
-                [t4 * t7 - t2 * t9, t10 + t4 * t8, 0.0],
+                [t5 - t1 * t4, t0 * t4 + t1 * t3, 0.0],
+                [t2 * t3 - t0 * t4, t5 + t2 * t4, 0.0],
                 [0.0, 0.0, 1.0],
             ],
-            position: [0.5 * t2, 0.5 * t4, 0.0],
+            position: [0.5 * t0, 0.5 * t2, 0.0],
         },
         Pose {
             rotation: [[c_q2, -s_q2, 0.0], [s_q2, c_q2, 0.0], [0.0, 0.0, 1.0]],
@@ -586,11 +569,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -615,17 +597,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
-    let t4 = t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t8 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let t9 = t8;
-    let t10 = t2 * t7;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let t4 = t0 * t2;
     [
         [
             [0.0, 0.0, 0.0],
@@ -636,8 +615,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [0.5 * (t7 * (t2 * t8 + t3 * t7) - t9 * (t10 - t3 * t9)), 0.0, 0.0],
-            [0.5 * (t9 * (t4 * t7 + t2 * t9) + t7 * (t10 - t4 * t8)), 0.0, 0.0],
+            [0.5 * (t2 * (t0 * t3 + t1 * t2) - t3 * (t4 - t1 * t3)), 0.0, 0.0],
+            [0.5 * (t3 * (t1 * t2 + t0 * t3) + t2 * (t4 - t1 * t3)), 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -675,8 +654,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -702,8 +680,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -728,8 +705,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -753,23 +733,20 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let t4 = t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t8 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let t9 = t8;
-    let t10 = t2 * t7;
-    let t11 = t10 - t4 * t8;
-    let t12 = t3 * t7 + t2 * t8;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t15 = 0.4841229182759271 * s_q2 + 0.75 - 0.5 * (t2 + t11) - 0.125 * c_q2;
-    let t16 = -0.5 * (t3 + t12) - 0.125 * s_q2 - 0.4841229182759271 * c_q2;
-    [t11 * t15 + t12 * t16, (t10 - t3 * t9) * t16 - (t2 * t9 + t4 * t7) * t15]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t4 = t0 * t2;
+    let t5 = t4 - t1 * t3;
+    let t6 = t1 * t2 + t0 * t3;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t7 = 0.4841229182759271 * s_q2 + 0.75 - 0.5 * (t0 + t5) - 0.125 * c_q2;
+    let t8 = -0.5 * (t1 + t6) - 0.125 * s_q2 - 0.4841229182759271 * c_q2;
+    [t5 * t7 + t6 * t8, (t4 - t1 * t3) * t8 - (t0 * t3 + t1 * t2) * t7]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -792,45 +769,42 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
-    let t3 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = -t1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t3 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
     let t4 = -t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
-    let t8 = -t7;
-    let t9 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let t10 = -t9;
-    let t11 = t2 * t8;
-    let t12 = t11 + t4 * t9;
-    let t13 = t2 * t10;
-    let t14 = t4 * t8;
-    let t15 = t13 + t14;
-    let t16 = t3 * t8 + t2 * t9;
-    let t17 = t11 + t3 * t10;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t20 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
-    let t21 = -0.5 * (t2 + t12);
-    let t22 = t20 + t21 + 0.75;
-    let t23 = 0.125 * s_q2 + 0.4841229182759271 * c_q2;
-    let t24 = -0.5 * (t3 + t16) - t23;
-    let t25 = t2;
-    let t26 = t14 - t9 * t25;
-    let t27 = -0.5 * (t4 + t26);
-    let t28 = t4 * t10;
+    let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t6 = -t5;
+    let t7 = t0 * t4;
+    let t8 = t7 + t2 * t5;
+    let t9 = t0 * t6;
+    let t10 = t2 * t4;
+    let t11 = t9 + t10;
+    let t12 = t1 * t4 + t0 * t5;
+    let t13 = t7 + t1 * t6;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t14 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
+    let t15 = -0.5 * (t0 + t8);
+    let t16 = t14 + t15 + 0.75;
+    let t17 = 0.125 * s_q2 + 0.4841229182759271 * c_q2;
+    let t18 = -0.5 * (t1 + t12) - t17;
+    let t19 = t10 - t5 * t0;
+    let t20 = -0.5 * (t2 + t19);
+    let t21 = t2 * t6;
     [
         [
-            t22 * t26 + t16 * t21 + t12 * (t27 + t24),
-            t15 * t22 + t17 * t24 - 0.5 * (t12 * t15 + t16 * t17),
-            t12 * t23 + t16 * t20,
+            t16 * t19 + t12 * t15 + t8 * (t20 + t18),
+            t11 * t16 + t13 * t18 - 0.5 * (t8 * t11 + t12 * t13),
+            t8 * t17 + t12 * t14,
         ],
         [
-            t22 * (t28 - t8 * t25) + t17 * t21 + t15 * (t27 + t24),
-            t22 * (t28 + t2 * t7) + t24 * (t13 + t3 * t7)
-                - 0.5 * (t15 * t15 + t17 * t17),
-            t15 * t23 + t17 * t20,
+            t16 * (t21 - t4 * t0) + t13 * t15 + t11 * (t20 + t18),
+            t16 * (t21 + t0 * t3) + t18 * (t9 + t1 * t3) - 0.5 * (t11 * t11 + t13 * t13),
+            t11 * t17 + t13 * t14,
         ],
     ]
 }
@@ -853,75 +827,77 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
-    let t3 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
+    let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
+    let t2 = -t1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t3 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
     let t4 = -t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
-    let t8 = -t7;
-    let t9 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let t10 = -t9;
-    let t11 = t2 * t8;
-    let t12 = t11 + t4 * t9;
-    let t13 = t2 * t10;
-    let t14 = t4 * t8;
-    let t15 = t13 + t14;
-    let t16 = t3 * t8;
-    let t17 = t2 * t9;
-    let t18 = t16 + t17;
-    let t19 = t11 + t3 * t10;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t22 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
-    let t23 = -0.5 * (t2 + t12);
-    let t24 = t22 + t23 + 0.75;
-    let t25 = 0.125 * s_q2 + 0.4841229182759271 * c_q2;
-    let t26 = -0.5 * (t3 + t18) - t25;
-    let t27 = -t2;
-    let t28 = t14 + t9 * t27;
-    let t29 = -0.5 * (t4 + t28);
-    let t30 = t4 * t10;
-    let t31 = t8 * t27;
-    let t32 = t30 + t31;
-    let t33 = t2 * t7;
-    let t34 = t30 + t33;
-    let t35 = t13 + t3 * t7;
-    let t36 = t15 * t25 + t19 * t22;
-    let t37 = t3 * t9;
-    let t38 = t31 + t37;
-    let t39 = -0.5 * (t27 + t38);
-    let t40 = t24 * t32 + t19 * t23 + t15 * (t29 + t26)
-        - 0.5 * (t15 * (t28 + t18) + t12 * (t32 + t19));
-    let t41 = t25 * t28 + t12 * t22;
-    let t42 = t10 * t27;
-    let t43 = t4 * t7;
-    let t44 = t24 * (t42 + t43) + t23 * t35 + t34 * (t29 + t26) - t15 * (t32 + t19);
-    let t45 = t25 * t32 + t15 * t22;
-    let t46 = t25 * t34 + t22 * t35;
-    let t47 = t22;
+    let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let t6 = -t5;
+    let t7 = t0 * t4;
+    let t8 = t7 + t2 * t5;
+    let t9 = t0 * t6;
+    let t10 = t2 * t4;
+    let t11 = t9 + t10;
+    let t12 = t1 * t4;
+    let t13 = t0 * t5;
+    let t14 = t12 + t13;
+    let t15 = t7 + t1 * t6;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t16 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
+    let t17 = -0.5 * (t0 + t8);
+    let t18 = t16 + t17 + 0.75;
+    let t19 = 0.125 * s_q2 + 0.4841229182759271 * c_q2;
+    let t20 = -0.5 * (t1 + t14) - t19;
+    let t21 = -t0;
+    let t22 = t10 + t5 * t21;
+    let t23 = -0.5 * (t2 + t22);
+    let t24 = t2 * t6;
+    let t25 = t4 * t21;
+    let t26 = t24 + t25;
+    let t27 = t0 * t3;
+    let t28 = t24 + t27;
+    let t29 = t9 + t1 * t3;
+    let t30 = t11 * t19 + t15 * t16;
+    let t31 = t1 * t5;
+    let t32 = t25 + t31;
+    let t33 = -0.5 * (t21 + t32);
+    let t34 = t18 * t26 + t15 * t17 + t11 * (t23 + t20)
+        - 0.5 * (t11 * (t22 + t14) + t8 * (t26 + t15));
+    let t35 = t19 * t22 + t8 * t16;
+    let t36 = t6 * t21;
+    let t37 = t2 * t3;
+    let t38 = t18 * (t36 + t37) + t17 * t29 + t28 * (t23 + t20) - t11 * (t26 + t15);
+    let t39 = t19 * t26 + t11 * t16;
+    let t40 = t19 * t28 + t16 * t29;
     [
         qd[0]
             * (qd[0]
-                * (2.0 * (t28 * t29 + t12 * t23) + t24 * t38 + t12 * t39 + t26 * t28
-                    + t18 * t29) + qd[1] * t40 + qd[2] * t41)
+                * (2.0 * (t22 * t23 + t8 * t17) + t18 * t32 + t8 * t33 + t20 * t22
+                    + t14 * t23) + qd[1] * t34 + qd[2] * t35)
             + qd[1]
-                * (qd[2] * t36 + qd[0] * t40
+                * (qd[2] * t30 + qd[0] * t34
                     + qd[1]
-                        * (t24 * t34 + t26 * t35 - t15 * t15 - t19 * t19
-                            - 0.5 * (t12 * t34 + t18 * t35)))
-            + qd[2] * (qd[0] * t41 + qd[1] * t36 + qd[2] * (t18 * t25 - t12 * t47)),
+                        * (t18 * t28 + t20 * t29 - t11 * t11 - t15 * t15
+                            - 0.5 * (t8 * t28 + t14 * t29)))
+            + qd[2] * (qd[0] * t35 + qd[1] * t30 + qd[2] * (t14 * t19 - t8 * t16)),
         qd[0]
             * (qd[0]
-                * (2.0 * (t29 * t32 + t15 * t23) + t24 * (t16 + t42) + t15 * t39
-                    + t26 * t32 + t19 * t29) + qd[1] * t44 + qd[2] * t45)
+                * (2.0 * (t23 * t26 + t11 * t17) + t18 * (t12 + t36) + t11 * t33
+                    + t20 * t26 + t15 * t23) + qd[1] * t38 + qd[2] * t39)
             + qd[1]
-                * (qd[0] * t44
+                * (qd[0] * t38
                     + qd[1]
-                        * (t24 * (t17 + t43) + t26 * (t33 + t37)
-                            - 1.5 * (t15 * t34 + t19 * t35)) + qd[2] * t46)
-            + qd[2] * (qd[0] * t45 + qd[1] * t46 + qd[2] * (t19 * t25 - t15 * t47)),
+                        * (t18 * (t13 + t37) + t20 * (t27 + t31)
+                            - 1.5 * (t11 * t28 + t15 * t29)) + qd[2] * t40)
+            + qd[2] * (qd[0] * t39 + qd[1] * t40 + qd[2] * (t15 * t19 - t11 * t16)),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -950,24 +926,21 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let t3 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
-    let t4 = t3;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t7 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
-    let t8 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let t9 = t8;
-    let t10 = t2 * t7;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
+    let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
+    let t4 = t0 * t2;
     [
         [
-            (t10 - t3 * t9) * lambda[0] + (t2 * t8 + t3 * t7) * lambda[1],
-            (t10 - t4 * t8) * lambda[1] - (t4 * t7 + t2 * t9) * lambda[0],
+            (t4 - t1 * t3) * lambda[0] + (t0 * t3 + t1 * t2) * lambda[1],
+            (t4 - t1 * t3) * lambda[1] - (t1 * t2 + t0 * t3) * lambda[0],
             0.0,
             0.0,
             0.0,
@@ -1317,7 +1290,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 91,
+    mul: 90,
     add: 71,
     div: 5,
     sqrt: 2,
@@ -1363,4 +1336,10 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -54,7 +54,11 @@
 //! | `dependent_velocities` | 31 | 32 | 5 | 2 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 51 | 43 | 5 | 2 | 4 | 4 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -247,34 +251,34 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l;
-        let t1 = p.a * p.m1;
-        let t2 = p.a * t1;
-        let t3 = p.l * p.m2;
-        let t4 = p.l * t3;
-        let t5 = p.a * p.m2;
-        let t6 = p.a * t5;
-        let t7 = 0.3333333333333333 * t2 + t6;
-        let t8 = 0.5 * t1 + t5;
+        let t0 = p.a * p.m1;
+        let t1 = p.a * t0;
+        let t2 = p.l * p.m2;
+        let t3 = p.l * t2;
+        let t4 = p.a * p.m2;
+        let t5 = p.a * t4;
+        let t6 = 0.3333333333333333 * t1 + t5;
+        let t7 = 0.5 * t0 + t4;
         Derived {
             params: *self,
-            k0: t4,
-            k1: t7,
-            k2: p.g * t8,
-            k3: t3,
-            k4: p.a * t3,
-            k5: 0.3333333333333333 * t4 + t7,
-            k6: 0.3333333333333333 * t4,
-            k7: p.g * t3,
-            k8: t6,
-            k9: p.g * t5,
-            k10: t5,
+            k0: t3,
+            k1: t6,
+            k2: p.g * t7,
+            k3: t2,
+            k4: p.a * t2,
+            k5: 0.3333333333333333 * t3 + t6,
+            k6: 0.3333333333333333 * t3,
+            k7: p.g * t2,
+            k8: t5,
+            k9: p.g * t4,
+            k10: t4,
             k11: inv0,
-            k12: t8,
+            k12: t7,
             k13: inv0 * inv0 / p.m2,
             k14: 1.0 / p.m3,
-            k15: t2,
+            k15: t1,
             k16: p.a * p.a,
-            k17: p.g * t1,
+            k17: p.g * t0,
             k18: p.g * p.m2,
             k19: p.g * p.e * p.m3,
         }
@@ -322,18 +326,18 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = qdd[0] + qdd[1];
-    let t6 = t5 * d.k0;
-    let t7 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = t1 * d.k0;
+    let t3 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
         - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    let t8 = 0.3333333333333333 * t6 + 0.5 * t7;
+    let t4 = 0.3333333333333333 * t2 + 0.5 * t3;
     [
-        t8 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.a * 0.5 * d.k3 * (c_q1 * t5 - s_q1 * t4 * t4),
-        t8,
+        t4 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.a * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t4,
         p.m3 * qdd[2],
     ]
 }
@@ -359,10 +363,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = c_q1 * d.k4;
-    let t2 = 0.5 * t1 + d.k6;
-    [[t1 + d.k5, t2, 0.0], [t2, d.k6, 0.0], [0.0, 0.0, p.m3]]
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k4;
+    let t1 = 0.5 * t0 + d.k6;
+    [[t0 + d.k5, t1, 0.0], [t1, d.k6, 0.0], [0.0, 0.0, p.m3]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -386,11 +390,11 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    [c_q0 * d.k2 + 0.5 * (t5 - s_q1 * t4 * t4 * d.k4), 0.5 * t5, 0.0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
+    [c_q0 * d.k2 + 0.5 * (t1 - s_q1 * t0 * t0 * d.k4), 0.5 * t1, 0.0]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -412,11 +416,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = t1 * d.k7;
-    [c_q0 * d.k2 + 0.5 * t2, 0.5 * t2, 0.0]
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = t0 * d.k7;
+    [c_q0 * d.k2 + 0.5 * t1, 0.5 * t1, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -442,20 +445,20 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * s_q0;
-    let t5 = qd[0] + qd[1];
-    let t6 = p.g * c_q0 * c_q1;
-    let t7 = c_q0 * d.k2;
-    let t8 = c_q1 * d.k4;
-    let t9 = 0.5 * t8 + d.k6;
-    let t10 = (t6 - s_q1 * (t4 - p.a * qd[0] * qd[0])) * d.k3;
-    let t11 = (t6 - s_q1 * t4) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * c_q0 * c_q1;
+    let t3 = c_q0 * d.k2;
+    let t4 = c_q1 * d.k4;
+    let t5 = 0.5 * t4 + d.k6;
+    let t6 = (t2 - s_q1 * (t0 - p.a * qd[0] * qd[0])) * d.k3;
+    let t7 = (t2 - s_q1 * t0) * d.k3;
     JointSpace {
-        mass_matrix: [[t8 + d.k5, t9, 0.0], [t9, d.k6, 0.0], [0.0, 0.0, p.m3]],
-        bias: [t7 + 0.5 * (t10 - s_q1 * t5 * t5 * d.k4), 0.5 * t10, 0.0],
-        gravity: [t7 + 0.5 * t11, 0.5 * t11, 0.0],
+        mass_matrix: [[t4 + d.k5, t5, 0.0], [t5, d.k6, 0.0], [0.0, 0.0, p.m3]],
+        bias: [t3 + 0.5 * (t6 - s_q1 * t1 * t1 * d.k4), 0.5 * t6, 0.0],
+        gravity: [t3 + 0.5 * t7, 0.5 * t7, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -491,25 +494,25 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * c_q0;
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q0 * s_q1;
-    let t7 = qd[0] * (s_q1 * qd[0]);
-    let t8 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
-    let inv9 = 1.0 / t8;
-    let t10 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q0 * s_q1;
+    let t3 = qd[0] * (s_q1 * qd[0]);
+    let t4 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[0]
         + p.a
-            * (0.5 * s_q1 * t5 * t5 * d.k3
-                + c_q1 * (0.75 * t7 * d.k10 - 1.5 * tau[1] * d.k11)) - tau[1]
-        - t4 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10) - 0.75 * c_q1 * t6 * d.k9;
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t3 * d.k10 - 1.5 * tau[1] * d.k11)) - tau[1]
+        - t0 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10) - 0.75 * c_q1 * t2 * d.k9;
     [
-        inv9 * t10,
+        inv0 * t5,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.a * t7 + c_q1 * (t4 + p.a * inv9 * t10) - p.g * t6)
-                - 0.3333333333333333 * d.k0 * inv9 * t10) * d.k13),
+                - 0.5 * d.k3 * (p.a * t3 + c_q1 * (t0 + p.a * inv0 * t5) - p.g * t2)
+                - 0.3333333333333333 * d.k0 * inv0 * t5) * d.k13),
         tau[2] * d.k14,
     ]
 }
@@ -539,12 +542,11 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let t1 = s_q1 * d.k4;
-    let t2 = qd[0] * t1;
-    let t3 = (qd[0] + qd[1]) * t1;
-    [[0.5 * (t2 - t3), -0.5 * t3, 0.0], [0.5 * t2, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    let s_q1 = sin(q[1]);
+    let t0 = s_q1 * d.k4;
+    let t1 = qd[0] * t0;
+    let t2 = (qd[0] + qd[1]) * t0;
+    [[0.5 * (t1 - t2), -0.5 * t2, 0.0], [0.5 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -568,18 +570,18 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.5 * p.l * t3 + p.a * c_q1 * qd[0];
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * p.l * t0 + p.a * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.5
             * (p.m3 * qd[2] * qd[2]
-                + p.m2 * (t4 * t4 + s_q1 * s_q1 * qd[0] * qd[0] * d.k16)
-                + 0.08333333333333333 * t3 * t3 * d.k0)
+                + p.m2 * (t1 * t1 + s_q1 * s_q1 * qd[0] * qd[0] * d.k16)
+                + 0.08333333333333333 * t0 * t0 * d.k0)
             + 0.16666666666666666 * qd[0] * qd[0] * d.k15,
-        0.5 * s_q0 * d.k17 + (p.a * s_q0 + 0.5 * p.l * t5) * d.k18 + d.k19,
+        0.5 * s_q0 * d.k17 + (p.a * s_q0 + 0.5 * p.l * t2) * d.k18 + d.k19,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -603,17 +605,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.a * c_q0, p.a * s_q0, 0.0],
         },
         Pose {
@@ -645,11 +647,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -676,7 +677,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0],
@@ -687,7 +688,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [-(p.a * s_q0), 0.0, 0.0],
+            [-p.a * s_q0, 0.0, 0.0],
             [p.a * c_q0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -726,8 +727,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -753,8 +753,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -779,8 +778,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -806,13 +808,13 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = q[2] - p.a * c_q0 - p.l * t3;
-    let t6 = p.e - p.a * s_q0 - p.l * t4;
-    [t3 * t5 + t4 * t6, t3 * t6 - t4 * t5]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[2] - p.a * c_q0 - p.l * t1;
+    let t4 = p.e - p.a * s_q0 - p.l * t2;
+    [t1 * t3 + t2 * t4, t1 * t4 - t2 * t3]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -837,21 +839,21 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = p.l * t4;
-    let t6 = p.l * t3;
-    let t7 = p.a * c_q0 + t6;
-    let t8 = q[2] - t7;
-    let t9 = p.a * s_q0 + t5;
-    let t10 = p.e - t9;
-    let t11 = t3 * t10 - t4 * t8;
-    let t12 = -(t3 * t8) - t4 * t10;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = p.l * t2;
+    let t4 = p.l * t1;
+    let t5 = p.a * c_q0 + t4;
+    let t6 = q[2] - t5;
+    let t7 = p.a * s_q0 + t3;
+    let t8 = p.e - t7;
+    let t9 = t1 * t8 - t2 * t6;
+    let t10 = -t1 * t6 - t2 * t8;
     [
-        [t11 + t3 * t9 - t4 * t7, t11, t3],
-        [t12 - t3 * t7 - t4 * t9, t12 - t4 * t5 - t3 * t6, -t4],
+        [t9 + t1 * t7 - t2 * t5, t9, t1],
+        [t10 - t1 * t5 - t2 * t7, t10 - t2 * t3 - t1 * t4, -t2],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -875,33 +877,32 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = p.l * t4;
-    let t6 = p.l * t3;
-    let t7 = -(p.a * c_q0) - t6;
-    let t8 = q[2] + t7;
-    let t9 = p.a * s_q0 + t5;
-    let t10 = p.e - t9;
-    let t11 = t4 * t7;
-    let t12 = t3 * t7;
-    let t13 = -(t3 * t8) - t4 * t10;
-    let t14 = t13 - t4 * t9;
-    let t15 = t12 + t14;
-    let t16 = qd[2] * t4;
-    let t17 = t7;
-    let t18 = t4 * t8 - t3 * t10;
-    let t19 = t18 - t3 * t9;
-    let t20 = t19 - t11;
-    let t21 = qd[2] * t3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = p.l * t2;
+    let t4 = p.l * t1;
+    let t5 = -p.a * c_q0 - t4;
+    let t6 = q[2] + t5;
+    let t7 = p.a * s_q0 + t3;
+    let t8 = p.e - t7;
+    let t9 = t2 * t5;
+    let t10 = t1 * t5;
+    let t11 = -t1 * t6 - t2 * t8;
+    let t12 = t11 - t2 * t7;
+    let t13 = t10 + t12;
+    let t14 = qd[2] * t2;
+    let t15 = t2 * t6 - t1 * t8;
+    let t16 = t15 - t1 * t7;
+    let t17 = t16 - t9;
+    let t18 = qd[2] * t1;
     [
-        qd[0] * (qd[0] * (2.0 * t12 + t14 - t3 * t17) + qd[1] * t15 - t16)
-            + qd[1] * (qd[0] * t15 + qd[1] * (t13 - t4 * t5 - t3 * t6) - t16)
-            - qd[2] * (t4 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t19 + t4 * t17 - 2.0 * t11) + qd[1] * t20 - t21)
-            + qd[1] * (qd[0] * t20 + qd[1] * t18 - t21) - qd[2] * (t3 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (2.0 * t10 + t12 - t1 * t5) + qd[1] * t13 - t14)
+            + qd[1] * (qd[0] * t13 + qd[1] * (t11 - t2 * t3 - t1 * t4) - t14)
+            - qd[2] * (t2 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (t16 + t2 * t5 - 2.0 * t9) + qd[1] * t17 - t18)
+            + qd[1] * (qd[0] * t17 + qd[1] * t15 - t18) - qd[2] * (t1 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -930,14 +931,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1337,4 +1337,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

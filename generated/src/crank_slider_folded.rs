@@ -31,13 +31,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 17 | 10 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 16 | 10 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 12 | 5 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 3 | 2 | 0 | 0 | 0 | 2 |
 //! | `joint_space` | 19 | 9 | 0 | 0 | 2 | 2 |
 //! | `forward_dynamics` | 26 | 14 | 1 | 0 | 2 | 2 |
-//! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 0 |
+//! | `coriolis_matrix` | 5 | 2 | 0 | 0 | 1 | 0 |
 //! | `energy` | 18 | 9 | 0 | 0 | 3 | 1 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 2 | 2 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -52,9 +52,13 @@
 //! | `constrained_forward_dynamics` | 114 | 103 | 26 | 5 | 6 | 6 |
 //! | `cut_joint_reactions` | 118 | 106 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 29 | 30 | 5 | 2 | 2 | 2 |
-//! | `constrained_inverse_dynamics` | 46 | 41 | 5 | 2 | 4 | 4 |
+//! | `constrained_inverse_dynamics` | 45 | 41 | 5 | 2 | 4 | 4 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -152,13 +156,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,7 +169,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -186,7 +184,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 17,
+    mul: 16,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -210,23 +208,22 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q1 * (9.81 * c_q0 + 0.1 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.1 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = 0.14 * t4 + 0.03266666666666666 * t6;
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = 0.14 * t0 + 0.03266666666666666 * t2;
     [
-        t7 + 1.03005 * c_q0 + 0.009666666666666667 * qdd[0]
-            + 0.1 * 0.14 * (c_q1 * t6 - s_q1 * t5 * t5),
-        t7,
+        t3 + 1.03005 * c_q0 + 0.009666666666666667 * qdd[0]
+            + 0.014000000000000002 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t3,
         1.5 * qdd[2],
     ]
 }
@@ -250,13 +247,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = 0.014 * c_q1 + 0.03266666666666666;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.014 * c_q1 + 0.03266666666666666;
     [
-        [0.028 * c_q1 + 0.042333333333333334, t1, 0.0],
-        [t1, 0.03266666666666666, 0.0],
+        [0.028 * c_q1 + 0.042333333333333334, t0, 0.0],
+        [t0, 0.03266666666666666, 0.0],
         [0.0, 0.0, 1.5],
     ]
 }
@@ -280,13 +276,12 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]);
-    [1.03005 * c_q0 + 0.14 * t5 - 0.014 * s_q1 * t4 * t4, 0.14 * t5, 0.0]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]);
+    [1.03005 * c_q0 + 0.14 * t1 - 0.014 * s_q1 * t0 * t0, 0.14 * t1, 0.0]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -307,11 +302,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    [1.03005 * c_q0 + 1.3734 * t1, 1.3734 * t1, 0.0]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
+    [1.03005 * c_q0 + 1.3734 * t0, 1.3734 * t0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -335,23 +329,22 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q0 * c_q1;
-    let t5 = qd[0] + qd[1];
-    let t6 = 0.014 * c_q1 + 0.03266666666666666;
-    let t7 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]);
-    let t8 = 9.81 * (t4 - s_q0 * s_q1);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.014 * c_q1 + 0.03266666666666666;
+    let t3 = 9.81 * t0 - s_q1 * (9.81 * s_q0 - 0.1 * qd[0] * qd[0]);
+    let t4 = 9.81 * (t0 - s_q0 * s_q1);
     JointSpace {
         mass_matrix: [
-            [0.028 * c_q1 + 0.042333333333333334, t6, 0.0],
-            [t6, 0.03266666666666666, 0.0],
+            [0.028 * c_q1 + 0.042333333333333334, t2, 0.0],
+            [t2, 0.03266666666666666, 0.0],
             [0.0, 0.0, 1.5],
         ],
-        bias: [1.03005 * c_q0 + 0.14 * t7 - 0.014 * s_q1 * t5 * t5, 0.14 * t7, 0.0],
-        gravity: [1.03005 * c_q0 + 0.14 * t8, 0.14 * t8, 0.0],
+        bias: [1.03005 * c_q0 + 0.14 * t3 - 0.014 * s_q1 * t1 * t1, 0.14 * t3, 0.0],
+        gravity: [1.03005 * c_q0 + 0.14 * t4, 0.14 * t4, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -381,33 +374,32 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 * s_q1;
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q1 * (qd[0] * qd[0]);
-    let t7 = c_q1 * c_q1;
-    let t8 = (tau[0]
-        + 0.1 * (0.14 * s_q1 * t5 * t5 + c_q1 * (0.06 * t6 - 4.285714285714286 * tau[1]))
-        - tau[1] - 0.5886 * c_q1 * t4 - 9.81 * c_q0 * (0.105 - 0.06 * t7))
-        / (0.009666666666666667 - 0.006 * t7);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 * s_q1;
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q1 * (qd[0] * qd[0]);
+    let t3 = c_q1 * c_q1;
+    let t4 = (tau[0]
+        + 0.1 * (0.14 * s_q1 * t1 * t1 + c_q1 * (0.06 * t2 - 4.285714285714286 * tau[1]))
+        - tau[1] - 0.5886 * c_q1 * t0 - 9.81 * c_q0 * (0.105 - 0.06 * t3))
+        / (0.009666666666666667 - 0.006 * t3);
     [
-        t8,
+        t4,
         30.612244897959183
-            * (tau[1] - 0.03266666666666666 * t8
-                - 0.14 * (0.1 * t6 + c_q1 * (9.81 * c_q0 + 0.1 * t8) - 9.81 * t4)),
+            * (tau[1] - 0.03266666666666666 * t4
+                - 0.14 * (0.1 * t2 + c_q1 * (9.81 * c_q0 + 0.1 * t4) - 9.81 * t0)),
         0.6666666666666666 * tau[2],
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 6,
+    mul: 5,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -427,19 +419,14 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let t1 = s_q1 * qd[0];
-    let t2 = s_q1 * (qd[0] + qd[1]);
-    [
-        [0.5 * (0.028 * (t1 - t2)), -0.014 * t2, 0.0],
-        [0.014 * t1, 0.0, 0.0],
-        [0.0, 0.0, 0.0],
-    ]
+    let s_q1 = sin(q[1]);
+    let t0 = s_q1 * qd[0];
+    let t1 = s_q1 * (qd[0] + qd[1]);
+    [[0.014 * (t0 - t1), -0.014 * t1, 0.0], [0.014 * t0, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -461,20 +448,19 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.175 * t3 + 0.1 * c_q1 * qd[0];
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.175 * t0 + 0.1 * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.0008333333333333334 * qd[0] * qd[0]
             + 0.5
-                * (0.008166666666666666 * t3 * t3
-                    + 0.8 * (0.01 * s_q1 * s_q1 * qd[0] * qd[0] + t4 * t4))
+                * (0.008166666666666666 * t0 * t0
+                    + 0.8 * (0.01 * s_q1 * s_q1 * qd[0] * qd[0] + t1 * t1))
             + 0.75 * qd[2] * qd[2],
-        1.03005 * s_q0 + 1.3734 * t5 + 0.2943,
+        1.03005 * s_q0 + 1.3734 * t2 + 0.2943,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -496,19 +482,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.1 * c_q0, 0.1 * s_q0, 0.0],
         },
         Pose {
@@ -540,11 +525,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -569,9 +553,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0],
@@ -621,8 +604,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -648,8 +630,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -674,8 +655,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -699,15 +683,14 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = q[2] - 0.1 * c_q0 - 0.35 * t3;
-    let t6 = 0.02 - 0.1 * s_q0 - 0.35 * t4;
-    [t3 * t5 + t4 * t6, t3 * t6 - t4 * t5]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[2] - 0.1 * c_q0 - 0.35 * t1;
+    let t4 = 0.02 - 0.1 * s_q0 - 0.35 * t2;
+    [t1 * t3 + t2 * t4, t1 * t4 - t2 * t3]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -730,19 +713,18 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = -0.1 * c_q0 - 0.35 * t3;
-    let t6 = q[2] + t5;
-    let t7 = 0.1 * s_q0 + 0.35 * t4;
-    let t8 = 0.02 - t7;
-    let t9 = t3 * t8 - t4 * t6;
-    let t10 = t3 * t6 + t4 * t8;
-    [[t9 + t3 * t7 + t4 * t5, t9, t3], [t3 * t5 - t10 - t4 * t7, -0.35 - t10, -t4]]
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = -0.1 * c_q0 - 0.35 * t1;
+    let t4 = q[2] + t3;
+    let t5 = 0.1 * s_q0 + 0.35 * t2;
+    let t6 = 0.02 - t5;
+    let t7 = t1 * t6 - t2 * t4;
+    let t8 = t1 * t4 + t2 * t6;
+    [[t7 + t1 * t5 + t2 * t3, t7, t1], [t1 * t3 - t8 - t2 * t5, -0.35 - t8, -t2]]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
@@ -763,33 +745,35 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = -0.1 * c_q0 - 0.35 * t3;
-    let t6 = q[2] + t5;
-    let t7 = 0.1 * s_q0 + 0.35 * t4;
-    let t8 = 0.02 - t7;
-    let t9 = t4 * t5;
-    let t10 = t3 * t5;
-    let t11 = -(t3 * t6) - t4 * t8;
-    let t12 = t11 - t4 * t7;
-    let t13 = t10 + t12;
-    let t14 = qd[2] * t4;
-    let t15 = t5;
-    let t16 = t4 * t6 - t3 * t8;
-    let t17 = t16 - t3 * t7;
-    let t18 = t17 - t9;
-    let t19 = qd[2] * t3;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = -0.1 * c_q0 - 0.35 * t1;
+    let t4 = q[2] + t3;
+    let t5 = 0.1 * s_q0 + 0.35 * t2;
+    let t6 = 0.02 - t5;
+    let t7 = t2 * t3;
+    let t8 = t1 * t3;
+    let t9 = -t1 * t4 - t2 * t6;
+    let t10 = t9 - t2 * t5;
+    let t11 = t8 + t10;
+    let t12 = qd[2] * t2;
+    let t13 = t2 * t4 - t1 * t6;
+    let t14 = t13 - t1 * t5;
+    let t15 = t14 - t7;
+    let t16 = qd[2] * t1;
     [
-        qd[0] * (qd[0] * (2.0 * t10 + t12 - t3 * t15) + qd[1] * t13 - t14)
-            + qd[1] * (qd[0] * t13 + qd[1] * (t11 - 0.35) - t14)
-            - qd[2] * (t4 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t17 + t4 * t15 - 2.0 * t9) + qd[1] * t18 - t19)
-            + qd[1] * (qd[0] * t18 + qd[1] * t16 - t19) - qd[2] * (t3 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (2.0 * t8 + t10 - t1 * t3) + qd[1] * t11 - t12)
+            + qd[1] * (qd[0] * t11 + qd[1] * (t9 - 0.35) - t12)
+            - qd[2] * (t2 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (t14 + t2 * t3 - 2.0 * t7) + qd[1] * t15 - t16)
+            + qd[1] * (qd[0] * t15 + qd[1] * t13 - t16) - qd[2] * (t1 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -818,14 +802,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1179,7 +1162,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 46,
+    mul: 45,
     add: 41,
     div: 5,
     sqrt: 2,
@@ -1225,4 +1208,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

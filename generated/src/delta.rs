@@ -55,7 +55,11 @@
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1508 | 1326 | 76 | 8 | 22 | 22 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -450,140 +454,140 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.lb;
-        let t1 = p.la * p.ma;
-        let t2 = p.la * t1;
-        let t3 = 0.6666666666666666 * (core::f64::consts::PI as Real);
-        let t4 = libm::Libm::<Real>::sin(t3);
-        let t5 = libm::Libm::<Real>::cos(t3);
-        let t6 = p.rb * t5;
-        let t7 = p.rb * t4;
-        let t8 = 1.3333333333333333 * (core::f64::consts::PI as Real);
-        let t9 = libm::Libm::<Real>::sin(t8);
-        let t10 = libm::Libm::<Real>::cos(t8);
-        let t11 = p.rb * t10;
-        let t12 = p.rb * t9;
-        let t13 = p.lb * p.mb;
-        let t14 = p.lb * t13;
-        let t15 = p.mp * (3.0 * p.rp * p.rp + p.tp * p.tp);
-        let t16 = p.rp * p.mp;
-        let t17 = p.rp * t16;
-        let t18 = p.rp * t5 - p.rp;
-        let t19 = p.rp * t10 - p.rp;
-        let t20 = 0.08333333333333333 * t15 + t17;
-        let inv21 = 1.0 / t20;
-        let t22 = 1.5 * t17 - 0.08333333333333333 * t15;
-        let t23 = p.lb * p.mp;
-        let t24 = 0.3333333333333333 * t14 + p.lb * t23;
-        let t25 = 0.5 * t13 + t23;
-        let t26 = p.la * p.mb;
-        let t27 = 0.3333333333333333 * t2 + p.la * t26;
-        let t28 = 0.5 * t1 + t26;
-        let t29 = p.polar - t24;
-        let t30 = p.la * (p.mb + p.mp);
-        let t31 = 0.3333333333333333 * t2 + p.la * t30;
-        let t32 = 0.5 * t1 + t30;
-        let t33 = p.la * t13;
-        let t34 = p.lb * t16;
-        let t35 = t16 * t34;
-        let t36 = p.lb * t5;
-        let t37 = p.lb * t4;
-        let t38 = p.lb * t10;
-        let t39 = p.lb * t9;
-        let t40 = t20 + t24;
+        let t0 = p.la * p.ma;
+        let t1 = p.la * t0;
+        let t2 = 0.6666666666666666 * (core::f64::consts::PI as Real);
+        let t3 = sin(t2);
+        let t4 = cos(t2);
+        let t5 = p.rb * t4;
+        let t6 = p.rb * t3;
+        let t7 = 1.3333333333333333 * (core::f64::consts::PI as Real);
+        let t8 = sin(t7);
+        let t9 = cos(t7);
+        let t10 = p.rb * t9;
+        let t11 = p.rb * t8;
+        let t12 = p.lb * p.mb;
+        let t13 = p.lb * t12;
+        let t14 = p.mp * (3.0 * p.rp * p.rp + p.tp * p.tp);
+        let t15 = p.rp * p.mp;
+        let t16 = p.rp * t15;
+        let t17 = p.rp * t4 - p.rp;
+        let t18 = p.rp * t9 - p.rp;
+        let t19 = 0.08333333333333333 * t14 + t16;
+        let inv1 = 1.0 / t19;
+        let t20 = 1.5 * t16 - 0.08333333333333333 * t14;
+        let t21 = p.lb * p.mp;
+        let t22 = 0.3333333333333333 * t13 + p.lb * t21;
+        let t23 = 0.5 * t12 + t21;
+        let t24 = p.la * p.mb;
+        let t25 = 0.3333333333333333 * t1 + p.la * t24;
+        let t26 = 0.5 * t0 + t24;
+        let t27 = p.polar - t22;
+        let t28 = p.la * (p.mb + p.mp);
+        let t29 = 0.3333333333333333 * t1 + p.la * t28;
+        let t30 = 0.5 * t0 + t28;
+        let t31 = p.la * t12;
+        let t32 = p.lb * t15;
+        let t33 = t15 * t32;
+        let t34 = p.lb * t4;
+        let t35 = p.lb * t3;
+        let t36 = p.lb * t9;
+        let t37 = p.lb * t8;
+        let t38 = t19 + t22;
         Derived {
             params: *self,
-            k0: t31,
-            k1: p.g * t32,
-            k2: t24,
-            k3: t29,
-            k4: t15,
-            k5: t22,
-            k6: t20,
-            k7: t16,
-            k8: t25,
-            k9: t27,
-            k10: p.g * t28,
-            k11: t14,
-            k12: p.polar - 0.3333333333333333 * t14,
-            k13: t13,
-            k14: t34,
-            k15: -t17,
-            k16: t29 - t17,
-            k17: t31 + t40,
-            k18: t40,
-            k19: t33,
-            k20: 0.3333333333333333 * t14 + t27,
-            k21: 0.3333333333333333 * t14,
-            k22: 1.5 * t17 + t24,
-            k23: 1.5 * t17,
-            k24: p.g * t16,
-            k25: p.g * t25,
-            k26: p.g * t13,
-            k27: t16 * t16 * inv21,
-            k28: 0.08333333333333333 * t15,
-            k29: t16 * t16,
+            k0: t29,
+            k1: p.g * t30,
+            k2: t22,
+            k3: t27,
+            k4: t14,
+            k5: t20,
+            k6: t19,
+            k7: t15,
+            k8: t23,
+            k9: t25,
+            k10: p.g * t26,
+            k11: t13,
+            k12: p.polar - 0.3333333333333333 * t13,
+            k13: t12,
+            k14: t32,
+            k15: -t16,
+            k16: t27 - t16,
+            k17: t29 + t38,
+            k18: t38,
+            k19: t31,
+            k20: 0.3333333333333333 * t13 + t25,
+            k21: 0.3333333333333333 * t13,
+            k22: 1.5 * t16 + t22,
+            k23: 1.5 * t16,
+            k24: p.g * t15,
+            k25: p.g * t23,
+            k26: p.g * t12,
+            k27: t15 * t15 * inv1,
+            k28: 0.08333333333333333 * t14,
+            k29: t15 * t15,
             k30: p.lb * p.lb,
-            k31: t16 * t22,
-            k32: inv21 * t35,
-            k33: inv21 * (t34 * t34),
-            k34: t22 * t22,
-            k35: -t25,
-            k36: inv21 * inv21 * (t35 * t35),
+            k31: t15 * t20,
+            k32: inv1 * t33,
+            k33: inv1 * (t32 * t32),
+            k34: t20 * t20,
+            k35: -t23,
+            k36: inv1 * inv1 * (t33 * t33),
             k37: p.la * p.la,
-            k38: t16 * inv21,
+            k38: t15 * inv1,
             k39: p.g * p.la,
-            k40: -t32,
-            k41: t13 * t13,
+            k40: -t30,
+            k41: t12 * t12,
             k42: inv0,
-            k43: t26,
-            k44: t13 * t33,
-            k45: -t28,
+            k43: t24,
+            k44: t12 * t31,
+            k45: -t26,
             k46: inv0 * inv0 / p.mb,
-            k47: inv21,
-            k48: p.la * t25,
-            k49: t2,
-            k50: t17,
-            k51: p.g * t1,
+            k47: inv1,
+            k48: p.la * t23,
+            k49: t1,
+            k50: t16,
+            k51: p.g * t0,
             k52: p.g * p.mb,
             k53: p.g * p.mp,
-            k54: t5,
-            k55: -t4,
-            k56: t4,
-            k57: t6,
-            k58: t7,
-            k59: t10,
-            k60: -t9,
-            k61: t9,
-            k62: t11,
-            k63: t12,
-            k64: p.la * t5,
-            k65: p.la * t4,
-            k66: p.la * t10,
-            k67: p.la * t9,
-            k68: t18,
-            k69: p.rp * t4,
-            k70: p.rb - t6,
-            k71: -t7,
-            k72: t19,
-            k73: p.rp * t9,
-            k74: p.rb - t11,
-            k75: -t12,
-            k76: t36,
-            k77: t37,
-            k78: t5 * t36,
-            k79: t4 * t37,
-            k80: t5 * t18,
-            k81: t4 * t18,
-            k82: t4 * t5,
-            k83: t4 * t4,
-            k84: t38,
-            k85: t39,
-            k86: t10 * t38,
-            k87: t9 * t39,
-            k88: t10 * t19,
-            k89: t9 * t19,
-            k90: t9 * t10,
-            k91: t9 * t9,
+            k54: t4,
+            k55: -t3,
+            k56: t3,
+            k57: t5,
+            k58: t6,
+            k59: t9,
+            k60: -t8,
+            k61: t8,
+            k62: t10,
+            k63: t11,
+            k64: p.la * t4,
+            k65: p.la * t3,
+            k66: p.la * t9,
+            k67: p.la * t8,
+            k68: t17,
+            k69: p.rp * t3,
+            k70: p.rb - t5,
+            k71: -t6,
+            k72: t18,
+            k73: p.rp * t8,
+            k74: p.rb - t10,
+            k75: -t11,
+            k76: t34,
+            k77: t35,
+            k78: t4 * t34,
+            k79: t3 * t35,
+            k80: t4 * t17,
+            k81: t3 * t17,
+            k82: t3 * t4,
+            k83: t3 * t3,
+            k84: t36,
+            k85: t37,
+            k86: t9 * t36,
+            k87: t8 * t37,
+            k88: t9 * t18,
+            k89: t8 * t18,
+            k90: t8 * t9,
+            k91: t8 * t8,
         }
     }
 }
@@ -629,126 +633,126 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = -(p.g * s_q0) - p.la * qd[0] * qd[0];
-    let t23 = p.g * c_q0 - p.la * qdd[0];
-    let t24 = c_q3 * t22 - s_q3 * t23;
-    let t25 = s_q3 * t22 + c_q3 * t23;
-    let t26 = qd[0] + qd[3];
-    let t27 = qdd[0] + qdd[3];
-    let t28 = c_q4 * t27;
-    let t29 = s_q4 * t24;
-    let t30 = c_q4 * t26;
-    let t31 = qd[4] * t30;
-    let t32 = s_q4 * t26;
-    let t33 = qd[4] * t32;
-    let t34 = s_q4 * t27 + t31;
-    let t35 = t28 - t33;
-    let t36 = p.g * s_q1 + p.la * qd[1] * qd[1];
-    let t37 = p.g * c_q1 - p.la * qdd[1];
-    let t38 = qd[1] + qd[5];
-    let t39 = qdd[1] + qdd[5];
-    let t40 = c_q6 * t38;
-    let t41 = qd[6] * t40;
-    let t42 = s_q6 * t38;
-    let t43 = qd[6] * t42;
-    let t44 = p.g * s_q2 + p.la * qd[2] * qd[2];
-    let t45 = p.g * c_q2 - p.la * qdd[2];
-    let t46 = qd[2] + qd[7];
-    let t47 = qdd[2] + qdd[7];
-    let t48 = c_q8 * t46;
-    let t49 = qd[8] * t48;
-    let t50 = s_q8 * t46;
-    let t51 = qd[8] * t50;
-    let t52 = c_q9 * t32 + s_q9 * t30;
-    let t53 = c_q9 * t30 - s_q9 * t32;
-    let t54 = qd[4] + qd[9];
-    let t55 = qdd[4] + qdd[9];
-    let t56 = c_q9 * t34 + s_q9 * t35 + qd[9] * t53;
-    let t57 = c_q10 * t52 - s_q10 * t54;
-    let t58 = s_q10 * t52 + c_q10 * t54;
-    let t59 = qd[10] + t53;
-    let t60 = c_q9 * t35 + qdd[10] - s_q9 * t34 - qd[9] * t52;
-    let t61 = qd[10] * t57 + s_q10 * t56 + c_q10 * t55;
-    let t62 = t30 * t32;
-    let t63 = t30 * t30 + qd[4] * qd[4];
-    let t64 = qdd[4] + t62;
-    let t65 = 2.0 * t33 - t28;
-    let t66 = t40 * t42;
-    let t67 = t48 * t50;
-    let t68 = c_q4 * t24 - p.lb * t63;
-    let t69 = p.lb * t64 - t29;
-    let t70 = t57 * t59;
-    let t71 = t57 * t58;
-    let t72 = t59 * t59 + t58 * t58;
-    let t73 = t71 - t60;
-    let t74 = t53 * d.k4;
-    let t75 = t58 * t59;
-    let t76 = t75 * (d.k5 - d.k6);
-    let t77 = t61 * d.k5 + t70 * d.k6 - (c_q9 * t69 - s_q9 * t68) * d.k7;
-    let t78 = 0.08333333333333333 * (t56 * d.k4 + t54 * t74) + c_q10 * t76 + s_q10 * t77;
-    let t79 = t60 * d.k6
-        + (s_q10 * (c_q9 * t68 + s_q9 * t69) + c_q10 * (t25 + p.lb * t65)) * d.k7
-        - t71 * d.k5;
-    let t80 = s_q10 * d.k7;
-    let t81 = c_q10 * d.k7;
-    let t82 = t72 * t80 + t73 * t81;
-    let t83 = t72 * t81 - t73 * t80;
-    let t84 = (t61 + t70) * d.k7;
-    let t85 = s_q9 * t83 - c_q9 * t84;
-    let t86 = c_q4
-        * (s_q9 * t78 + c_q9 * t79 + t33 * (d.k3 - d.k2) + p.lb * t82 - t25 * d.k8)
-        + t27 * d.k2 + s_q4 * (t34 * d.k3 + t31 * d.k2 + c_q9 * t78 - s_q9 * t79);
-    let t87 = s_q6 * d.k13;
-    let t88 = c_q6
-        * (t43 * (d.k12 - 0.3333333333333333 * d.k11)
-            - 0.5 * (c_q5 * t37 - s_q5 * t36) * d.k13) + 0.3333333333333333 * t39 * d.k11
-        + s_q6 * (0.3333333333333333 * t41 * d.k11 + (s_q6 * t39 + t41) * d.k12);
-    let t89 = s_q8 * d.k13;
-    let t90 = c_q8
-        * (t51 * (d.k12 - 0.3333333333333333 * d.k11)
-            - 0.5 * (c_q7 * t45 - s_q7 * t44) * d.k13) + 0.3333333333333333 * t47 * d.k11
-        + s_q8 * (0.3333333333333333 * t49 * d.k11 + (s_q8 * t47 + t49) * d.k12);
-    let t91 = 0.08333333333333333 * (t55 * d.k4 - t52 * t74) + c_q10 * t77 - s_q10 * t76;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -p.g * s_q0 - p.la * qd[0] * qd[0];
+    let t1 = p.g * c_q0 - p.la * qdd[0];
+    let t2 = c_q3 * t0 - s_q3 * t1;
+    let t3 = s_q3 * t0 + c_q3 * t1;
+    let t4 = qd[0] + qd[3];
+    let t5 = qdd[0] + qdd[3];
+    let t6 = c_q4 * t5;
+    let t7 = s_q4 * t2;
+    let t8 = c_q4 * t4;
+    let t9 = qd[4] * t8;
+    let t10 = s_q4 * t4;
+    let t11 = qd[4] * t10;
+    let t12 = s_q4 * t5 + t9;
+    let t13 = t6 - t11;
+    let t14 = p.g * s_q1 + p.la * qd[1] * qd[1];
+    let t15 = p.g * c_q1 - p.la * qdd[1];
+    let t16 = qd[1] + qd[5];
+    let t17 = qdd[1] + qdd[5];
+    let t18 = c_q6 * t16;
+    let t19 = qd[6] * t18;
+    let t20 = s_q6 * t16;
+    let t21 = qd[6] * t20;
+    let t22 = p.g * s_q2 + p.la * qd[2] * qd[2];
+    let t23 = p.g * c_q2 - p.la * qdd[2];
+    let t24 = qd[2] + qd[7];
+    let t25 = qdd[2] + qdd[7];
+    let t26 = c_q8 * t24;
+    let t27 = qd[8] * t26;
+    let t28 = s_q8 * t24;
+    let t29 = qd[8] * t28;
+    let t30 = c_q9 * t10 + s_q9 * t8;
+    let t31 = c_q9 * t8 - s_q9 * t10;
+    let t32 = qd[4] + qd[9];
+    let t33 = qdd[4] + qdd[9];
+    let t34 = c_q9 * t12 + s_q9 * t13 + qd[9] * t31;
+    let t35 = c_q10 * t30 - s_q10 * t32;
+    let t36 = s_q10 * t30 + c_q10 * t32;
+    let t37 = qd[10] + t31;
+    let t38 = c_q9 * t13 + qdd[10] - s_q9 * t12 - qd[9] * t30;
+    let t39 = qd[10] * t35 + s_q10 * t34 + c_q10 * t33;
+    let t40 = t8 * t10;
+    let t41 = t8 * t8 + qd[4] * qd[4];
+    let t42 = qdd[4] + t40;
+    let t43 = 2.0 * t11 - t6;
+    let t44 = t18 * t20;
+    let t45 = t26 * t28;
+    let t46 = c_q4 * t2 - p.lb * t41;
+    let t47 = p.lb * t42 - t7;
+    let t48 = t35 * t37;
+    let t49 = t35 * t36;
+    let t50 = t37 * t37 + t36 * t36;
+    let t51 = t49 - t38;
+    let t52 = t31 * d.k4;
+    let t53 = t36 * t37;
+    let t54 = t53 * (d.k5 - d.k6);
+    let t55 = t39 * d.k5 + t48 * d.k6 - (c_q9 * t47 - s_q9 * t46) * d.k7;
+    let t56 = 0.08333333333333333 * (t34 * d.k4 + t32 * t52) + c_q10 * t54 + s_q10 * t55;
+    let t57 = t38 * d.k6
+        + (s_q10 * (c_q9 * t46 + s_q9 * t47) + c_q10 * (t3 + p.lb * t43)) * d.k7
+        - t49 * d.k5;
+    let t58 = s_q10 * d.k7;
+    let t59 = c_q10 * d.k7;
+    let t60 = t50 * t58 + t51 * t59;
+    let t61 = t50 * t59 - t51 * t58;
+    let t62 = (t39 + t48) * d.k7;
+    let t63 = s_q9 * t61 - c_q9 * t62;
+    let t64 = c_q4
+        * (s_q9 * t56 + c_q9 * t57 + t11 * (d.k3 - d.k2) + p.lb * t60 - t3 * d.k8)
+        + t5 * d.k2 + s_q4 * (t12 * d.k3 + t9 * d.k2 + c_q9 * t56 - s_q9 * t57);
+    let t65 = s_q6 * d.k13;
+    let t66 = c_q6
+        * (t21 * (d.k12 - 0.3333333333333333 * d.k11)
+            - 0.5 * (c_q5 * t15 - s_q5 * t14) * d.k13) + 0.3333333333333333 * t17 * d.k11
+        + s_q6 * (0.3333333333333333 * t19 * d.k11 + (s_q6 * t17 + t19) * d.k12);
+    let t67 = s_q8 * d.k13;
+    let t68 = c_q8
+        * (t29 * (d.k12 - 0.3333333333333333 * d.k11)
+            - 0.5 * (c_q7 * t23 - s_q7 * t22) * d.k13) + 0.3333333333333333 * t25 * d.k11
+        + s_q8 * (0.3333333333333333 * t27 * d.k11 + (s_q8 * t25 + t27) * d.k12);
+    let t69 = 0.08333333333333333 * (t33 * d.k4 - t30 * t52) + c_q10 * t55 - s_q10 * t54;
     [
-        qdd[0] * d.k0 + t86 - c_q0 * d.k1
+        qdd[0] * d.k0 + t64 - c_q0 * d.k1
             - p.la
-                * (c_q3 * (t65 * d.k8 - t82)
+                * (c_q3 * (t43 * d.k8 - t60)
                     - s_q3
-                        * (c_q4 * (c_q9 * t83 + s_q9 * t84 - t63 * d.k8)
-                            - s_q4 * (t64 * d.k8 + t85))),
-        qdd[1] * d.k9 + t88 - c_q1 * d.k10
+                        * (c_q4 * (c_q9 * t61 + s_q9 * t62 - t41 * d.k8)
+                            - s_q4 * (t42 * d.k8 + t63))),
+        qdd[1] * d.k9 + t66 - c_q1 * d.k10
             - p.la
-                * (0.5 * c_q5 * (2.0 * t43 - c_q6 * t39) * d.k13
-                    + s_q5 * 0.5
-                        * (c_q6 * (t40 * t40 + qd[6] * qd[6]) * d.k13
-                            + (qdd[6] + t66) * t87)),
-        qdd[2] * d.k9 + t90 - c_q2 * d.k10
+                * (0.5 * c_q5 * (2.0 * t21 - c_q6 * t17) * d.k13
+                    + 0.5 * s_q5
+                        * (c_q6 * (t18 * t18 + qd[6] * qd[6]) * d.k13
+                            + (qdd[6] + t44) * t65)),
+        qdd[2] * d.k9 + t68 - c_q2 * d.k10
             - p.la
-                * (0.5 * c_q7 * (2.0 * t51 - c_q8 * t47) * d.k13
-                    + s_q7 * 0.5
-                        * (c_q8 * (t48 * t48 + qd[8] * qd[8]) * d.k13
-                            + (qdd[8] + t67) * t89)),
-        t86,
-        qdd[4] * d.k2 + p.lb * t85 + t91 - t62 * d.k3 - t29 * d.k8,
-        t88,
-        0.3333333333333333 * qdd[6] * d.k11 + 0.5 * (c_q5 * t36 + s_q5 * t37) * t87
-            - t66 * d.k12,
-        t90,
-        0.3333333333333333 * qdd[8] * d.k11 + 0.5 * (c_q7 * t44 + s_q7 * t45) * t89
-            - t67 * d.k12,
-        t91,
-        t79,
+                * (0.5 * c_q7 * (2.0 * t29 - c_q8 * t25) * d.k13
+                    + 0.5 * s_q7
+                        * (c_q8 * (t26 * t26 + qd[8] * qd[8]) * d.k13
+                            + (qdd[8] + t45) * t67)),
+        t64,
+        qdd[4] * d.k2 + p.lb * t63 + t69 - t40 * d.k3 - t7 * d.k8,
+        t66,
+        0.3333333333333333 * qdd[6] * d.k11 + 0.5 * (c_q5 * t14 + s_q5 * t15) * t65
+            - t44 * d.k12,
+        t68,
+        0.3333333333333333 * qdd[8] * d.k11 + 0.5 * (c_q7 * t22 + s_q7 * t23) * t67
+            - t45 * d.k12,
+        t69,
+        t57,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -773,83 +777,82 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t16 = c_q9 * c_q10;
-    let t17 = d.k14 * t16;
-    let t18 = s_q10 * d.k5;
-    let t19 = s_q10 * t18;
-    let t20 = s_q9 * (t19 + d.k15);
-    let t21 = s_q9 * t20;
-    let t22 = 2.0 * t17 + t19;
-    let t23 = s_q9 * c_q10;
-    let t24 = s_q10 * d.k7;
-    let t25 = s_q3 * t24;
-    let t26 = d.k8 - d.k7 * t16;
-    let t27 = s_q4 * d.k7;
-    let t28 = c_q4 * t26 + t23 * t27;
-    let t29 = t21
-        + s_q4
-            * (s_q4 * (d.k16 + t22 - 2.0 * t21)
-                + 2.0 * c_q4 * (c_q9 * t20 + d.k14 * t23)) - 2.0 * t17;
-    let t30 = t29 + d.k18;
-    let t31 = t30 + p.la * (c_q3 * t28 + t25);
-    let t32 = c_q4 * t23;
-    let t33 = d.k7 * t32;
-    let t34 = p.la * s_q3;
-    let t35 = t18 * t32;
-    let t36 = t16 * t18;
-    let t37 = s_q10 * d.k14;
-    let t38 = t35 + s_q4 * (t36 - t37);
-    let t39 = (t33 - s_q4 * t26) * t34 + t38;
-    let t40 = t35 + s_q4 * t36;
-    let t41 = t34 * (t33 + t16 * t27) + t40;
-    let t42 = s_q4 * s_q9;
-    let t43 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - d.k6 * t42;
-    let t44 = t43 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * t24 * (c_q4 * c_q9 - t42));
-    let t45 = c_q5 * c_q6 * d.k19;
-    let t46 = s_q6 * s_q6 * d.k12;
-    let t47 = t46 + d.k21;
-    let t48 = 0.5 * t45 + t47;
-    let t49 = -0.5 * (s_q5 * s_q6 * d.k19);
-    let t50 = c_q7 * c_q8 * d.k19;
-    let t51 = s_q8 * s_q8 * d.k12;
-    let t52 = d.k21 + t51;
-    let t53 = 0.5 * t50 + t52;
-    let t54 = -0.5 * (s_q7 * s_q8 * d.k19);
-    let t55 = d.k23 - t19;
-    let t56 = t55 - t17;
-    let t57 = s_q9 * t37;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = c_q9 * c_q10;
+    let t1 = d.k14 * t0;
+    let t2 = s_q10 * d.k5;
+    let t3 = s_q10 * t2;
+    let t4 = s_q9 * (t3 + d.k15);
+    let t5 = s_q9 * t4;
+    let t6 = 2.0 * t1 + t3;
+    let t7 = s_q9 * c_q10;
+    let t8 = s_q10 * d.k7;
+    let t9 = s_q3 * t8;
+    let t10 = d.k8 - d.k7 * t0;
+    let t11 = s_q4 * d.k7;
+    let t12 = c_q4 * t10 + t7 * t11;
+    let t13 = t5
+        + s_q4 * (s_q4 * (d.k16 + t6 - 2.0 * t5) + 2.0 * c_q4 * (c_q9 * t4 + d.k14 * t7))
+        - 2.0 * t1;
+    let t14 = t13 + d.k18;
+    let t15 = t14 + p.la * (c_q3 * t12 + t9);
+    let t16 = c_q4 * t7;
+    let t17 = d.k7 * t16;
+    let t18 = p.la * s_q3;
+    let t19 = t2 * t16;
+    let t20 = t0 * t2;
+    let t21 = s_q10 * d.k14;
+    let t22 = t19 + s_q4 * (t20 - t21);
+    let t23 = (t17 - s_q4 * t10) * t18 + t22;
+    let t24 = t19 + s_q4 * t20;
+    let t25 = t18 * (t17 + t0 * t11) + t24;
+    let t26 = s_q4 * s_q9;
+    let t27 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - d.k6 * t26;
+    let t28 = t27 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * t8 * (c_q4 * c_q9 - t26));
+    let t29 = c_q5 * c_q6 * d.k19;
+    let t30 = s_q6 * s_q6 * d.k12;
+    let t31 = t30 + d.k21;
+    let t32 = 0.5 * t29 + t31;
+    let t33 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t34 = c_q7 * c_q8 * d.k19;
+    let t35 = s_q8 * s_q8 * d.k12;
+    let t36 = d.k21 + t35;
+    let t37 = 0.5 * t34 + t36;
+    let t38 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t39 = d.k23 - t3;
+    let t40 = t39 - t1;
+    let t41 = s_q9 * t21;
     [
         [
-            2.0 * p.la * (t25 + c_q3 * t28) + d.k17 + t29,
+            2.0 * p.la * (t9 + c_q3 * t12) + d.k17 + t13,
             0.0,
             0.0,
-            t31,
-            t39,
+            t15,
+            t23,
             0.0,
             0.0,
             0.0,
             0.0,
-            t41,
-            t44,
+            t25,
+            t28,
         ],
-        [0.0, t45 + t46 + d.k20, 0.0, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, d.k20 + t50 + t51, 0.0, 0.0, 0.0, 0.0, t53, t54, 0.0, 0.0],
-        [t31, 0.0, 0.0, t30, t38, 0.0, 0.0, 0.0, 0.0, t40, t43],
-        [t39, 0.0, 0.0, t38, d.k22 - t22, 0.0, 0.0, 0.0, 0.0, t56, t57],
-        [0.0, t48, 0.0, 0.0, 0.0, t47, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, t49, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t53, 0.0, 0.0, 0.0, 0.0, t52, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t54, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
-        [t41, 0.0, 0.0, t40, t56, 0.0, 0.0, 0.0, 0.0, t55, 0.0],
-        [t44, 0.0, 0.0, t43, t57, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+        [0.0, t29 + t30 + d.k20, 0.0, 0.0, 0.0, t32, t33, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, d.k20 + t34 + t35, 0.0, 0.0, 0.0, 0.0, t37, t38, 0.0, 0.0],
+        [t15, 0.0, 0.0, t14, t22, 0.0, 0.0, 0.0, 0.0, t24, t27],
+        [t23, 0.0, 0.0, t22, d.k22 - t6, 0.0, 0.0, 0.0, 0.0, t40, t41],
+        [0.0, t32, 0.0, 0.0, 0.0, t31, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t33, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t37, 0.0, 0.0, 0.0, 0.0, t36, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t38, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+        [t25, 0.0, 0.0, t24, t40, 0.0, 0.0, 0.0, 0.0, t39, 0.0],
+        [t28, 0.0, 0.0, t27, t41, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -874,112 +877,112 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = -(p.g * s_q0) - p.la * qd[0] * qd[0];
-    let t23 = qd[0] + qd[3];
-    let t24 = p.g * s_q1 + p.la * qd[1] * qd[1];
-    let t25 = qd[1] + qd[5];
-    let t26 = p.g * s_q2 + p.la * qd[2] * qd[2];
-    let t27 = qd[2] + qd[7];
-    let t28 = s_q4 * t23;
-    let t29 = c_q4 * t23;
-    let t30 = c_q9 * t28 + s_q9 * t29;
-    let t31 = c_q9 * t29 - s_q9 * t28;
-    let t32 = t28 * t29;
-    let t33 = qd[4] * t28;
-    let t34 = qd[4] + qd[9];
-    let t35 = c_q10 * t30 - s_q10 * t34;
-    let t36 = s_q10 * t30 + c_q10 * t34;
-    let t37 = qd[10] + t31;
-    let t38 = qd[4] * t29;
-    let t39 = qd[9] * t31 + c_q9 * t38 - s_q9 * t33;
-    let t40 = qd[10] * t35 + s_q10 * t39;
-    let t41 = p.g * c_q0;
-    let t42 = c_q3 * t22 - s_q3 * t41;
-    let t43 = s_q4 * t42;
-    let t44 = p.lb * t32 - t43;
-    let t45 = c_q9 * t33 + qd[9] * t30 + s_q9 * t38;
-    let t46 = s_q3 * t22 + c_q3 * t41;
-    let t47 = p.g * c_q1;
-    let t48 = p.g * c_q2;
-    let t49 = t29 * t29 + qd[4] * qd[4];
-    let t50 = c_q6 * t25;
-    let t51 = c_q8 * t27;
-    let t52 = t35 * t37;
-    let t53 = t35 * t36;
-    let t54 = t37 * t37 + t36 * t36;
-    let t55 = c_q4 * t42 - p.lb * t49;
-    let t56 = t53 + t45;
-    let t57 = t31 * d.k4;
-    let t58 = t36 * t37;
-    let t59 = t58 * (d.k5 - d.k6);
-    let t60 = s_q10 * d.k7;
-    let t61 = c_q10 * d.k7;
-    let t62 = qd[6] * t50;
-    let t63 = s_q6 * t25;
-    let t64 = qd[6] * t63;
-    let t65 = qd[8] * t51;
-    let t66 = s_q8 * t27;
-    let t67 = qd[8] * t66;
-    let t68 = t50 * t63;
-    let t69 = t51 * t66;
-    let t70 = t52 * d.k6 + t40 * d.k5 - (c_q9 * t44 - s_q9 * t55) * d.k7;
-    let t71 = 0.08333333333333333 * (t34 * t57 + t39 * d.k4) + c_q10 * t59 + s_q10 * t70;
-    let t72 = (c_q10 * (2.0 * p.lb * t33 + t46) + s_q10 * (s_q9 * t44 + c_q9 * t55))
-        * d.k7 - t45 * d.k6 - t53 * d.k5;
-    let t73 = t54 * t60 + t56 * t61;
-    let t74 = t54 * t61 - t56 * t60;
-    let t75 = (t40 + t52) * d.k7;
-    let t76 = s_q9 * t74 - c_q9 * t75;
-    let t77 = s_q4 * (c_q9 * t71 + t38 * (d.k2 + d.k3) - s_q9 * t72)
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -p.g * s_q0 - p.la * qd[0] * qd[0];
+    let t1 = qd[0] + qd[3];
+    let t2 = p.g * s_q1 + p.la * qd[1] * qd[1];
+    let t3 = qd[1] + qd[5];
+    let t4 = p.g * s_q2 + p.la * qd[2] * qd[2];
+    let t5 = qd[2] + qd[7];
+    let t6 = s_q4 * t1;
+    let t7 = c_q4 * t1;
+    let t8 = c_q9 * t6 + s_q9 * t7;
+    let t9 = c_q9 * t7 - s_q9 * t6;
+    let t10 = t6 * t7;
+    let t11 = qd[4] * t6;
+    let t12 = qd[4] + qd[9];
+    let t13 = c_q10 * t8 - s_q10 * t12;
+    let t14 = s_q10 * t8 + c_q10 * t12;
+    let t15 = qd[10] + t9;
+    let t16 = qd[4] * t7;
+    let t17 = qd[9] * t9 + c_q9 * t16 - s_q9 * t11;
+    let t18 = qd[10] * t13 + s_q10 * t17;
+    let t19 = p.g * c_q0;
+    let t20 = c_q3 * t0 - s_q3 * t19;
+    let t21 = s_q4 * t20;
+    let t22 = p.lb * t10 - t21;
+    let t23 = c_q9 * t11 + qd[9] * t8 + s_q9 * t16;
+    let t24 = s_q3 * t0 + c_q3 * t19;
+    let t25 = p.g * c_q1;
+    let t26 = p.g * c_q2;
+    let t27 = t7 * t7 + qd[4] * qd[4];
+    let t28 = c_q6 * t3;
+    let t29 = c_q8 * t5;
+    let t30 = t13 * t15;
+    let t31 = t13 * t14;
+    let t32 = t15 * t15 + t14 * t14;
+    let t33 = c_q4 * t20 - p.lb * t27;
+    let t34 = t31 + t23;
+    let t35 = t9 * d.k4;
+    let t36 = t14 * t15;
+    let t37 = t36 * (d.k5 - d.k6);
+    let t38 = s_q10 * d.k7;
+    let t39 = c_q10 * d.k7;
+    let t40 = qd[6] * t28;
+    let t41 = s_q6 * t3;
+    let t42 = qd[6] * t41;
+    let t43 = qd[8] * t29;
+    let t44 = s_q8 * t5;
+    let t45 = qd[8] * t44;
+    let t46 = t28 * t41;
+    let t47 = t29 * t44;
+    let t48 = t30 * d.k6 + t18 * d.k5 - (c_q9 * t22 - s_q9 * t33) * d.k7;
+    let t49 = 0.08333333333333333 * (t12 * t35 + t17 * d.k4) + c_q10 * t37 + s_q10 * t48;
+    let t50 = (c_q10 * (2.0 * p.lb * t11 + t24) + s_q10 * (s_q9 * t22 + c_q9 * t33))
+        * d.k7 - t23 * d.k6 - t31 * d.k5;
+    let t51 = t32 * t38 + t34 * t39;
+    let t52 = t32 * t39 - t34 * t38;
+    let t53 = (t18 + t30) * d.k7;
+    let t54 = s_q9 * t52 - c_q9 * t53;
+    let t55 = s_q4 * (c_q9 * t49 + t16 * (d.k2 + d.k3) - s_q9 * t50)
         + c_q4
-            * (s_q9 * t71 + c_q9 * t72 + t33 * (d.k3 - d.k2) + p.lb * t73 - t46 * d.k8);
-    let t78 = s_q6 * d.k13;
-    let t79 = s_q6 * t62 * (0.3333333333333333 * d.k11 + d.k12)
+            * (s_q9 * t49 + c_q9 * t50 + t11 * (d.k3 - d.k2) + p.lb * t51 - t24 * d.k8);
+    let t56 = s_q6 * d.k13;
+    let t57 = s_q6 * t40 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
-            * (t64 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (c_q5 * t47 - s_q5 * t24) * d.k13);
-    let t80 = s_q8 * d.k13;
-    let t81 = s_q8 * t65 * (0.3333333333333333 * d.k11 + d.k12)
+            * (t42 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (c_q5 * t25 - s_q5 * t2) * d.k13);
+    let t58 = s_q8 * d.k13;
+    let t59 = s_q8 * t43 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
-            * (t67 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (c_q7 * t48 - s_q7 * t26) * d.k13);
-    let t82 = c_q10 * t70 + -0.08333333333333333 * t30 * t57 - s_q10 * t59;
+            * (t45 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (c_q7 * t26 - s_q7 * t4) * d.k13);
+    let t60 = c_q10 * t48 - 0.08333333333333333 * t8 * t35 - s_q10 * t37;
     [
-        t77 - c_q0 * d.k1
+        t55 - c_q0 * d.k1
             - p.la
-                * (c_q3 * (2.0 * t33 * d.k8 - t73)
+                * (c_q3 * (2.0 * t11 * d.k8 - t51)
                     - s_q3
-                        * (c_q4 * (c_q9 * t74 + s_q9 * t75 - t49 * d.k8)
-                            - s_q4 * (t32 * d.k8 + t76))),
-        t79 - c_q1 * d.k10
+                        * (c_q4 * (c_q9 * t52 + s_q9 * t53 - t27 * d.k8)
+                            - s_q4 * (t10 * d.k8 + t54))),
+        t57 - c_q1 * d.k10
             - p.la
-                * (c_q5 * t64 * d.k13
-                    + s_q5 * 0.5
-                        * (c_q6 * (t50 * t50 + qd[6] * qd[6]) * d.k13 + t68 * t78)),
-        t81 - c_q2 * d.k10
+                * (c_q5 * t42 * d.k13
+                    + 0.5 * s_q5
+                        * (c_q6 * (t28 * t28 + qd[6] * qd[6]) * d.k13 + t46 * t56)),
+        t59 - c_q2 * d.k10
             - p.la
-                * (c_q7 * d.k13 * t67
-                    + s_q7 * 0.5
-                        * (c_q8 * (t51 * t51 + qd[8] * qd[8]) * d.k13 + t69 * t80)),
-        t77,
-        p.lb * t76 + t82 - t32 * d.k3 - t43 * d.k8,
-        t79,
-        0.5 * (c_q5 * t24 + s_q5 * t47) * t78 - d.k12 * t68,
-        t81,
-        0.5 * (c_q7 * t26 + s_q7 * t48) * t80 - d.k12 * t69,
-        t82,
-        t72,
+                * (c_q7 * d.k13 * t45
+                    + 0.5 * s_q7
+                        * (c_q8 * (t29 * t29 + qd[8] * qd[8]) * d.k13 + t47 * t58)),
+        t55,
+        p.lb * t54 + t60 - t10 * d.k3 - t21 * d.k8,
+        t57,
+        0.5 * (c_q5 * t2 + s_q5 * t25) * t56 - d.k12 * t46,
+        t59,
+        0.5 * (c_q7 * t4 + s_q7 * t26) * t58 - d.k12 * t47,
+        t60,
+        t50,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -1003,45 +1006,45 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t13 = q[4] + q[9];
-    let (t14, t15) = libm::Libm::<Real>::sincos(t13);
-    let t16 = q[0] + q[3];
-    let (t17, t19) = libm::Libm::<Real>::sincos(t16);
-    let t18 = s_q10 * t17;
-    let t20 = q[1] + q[5];
-    let t21 = libm::Libm::<Real>::cos(t20);
-    let t22 = libm::Libm::<Real>::sin(t20);
-    let t23 = q[2] + q[7];
-    let t24 = libm::Libm::<Real>::cos(t23);
-    let t25 = libm::Libm::<Real>::sin(t23);
-    let t26 = t14 * d.k24;
-    let t27 = t18 * t26;
-    let t28 = p.g * (c_q10 * t19 - t15 * t18) * d.k7;
-    let t29 = c_q4 * (c_q9 * t28 - s_q9 * t27 - t19 * d.k25)
-        - s_q4 * (c_q9 * t27 + s_q9 * t28);
-    let t30 = c_q6 * t21 * d.k26;
-    let t31 = c_q8 * t24 * d.k26;
-    let t32 = c_q10 * t17 * t26;
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t6) = sin_cos(t3);
+    let t5 = s_q10 * t4;
+    let t7 = q[1] + q[5];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = q[2] + q[7];
+    let t11 = cos(t10);
+    let t12 = sin(t10);
+    let t13 = t1 * d.k24;
+    let t14 = t5 * t13;
+    let t15 = p.g * (c_q10 * t6 - t2 * t5) * d.k7;
+    let t16 = c_q4 * (c_q9 * t15 - s_q9 * t14 - t6 * d.k25)
+        - s_q4 * (c_q9 * t14 + s_q9 * t15);
+    let t17 = c_q6 * t8 * d.k26;
+    let t18 = c_q8 * t11 * d.k26;
+    let t19 = c_q10 * t4 * t13;
     [
-        t29 - c_q0 * d.k1,
-        -0.5 * t30 - c_q1 * d.k10,
-        -0.5 * t31 - c_q2 * d.k10,
-        t29,
-        s_q4 * t17 * d.k25 - t32,
-        -0.5 * t30,
-        0.5 * (s_q6 * t22 * d.k26),
-        -0.5 * t31,
-        0.5 * (s_q8 * t25 * d.k26),
-        -t32,
-        t28,
+        t16 - c_q0 * d.k1,
+        -0.5 * t17 - c_q1 * d.k10,
+        -0.5 * t18 - c_q2 * d.k10,
+        t16,
+        s_q4 * t4 * d.k25 - t19,
+        -0.5 * t17,
+        0.5 * (s_q6 * t9 * d.k26),
+        -0.5 * t18,
+        0.5 * (s_q8 * t12 * d.k26),
+        -t19,
+        t15,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -1068,219 +1071,219 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = p.g * s_q0;
-    let t23 = p.g * s_q1;
-    let t24 = p.g * s_q2;
-    let t25 = -t22 - p.la * qd[0] * qd[0];
-    let t26 = qd[0] + qd[3];
-    let t27 = t23 + p.la * qd[1] * qd[1];
-    let t28 = qd[1] + qd[5];
-    let t29 = t24 + p.la * qd[2] * qd[2];
-    let t30 = qd[2] + qd[7];
-    let t31 = s_q4 * t26;
-    let t32 = c_q4 * t26;
-    let t33 = c_q9 * t31 + s_q9 * t32;
-    let t34 = c_q9 * t32 - s_q9 * t31;
-    let t35 = t31 * t32;
-    let t36 = qd[4] * t31;
-    let t37 = qd[4] + qd[9];
-    let t38 = c_q10 * t33 - s_q10 * t37;
-    let t39 = s_q10 * t33 + c_q10 * t37;
-    let t40 = qd[10] + t34;
-    let t41 = qd[4] * t32;
-    let t42 = qd[9] * t34 + c_q9 * t41 - s_q9 * t36;
-    let t43 = qd[10] * t38 + s_q10 * t42;
-    let t44 = p.g * c_q0;
-    let t45 = s_q3 * t44;
-    let t46 = c_q3 * t25 - t45;
-    let t47 = s_q4 * t46;
-    let t48 = p.lb * t35 - t47;
-    let t49 = c_q9 * t36 + qd[9] * t33 + s_q9 * t41;
-    let t50 = c_q3 * t44;
-    let t51 = s_q3 * t25 + t50;
-    let t52 = p.g * c_q1;
-    let t53 = c_q5 * t52;
-    let t54 = s_q5 * t52;
-    let t55 = p.g * c_q2;
-    let t56 = c_q7 * t55;
-    let t57 = s_q7 * t55;
-    let t58 = t45 + c_q3 * t22;
-    let t59 = c_q4 * s_q9;
-    let t60 = s_q4 * c_q9;
-    let t61 = t58 * (t59 + t60);
-    let t62 = c_q4 * c_q9;
-    let t63 = s_q4 * s_q9;
-    let t64 = t50 - s_q3 * t22;
-    let t65 = t32 * t32 + qd[4] * qd[4];
-    let t66 = c_q6 * t28;
-    let t67 = c_q8 * t30;
-    let t68 = t38 * t40;
-    let t69 = t38 * t39;
-    let t70 = t40 * t40 + t39 * t39;
-    let t71 = c_q4 * t46 - p.lb * t65;
-    let t72 = t69 + t49;
-    let t73 = c_q0 * d.k1;
-    let t74 = t34 * d.k4;
-    let t75 = t39 * t40;
-    let t76 = t75 * (d.k5 - d.k6);
-    let t77 = s_q10 * d.k7;
-    let t78 = c_q10 * d.k7;
-    let t79 = c_q1 * d.k10;
-    let t80 = qd[6] * t66;
-    let t81 = s_q6 * t28;
-    let t82 = qd[6] * t81;
-    let t83 = c_q6 * d.k13;
-    let t84 = c_q2 * d.k10;
-    let t85 = qd[8] * t67;
-    let t86 = s_q8 * t30;
-    let t87 = qd[8] * t86;
-    let t88 = c_q8 * d.k13;
-    let t89 = t66 * t81;
-    let t90 = t67 * t86;
-    let t91 = c_q10 * d.k14;
-    let t92 = c_q9 * t91;
-    let t93 = s_q10 * d.k5;
-    let t94 = s_q10 * t93;
-    let t95 = s_q9 * (t94 + d.k15);
-    let t96 = s_q9 * t95;
-    let t97 = 2.0 * t92 + t94;
-    let t98 = s_q3 * t77;
-    let t99 = d.k8 - c_q9 * t78;
-    let t100 = c_q4 * t99 + t63 * t78;
-    let t101 = t96
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * s_q1;
+    let t2 = p.g * s_q2;
+    let t3 = -t0 - p.la * qd[0] * qd[0];
+    let t4 = qd[0] + qd[3];
+    let t5 = t1 + p.la * qd[1] * qd[1];
+    let t6 = qd[1] + qd[5];
+    let t7 = t2 + p.la * qd[2] * qd[2];
+    let t8 = qd[2] + qd[7];
+    let t9 = s_q4 * t4;
+    let t10 = c_q4 * t4;
+    let t11 = c_q9 * t9 + s_q9 * t10;
+    let t12 = c_q9 * t10 - s_q9 * t9;
+    let t13 = t9 * t10;
+    let t14 = qd[4] * t9;
+    let t15 = qd[4] + qd[9];
+    let t16 = c_q10 * t11 - s_q10 * t15;
+    let t17 = s_q10 * t11 + c_q10 * t15;
+    let t18 = qd[10] + t12;
+    let t19 = qd[4] * t10;
+    let t20 = qd[9] * t12 + c_q9 * t19 - s_q9 * t14;
+    let t21 = qd[10] * t16 + s_q10 * t20;
+    let t22 = p.g * c_q0;
+    let t23 = s_q3 * t22;
+    let t24 = c_q3 * t3 - t23;
+    let t25 = s_q4 * t24;
+    let t26 = p.lb * t13 - t25;
+    let t27 = c_q9 * t14 + qd[9] * t11 + s_q9 * t19;
+    let t28 = c_q3 * t22;
+    let t29 = s_q3 * t3 + t28;
+    let t30 = p.g * c_q1;
+    let t31 = c_q5 * t30;
+    let t32 = s_q5 * t30;
+    let t33 = p.g * c_q2;
+    let t34 = c_q7 * t33;
+    let t35 = s_q7 * t33;
+    let t36 = t23 + c_q3 * t0;
+    let t37 = c_q4 * s_q9;
+    let t38 = s_q4 * c_q9;
+    let t39 = t36 * (t37 + t38);
+    let t40 = c_q4 * c_q9;
+    let t41 = s_q4 * s_q9;
+    let t42 = t28 - s_q3 * t0;
+    let t43 = t10 * t10 + qd[4] * qd[4];
+    let t44 = c_q6 * t6;
+    let t45 = c_q8 * t8;
+    let t46 = t16 * t18;
+    let t47 = t16 * t17;
+    let t48 = t18 * t18 + t17 * t17;
+    let t49 = c_q4 * t24 - p.lb * t43;
+    let t50 = t47 + t27;
+    let t51 = c_q0 * d.k1;
+    let t52 = t12 * d.k4;
+    let t53 = t17 * t18;
+    let t54 = t53 * (d.k5 - d.k6);
+    let t55 = s_q10 * d.k7;
+    let t56 = c_q10 * d.k7;
+    let t57 = c_q1 * d.k10;
+    let t58 = qd[6] * t44;
+    let t59 = s_q6 * t6;
+    let t60 = qd[6] * t59;
+    let t61 = c_q6 * d.k13;
+    let t62 = c_q2 * d.k10;
+    let t63 = qd[8] * t45;
+    let t64 = s_q8 * t8;
+    let t65 = qd[8] * t64;
+    let t66 = c_q8 * d.k13;
+    let t67 = t44 * t59;
+    let t68 = t45 * t64;
+    let t69 = c_q10 * d.k14;
+    let t70 = c_q9 * t69;
+    let t71 = s_q10 * d.k5;
+    let t72 = s_q10 * t71;
+    let t73 = s_q9 * (t72 + d.k15);
+    let t74 = s_q9 * t73;
+    let t75 = 2.0 * t70 + t72;
+    let t76 = s_q3 * t55;
+    let t77 = d.k8 - c_q9 * t56;
+    let t78 = c_q4 * t77 + t41 * t56;
+    let t79 = t74
         + s_q4
-            * (s_q4 * (d.k16 + t97 - 2.0 * t96) + 2.0 * c_q4 * (c_q9 * t95 + s_q9 * t91))
-        - 2.0 * t92;
-    let t102 = t101 + d.k18;
-    let t103 = t102 + p.la * (c_q3 * t100 + t98);
-    let t104 = t59 * t78;
-    let t105 = p.la * s_q3;
-    let t106 = c_q10 * t93;
-    let t107 = t59 * t106;
-    let t108 = s_q10 * d.k14;
-    let t109 = t107 + s_q4 * (c_q9 * t106 - t108);
-    let t110 = (t104 - s_q4 * t99) * t105 + t109;
-    let t111 = t107 + t60 * t106;
-    let t112 = t105 * (t104 + t60 * t78) + t111;
-    let t113 = c_q4 * (c_q9 * d.k6 - t91) - t63 * d.k6;
-    let t114 = t113 - p.la * (c_q3 * t78 - s_q3 * t77 * (t62 - t63));
-    let t115 = c_q5 * c_q6 * d.k19;
-    let t116 = s_q6 * s_q6 * d.k12;
-    let t117 = t116 + d.k21;
-    let t118 = 0.5 * t115 + t117;
-    let t119 = -0.5 * (s_q5 * s_q6 * d.k19);
-    let t120 = c_q7 * c_q8 * d.k19;
-    let t121 = s_q8 * s_q8 * d.k12;
-    let t122 = d.k21 + t121;
-    let t123 = 0.5 * t120 + t122;
-    let t124 = -0.5 * (s_q7 * s_q8 * d.k19);
-    let t125 = d.k23 - t94;
-    let t126 = t125 - t92;
-    let t127 = s_q9 * t108;
-    let t128 = t68 * d.k6 + t43 * d.k5 - (c_q9 * t48 - s_q9 * t71) * d.k7;
-    let t129 = 0.08333333333333333 * (t37 * t74 + t42 * d.k4) + c_q10 * t76
-        + s_q10 * t128;
-    let t130 = (c_q10 * (2.0 * p.lb * t36 + t51) + s_q10 * (s_q9 * t48 + c_q9 * t71))
-        * d.k7 - t49 * d.k6 - t69 * d.k5;
-    let t131 = t70 * t77 + t72 * t78;
-    let t132 = t70 * t78 - t72 * t77;
-    let t133 = (t43 + t68) * d.k7;
-    let t134 = s_q9 * t132 - c_q9 * t133;
-    let t135 = s_q4 * (c_q9 * t129 + t41 * (d.k2 + d.k3) - s_q9 * t130)
+            * (s_q4 * (d.k16 + t75 - 2.0 * t74) + 2.0 * c_q4 * (c_q9 * t73 + s_q9 * t69))
+        - 2.0 * t70;
+    let t80 = t79 + d.k18;
+    let t81 = t80 + p.la * (c_q3 * t78 + t76);
+    let t82 = t37 * t56;
+    let t83 = p.la * s_q3;
+    let t84 = c_q10 * t71;
+    let t85 = t37 * t84;
+    let t86 = s_q10 * d.k14;
+    let t87 = t85 + s_q4 * (c_q9 * t84 - t86);
+    let t88 = (t82 - s_q4 * t77) * t83 + t87;
+    let t89 = t85 + t38 * t84;
+    let t90 = t83 * (t82 + t38 * t56) + t89;
+    let t91 = c_q4 * (c_q9 * d.k6 - t69) - t41 * d.k6;
+    let t92 = t91 - p.la * (c_q3 * t56 - s_q3 * t55 * (t40 - t41));
+    let t93 = c_q5 * c_q6 * d.k19;
+    let t94 = s_q6 * s_q6 * d.k12;
+    let t95 = t94 + d.k21;
+    let t96 = 0.5 * t93 + t95;
+    let t97 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t98 = c_q7 * c_q8 * d.k19;
+    let t99 = s_q8 * s_q8 * d.k12;
+    let t100 = d.k21 + t99;
+    let t101 = 0.5 * t98 + t100;
+    let t102 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t103 = d.k23 - t72;
+    let t104 = t103 - t70;
+    let t105 = s_q9 * t86;
+    let t106 = t46 * d.k6 + t21 * d.k5 - (c_q9 * t26 - s_q9 * t49) * d.k7;
+    let t107 = 0.08333333333333333 * (t15 * t52 + t20 * d.k4) + c_q10 * t54
+        + s_q10 * t106;
+    let t108 = (c_q10 * (2.0 * p.lb * t14 + t29) + s_q10 * (s_q9 * t26 + c_q9 * t49))
+        * d.k7 - t27 * d.k6 - t47 * d.k5;
+    let t109 = t48 * t55 + t50 * t56;
+    let t110 = t48 * t56 - t50 * t55;
+    let t111 = (t21 + t46) * d.k7;
+    let t112 = s_q9 * t110 - c_q9 * t111;
+    let t113 = s_q4 * (c_q9 * t107 + t19 * (d.k2 + d.k3) - s_q9 * t108)
         + c_q4
-            * (s_q9 * t129 + c_q9 * t130 + t36 * (d.k3 - d.k2) + p.lb * t131
-                - t51 * d.k8);
-    let t136 = s_q6 * d.k13;
-    let t137 = s_q6 * t80 * (0.3333333333333333 * d.k11 + d.k12)
+            * (s_q9 * t107 + c_q9 * t108 + t14 * (d.k3 - d.k2) + p.lb * t109
+                - t29 * d.k8);
+    let t114 = s_q6 * d.k13;
+    let t115 = s_q6 * t58 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
-            * (t82 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (t53 - s_q5 * t27) * d.k13);
-    let t138 = s_q8 * d.k13;
-    let t139 = s_q8 * t85 * (0.3333333333333333 * d.k11 + d.k12)
+            * (t60 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (t31 - s_q5 * t5) * d.k13);
+    let t116 = s_q8 * d.k13;
+    let t117 = s_q8 * t63 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
-            * (t87 * (d.k12 - 0.3333333333333333 * d.k11)
-                - 0.5 * (t56 - s_q7 * t29) * d.k13);
-    let t140 = c_q10 * t128 + -0.08333333333333333 * t33 * t74 - s_q10 * t76;
-    let t141 = t61 * t77;
-    let t142 = (c_q10 * t64 - s_q10 * t58 * (t62 - t63)) * d.k7;
-    let t143 = c_q4 * (c_q9 * t142 - s_q9 * t141 - t64 * d.k8)
-        - s_q4 * (c_q9 * t141 + s_q9 * t142);
-    let t144 = (t53 - s_q5 * t23) * t83;
-    let t145 = (t56 - s_q7 * t24) * t88;
-    let t146 = t61 * t78;
+            * (t65 * (d.k12 - 0.3333333333333333 * d.k11)
+                - 0.5 * (t34 - s_q7 * t7) * d.k13);
+    let t118 = c_q10 * t106 - 0.08333333333333333 * t11 * t52 - s_q10 * t54;
+    let t119 = t39 * t55;
+    let t120 = (c_q10 * t42 - s_q10 * t36 * (t40 - t41)) * d.k7;
+    let t121 = c_q4 * (c_q9 * t120 - s_q9 * t119 - t42 * d.k8)
+        - s_q4 * (c_q9 * t119 + s_q9 * t120);
+    let t122 = (t31 - s_q5 * t1) * t61;
+    let t123 = (t34 - s_q7 * t2) * t66;
+    let t124 = t39 * t56;
     JointSpace {
         mass_matrix: [
             [
-                2.0 * p.la * (t98 + c_q3 * t100) + d.k17 + t101,
+                2.0 * p.la * (t76 + c_q3 * t78) + d.k17 + t79,
                 0.0,
                 0.0,
-                t103,
-                t110,
+                t81,
+                t88,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t112,
-                t114,
+                t90,
+                t92,
             ],
-            [0.0, t115 + t116 + d.k20, 0.0, 0.0, 0.0, t118, t119, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, d.k20 + t120 + t121, 0.0, 0.0, 0.0, 0.0, t123, t124, 0.0, 0.0],
-            [t103, 0.0, 0.0, t102, t109, 0.0, 0.0, 0.0, 0.0, t111, t113],
-            [t110, 0.0, 0.0, t109, d.k22 - t97, 0.0, 0.0, 0.0, 0.0, t126, t127],
-            [0.0, t118, 0.0, 0.0, 0.0, t117, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t119, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t123, 0.0, 0.0, 0.0, 0.0, t122, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t124, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
-            [t112, 0.0, 0.0, t111, t126, 0.0, 0.0, 0.0, 0.0, t125, 0.0],
-            [t114, 0.0, 0.0, t113, t127, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+            [0.0, t93 + t94 + d.k20, 0.0, 0.0, 0.0, t96, t97, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k20 + t98 + t99, 0.0, 0.0, 0.0, 0.0, t101, t102, 0.0, 0.0],
+            [t81, 0.0, 0.0, t80, t87, 0.0, 0.0, 0.0, 0.0, t89, t91],
+            [t88, 0.0, 0.0, t87, d.k22 - t75, 0.0, 0.0, 0.0, 0.0, t104, t105],
+            [0.0, t96, 0.0, 0.0, 0.0, t95, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t97, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t101, 0.0, 0.0, 0.0, 0.0, t100, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t102, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+            [t90, 0.0, 0.0, t89, t104, 0.0, 0.0, 0.0, 0.0, t103, 0.0],
+            [t92, 0.0, 0.0, t91, t105, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
         ],
         bias: [
-            t135 - t73
+            t113 - t51
                 - p.la
-                    * (c_q3 * (2.0 * t36 * d.k8 - t131)
+                    * (c_q3 * (2.0 * t14 * d.k8 - t109)
                         - s_q3
-                            * (c_q4 * (c_q9 * t132 + s_q9 * t133 - t65 * d.k8)
-                                - s_q4 * (t35 * d.k8 + t134))),
-            t137 - t79
+                            * (c_q4 * (c_q9 * t110 + s_q9 * t111 - t43 * d.k8)
+                                - s_q4 * (t13 * d.k8 + t112))),
+            t115 - t57
                 - p.la
-                    * (c_q5 * t82 * d.k13
-                        + s_q5 * 0.5 * ((t66 * t66 + qd[6] * qd[6]) * t83 + t89 * t136)),
-            t139 - t84
+                    * (c_q5 * t60 * d.k13
+                        + 0.5 * s_q5 * ((t44 * t44 + qd[6] * qd[6]) * t61 + t67 * t114)),
+            t117 - t62
                 - p.la
-                    * (c_q7 * d.k13 * t87
-                        + s_q7 * 0.5 * ((t67 * t67 + qd[8] * qd[8]) * t88 + t90 * t138)),
-            t135,
-            p.lb * t134 + t140 - t35 * d.k3 - t47 * d.k8,
-            t137,
-            0.5 * (c_q5 * t27 + t54) * t136 - d.k12 * t89,
-            t139,
-            0.5 * (c_q7 * t29 + t57) * t138 - d.k12 * t90,
-            t140,
-            t130,
+                    * (c_q7 * d.k13 * t65
+                        + 0.5 * s_q7 * ((t45 * t45 + qd[8] * qd[8]) * t66 + t68 * t116)),
+            t113,
+            p.lb * t112 + t118 - t13 * d.k3 - t25 * d.k8,
+            t115,
+            0.5 * (c_q5 * t5 + t32) * t114 - d.k12 * t67,
+            t117,
+            0.5 * (c_q7 * t7 + t35) * t116 - d.k12 * t68,
+            t118,
+            t108,
         ],
         gravity: [
-            t143 - t73,
-            -0.5 * t144 - t79,
-            -0.5 * t145 - t84,
-            t143,
-            s_q4 * t58 * d.k8 - t146,
-            -0.5 * t144,
-            0.5 * ((t54 + c_q5 * t23) * t136),
-            -0.5 * t145,
-            0.5 * ((t57 + c_q7 * t24) * t138),
-            -t146,
-            t142,
+            t121 - t51,
+            -0.5 * t122 - t57,
+            -0.5 * t123 - t62,
+            t121,
+            s_q4 * t36 * d.k8 - t124,
+            -0.5 * t122,
+            0.5 * ((t32 + c_q5 * t1) * t114),
+            -0.5 * t123,
+            0.5 * ((t35 + c_q7 * t2) * t116),
+            -t124,
+            t120,
         ],
     }
 }
@@ -1317,242 +1320,240 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = p.g * c_q0;
-    let t23 = p.g * c_q1;
-    let t24 = p.g * c_q2;
-    let t25 = qd[0] + qd[3];
-    let t26 = qd[4] * t25;
-    let t27 = c_q4 * t26;
-    let t28 = s_q4 * t26;
-    let t29 = qd[1] + qd[5];
-    let t30 = qd[2] + qd[7];
-    let t31 = s_q4 * t25;
-    let t32 = c_q4 * t25;
-    let t33 = c_q9 * t31 + s_q9 * t32;
-    let t34 = c_q9 * t32 - s_q9 * t31;
-    let t35 = p.lb * (t32 * t32 + qd[4] * qd[4]);
-    let t36 = qd[4] + qd[9];
-    let t37 = qd[9] * t34;
-    let t38 = c_q10 * t33 - s_q10 * t36;
-    let t39 = s_q10 * t33 + c_q10 * t36;
-    let t40 = qd[10] + t34;
-    let t41 = p.g * s_q0;
-    let t42 = p.g * s_q1;
-    let t43 = p.g * s_q2;
-    let t44 = qd[0] * (p.la * qd[0]);
-    let t45 = c_q3 * t44;
-    let t46 = s_q3 * t44;
-    let t47 = p.la * qd[1];
-    let t48 = c_q5 * qd[1];
-    let t49 = s_q5 * qd[1];
-    let t50 = p.la * qd[2];
-    let t51 = c_q7 * qd[2];
-    let t52 = s_q7 * qd[2];
-    let t53 = t31 * t32;
-    let t54 = p.lb * s_q9;
-    let t55 = t53 * t54 - c_q9 * t35;
-    let t56 = p.lb * c_q9 * t53 + s_q9 * t35;
-    let t57 = s_q8 * (s_q8 * (p.mb * s_q7));
-    let t58 = s_q6 * (s_q6 * (p.mb * s_q5));
-    let t59 = t34 * d.k4;
-    let t60 = t39 * t40;
-    let t61 = t38 * d.k5;
-    let t62 = c_q6 * t29;
-    let t63 = qd[6] * t62;
-    let t64 = s_q6 * t29;
-    let t65 = qd[6] * t64;
-    let t66 = c_q8 * t30;
-    let t67 = qd[8] * t66;
-    let t68 = s_q8 * t30;
-    let t69 = qd[8] * t68;
-    let t70 = s_q6 * s_q6 * d.k12 + d.k21;
-    let inv71 = 1.0 / t70;
-    let t72 = d.k21 + s_q8 * s_q8 * d.k12;
-    let inv73 = 1.0 / t72;
-    let t74 = s_q10 * (s_q10 * d.k27);
-    let t75 = c_q10 * c_q10 * d.k5 + d.k28;
-    let inv76 = 1.0 / t75;
-    let t77 = c_q10 * (c_q10 * d.k29);
-    let t78 = s_q9 * c_q9;
-    let t79 = t78 * (inv76 * t77 - t74);
-    let t80 = s_q9 * s_q9 * t74 + c_q9 * c_q9 * inv76 * t77;
-    let t81 = d.k2 - t80 * d.k30;
-    let inv82 = 1.0 / t81;
-    let t83 = t79 * d.k30;
-    let t84 = d.k8 - p.lb * t80;
-    let t85 = p.lb * t79;
-    let t86 = t79 - inv82 * t84 * t85;
-    let t87 = s_q10 * c_q10;
-    let t88 = c_q10 * inv76 * d.k31 * t87 - s_q10 * d.k7;
-    let t89 = c_q9 * t88;
-    let t90 = s_q9 * t89;
-    let t91 = c_q9 * t89;
-    let t92 = t90 + inv82 * t83 * t91;
-    let t93 = c_q9 * t87;
-    let t94 = s_q9 * t87;
-    let t95 = d.k33 * t94;
-    let t96 = t54 * t89 + t95;
-    let t97 = d.k32 * t93 - s_q9 * s_q9 * t88 - inv82 * t85 * t96;
-    let t98 = p.lb * t91;
-    let t99 = t91 - inv82 * t84 * t98;
-    let t100 = d.k32 * t94;
-    let t101 = t90 + t100 - inv82 * t84 * t96;
-    let t102 = c_q4 * (c_q4 * t97 - s_q4 * t92) - s_q4 * (s_q4 * t99 + c_q4 * t101);
-    let t103 = s_q10 * s_q10 * d.k5 + d.k28 - inv76 * t87 * t87 * d.k34;
-    let t104 = d.k3 + c_q9 * c_q9 * t103 - d.k30 * inv82 * t91 * t91;
-    let t105 = t78 * t103 - inv82 * t96 * t98;
-    let t106 = s_q9 * s_q9 * t103 - c_q10 * c_q10 * d.k33 - inv82 * t96 * t96;
-    let t107 = d.k2 + s_q4 * (s_q4 * t104 + c_q4 * t105)
-        + c_q4 * (s_q4 * t105 + c_q4 * t106);
-    let inv108 = 1.0 / t107;
-    let t109 = c_q4
-        * (c_q4 * (c_q9 * c_q9 * t74 + s_q9 * s_q9 * inv76 * t77 + t79 * inv82 * t83)
-            + s_q4 * t86) + s_q4 * (c_q4 * t86 + s_q4 * (t80 + inv82 * t84 * t84))
-        + t102 * t102 * inv108;
-    let t110 = t91 * t95;
-    let t111 = c_q10 * (c_q10 * d.k32);
-    let t112 = t111 + inv82 * t96 * t100 + d.k35;
-    let t113 = s_q4 * inv82 * t110 + c_q4 * t112;
-    let t114 = c_q4 * (t79 * inv82 * t95 - d.k27 * t93)
-        - s_q4 * (inv82 * t84 * t100 - d.k27 * t94) - t102 * inv108 * t113;
-    let t115 = c_q3 * t114 + s_q3 * t109;
-    let t116 = -(c_q10 * c_q10 * d.k27) - inv82 * t94 * t94 * d.k36
-        - inv108 * t113 * t113;
-    let t117 = c_q3 * t116 - s_q3 * t114;
-    let t118 = c_q3 * t117 - s_q3 * t115;
-    let t119 = d.k0 + t118 * d.k37;
-    let inv120 = 1.0 / t119;
-    let t121 = d.k7 * (t40 * t40 + t39 * t39);
-    let t122 = t38 * d.k7;
-    let t123 = tau[10] + t39 * t61;
-    let t124 = t39 * t122 - t123 * d.k38;
-    let t125 = s_q10 * t124 + t55 * t74 + t28 * t87 * d.k32 - c_q10 * t121;
-    let t126 = t60 * (d.k6 - d.k5);
-    let t127 = t38 * t40 * d.k6 + qd[10] * t61;
-    let t128 = tau[9] + 0.08333333333333333 * t33 * t59 - c_q10 * t127 - s_q10 * t126;
-    let t129 = c_q10 * d.k7;
-    let t130 = t122 * (t40 + qd[10]) + inv76 * (t56 * t77 + t128 * t129) - t37 * t88;
-    let t131 = s_q9 * t125 + c_q9 * t130;
-    let t132 = tau[4] + t53 * d.k3 + p.lb * t131 - tau[9];
-    let t133 = d.k5 * t87;
-    let t134 = c_q10 * t126 - s_q10 * t127 - 0.08333333333333333 * t36 * t59 - t56 * t88
-        - t37 * t103 - inv76 * t128 * t133;
-    let t135 = c_q10 * t124 + t55 * d.k27 * t87 + t28 * t111 + s_q10 * t121;
-    let t136 = c_q4
-        * (s_q9 * t134 + t28 * (d.k2 + t106 - d.k3) - c_q9 * tau[10] - p.lb * t135
-            - t27 * t105 - inv82 * t96 * t132) + tau[3]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.g * c_q0;
+    let t1 = p.g * c_q1;
+    let t2 = p.g * c_q2;
+    let t3 = qd[0] + qd[3];
+    let t4 = qd[4] * t3;
+    let t5 = c_q4 * t4;
+    let t6 = s_q4 * t4;
+    let t7 = qd[1] + qd[5];
+    let t8 = qd[2] + qd[7];
+    let t9 = s_q4 * t3;
+    let t10 = c_q4 * t3;
+    let t11 = c_q9 * t9 + s_q9 * t10;
+    let t12 = c_q9 * t10 - s_q9 * t9;
+    let t13 = p.lb * (t10 * t10 + qd[4] * qd[4]);
+    let t14 = qd[4] + qd[9];
+    let t15 = qd[9] * t12;
+    let t16 = c_q10 * t11 - s_q10 * t14;
+    let t17 = s_q10 * t11 + c_q10 * t14;
+    let t18 = qd[10] + t12;
+    let t19 = p.g * s_q0;
+    let t20 = p.g * s_q1;
+    let t21 = p.g * s_q2;
+    let t22 = qd[0] * (p.la * qd[0]);
+    let t23 = c_q3 * t22;
+    let t24 = s_q3 * t22;
+    let t25 = p.la * qd[1];
+    let t26 = c_q5 * qd[1];
+    let t27 = s_q5 * qd[1];
+    let t28 = p.la * qd[2];
+    let t29 = c_q7 * qd[2];
+    let t30 = s_q7 * qd[2];
+    let t31 = t9 * t10;
+    let t32 = p.lb * s_q9;
+    let t33 = t31 * t32 - c_q9 * t13;
+    let t34 = p.lb * c_q9 * t31 + s_q9 * t13;
+    let t35 = s_q8 * (s_q8 * (p.mb * s_q7));
+    let t36 = s_q6 * (s_q6 * (p.mb * s_q5));
+    let t37 = t12 * d.k4;
+    let t38 = t17 * t18;
+    let t39 = t16 * d.k5;
+    let t40 = c_q6 * t7;
+    let t41 = qd[6] * t40;
+    let t42 = s_q6 * t7;
+    let t43 = qd[6] * t42;
+    let t44 = c_q8 * t8;
+    let t45 = qd[8] * t44;
+    let t46 = s_q8 * t8;
+    let t47 = qd[8] * t46;
+    let t48 = s_q6 * s_q6 * d.k12 + d.k21;
+    let inv0 = 1.0 / t48;
+    let t49 = d.k21 + s_q8 * s_q8 * d.k12;
+    let inv1 = 1.0 / t49;
+    let t50 = s_q10 * (s_q10 * d.k27);
+    let t51 = c_q10 * c_q10 * d.k5 + d.k28;
+    let inv2 = 1.0 / t51;
+    let t52 = c_q10 * (c_q10 * d.k29);
+    let t53 = s_q9 * c_q9;
+    let t54 = t53 * (inv2 * t52 - t50);
+    let t55 = s_q9 * s_q9 * t50 + c_q9 * c_q9 * inv2 * t52;
+    let t56 = d.k2 - t55 * d.k30;
+    let inv3 = 1.0 / t56;
+    let t57 = t54 * d.k30;
+    let t58 = d.k8 - p.lb * t55;
+    let t59 = p.lb * t54;
+    let t60 = t54 - inv3 * t58 * t59;
+    let t61 = s_q10 * c_q10;
+    let t62 = c_q10 * inv2 * d.k31 * t61 - s_q10 * d.k7;
+    let t63 = c_q9 * t62;
+    let t64 = s_q9 * t63;
+    let t65 = c_q9 * t63;
+    let t66 = t64 + inv3 * t57 * t65;
+    let t67 = c_q9 * t61;
+    let t68 = s_q9 * t61;
+    let t69 = d.k33 * t68;
+    let t70 = t32 * t63 + t69;
+    let t71 = d.k32 * t67 - s_q9 * s_q9 * t62 - inv3 * t59 * t70;
+    let t72 = p.lb * t65;
+    let t73 = t65 - inv3 * t58 * t72;
+    let t74 = d.k32 * t68;
+    let t75 = t64 + t74 - inv3 * t58 * t70;
+    let t76 = c_q4 * (c_q4 * t71 - s_q4 * t66) - s_q4 * (s_q4 * t73 + c_q4 * t75);
+    let t77 = s_q10 * s_q10 * d.k5 + d.k28 - inv2 * t61 * t61 * d.k34;
+    let t78 = d.k3 + c_q9 * c_q9 * t77 - d.k30 * inv3 * t65 * t65;
+    let t79 = t53 * t77 - inv3 * t70 * t72;
+    let t80 = s_q9 * s_q9 * t77 - c_q10 * c_q10 * d.k33 - inv3 * t70 * t70;
+    let t81 = d.k2 + s_q4 * (s_q4 * t78 + c_q4 * t79) + c_q4 * (s_q4 * t79 + c_q4 * t80);
+    let inv4 = 1.0 / t81;
+    let t82 = c_q4
+        * (c_q4 * (c_q9 * c_q9 * t50 + s_q9 * s_q9 * inv2 * t52 + t54 * inv3 * t57)
+            + s_q4 * t60) + s_q4 * (c_q4 * t60 + s_q4 * (t55 + inv3 * t58 * t58))
+        + t76 * t76 * inv4;
+    let t83 = t65 * t69;
+    let t84 = c_q10 * (c_q10 * d.k32);
+    let t85 = t84 + inv3 * t70 * t74 + d.k35;
+    let t86 = s_q4 * inv3 * t83 + c_q4 * t85;
+    let t87 = c_q4 * (t54 * inv3 * t69 - d.k27 * t67)
+        - s_q4 * (inv3 * t58 * t74 - d.k27 * t68) - t76 * inv4 * t86;
+    let t88 = c_q3 * t87 + s_q3 * t82;
+    let t89 = -c_q10 * c_q10 * d.k27 - inv3 * t68 * t68 * d.k36 - inv4 * t86 * t86;
+    let t90 = c_q3 * t89 - s_q3 * t87;
+    let t91 = c_q3 * t90 - s_q3 * t88;
+    let t92 = d.k0 + t91 * d.k37;
+    let inv5 = 1.0 / t92;
+    let t93 = d.k7 * (t18 * t18 + t17 * t17);
+    let t94 = t16 * d.k7;
+    let t95 = tau[10] + t17 * t39;
+    let t96 = t17 * t94 - t95 * d.k38;
+    let t97 = s_q10 * t96 + t33 * t50 + t6 * t61 * d.k32 - c_q10 * t93;
+    let t98 = t38 * (d.k6 - d.k5);
+    let t99 = t16 * t18 * d.k6 + qd[10] * t39;
+    let t100 = tau[9] + 0.08333333333333333 * t11 * t37 - c_q10 * t99 - s_q10 * t98;
+    let t101 = c_q10 * d.k7;
+    let t102 = t94 * (t18 + qd[10]) + inv2 * (t34 * t52 + t100 * t101) - t15 * t62;
+    let t103 = s_q9 * t97 + c_q9 * t102;
+    let t104 = tau[4] + t31 * d.k3 + p.lb * t103 - tau[9];
+    let t105 = d.k5 * t61;
+    let t106 = c_q10 * t98 - s_q10 * t99 - 0.08333333333333333 * t14 * t37 - t34 * t62
+        - t15 * t77 - inv2 * t100 * t105;
+    let t107 = c_q10 * t96 + t33 * d.k27 * t61 + t6 * t84 + s_q10 * t93;
+    let t108 = c_q4
+        * (s_q9 * t106 + t6 * (d.k2 + t80 - d.k3) - c_q9 * tau[10] - p.lb * t107
+            - t5 * t79 - inv3 * t70 * t104) + tau[3]
         + s_q4
-            * (s_q9 * tau[10] + c_q9 * t134 + t28 * t105 - inv82 * t98 * t132
-                - t27 * (d.k2 + t104));
-    let t137 = tau[0] - tau[3]
+            * (s_q9 * tau[10] + c_q9 * t106 + t6 * t79 - inv3 * t72 * t104
+                - t5 * (d.k2 + t78));
+    let t109 = tau[0] - tau[3]
         - p.la
             * (c_q3
-                * (t135 + t45 * t114 + t46 * t116 + t28 * (t112 - d.k8)
-                    + inv82 * (t100 * t132 - t27 * t110) - inv108 * t113 * t136)
+                * (t107 + t23 * t87 + t24 * t89 + t6 * (t85 - d.k8)
+                    + inv3 * (t74 * t104 - t5 * t83) - inv4 * t86 * t108)
                 - s_q3
                     * (c_q4
-                        * (c_q9 * t125 + t28 * t97 + d.k8 * (t32 * t32 + qd[4] * qd[4])
-                            + t27 * t92 - s_q9 * t130 - inv82 * t85 * t132) + t46 * t114
-                        - t45 * t109
+                        * (c_q9 * t97 + t6 * t71 + d.k8 * (t10 * t10 + qd[4] * qd[4])
+                            + t5 * t66 - s_q9 * t102 - inv3 * t59 * t104) + t24 * t87
+                        - t23 * t82
                         - s_q4
-                            * (t131 + t28 * t101 - t53 * d.k8 - t27 * t99
-                                - inv82 * t84 * t132) - t102 * inv108 * t136))
-        - s_q0 * (c_q3 * t115 + s_q3 * t117) * d.k39 - t22 * (d.k40 - p.la * t118);
-    let t138 = inv120 * t137;
-    let t139 = c_q5 * c_q6;
-    let t140 = d.k41 * t139;
-    let t141 = -0.75 * s_q5 * t58 - 0.25 * inv71 * t139 * t140;
-    let t142 = d.k9 + d.k37 * t141;
-    let inv143 = 1.0 / t142;
-    let t144 = t62 * d.k13;
-    let t145 = tau[6] + t62 * d.k12 * t64;
-    let t146 = c_q6 * t65 * (0.3333333333333333 * d.k11 - d.k12) + tau[5]
-        + s_q6 * t63 * (-0.3333333333333333 * d.k11 - d.k12);
-    let t147 = c_q6 * d.k13;
-    let t148 = tau[1] - tau[5]
+                            * (t103 + t6 * t75 - t31 * d.k8 - t5 * t73
+                                - inv3 * t58 * t104) - t76 * inv4 * t108))
+        - s_q0 * (c_q3 * t88 + s_q3 * t90) * d.k39 - t0 * (d.k40 - p.la * t91);
+    let t110 = inv5 * t109;
+    let t111 = c_q5 * c_q6;
+    let t112 = d.k41 * t111;
+    let t113 = -0.75 * s_q5 * t36 - 0.25 * inv0 * t111 * t112;
+    let t114 = d.k9 + d.k37 * t113;
+    let inv6 = 1.0 / t114;
+    let t115 = t40 * d.k13;
+    let t116 = tau[6] + t40 * d.k12 * t42;
+    let t117 = c_q6 * t43 * (0.3333333333333333 * d.k11 - d.k12) + tau[5]
+        + s_q6 * t41 * (-0.3333333333333333 * d.k11 - d.k12);
+    let t118 = c_q6 * d.k13;
+    let t119 = tau[1] - tau[5]
         - p.la
             * (c_q5
-                * (inv71 * (0.5 * t146 * t147 - 0.25 * c_q6 * c_q6 * qd[1] * t49 * d.k44)
-                    - t65 * d.k13)
+                * (inv0 * (0.5 * t117 * t118 - 0.25 * c_q6 * c_q6 * qd[1] * t27 * d.k44)
+                    - t43 * d.k13)
                 - s_q5
-                    * (c_q6 * 0.5 * (t62 * t144 + qd[6] * qd[6] * d.k13)
+                    * (0.5 * c_q6 * (t40 * t115 + qd[6] * qd[6] * d.k13)
                         - s_q6
-                            * (-0.5 * t64 * t144 + 0.75 * s_q6 * qd[1] * t48 * d.k43
-                                - 1.5 * t145 * d.k42)))
-        - s_q1 * d.k39 * (0.75 * c_q5 * t58 - 0.25 * s_q5 * c_q6 * inv71 * t140)
-        - t23 * (d.k45 - p.la * t141);
-    let t149 = c_q7 * c_q8;
-    let t150 = d.k41 * t149;
-    let t151 = -0.75 * s_q7 * t57 - 0.25 * inv73 * t149 * t150;
-    let t152 = d.k9 + d.k37 * t151;
-    let inv153 = 1.0 / t152;
-    let t154 = d.k13 * t66;
-    let t155 = tau[8] + d.k12 * t66 * t68;
-    let t156 = c_q8 * t69 * (0.3333333333333333 * d.k11 - d.k12) + tau[7]
-        + s_q8 * t67 * (-0.3333333333333333 * d.k11 - d.k12);
-    let t157 = c_q8 * d.k13;
-    let t158 = tau[2] - tau[7]
+                            * (0.75 * s_q6 * qd[1] * t26 * d.k43 - 0.5 * t42 * t115
+                                - 1.5 * t116 * d.k42)))
+        - s_q1 * d.k39 * (0.75 * c_q5 * t36 - 0.25 * s_q5 * c_q6 * inv0 * t112)
+        - t1 * (d.k45 - p.la * t113);
+    let t120 = c_q7 * c_q8;
+    let t121 = d.k41 * t120;
+    let t122 = -0.75 * s_q7 * t35 - 0.25 * inv1 * t120 * t121;
+    let t123 = d.k9 + d.k37 * t122;
+    let inv7 = 1.0 / t123;
+    let t124 = d.k13 * t44;
+    let t125 = tau[8] + d.k12 * t44 * t46;
+    let t126 = c_q8 * t47 * (0.3333333333333333 * d.k11 - d.k12) + tau[7]
+        + s_q8 * t45 * (-0.3333333333333333 * d.k11 - d.k12);
+    let t127 = c_q8 * d.k13;
+    let t128 = tau[2] - tau[7]
         - p.la
             * (c_q7
-                * (inv73 * (0.5 * t156 * t157 - 0.25 * c_q8 * c_q8 * qd[2] * t52 * d.k44)
-                    - d.k13 * t69)
+                * (inv1 * (0.5 * t126 * t127 - 0.25 * c_q8 * c_q8 * qd[2] * t30 * d.k44)
+                    - d.k13 * t47)
                 - s_q7
-                    * (c_q8 * 0.5 * (t66 * t154 + qd[8] * qd[8] * d.k13)
+                    * (0.5 * c_q8 * (t44 * t124 + qd[8] * qd[8] * d.k13)
                         - s_q8
-                            * (-0.5 * t68 * t154 + 0.75 * s_q8 * qd[2] * t51 * d.k43
-                                - 1.5 * d.k42 * t155)))
-        - s_q2 * d.k39 * (0.75 * c_q7 * t57 - 0.25 * s_q7 * c_q8 * inv73 * t150)
-        - t24 * (d.k45 - p.la * t151);
-    let t159 = t22 - p.la * inv120 * t137;
-    let t160 = -(c_q3 * t41) - t45 - s_q3 * t159;
-    let t161 = c_q3 * t159 - s_q3 * t41 - t46;
-    let t162 = inv108 * (t136 - t102 * t160 - t113 * t161 - t107 * inv120 * t137);
-    let t163 = c_q4 * t160;
-    let t164 = s_q4 * t160;
-    let t165 = t138 + t162;
-    let t166 = t27 + s_q4 * t165;
-    let t167 = c_q4 * t165 - t28;
-    let t168 = t132 + t84 * t164 + t100 * t161 - t85 * t163 - t98 * t166 - t96 * t167;
-    let t169 = t23 - p.la * inv143 * t148;
-    let t170 = t24 - p.la * inv153 * t158;
-    let t171 = p.lb * inv82 * t168 - t164;
+                            * (0.75 * s_q8 * qd[2] * t29 * d.k43 - 0.5 * t46 * t124
+                                - 1.5 * d.k42 * t125)))
+        - s_q2 * d.k39 * (0.75 * c_q7 * t35 - 0.25 * s_q7 * c_q8 * inv1 * t121)
+        - t2 * (d.k45 - p.la * t122);
+    let t129 = t0 - p.la * inv5 * t109;
+    let t130 = -c_q3 * t19 - t23 - s_q3 * t129;
+    let t131 = c_q3 * t129 - s_q3 * t19 - t24;
+    let t132 = inv4 * (t108 - t76 * t130 - t86 * t131 - t81 * inv5 * t109);
+    let t133 = c_q4 * t130;
+    let t134 = s_q4 * t130;
+    let t135 = t110 + t132;
+    let t136 = t5 + s_q4 * t135;
+    let t137 = c_q4 * t135 - t6;
+    let t138 = t104 + t58 * t134 + t74 * t131 - t59 * t133 - t72 * t136 - t70 * t137;
+    let t139 = t1 - p.la * inv6 * t119;
+    let t140 = t2 - p.la * inv7 * t128;
+    let t141 = p.lb * inv3 * t138 - t134;
     [
-        t138,
-        inv143 * t148,
-        inv153 * t158,
-        t162,
-        inv82 * t168,
-        inv71
-            * (t146 + 0.5 * t147 * (c_q5 * t169 - s_q5 * t42 - t47 * t49)
-                - t70 * inv143 * t148),
+        t110,
+        inv6 * t119,
+        inv7 * t128,
+        t132,
+        inv3 * t138,
+        inv0
+            * (t117 + 0.5 * t118 * (c_q5 * t139 - s_q5 * t20 - t25 * t27)
+                - t48 * inv6 * t119),
         3.0
-            * ((t145 - 0.5 * s_q6 * d.k13 * (c_q5 * t42 + t47 * t48 + s_q5 * t169))
+            * ((t116 - 0.5 * s_q6 * d.k13 * (c_q5 * t20 + t25 * t26 + s_q5 * t139))
                 * d.k46),
-        inv73
-            * (t156 + 0.5 * t157 * (c_q7 * t170 - s_q7 * t43 - t50 * t52)
-                - t72 * inv153 * t158),
+        inv1
+            * (t126 + 0.5 * t127 * (c_q7 * t140 - s_q7 * t21 - t28 * t30)
+                - t49 * inv7 * t128),
         3.0
             * (d.k46
-                * (t155 - 0.5 * s_q8 * d.k13 * (c_q7 * t43 + t50 * t51 + s_q7 * t170))),
-        inv76
-            * (t128 + t129 * (t56 + c_q9 * t171 - s_q9 * t163)
-                - t133 * (t37 + c_q9 * t166 + s_q9 * t167) - t75 * inv82 * t168),
-        (t123
+                * (t125 - 0.5 * s_q8 * d.k13 * (c_q7 * t21 + t28 * t29 + s_q7 * t140))),
+        inv2
+            * (t100 + t101 * (t34 + c_q9 * t141 - s_q9 * t133)
+                - t105 * (t15 + c_q9 * t136 + s_q9 * t137) - t51 * inv3 * t138),
+        (t95
             - d.k7
-                * (s_q10 * (t55 + c_q9 * t163 + s_q9 * t171)
-                    + c_q10 * (t161 + p.lb * (t28 - t167)))
-            - d.k6 * (c_q9 * t167 - qd[9] * t33 - s_q9 * t166)) * d.k47,
+                * (s_q10 * (t33 + c_q9 * t133 + s_q9 * t141)
+                    + c_q10 * (t131 + p.lb * (t6 - t137)))
+            - d.k6 * (c_q9 * t137 - qd[9] * t11 - s_q9 * t136)) * d.k47,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1582,269 +1583,269 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t16 = qd[0] + qd[3];
-    let t17 = qd[1] + qd[5];
-    let t18 = qd[2] + qd[7];
-    let t19 = qd[4] + qd[9];
-    let t20 = c_q4 * t16;
-    let t21 = p.lb * t20;
-    let t22 = p.la * qd[0];
-    let t23 = c_q3 * s_q4;
-    let t24 = 2.0 * (s_q4 * t21 + t22 * t23);
-    let t25 = -2.0 * (c_q4 * (c_q3 * t22 + t21));
-    let t26 = s_q4 * qd[4];
-    let t27 = p.lb * c_q10;
-    let t28 = s_q4 * t16;
-    let t29 = q[4] + q[9];
-    let (t30, t32) = libm::Libm::<Real>::sincos(t29);
-    let t31 = t16 * t30;
-    let t33 = t16 * t32;
-    let t34 = c_q10 * t30;
-    let t35 = t16 * t34 - s_q10 * t19;
-    let t36 = s_q10 * t30;
-    let t37 = c_q10 * t19 + t16 * t36;
-    let t38 = qd[10] + t33;
-    let t39 = t32 * (qd[9] + qd[4]);
-    let t40 = qd[10] * t34 + s_q10 * t39;
-    let t41 = -(t30 * (qd[9] + qd[4]));
-    let t42 = -2.0 * (t32 * t38 + t36 * t37);
-    let t43 = t34 * t37 + t35 * t36 - t41;
-    let t44 = t32 * t35;
-    let t45 = t40 + t34 * t38 + t44;
-    let t46 = s_q10 * (t33 - qd[10]);
-    let t47 = s_q10 * t37;
-    let t48 = t31 + c_q10 * t35 - t47;
-    let t49 = s_q10 * t38;
-    let t50 = t46 - t49;
-    let t51 = 2.0 * t35;
-    let t52 = c_q4 * qd[4];
-    let t53 = t38 * d.k5;
-    let t54 = t37 * d.k5;
-    let t55 = t38 * d.k6;
-    let t56 = t37 * d.k6;
-    let t57 = t36 * (t53 - t55) + t32 * (t54 - t56);
-    let t58 = t40 * d.k5 + t34 * t55 + t44 * d.k6;
-    let t59 = t58 - (c_q9 * t24 - s_q9 * t25) * d.k7;
-    let t60 = c_q10 * t57
-        + d.k4 * (0.08333333333333333 * t39 + 0.08333333333333333 * t19 * t32);
-    let t61 = s_q10 * t59 + t60;
-    let t62 = t35 * d.k5;
-    let t63 = t41 * d.k6 - t34 * t54 - t36 * t62;
-    let t64 = (c_q10 * 2.0 * (p.lb * t26 - s_q3 * t22)
-        + s_q10 * (s_q9 * t24 + c_q9 * t25)) * d.k7 + t63;
-    let t65 = t52 * (d.k2 + d.k3);
-    let t66 = qd[0] * d.k48;
-    let t67 = s_q10 * d.k7;
-    let t68 = c_q10 * d.k7;
-    let t69 = t42 * t67 - t43 * t68;
-    let t70 = t26 * (d.k3 - d.k2) - p.lb * t69;
-    let t71 = -(t42 * t68) - t43 * t67;
-    let t72 = s_q9 * d.k7;
-    let t73 = s_q4 * t20;
-    let t74 = c_q9 * d.k7;
-    let t75 = s_q9 * t71 - t45 * t74;
-    let t76 = p.la
-        * (c_q3 * (t69 + 2.0 * t26 * d.k8)
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = qd[0] + qd[3];
+    let t1 = qd[1] + qd[5];
+    let t2 = qd[2] + qd[7];
+    let t3 = qd[4] + qd[9];
+    let t4 = c_q4 * t0;
+    let t5 = p.lb * t4;
+    let t6 = p.la * qd[0];
+    let t7 = c_q3 * s_q4;
+    let t8 = 2.0 * (s_q4 * t5 + t6 * t7);
+    let t9 = -2.0 * (c_q4 * (c_q3 * t6 + t5));
+    let t10 = s_q4 * qd[4];
+    let t11 = p.lb * c_q10;
+    let t12 = s_q4 * t0;
+    let t13 = q[4] + q[9];
+    let (t14, t16) = sin_cos(t13);
+    let t15 = t0 * t14;
+    let t17 = t0 * t16;
+    let t18 = c_q10 * t14;
+    let t19 = t0 * t18 - s_q10 * t3;
+    let t20 = s_q10 * t14;
+    let t21 = c_q10 * t3 + t0 * t20;
+    let t22 = qd[10] + t17;
+    let t23 = t16 * (qd[9] + qd[4]);
+    let t24 = qd[10] * t18 + s_q10 * t23;
+    let t25 = -t14 * (qd[9] + qd[4]);
+    let t26 = -2.0 * (t16 * t22 + t20 * t21);
+    let t27 = t18 * t21 + t19 * t20 - t25;
+    let t28 = t16 * t19;
+    let t29 = t24 + t18 * t22 + t28;
+    let t30 = s_q10 * (t17 - qd[10]);
+    let t31 = s_q10 * t21;
+    let t32 = t15 + c_q10 * t19 - t31;
+    let t33 = s_q10 * t22;
+    let t34 = t30 - t33;
+    let t35 = 2.0 * t19;
+    let t36 = c_q4 * qd[4];
+    let t37 = t22 * d.k5;
+    let t38 = t21 * d.k5;
+    let t39 = t22 * d.k6;
+    let t40 = t21 * d.k6;
+    let t41 = t20 * (t37 - t39) + t16 * (t38 - t40);
+    let t42 = t24 * d.k5 + t18 * t39 + t28 * d.k6;
+    let t43 = t42 - (c_q9 * t8 - s_q9 * t9) * d.k7;
+    let t44 = c_q10 * t41
+        + d.k4 * (0.08333333333333333 * t23 + 0.08333333333333333 * t3 * t16);
+    let t45 = s_q10 * t43 + t44;
+    let t46 = t19 * d.k5;
+    let t47 = t25 * d.k6 - t18 * t38 - t20 * t46;
+    let t48 = (2.0 * c_q10 * (p.lb * t10 - s_q3 * t6) + s_q10 * (s_q9 * t8 + c_q9 * t9))
+        * d.k7 + t47;
+    let t49 = t36 * (d.k2 + d.k3);
+    let t50 = qd[0] * d.k48;
+    let t51 = s_q10 * d.k7;
+    let t52 = c_q10 * d.k7;
+    let t53 = t26 * t51 - t27 * t52;
+    let t54 = t10 * (d.k3 - d.k2) - p.lb * t53;
+    let t55 = -t26 * t52 - t27 * t51;
+    let t56 = s_q9 * d.k7;
+    let t57 = s_q4 * t4;
+    let t58 = c_q9 * d.k7;
+    let t59 = s_q9 * t55 - t29 * t58;
+    let t60 = p.la
+        * (c_q3 * (t53 + 2.0 * t10 * d.k8)
             - s_q3
-                * (c_q4 * (c_q9 * t71 + t45 * t72 - 2.0 * c_q4 * t20 * d.k8)
-                    - s_q4 * (2.0 * d.k8 * t73 + t75)));
-    let t77 = s_q4 * (c_q9 * t61 + t65 - s_q9 * t64)
-        + c_q4 * (2.0 * s_q3 * t66 + s_q9 * t61 + c_q9 * t64 + t70);
-    let t78 = t58 - 2.0 * t20 * t30 * d.k14;
-    let t79 = t60 + s_q10 * t78;
-    let t80 = t63 + 2.0 * (t26 * t27 - s_q10 * t21 * t32) * d.k7;
-    let t81 = s_q4 * (t65 + c_q9 * t79 - s_q9 * t80)
-        + c_q4 * (t70 + s_q9 * t79 + c_q9 * t80);
-    let t82 = t33 * d.k4;
-    let t83 = c_q10 * (t53 - t55);
-    let t84 = t46 * d.k5 - t49 * d.k6;
-    let t85 = t84 - 2.0 * s_q9 * qd[4] * d.k14;
-    let t86 = 0.16666666666666666 * t82 + c_q10 * t83;
-    let t87 = s_q10 * t85 + t86;
-    let t88 = s_q10 * t54 - c_q10 * t62 - t31 * d.k6;
-    let t89 = 2.0 * (t27 * t28 - p.lb * c_q9 * s_q10 * qd[4]) * d.k7 + t88;
-    let t90 = t68 * (-2.0 * t47 - t48);
-    let t91 = p.lb * t90;
-    let t92 = 2.0 * c_q10 * t37 * t68 - t48 * t67;
-    let t93 = c_q9 * t92 + t50 * t72;
-    let t94 = s_q9 * t92 - t50 * t74;
-    let t95 = s_q4 * t94;
-    let t96 = s_q4 * (c_q9 * t87 + t20 * (d.k2 + d.k3) - s_q9 * t89)
-        + c_q4 * (s_q9 * t87 + c_q9 * t89 + t28 * (d.k3 - d.k2) - t91);
-    let t97 = t86 + s_q10 * t84;
-    let t98 = s_q4 * (c_q9 * t97 - s_q9 * t88) + c_q4 * (s_q9 * t97 + c_q9 * t88 - t91);
-    let t99 = t54 - t56;
-    let t100 = t62 + t35 * d.k6;
-    let t101 = c_q10 * t99 + s_q10 * t100;
-    let t102 = t38 * t68;
-    let t103 = 2.0 * s_q9 * t102 - t51 * t74;
-    let t104 = s_q4 * c_q9 * t101 + c_q4 * (s_q9 * t101 + 2.0 * t49 * d.k14);
-    let t105 = c_q6 * qd[6];
-    let t106 = s_q6 * (t105 * (0.3333333333333333 * d.k11 + d.k12));
-    let t107 = s_q6 * qd[6];
-    let t108 = qd[1] * d.k19;
-    let t109 = t107 * (d.k12 - 0.3333333333333333 * d.k11);
-    let t110 = c_q5 * d.k13;
-    let t111 = s_q6 * t17;
-    let t112 = c_q6 * d.k13;
-    let t113 = c_q6 * t17;
-    let t114 = p.la * (t107 * t110 + s_q5 * (t112 * (s_q6 * t111 + c_q6 * t113)));
-    let t115 = t106 + c_q6 * (s_q5 * t108 + t109);
-    let t116 = t106 + c_q6 * t109;
-    let t117 = d.k12 * t111;
-    let t118 = s_q6 * t113 * (0.3333333333333333 * d.k11 + d.k12)
-        + c_q6 * (t117 - 0.3333333333333333 * d.k11 * t111);
-    let t119 = c_q8 * qd[8];
-    let t120 = s_q8 * (t119 * (0.3333333333333333 * d.k11 + d.k12));
-    let t121 = s_q8 * qd[8];
-    let t122 = qd[2] * d.k19;
-    let t123 = t121 * (d.k12 - 0.3333333333333333 * d.k11);
-    let t124 = c_q7 * d.k13;
-    let t125 = s_q8 * t18;
-    let t126 = c_q8 * d.k13;
-    let t127 = c_q8 * t18;
-    let t128 = p.la * (t121 * t124 + s_q7 * (t126 * (s_q8 * t125 + c_q8 * t127)));
-    let t129 = t120 + c_q8 * (s_q7 * t122 + t123);
-    let t130 = t120 + c_q8 * t123;
-    let t131 = d.k12 * t125;
-    let t132 = s_q8 * t127 * (0.3333333333333333 * d.k11 + d.k12)
-        + c_q8 * (t131 - 0.3333333333333333 * d.k11 * t125);
-    let t133 = p.lb * t75 - 2.0 * d.k3 * t73;
-    let t134 = -0.16666666666666666 * t30 * t82 - s_q10 * t57;
-    let t135 = c_q10 * t59 + t134;
-    let t136 = t134 + c_q10 * t78;
-    let t137 = s_q10 * t83;
-    let t138 = p.lb * t94;
-    let t139 = c_q10 * t85 - t137;
-    let t140 = c_q10 * t84 - t137;
-    let t141 = c_q10 * t100 - s_q10 * t99;
-    let t142 = c_q6 * t117;
-    let t143 = c_q8 * t131;
+                * (c_q4 * (c_q9 * t55 + t29 * t56 - 2.0 * c_q4 * t4 * d.k8)
+                    - s_q4 * (2.0 * d.k8 * t57 + t59)));
+    let t61 = s_q4 * (c_q9 * t45 + t49 - s_q9 * t48)
+        + c_q4 * (2.0 * s_q3 * t50 + s_q9 * t45 + c_q9 * t48 + t54);
+    let t62 = t42 - 2.0 * t4 * t14 * d.k14;
+    let t63 = t44 + s_q10 * t62;
+    let t64 = t47 + 2.0 * (t10 * t11 - s_q10 * t5 * t16) * d.k7;
+    let t65 = s_q4 * (t49 + c_q9 * t63 - s_q9 * t64)
+        + c_q4 * (t54 + s_q9 * t63 + c_q9 * t64);
+    let t66 = t17 * d.k4;
+    let t67 = c_q10 * (t37 - t39);
+    let t68 = t30 * d.k5 - t33 * d.k6;
+    let t69 = t68 - 2.0 * s_q9 * qd[4] * d.k14;
+    let t70 = 0.16666666666666666 * t66 + c_q10 * t67;
+    let t71 = s_q10 * t69 + t70;
+    let t72 = s_q10 * t38 - c_q10 * t46 - t15 * d.k6;
+    let t73 = 2.0 * (t11 * t12 - p.lb * c_q9 * s_q10 * qd[4]) * d.k7 + t72;
+    let t74 = t52 * (-2.0 * t31 - t32);
+    let t75 = p.lb * t74;
+    let t76 = 2.0 * c_q10 * t21 * t52 - t32 * t51;
+    let t77 = c_q9 * t76 + t34 * t56;
+    let t78 = s_q9 * t76 - t34 * t58;
+    let t79 = s_q4 * t78;
+    let t80 = s_q4 * (c_q9 * t71 + t4 * (d.k2 + d.k3) - s_q9 * t73)
+        + c_q4 * (s_q9 * t71 + c_q9 * t73 + t12 * (d.k3 - d.k2) - t75);
+    let t81 = t70 + s_q10 * t68;
+    let t82 = s_q4 * (c_q9 * t81 - s_q9 * t72) + c_q4 * (s_q9 * t81 + c_q9 * t72 - t75);
+    let t83 = t38 - t40;
+    let t84 = t46 + t19 * d.k6;
+    let t85 = c_q10 * t83 + s_q10 * t84;
+    let t86 = t22 * t52;
+    let t87 = 2.0 * s_q9 * t86 - t35 * t58;
+    let t88 = s_q4 * c_q9 * t85 + c_q4 * (s_q9 * t85 + 2.0 * t33 * d.k14);
+    let t89 = c_q6 * qd[6];
+    let t90 = s_q6 * (t89 * (0.3333333333333333 * d.k11 + d.k12));
+    let t91 = s_q6 * qd[6];
+    let t92 = qd[1] * d.k19;
+    let t93 = t91 * (d.k12 - 0.3333333333333333 * d.k11);
+    let t94 = c_q5 * d.k13;
+    let t95 = s_q6 * t1;
+    let t96 = c_q6 * d.k13;
+    let t97 = c_q6 * t1;
+    let t98 = p.la * (t91 * t94 + s_q5 * (t96 * (s_q6 * t95 + c_q6 * t97)));
+    let t99 = t90 + c_q6 * (s_q5 * t92 + t93);
+    let t100 = t90 + c_q6 * t93;
+    let t101 = d.k12 * t95;
+    let t102 = s_q6 * t97 * (0.3333333333333333 * d.k11 + d.k12)
+        + c_q6 * (t101 - 0.3333333333333333 * d.k11 * t95);
+    let t103 = c_q8 * qd[8];
+    let t104 = s_q8 * (t103 * (0.3333333333333333 * d.k11 + d.k12));
+    let t105 = s_q8 * qd[8];
+    let t106 = qd[2] * d.k19;
+    let t107 = t105 * (d.k12 - 0.3333333333333333 * d.k11);
+    let t108 = c_q7 * d.k13;
+    let t109 = s_q8 * t2;
+    let t110 = c_q8 * d.k13;
+    let t111 = c_q8 * t2;
+    let t112 = p.la * (t105 * t108 + s_q7 * (t110 * (s_q8 * t109 + c_q8 * t111)));
+    let t113 = t104 + c_q8 * (s_q7 * t106 + t107);
+    let t114 = t104 + c_q8 * t107;
+    let t115 = d.k12 * t109;
+    let t116 = s_q8 * t111 * (0.3333333333333333 * d.k11 + d.k12)
+        + c_q8 * (t115 - 0.3333333333333333 * d.k11 * t109);
+    let t117 = p.lb * t59 - 2.0 * d.k3 * t57;
+    let t118 = -0.16666666666666666 * t14 * t66 - s_q10 * t41;
+    let t119 = c_q10 * t43 + t118;
+    let t120 = t118 + c_q10 * t62;
+    let t121 = s_q10 * t67;
+    let t122 = p.lb * t78;
+    let t123 = c_q10 * t69 - t121;
+    let t124 = c_q10 * t68 - t121;
+    let t125 = c_q10 * t84 - s_q10 * t83;
+    let t126 = c_q6 * t101;
+    let t127 = c_q8 * t115;
     [
         [
-            0.5 * (t77 - t76),
+            0.5 * (t61 - t60),
             0.0,
             0.0,
-            0.5 * (t81 - t76),
+            0.5 * (t65 - t60),
             0.5
-                * (t96
+                * (t80
                     - p.la
-                        * (c_q3 * (t90 + 2.0 * t28 * d.k8)
-                            - s_q3 * (c_q4 * (t93 - 2.0 * qd[4] * d.k8) - t95))),
+                        * (c_q3 * (t74 + 2.0 * t12 * d.k8)
+                            - s_q3 * (c_q4 * (t77 - 2.0 * qd[4] * d.k8) - t79))),
             0.0,
             0.0,
             0.0,
             0.0,
-            0.5 * (t98 - p.la * (c_q3 * t90 - s_q3 * (c_q4 * t93 - t95))),
+            0.5 * (t82 - p.la * (c_q3 * t74 - s_q3 * (c_q4 * t77 - t79))),
             0.5
-                * (t104
+                * (t88
                     - p.la
-                        * (-2.0 * c_q3 * t49 * d.k7
+                        * (-2.0 * c_q3 * t33 * d.k7
                             - s_q3
-                                * (c_q4 * (2.0 * c_q9 * t102 + t51 * t72) - s_q4 * t103))),
+                                * (c_q4 * (2.0 * c_q9 * t86 + t35 * t56) - s_q4 * t87))),
         ],
         [
             0.0,
-            0.5 * (t115 - t114),
+            0.5 * (t99 - t98),
             0.0,
             0.0,
             0.0,
-            0.5 * (t116 - t114),
-            0.5 * (t118 - p.la * (t110 * t111 + s_q5 * d.k13 * t105)),
+            0.5 * (t100 - t98),
+            0.5 * (t102 - p.la * (t94 * t95 + s_q5 * d.k13 * t89)),
             0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.5 * (t129 - t128),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t130 - t128),
-            0.5 * (t132 - p.la * (t124 * t125 + s_q7 * d.k13 * t119)),
-            0.0,
-            0.0,
-        ],
-        [
-            0.5 * t77,
-            0.0,
-            0.0,
-            0.5 * t81,
-            0.5 * t96,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * t98,
-            0.5 * t104,
-        ],
-        [
-            0.5 * (2.0 * t23 * t66 + t133 + t135),
-            0.0,
-            0.0,
-            0.5 * (t133 + t136),
-            0.5 * (t138 + t139),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t138 + t140),
-            0.5 * (p.lb * t103 + t141),
-        ],
-        [0.0, 0.5 * t115, 0.0, 0.0, 0.0, 0.5 * t116, 0.5 * t118, 0.0, 0.0, 0.0, 0.0],
-        [
-            0.0,
-            0.5 * (c_q5 * s_q6 * t108 - 2.0 * t142),
-            0.0,
-            0.0,
-            0.0,
-            -t142,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [0.0, 0.0, 0.5 * t129, 0.0, 0.0, 0.0, 0.0, 0.5 * t130, 0.5 * t132, 0.0, 0.0],
-        [
-            0.0,
-            0.0,
-            0.5 * (c_q7 * s_q8 * t122 - 2.0 * t143),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            -t143,
             0.0,
             0.0,
             0.0,
         ],
         [
-            0.5 * t135,
             0.0,
             0.0,
-            0.5 * t136,
-            0.5 * t139,
+            0.5 * (t113 - t112),
             0.0,
             0.0,
             0.0,
             0.0,
-            0.5 * t140,
-            0.5 * t141,
+            0.5 * (t114 - t112),
+            0.5 * (t116 - p.la * (t108 * t109 + s_q7 * d.k13 * t103)),
+            0.0,
+            0.0,
         ],
-        [0.5 * t64, 0.0, 0.0, 0.5 * t80, 0.5 * t89, 0.0, 0.0, 0.0, 0.0, 0.5 * t88, 0.0],
+        [
+            0.5 * t61,
+            0.0,
+            0.0,
+            0.5 * t65,
+            0.5 * t80,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * t82,
+            0.5 * t88,
+        ],
+        [
+            0.5 * (2.0 * t7 * t50 + t117 + t119),
+            0.0,
+            0.0,
+            0.5 * (t117 + t120),
+            0.5 * (t122 + t123),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t122 + t124),
+            0.5 * (p.lb * t87 + t125),
+        ],
+        [0.0, 0.5 * t99, 0.0, 0.0, 0.0, 0.5 * t100, 0.5 * t102, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.5 * (c_q5 * s_q6 * t92 - 2.0 * t126),
+            0.0,
+            0.0,
+            0.0,
+            -t126,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.5 * t113, 0.0, 0.0, 0.0, 0.0, 0.5 * t114, 0.5 * t116, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.5 * (c_q7 * s_q8 * t106 - 2.0 * t127),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t127,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.5 * t119,
+            0.0,
+            0.0,
+            0.5 * t120,
+            0.5 * t123,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * t124,
+            0.5 * t125,
+        ],
+        [0.5 * t48, 0.0, 0.0, 0.5 * t64, 0.5 * t73, 0.0, 0.0, 0.0, 0.0, 0.5 * t72, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1869,81 +1870,80 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = p.la * s_q0;
-    let t9 = -(c_q0 * s_q3) - s_q0 * c_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t22 = t9 * c_q4;
-    let t23 = p.lb * t22;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t26 = p.lb * c_q6;
-    let t27 = p.lb * c_q8;
-    let t28 = qd[0] + qd[3];
-    let t29 = qd[1] + qd[5];
-    let t30 = qd[2] + qd[7];
-    let t31 = s_q4 * t28;
-    let t32 = c_q4 * t28;
-    let t33 = c_q9 * t31 + s_q9 * t32;
-    let t34 = p.lb * qd[4];
-    let t35 = p.lb * t32;
-    let t36 = qd[4] + qd[9];
-    let t37 = c_q10 * t33 - s_q10 * t36;
-    let t38 = s_q10 * t33 + c_q10 * t36;
-    let t39 = qd[10] + c_q9 * t32 - s_q9 * t31;
-    let t40 = p.la * qd[0];
-    let t41 = c_q3 * t40;
-    let t42 = p.la * qd[1];
-    let t43 = p.la * qd[2];
-    let t44 = s_q3 * s_q4 * t40;
-    let t45 = t34 - t44;
-    let t46 = t35 + t41;
-    let t47 = s_q3 * c_q4;
-    let t48 = t40 * t47;
-    let t49 = c_q9 * t48 + s_q9 * t45;
-    let t50 = c_q10 * t49 + s_q10 * t46;
-    let t51 = 0.5 * t34 - t44;
-    let t52 = -0.5 * t35 - t41;
-    let t53 = 0.5 * p.lb * qd[6] - s_q5 * s_q6 * t42;
-    let t54 = -0.5 * t26 * t29 - c_q5 * t42;
-    let t55 = 0.5 * p.lb * qd[8] - s_q7 * s_q8 * t43;
-    let t56 = -0.5 * t27 * t30 - c_q7 * t43;
-    let t57 = c_q9 * t45 - p.rp * t38 - s_q9 * t48;
-    let t58 = p.rp * t39 + s_q10 * t49 - c_q10 * t46;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.la * s_q0;
+    let t1 = -c_q0 * s_q3 - s_q0 * c_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t2 = t1 * c_q4;
+    let t3 = p.lb * t2;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t4 = p.lb * c_q6;
+    let t5 = p.lb * c_q8;
+    let t6 = qd[0] + qd[3];
+    let t7 = qd[1] + qd[5];
+    let t8 = qd[2] + qd[7];
+    let t9 = s_q4 * t6;
+    let t10 = c_q4 * t6;
+    let t11 = c_q9 * t9 + s_q9 * t10;
+    let t12 = p.lb * qd[4];
+    let t13 = p.lb * t10;
+    let t14 = qd[4] + qd[9];
+    let t15 = c_q10 * t11 - s_q10 * t14;
+    let t16 = s_q10 * t11 + c_q10 * t14;
+    let t17 = qd[10] + c_q9 * t10 - s_q9 * t9;
+    let t18 = p.la * qd[0];
+    let t19 = c_q3 * t18;
+    let t20 = p.la * qd[1];
+    let t21 = p.la * qd[2];
+    let t22 = s_q3 * s_q4 * t18;
+    let t23 = t12 - t22;
+    let t24 = t13 + t19;
+    let t25 = s_q3 * c_q4;
+    let t26 = t18 * t25;
+    let t27 = c_q9 * t26 + s_q9 * t23;
+    let t28 = c_q10 * t27 + s_q10 * t24;
+    let t29 = 0.5 * t12 - t22;
+    let t30 = -0.5 * t13 - t19;
+    let t31 = 0.5 * p.lb * qd[6] - s_q5 * s_q6 * t20;
+    let t32 = -0.5 * t4 * t7 - c_q5 * t20;
+    let t33 = 0.5 * p.lb * qd[8] - s_q7 * s_q8 * t21;
+    let t34 = -0.5 * t5 * t8 - c_q7 * t21;
+    let t35 = c_q9 * t23 - p.rp * t16 - s_q9 * t26;
+    let t36 = p.rp * t17 + s_q10 * t27 - c_q10 * t24;
     (
         0.16666666666666666 * d.k49 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
             + 0.5
-                * (p.mp * (t50 * t50 + t57 * t57 + t58 * t58)
-                    + 0.08333333333333333 * d.k4 * (t37 * t37 + t39 * t39)
-                    + 0.5 * t38 * t38 * d.k50
-                    + p.polar
-                        * (t31 * t31 + s_q6 * s_q6 * t29 * t29 + s_q8 * s_q8 * t30 * t30)
+                * (p.mp * (t28 * t28 + t35 * t35 + t36 * t36)
+                    + 0.08333333333333333 * d.k4 * (t15 * t15 + t17 * t17)
+                    + 0.5 * t16 * t16 * d.k50
+                    + p.polar * (t9 * t9 + s_q6 * s_q6 * t7 * t7 + s_q8 * s_q8 * t8 * t8)
                     + p.mb
-                        * (t51 * t51 + t52 * t52 + qd[0] * qd[0] * t47 * t47 * d.k37
-                            + t53 * t53 + t54 * t54
+                        * (t29 * t29 + t30 * t30 + qd[0] * qd[0] * t25 * t25 * d.k37
+                            + t31 * t31 + t32 * t32
                             + s_q5 * s_q5 * c_q6 * c_q6 * qd[1] * qd[1] * d.k37
-                            + t55 * t55 + t56 * t56
+                            + t33 * t33 + t34 * t34
                             + s_q7 * s_q7 * c_q8 * c_q8 * qd[2] * qd[2] * d.k37)
                     + d.k11
-                        * (0.08333333333333333 * (t32 * t32 + qd[4] * qd[4])
+                        * (0.08333333333333333 * (t10 * t10 + qd[4] * qd[4])
                             + 0.08333333333333333
-                                * (c_q6 * c_q6 * t29 * t29 + qd[6] * qd[6])
+                                * (c_q6 * c_q6 * t7 * t7 + qd[6] * qd[6])
                             + 0.08333333333333333
-                                * (c_q8 * c_q8 * t30 * t30 + qd[8] * qd[8]))),
-        (t23 - t8
+                                * (c_q8 * c_q8 * t8 * t8 + qd[8] * qd[8]))),
+        (t3 - t0
             - p.rp
-                * ((c_q9 * t22 - t9 * s_q4 * s_q9) * c_q10
+                * ((c_q9 * t2 - t1 * s_q4 * s_q9) * c_q10
                     - (c_q0 * c_q3 - s_q0 * s_q3) * s_q10)) * d.k53
             + d.k52
-                * (0.5 * t23 - t8 - 0.5 * (s_q1 * c_q5 + c_q1 * s_q5) * t26 - p.la * s_q1
-                    - 0.5 * (s_q2 * c_q7 + c_q2 * s_q7) * t27 - p.la * s_q2)
+                * (0.5 * t3 - t0 - 0.5 * (s_q1 * c_q5 + c_q1 * s_q5) * t4 - p.la * s_q1
+                    - 0.5 * (s_q2 * c_q7 + c_q2 * s_q7) * t5 - p.la * s_q2)
             - 0.5 * d.k51 * (s_q0 + s_q1 + s_q2),
     )
 }
@@ -1968,38 +1968,38 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = p.la * s_q0;
-    let t7 = p.rb + p.la * c_q0;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t16 = q[4] + q[9];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = q[0] + q[3];
-    let (t20, t21) = libm::Libm::<Real>::sincos(t19);
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = libm::Libm::<Real>::sin(t22);
-    let t25 = q[2] + q[7];
-    let t26 = libm::Libm::<Real>::cos(t25);
-    let t27 = libm::Libm::<Real>::sin(t25);
-    let t28 = p.lb * c_q4;
-    let t29 = c_q10 * t18;
-    let t30 = s_q10 * t21;
-    let t31 = t20 * t29 + t30;
-    let t32 = s_q10 * t20;
-    let t33 = t21 * t29 - t32;
-    let t34 = c_q10 * t17;
-    let t35 = s_q6 * d.k56;
-    let t36 = c_q6 * t23;
-    let t37 = s_q6 * d.k54;
-    let t38 = s_q8 * d.k61;
-    let t39 = c_q8 * t26;
-    let t40 = s_q8 * d.k59;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.la * s_q0;
+    let t1 = p.rb + p.la * c_q0;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t2 = q[4] + q[9];
+    let (t3, t4) = sin_cos(t2);
+    let t5 = q[0] + q[3];
+    let (t6, t7) = sin_cos(t5);
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = p.lb * c_q4;
+    let t15 = c_q10 * t4;
+    let t16 = s_q10 * t7;
+    let t17 = t6 * t15 + t16;
+    let t18 = s_q10 * t6;
+    let t19 = t7 * t15 - t18;
+    let t20 = c_q10 * t3;
+    let t21 = s_q6 * d.k56;
+    let t22 = c_q6 * t9;
+    let t23 = s_q6 * d.k54;
+    let t24 = s_q8 * d.k61;
+    let t25 = c_q8 * t12;
+    let t26 = s_q8 * d.k59;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -2023,38 +2023,38 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q4 * t21, -(s_q4 * t21), t20],
+                [c_q4 * t7, -s_q4 * t7, t6],
                 [s_q4, c_q4, 0.0],
-                [-(c_q4 * t20), s_q4 * t20, t21],
+                [-c_q4 * t6, s_q4 * t6, t7],
             ],
-            position: [t7, 0.0, -t6],
+            position: [t1, 0.0, -t0],
         },
         Pose {
             rotation: [
-                [d.k54 * t36 - t35, -(c_q6 * d.k56) - t23 * t37, t24 * d.k54],
-                [t37 + d.k56 * t36, c_q6 * d.k54 - t23 * t35, t24 * d.k56],
-                [-(c_q6 * t24), s_q6 * t24, t23],
+                [d.k54 * t22 - t21, -c_q6 * d.k56 - t9 * t23, t10 * d.k54],
+                [t23 + d.k56 * t22, c_q6 * d.k54 - t9 * t21, t10 * d.k56],
+                [-c_q6 * t10, s_q6 * t10, t9],
             ],
-            position: [d.k57 + c_q1 * d.k64, d.k58 + c_q1 * d.k65, -(p.la * s_q1)],
+            position: [d.k57 + c_q1 * d.k64, d.k58 + c_q1 * d.k65, -p.la * s_q1],
         },
         Pose {
             rotation: [
-                [d.k59 * t39 - t38, -(c_q8 * d.k61) - t26 * t40, t27 * d.k59],
-                [t40 + d.k61 * t39, c_q8 * d.k59 - t26 * t38, t27 * d.k61],
-                [-(c_q8 * t27), s_q8 * t27, t26],
+                [d.k59 * t25 - t24, -c_q8 * d.k61 - t12 * t26, t13 * d.k59],
+                [t26 + d.k61 * t25, c_q8 * d.k59 - t12 * t24, t13 * d.k61],
+                [-c_q8 * t13, s_q8 * t13, t12],
             ],
-            position: [d.k62 + c_q2 * d.k66, d.k63 + c_q2 * d.k67, -(p.la * s_q2)],
+            position: [d.k62 + c_q2 * d.k66, d.k63 + c_q2 * d.k67, -p.la * s_q2],
         },
         Pose {
             rotation: [
-                [t33, -(t17 * t21), t18 * t30 + c_q10 * t20],
-                [t34, t18, s_q10 * t17],
-                [-t31, t17 * t20, c_q10 * t21 - t18 * t32],
+                [t19, -t3 * t7, t4 * t16 + c_q10 * t6],
+                [t20, t4, s_q10 * t3],
+                [-t17, t3 * t6, c_q10 * t7 - t4 * t18],
             ],
             position: [
-                t7 + t21 * t28 - p.rp * t33,
-                p.lb * s_q4 - p.rp * t34,
-                p.rp * t31 - t6 - t20 * t28,
+                t1 + t7 * t14 - p.rp * t19,
+                p.lb * s_q4 - p.rp * t20,
+                p.rp * t17 - t0 - t6 * t14,
             ],
         },
     ]
@@ -2082,11 +2082,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9], qd[10]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2113,85 +2112,85 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t16 = p.lb * c_q4;
-    let t17 = p.la * c_q3;
-    let t18 = t16 + t17;
-    let t19 = c_q10 * t16;
-    let t20 = p.lb * c_q9 - p.rp * c_q10;
-    let t21 = q[4] + q[9];
-    let (t22, t23) = libm::Libm::<Real>::sincos(t21);
-    let t24 = p.la * s_q3;
-    let t25 = s_q10 * t23;
-    let t26 = q[0] + q[3];
-    let (t27, t28) = libm::Libm::<Real>::sincos(t26);
-    let t29 = q[1] + q[5];
-    let t30 = libm::Libm::<Real>::cos(t29);
-    let t31 = libm::Libm::<Real>::sin(t29);
-    let t32 = q[2] + q[7];
-    let t33 = libm::Libm::<Real>::cos(t32);
-    let t34 = libm::Libm::<Real>::sin(t32);
-    let t35 = c_q10 * t23;
-    let t36 = -(t27 * t35) - s_q10 * t28;
-    let t37 = t22 * t28;
-    let t38 = t22 * t27;
-    let t39 = t28 * t35 - s_q10 * t27;
-    let t40 = t25 * t28 + c_q10 * t27;
-    let t41 = c_q10 * t28 - t25 * t27;
-    let t42 = s_q10 * t22;
-    let t43 = p.rp * t42;
-    let t44 = t22 * t24 + t43;
-    let t45 = p.rp * t23;
-    let t46 = t24 * t25 + t45 - c_q10 * t18;
-    let t47 = t24 * t35 + s_q10 * t18;
-    let t48 = t45 - t19;
-    let t49 = c_q4 * (c_q4 * t24);
-    let t50 = s_q4 * (s_q4 * t24);
-    let t51 = p.la * s_q5;
-    let t52 = c_q6 * t51;
-    let t53 = s_q6 * t51;
-    let t54 = p.la * s_q7;
-    let t55 = c_q8 * t54;
-    let t56 = s_q8 * t54;
-    let t57 = s_q10 * t39;
-    let t58 = p.lb * s_q9;
-    let t59 = c_q10 * t58;
-    let t60 = s_q10 * t58;
-    let t61 = c_q10 * t22;
-    let t62 = p.rp * t61;
-    let t63 = s_q10 * t36;
-    let t64 = t39 * t61 + t40 * t42 - t23 * t37;
-    let t65 = c_q10 * t40 - t57;
-    let t66 = t23 * t23 + t42 * t42 + t61 * t61;
-    let t67 = t23 * t38 + t36 * t61 + t41 * t42;
-    let t68 = c_q10 * t41 - t63;
-    let t69 = s_q6 * d.k56;
-    let t70 = c_q6 * t30;
-    let t71 = d.k54 * t70 - t69;
-    let t72 = s_q6 * d.k54;
-    let t73 = c_q6 * d.k56 + t30 * t72;
-    let t74 = t72 + d.k56 * t70;
-    let t75 = c_q6 * d.k54 - t30 * t69;
-    let t76 = s_q8 * d.k61;
-    let t77 = c_q8 * t33;
-    let t78 = d.k59 * t77 - t76;
-    let t79 = s_q8 * d.k59;
-    let t80 = c_q8 * d.k61 + t33 * t79;
-    let t81 = t79 + d.k61 * t77;
-    let t82 = c_q8 * d.k59 - t33 * t76;
-    let t83 = c_q5 * t31;
-    let t84 = s_q6 * t71 - c_q6 * t73;
-    let t85 = s_q6 * t74 + c_q6 * t75;
-    let t86 = c_q7 * t34;
-    let t87 = s_q8 * t78 - c_q8 * t80;
-    let t88 = s_q8 * t81 + c_q8 * t82;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.lb * c_q4;
+    let t1 = p.la * c_q3;
+    let t2 = t0 + t1;
+    let t3 = c_q10 * t0;
+    let t4 = p.lb * c_q9 - p.rp * c_q10;
+    let t5 = q[4] + q[9];
+    let (t6, t7) = sin_cos(t5);
+    let t8 = p.la * s_q3;
+    let t9 = s_q10 * t7;
+    let t10 = q[0] + q[3];
+    let (t11, t12) = sin_cos(t10);
+    let t13 = q[1] + q[5];
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = q[2] + q[7];
+    let t17 = cos(t16);
+    let t18 = sin(t16);
+    let t19 = c_q10 * t7;
+    let t20 = -t11 * t19 - s_q10 * t12;
+    let t21 = t6 * t12;
+    let t22 = t6 * t11;
+    let t23 = t12 * t19 - s_q10 * t11;
+    let t24 = t9 * t12 + c_q10 * t11;
+    let t25 = c_q10 * t12 - t9 * t11;
+    let t26 = s_q10 * t6;
+    let t27 = p.rp * t26;
+    let t28 = t6 * t8 + t27;
+    let t29 = p.rp * t7;
+    let t30 = t8 * t9 + t29 - c_q10 * t2;
+    let t31 = t8 * t19 + s_q10 * t2;
+    let t32 = t29 - t3;
+    let t33 = c_q4 * (c_q4 * t8);
+    let t34 = s_q4 * (s_q4 * t8);
+    let t35 = p.la * s_q5;
+    let t36 = c_q6 * t35;
+    let t37 = s_q6 * t35;
+    let t38 = p.la * s_q7;
+    let t39 = c_q8 * t38;
+    let t40 = s_q8 * t38;
+    let t41 = s_q10 * t23;
+    let t42 = p.lb * s_q9;
+    let t43 = c_q10 * t42;
+    let t44 = s_q10 * t42;
+    let t45 = c_q10 * t6;
+    let t46 = p.rp * t45;
+    let t47 = s_q10 * t20;
+    let t48 = t23 * t45 + t24 * t26 - t7 * t21;
+    let t49 = c_q10 * t24 - t41;
+    let t50 = t7 * t7 + t26 * t26 + t45 * t45;
+    let t51 = t7 * t22 + t20 * t45 + t25 * t26;
+    let t52 = c_q10 * t25 - t47;
+    let t53 = s_q6 * d.k56;
+    let t54 = c_q6 * t14;
+    let t55 = d.k54 * t54 - t53;
+    let t56 = s_q6 * d.k54;
+    let t57 = c_q6 * d.k56 + t14 * t56;
+    let t58 = t56 + d.k56 * t54;
+    let t59 = c_q6 * d.k54 - t14 * t53;
+    let t60 = s_q8 * d.k61;
+    let t61 = c_q8 * t17;
+    let t62 = d.k59 * t61 - t60;
+    let t63 = s_q8 * d.k59;
+    let t64 = c_q8 * d.k61 + t17 * t63;
+    let t65 = t63 + d.k61 * t61;
+    let t66 = c_q8 * d.k59 - t17 * t60;
+    let t67 = c_q5 * t15;
+    let t68 = s_q6 * t55 - c_q6 * t57;
+    let t69 = s_q6 * t58 + c_q6 * t59;
+    let t70 = c_q7 * t18;
+    let t71 = s_q8 * t62 - c_q8 * t64;
+    let t72 = s_q8 * t65 + c_q8 * t66;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2219,7 +2218,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t28 * (t49 + t50) - t17 * t27,
+                t12 * (t33 + t34) - t1 * t11,
                 0.0,
                 0.0,
                 0.0,
@@ -2233,7 +2232,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                -(t17 * t28) - t27 * (t49 + t50),
+                -t1 * t12 - t11 * (t33 + t34),
                 0.0,
                 0.0,
                 0.0,
@@ -2245,14 +2244,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, 0.0, t27, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t28, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
                 0.0,
-                t52 * t71 + t53 * t73 - d.k64 * t83,
+                t36 * t55 + t37 * t57 - d.k64 * t67,
                 0.0,
                 0.0,
                 0.0,
@@ -2265,7 +2264,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                t52 * t74 - d.k65 * t83 - t53 * t75,
+                t36 * t58 - d.k65 * t67 - t37 * t59,
                 0.0,
                 0.0,
                 0.0,
@@ -2278,7 +2277,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                -(p.la * c_q5 * t30) - t31 * (c_q6 * t52 + s_q6 * t53),
+                -p.la * c_q5 * t14 - t15 * (c_q6 * t36 + s_q6 * t37),
                 0.0,
                 0.0,
                 0.0,
@@ -2289,15 +2288,15 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, t84, 0.0, 0.0, 0.0, t84, t31 * d.k54, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t85, 0.0, 0.0, 0.0, t85, t31 * d.k56, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t30, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t68, 0.0, 0.0, 0.0, t68, t15 * d.k54, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t69, 0.0, 0.0, 0.0, t69, t15 * d.k56, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t14, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
                 0.0,
                 0.0,
-                t55 * t78 + t56 * t80 - d.k66 * t86,
+                t39 * t62 + t40 * t64 - d.k66 * t70,
                 0.0,
                 0.0,
                 0.0,
@@ -2310,7 +2309,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                t55 * t81 - d.k67 * t86 - t56 * t82,
+                t39 * t65 - d.k67 * t70 - t40 * t66,
                 0.0,
                 0.0,
                 0.0,
@@ -2323,7 +2322,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                -(p.la * c_q7 * t33) - t34 * (c_q8 * t55 + s_q8 * t56),
+                -p.la * c_q7 * t17 - t18 * (c_q8 * t39 + s_q8 * t40),
                 0.0,
                 0.0,
                 0.0,
@@ -2333,53 +2332,53 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, t87, 0.0, 0.0, 0.0, 0.0, t87, t34 * d.k59, 0.0, 0.0],
-            [0.0, 0.0, t88, 0.0, 0.0, 0.0, 0.0, t88, t34 * d.k61, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t33, 0.0, 0.0],
+            [0.0, 0.0, t71, 0.0, 0.0, 0.0, 0.0, t71, t18 * d.k59, 0.0, 0.0],
+            [0.0, 0.0, t72, 0.0, 0.0, 0.0, 0.0, t72, t18 * d.k61, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, 0.0, 0.0],
         ],
         [
             [
-                t39 * t47 + t40 * t46 + t37 * t44,
+                t23 * t31 + t24 * t30 + t21 * t28,
                 0.0,
                 0.0,
-                t16 * t57 + t37 * t43 + t40 * t48,
-                t39 * t59 + t40 * t60 - t20 * t37,
+                t0 * t41 + t21 * t27 + t24 * t32,
+                t23 * t43 + t24 * t44 - t4 * t21,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t28 * t62,
-                p.rp * t40,
+                t12 * t46,
+                p.rp * t24,
             ],
             [
-                t47 * t61 + t42 * t46 - t23 * t44,
+                t31 * t45 + t26 * t30 - t7 * t28,
                 0.0,
                 0.0,
-                t42 * (t19 + t48) - t23 * t43,
-                t59 * t61 + t20 * t23 + t42 * t60,
+                t26 * (t3 + t32) - t7 * t27,
+                t43 * t45 + t4 * t7 + t26 * t44,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -(p.rp * t35),
-                t43,
+                -p.rp * t19,
+                t27,
             ],
             [
-                t36 * t47 + t41 * t46 - t38 * t44,
+                t20 * t31 + t25 * t30 - t22 * t28,
                 0.0,
                 0.0,
-                t16 * t63 + t41 * t48 - t38 * t43,
-                t36 * t59 + t20 * t38 + t41 * t60,
+                t0 * t47 + t25 * t32 - t22 * t27,
+                t20 * t43 + t4 * t22 + t25 * t44,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -(t27 * t62),
-                p.rp * t41,
+                -t11 * t46,
+                p.rp * t25,
             ],
-            [t64, 0.0, 0.0, t64, t65, 0.0, 0.0, 0.0, 0.0, t65, -t37],
-            [t66, 0.0, 0.0, t66, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t23],
-            [t67, 0.0, 0.0, t67, t68, 0.0, 0.0, 0.0, 0.0, t68, t38],
+            [t48, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0, t49, -t21],
+            [t50, 0.0, 0.0, t50, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t7],
+            [t51, 0.0, 0.0, t51, t52, 0.0, 0.0, 0.0, 0.0, t52, t22],
         ],
     ]
 }
@@ -2405,8 +2404,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2432,8 +2430,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2458,8 +2455,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -2485,68 +2485,68 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t12 = p.lb * s_q4;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t15 = q[4] + q[9];
-    let (t16, t17) = libm::Libm::<Real>::sincos(t15);
-    let t18 = q[0] + q[3];
-    let (t19, t20) = libm::Libm::<Real>::sincos(t18);
-    let t21 = q[1] + q[5];
-    let t22 = libm::Libm::<Real>::cos(t21);
-    let t23 = libm::Libm::<Real>::sin(t21);
-    let t24 = q[2] + q[7];
-    let t25 = libm::Libm::<Real>::cos(t24);
-    let t26 = libm::Libm::<Real>::sin(t24);
-    let t27 = p.lb * c_q4;
-    let t28 = c_q10 * t17;
-    let t29 = t19 * t28 + s_q10 * t20;
-    let t30 = c_q6 * t23;
-    let t31 = c_q8 * t26;
-    let t32 = t20 * t28 - s_q10 * t19;
-    let t33 = s_q6 * d.k56;
-    let t34 = c_q6 * t22;
-    let t35 = d.k54 * t34 - t33;
-    let t36 = s_q6 * d.k54;
-    let t37 = t36 + d.k56 * t34;
-    let t38 = s_q8 * d.k61;
-    let t39 = c_q8 * t25;
-    let t40 = d.k59 * t39 - t38;
-    let t41 = s_q8 * d.k59;
-    let t42 = t41 + d.k61 * t39;
-    let t43 = t16 * t20;
-    let t44 = p.la * c_q0 + t20 * t27;
-    let t45 = t32 * d.k68 + d.k70 + t44 - c_q1 * d.k64 - p.lb * t35 - d.k69 * t43;
-    let t46 = c_q10 * t16;
-    let t47 = t12 + d.k68 * t46 + t17 * d.k69 + d.k71 - c_q1 * d.k65 - p.lb * t37;
-    let t48 = t16 * t19;
-    let t49 = p.la * s_q0 + t19 * t27;
-    let t50 = p.la * s_q1 + p.lb * t30 + d.k69 * t48 - t29 * d.k68 - t49;
-    let t51 = t23 * d.k54;
-    let t52 = t23 * d.k56;
-    let t53 = t44 + t32 * d.k72 + d.k74 - c_q2 * d.k66 - p.lb * t40 - t43 * d.k73;
-    let t54 = t12 + t46 * d.k72 + t17 * d.k73 + d.k75 - c_q2 * d.k67 - p.lb * t42;
-    let t55 = p.la * s_q2 + p.lb * t31 + t48 * d.k73 - t49 - t29 * d.k72;
-    let t56 = t26 * d.k59;
-    let t57 = t26 * d.k61;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t0 = p.lb * s_q4;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t1 = q[4] + q[9];
+    let (t2, t3) = sin_cos(t1);
+    let t4 = q[0] + q[3];
+    let (t5, t6) = sin_cos(t4);
+    let t7 = q[1] + q[5];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = q[2] + q[7];
+    let t11 = cos(t10);
+    let t12 = sin(t10);
+    let t13 = p.lb * c_q4;
+    let t14 = c_q10 * t3;
+    let t15 = t5 * t14 + s_q10 * t6;
+    let t16 = c_q6 * t9;
+    let t17 = c_q8 * t12;
+    let t18 = t6 * t14 - s_q10 * t5;
+    let t19 = s_q6 * d.k56;
+    let t20 = c_q6 * t8;
+    let t21 = d.k54 * t20 - t19;
+    let t22 = s_q6 * d.k54;
+    let t23 = t22 + d.k56 * t20;
+    let t24 = s_q8 * d.k61;
+    let t25 = c_q8 * t11;
+    let t26 = d.k59 * t25 - t24;
+    let t27 = s_q8 * d.k59;
+    let t28 = t27 + d.k61 * t25;
+    let t29 = t2 * t6;
+    let t30 = p.la * c_q0 + t6 * t13;
+    let t31 = t18 * d.k68 + d.k70 + t30 - c_q1 * d.k64 - p.lb * t21 - d.k69 * t29;
+    let t32 = c_q10 * t2;
+    let t33 = t0 + d.k68 * t32 + t3 * d.k69 + d.k71 - c_q1 * d.k65 - p.lb * t23;
+    let t34 = t2 * t5;
+    let t35 = p.la * s_q0 + t5 * t13;
+    let t36 = p.la * s_q1 + p.lb * t16 + d.k69 * t34 - t15 * d.k68 - t35;
+    let t37 = t9 * d.k54;
+    let t38 = t9 * d.k56;
+    let t39 = t30 + t18 * d.k72 + d.k74 - c_q2 * d.k66 - p.lb * t26 - t29 * d.k73;
+    let t40 = t0 + t32 * d.k72 + t3 * d.k73 + d.k75 - c_q2 * d.k67 - p.lb * t28;
+    let t41 = p.la * s_q2 + p.lb * t17 + t34 * d.k73 - t35 - t15 * d.k72;
+    let t42 = t12 * d.k59;
+    let t43 = t12 * d.k61;
     [
-        t35 * t45 + t37 * t47 - t30 * t50,
-        (c_q6 * d.k54 - t22 * t33) * t47 + s_q6 * t23 * t50
-            - (c_q6 * d.k56 + t22 * t36) * t45,
-        t45 * t51 + t47 * t52 + t22 * t50,
-        t52 * (t17 * d.k54 - d.k56 * t46) + t22 * (d.k54 * t48 + t29 * d.k56)
-            - t51 * (t32 * d.k56 + d.k54 * t43),
-        t40 * t53 + t42 * t54 - t31 * t55,
-        (c_q8 * d.k59 - t25 * t38) * t54 + s_q8 * t26 * t55
-            - (c_q8 * d.k61 + t25 * t41) * t53,
-        t53 * t56 + t54 * t57 + t25 * t55,
-        t57 * (t17 * d.k59 - d.k61 * t46) + t25 * (d.k59 * t48 + t29 * d.k61)
-            - t56 * (t32 * d.k61 + d.k59 * t43),
+        t21 * t31 + t23 * t33 - t16 * t36,
+        (c_q6 * d.k54 - t8 * t19) * t33 + s_q6 * t9 * t36
+            - (c_q6 * d.k56 + t8 * t22) * t31,
+        t31 * t37 + t33 * t38 + t8 * t36,
+        t38 * (t3 * d.k54 - d.k56 * t32) + t8 * (d.k54 * t34 + t15 * d.k56)
+            - t37 * (t18 * d.k56 + d.k54 * t29),
+        t26 * t39 + t28 * t40 - t17 * t41,
+        (c_q8 * d.k59 - t11 * t24) * t40 + s_q8 * t12 * t41
+            - (c_q8 * d.k61 + t11 * t27) * t39,
+        t39 * t42 + t40 * t43 + t11 * t41,
+        t43 * (t3 * d.k59 - d.k61 * t32) + t11 * (d.k59 * t34 + t15 * d.k61)
+            - t42 * (t18 * d.k61 + d.k59 * t29),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -2572,261 +2572,260 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t12 = p.lb * s_q4;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t15 = p.lb * c_q4;
-    let t16 = q[4] + q[9];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = q[0] + q[3];
-    let (t20, t21) = libm::Libm::<Real>::sincos(t19);
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = libm::Libm::<Real>::sin(t22);
-    let t25 = q[2] + q[7];
-    let t26 = libm::Libm::<Real>::cos(t25);
-    let t27 = libm::Libm::<Real>::sin(t25);
-    let t28 = t15 * t20;
-    let t29 = c_q10 * t18;
-    let t30 = t20 * t29 + s_q10 * t21;
-    let t31 = c_q6 * t24;
-    let t32 = p.lb * t31;
-    let t33 = c_q8 * t27;
-    let t34 = p.lb * t33;
-    let t35 = t15 * t21;
-    let t36 = t21 * t29 - s_q10 * t20;
-    let t37 = t18 * t21;
-    let t38 = t18 * t20;
-    let t39 = t36;
-    let t40 = c_q6 * t23;
-    let t41 = p.la * c_q1 + p.lb * t40;
-    let t42 = s_q6 * t24;
-    let t43 = c_q8 * t26;
-    let t44 = p.la * c_q2 + p.lb * t43;
-    let t45 = s_q8 * t27;
-    let t46 = t12 * t21;
-    let t47 = t12 * t20;
-    let t48 = s_q6 * t23;
-    let t49 = p.lb * t23;
-    let t50 = s_q8 * t26;
-    let t51 = p.lb * t26;
-    let t52 = -(s_q10 * t37) - c_q10 * t20;
-    let t53 = s_q10 * t38 - c_q10 * t21;
-    let t54 = s_q6 * d.k56 - t40 * d.k54;
-    let t55 = -t54;
-    let t56 = c_q6 * d.k56 + t48 * d.k54;
-    let t57 = s_q6 * d.k54 + t40 * d.k56;
-    let t58 = c_q6 * d.k54 - t48 * d.k56;
-    let t59 = s_q8 * d.k61 - t43 * d.k59;
-    let t60 = -t59;
-    let t61 = c_q8 * d.k61 + t50 * d.k59;
-    let t62 = s_q8 * d.k59 + t43 * d.k61;
-    let t63 = c_q8 * d.k59 - t50 * d.k61;
-    let t64 = p.lb * t55;
-    let t65 = t17 * t21;
-    let t66 = d.k69 * t65;
-    let t67 = p.la * c_q0 + t35;
-    let t68 = t36 * d.k68 + d.k70 + t67 - c_q1 * d.k64 - t64 - t66;
-    let t69 = p.lb * t57;
-    let t70 = c_q10 * t17;
-    let t71 = t12 + d.k68 * t70 + t18 * d.k69 + d.k71 - c_q1 * d.k65 - t69;
-    let t72 = t17 * t20;
-    let t73 = p.la * s_q0 + t28;
-    let t74 = d.k69 * t72 - t30 * d.k68;
-    let t75 = t74 - t73;
-    let t76 = p.la * s_q1 + t32 + t75;
-    let t77 = d.k54 * t65;
-    let t78 = d.k54 * t72 + t30 * d.k56;
-    let t79 = p.lb * t60;
-    let t80 = t65 * d.k73;
-    let t81 = t67 + t36 * d.k72 + d.k74 - c_q2 * d.k66 - t79 - t80;
-    let t82 = p.lb * t62;
-    let t83 = t12 + t70 * d.k72 + t18 * d.k73 + d.k75 - c_q2 * d.k67 - t82;
-    let t84 = t72 * d.k73 - t30 * d.k72;
-    let t85 = t84 - t73;
-    let t86 = p.la * s_q2 + t34 + t85;
-    let t87 = d.k59 * t65;
-    let t88 = d.k59 * t72 + t30 * d.k61;
-    let t89 = t66 - t39 * d.k68;
-    let t90 = t89 - t67;
-    let t91 = d.k54 * t68;
-    let t92 = t31 * d.k76;
-    let t93 = s_q1 * d.k64 + t92;
-    let t94 = d.k56 * t71;
-    let t95 = t31 * d.k77;
-    let t96 = s_q1 * d.k65 + t95;
-    let t97 = t40 * t76 + t31 * (t91 + t94);
-    let t98 = t74 - t28;
-    let t99 = t89 - t35;
-    let t100 = t21 * t70;
-    let t101 = -(d.k68 * t100) - t37 * d.k69;
-    let t102 = t101 - t46;
-    let t103 = t29 * d.k68 - t17 * d.k69;
-    let t104 = t15 + t103;
-    let t105 = t20 * t70;
-    let t106 = d.k68 * t105 + t38 * d.k69;
-    let t107 = t47 + t106;
-    let t108 = t52 * d.k68;
-    let t109 = s_q10 * t17;
-    let t110 = d.k68 * t109;
-    let t111 = t53 * d.k68;
-    let t112 = t48 * t76 + t42 * (t91 + t94);
-    let t113 = t24 * d.k54;
-    let t114 = t23 * d.k56;
-    let t115 = t24 * d.k56;
-    let t116 = t23 * t91 + t71 * t114 - t24 * t76;
-    let t117 = t24 * t31;
-    let t118 = t24 * t52;
-    let t119 = t24 * t109;
-    let t120 = t78 * t113 + t23 * (t77 + t39 * d.k56);
-    let t121 = (t18 * d.k54 - d.k56 * t70) * t114 - t23 * d.k54 * (t36 * d.k56 + t77)
-        - t24 * t78;
-    let t122 = t113 * (d.k56 * t100 - t37 * d.k54) + t23 * (t38 * d.k54 - d.k56 * t105)
-        - t115 * (t29 * d.k56 + t17 * d.k54);
-    let t123 = t80 - t39 * d.k72;
-    let t124 = t123 - t67;
-    let t125 = d.k59 * t81;
-    let t126 = t33 * d.k84;
-    let t127 = s_q2 * d.k66 + t126;
-    let t128 = d.k61 * t83;
-    let t129 = t33 * d.k85;
-    let t130 = s_q2 * d.k67 + t129;
-    let t131 = t43 * t86 + t33 * (t125 + t128);
-    let t132 = t84 - t28;
-    let t133 = t123 - t35;
-    let t134 = -(d.k72 * t100) - t37 * d.k73;
-    let t135 = t134 - t46;
-    let t136 = t29 * d.k72 - t17 * d.k73;
-    let t137 = t15 + t136;
-    let t138 = d.k72 * t105 + t38 * d.k73;
-    let t139 = t47 + t138;
-    let t140 = t52 * d.k72;
-    let t141 = d.k72 * t109;
-    let t142 = t53 * d.k72;
-    let t143 = t50 * t86 + t45 * (t125 + t128);
-    let t144 = t27 * d.k59;
-    let t145 = t26 * d.k61;
-    let t146 = t27 * d.k61;
-    let t147 = t26 * t125 + t83 * t145 - t27 * t86;
-    let t148 = t27 * t33;
-    let t149 = t27 * t52;
-    let t150 = t27 * t109;
-    let t151 = t88 * t144 + t26 * (t87 + t39 * d.k61);
-    let t152 = (t18 * d.k59 - d.k61 * t70) * t145 - t26 * d.k59 * (t36 * d.k61 + t87)
-        - t27 * t88;
-    let t153 = t144 * (d.k61 * t100 - t37 * d.k59) + t26 * (t38 * d.k59 - d.k61 * t105)
-        - t146 * (t29 * d.k61 + t17 * d.k59);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t0 = p.lb * s_q4;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t1 = p.lb * c_q4;
+    let t2 = q[4] + q[9];
+    let (t3, t4) = sin_cos(t2);
+    let t5 = q[0] + q[3];
+    let (t6, t7) = sin_cos(t5);
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = t1 * t6;
+    let t15 = c_q10 * t4;
+    let t16 = t6 * t15 + s_q10 * t7;
+    let t17 = c_q6 * t10;
+    let t18 = p.lb * t17;
+    let t19 = c_q8 * t13;
+    let t20 = p.lb * t19;
+    let t21 = t1 * t7;
+    let t22 = t7 * t15 - s_q10 * t6;
+    let t23 = t4 * t7;
+    let t24 = t4 * t6;
+    let t25 = c_q6 * t9;
+    let t26 = p.la * c_q1 + p.lb * t25;
+    let t27 = s_q6 * t10;
+    let t28 = c_q8 * t12;
+    let t29 = p.la * c_q2 + p.lb * t28;
+    let t30 = s_q8 * t13;
+    let t31 = t0 * t7;
+    let t32 = t0 * t6;
+    let t33 = s_q6 * t9;
+    let t34 = p.lb * t9;
+    let t35 = s_q8 * t12;
+    let t36 = p.lb * t12;
+    let t37 = -s_q10 * t23 - c_q10 * t6;
+    let t38 = s_q10 * t24 - c_q10 * t7;
+    let t39 = s_q6 * d.k56 - t25 * d.k54;
+    let t40 = -t39;
+    let t41 = c_q6 * d.k56 + t33 * d.k54;
+    let t42 = s_q6 * d.k54 + t25 * d.k56;
+    let t43 = c_q6 * d.k54 - t33 * d.k56;
+    let t44 = s_q8 * d.k61 - t28 * d.k59;
+    let t45 = -t44;
+    let t46 = c_q8 * d.k61 + t35 * d.k59;
+    let t47 = s_q8 * d.k59 + t28 * d.k61;
+    let t48 = c_q8 * d.k59 - t35 * d.k61;
+    let t49 = p.lb * t40;
+    let t50 = t3 * t7;
+    let t51 = d.k69 * t50;
+    let t52 = p.la * c_q0 + t21;
+    let t53 = t22 * d.k68 + d.k70 + t52 - c_q1 * d.k64 - t49 - t51;
+    let t54 = p.lb * t42;
+    let t55 = c_q10 * t3;
+    let t56 = t0 + d.k68 * t55 + t4 * d.k69 + d.k71 - c_q1 * d.k65 - t54;
+    let t57 = t3 * t6;
+    let t58 = p.la * s_q0 + t14;
+    let t59 = d.k69 * t57 - t16 * d.k68;
+    let t60 = t59 - t58;
+    let t61 = p.la * s_q1 + t18 + t60;
+    let t62 = d.k54 * t50;
+    let t63 = d.k54 * t57 + t16 * d.k56;
+    let t64 = p.lb * t45;
+    let t65 = t50 * d.k73;
+    let t66 = t52 + t22 * d.k72 + d.k74 - c_q2 * d.k66 - t64 - t65;
+    let t67 = p.lb * t47;
+    let t68 = t0 + t55 * d.k72 + t4 * d.k73 + d.k75 - c_q2 * d.k67 - t67;
+    let t69 = t57 * d.k73 - t16 * d.k72;
+    let t70 = t69 - t58;
+    let t71 = p.la * s_q2 + t20 + t70;
+    let t72 = d.k59 * t50;
+    let t73 = d.k59 * t57 + t16 * d.k61;
+    let t74 = t51 - t22 * d.k68;
+    let t75 = t74 - t52;
+    let t76 = d.k54 * t53;
+    let t77 = t17 * d.k76;
+    let t78 = s_q1 * d.k64 + t77;
+    let t79 = d.k56 * t56;
+    let t80 = t17 * d.k77;
+    let t81 = s_q1 * d.k65 + t80;
+    let t82 = t25 * t61 + t17 * (t76 + t79);
+    let t83 = t59 - t14;
+    let t84 = t74 - t21;
+    let t85 = t7 * t55;
+    let t86 = -d.k68 * t85 - t23 * d.k69;
+    let t87 = t86 - t31;
+    let t88 = t15 * d.k68 - t3 * d.k69;
+    let t89 = t1 + t88;
+    let t90 = t6 * t55;
+    let t91 = d.k68 * t90 + t24 * d.k69;
+    let t92 = t32 + t91;
+    let t93 = t37 * d.k68;
+    let t94 = s_q10 * t3;
+    let t95 = d.k68 * t94;
+    let t96 = t38 * d.k68;
+    let t97 = t33 * t61 + t27 * (t76 + t79);
+    let t98 = t10 * d.k54;
+    let t99 = t9 * d.k56;
+    let t100 = t10 * d.k56;
+    let t101 = t9 * t76 + t56 * t99 - t10 * t61;
+    let t102 = t10 * t17;
+    let t103 = t10 * t37;
+    let t104 = t10 * t94;
+    let t105 = t63 * t98 + t9 * (t62 + t22 * d.k56);
+    let t106 = (t4 * d.k54 - d.k56 * t55) * t99 - t9 * d.k54 * (t22 * d.k56 + t62)
+        - t10 * t63;
+    let t107 = t98 * (d.k56 * t85 - t23 * d.k54) + t9 * (t24 * d.k54 - d.k56 * t90)
+        - t100 * (t15 * d.k56 + t3 * d.k54);
+    let t108 = t65 - t22 * d.k72;
+    let t109 = t108 - t52;
+    let t110 = d.k59 * t66;
+    let t111 = t19 * d.k84;
+    let t112 = s_q2 * d.k66 + t111;
+    let t113 = d.k61 * t68;
+    let t114 = t19 * d.k85;
+    let t115 = s_q2 * d.k67 + t114;
+    let t116 = t28 * t71 + t19 * (t110 + t113);
+    let t117 = t69 - t14;
+    let t118 = t108 - t21;
+    let t119 = -d.k72 * t85 - t23 * d.k73;
+    let t120 = t119 - t31;
+    let t121 = t15 * d.k72 - t3 * d.k73;
+    let t122 = t1 + t121;
+    let t123 = d.k72 * t90 + t24 * d.k73;
+    let t124 = t32 + t123;
+    let t125 = t37 * d.k72;
+    let t126 = d.k72 * t94;
+    let t127 = t38 * d.k72;
+    let t128 = t35 * t71 + t30 * (t110 + t113);
+    let t129 = t13 * d.k59;
+    let t130 = t12 * d.k61;
+    let t131 = t13 * d.k61;
+    let t132 = t12 * t110 + t68 * t130 - t13 * t71;
+    let t133 = t13 * t19;
+    let t134 = t13 * t37;
+    let t135 = t13 * t94;
+    let t136 = t73 * t129 + t12 * (t72 + t22 * d.k61);
+    let t137 = (t4 * d.k59 - d.k61 * t55) * t130 - t12 * d.k59 * (t22 * d.k61 + t72)
+        - t13 * t73;
+    let t138 = t129 * (d.k61 * t85 - t23 * d.k59) + t12 * (t24 * d.k59 - d.k61 * t90)
+        - t131 * (t15 * d.k61 + t3 * d.k59);
     [
         [
-            t55 * t75 - t31 * t90,
-            t55 * t93 + t57 * t96 - t97 - t31 * t41,
+            t40 * t60 - t17 * t75,
+            t40 * t78 + t42 * t81 - t82 - t17 * t26,
             0.0,
-            t55 * t98 - t31 * t99,
-            t55 * t102 + t57 * t104 - t31 * t107,
-            t55 * t92 + t57 * t95 - t97 - t32 * t40,
-            t42 * (t32 + t76) + t58 * (t71 - t69) - t56 * (t68 - t64),
+            t40 * t83 - t17 * t84,
+            t40 * t87 + t42 * t89 - t17 * t92,
+            t40 * t77 + t42 * t80 - t82 - t18 * t25,
+            t27 * (t18 + t61) + t43 * (t56 - t54) - t41 * (t53 - t49),
             0.0,
             0.0,
-            t55 * t101 + t57 * t103 - t31 * t106,
-            t55 * t108 - t57 * t110 - t31 * t111,
+            t40 * t86 + t42 * t88 - t17 * t91,
+            t40 * t93 - t42 * t95 - t17 * t96,
         ],
         [
-            t42 * t90 - t56 * t75,
-            t41 * t42 + t58 * t96 + t112 - t56 * t93,
+            t27 * t75 - t41 * t60,
+            t26 * t27 + t43 * t81 + t97 - t41 * t78,
             0.0,
-            t42 * t99 - t56 * t98,
-            t58 * t104 + t42 * t107 - t56 * t102,
-            t32 * t48 + t112 + t58 * t95 - t56 * t92,
-            t31 * t76 + t54 * t68 - t71 * t57
-                - p.lb * (t42 * t42 + t56 * t56 + t58 * t58),
+            t27 * t84 - t41 * t83,
+            t43 * t89 + t27 * t92 - t41 * t87,
+            t18 * t33 + t97 + t43 * t80 - t41 * t77,
+            t17 * t61 + t39 * t53 - t56 * t42
+                - p.lb * (t27 * t27 + t41 * t41 + t43 * t43),
             0.0,
             0.0,
-            t58 * t103 + t42 * t106 - t56 * t101,
-            t42 * t111 - t56 * t108 - t58 * t110,
+            t43 * t88 + t27 * t91 - t41 * t86,
+            t27 * t96 - t41 * t93 - t43 * t95,
         ],
         [
-            t75 * t113 + t23 * t90,
-            t23 * t41 + t93 * t113 + t96 * t115 + t116,
+            t60 * t98 + t9 * t75,
+            t9 * t26 + t78 * t98 + t81 * t100 + t101,
             0.0,
-            t98 * t113 + t23 * t99,
-            t102 * t113 + t104 * t115 + t23 * t107,
-            t40 * t49 + t116 + t117 * (d.k78 + d.k79),
-            -(t42 * t49) - t24 * (t58 * d.k77 - t56 * d.k76),
+            t83 * t98 + t9 * t84,
+            t87 * t98 + t89 * t100 + t9 * t92,
+            t25 * t34 + t101 + t102 * (d.k78 + d.k79),
+            -t27 * t34 - t10 * (t43 * d.k77 - t41 * d.k76),
             0.0,
             0.0,
-            t101 * t113 + t103 * t115 + t23 * t106,
-            d.k80 * t118 + t23 * t111 - d.k81 * t119,
+            t86 * t98 + t88 * t100 + t9 * t91,
+            d.k80 * t103 + t9 * t96 - d.k81 * t104,
         ],
         [
-            t120,
-            t121,
+            t105,
+            t106,
             0.0,
-            t120,
-            t122,
-            t121,
+            t105,
+            t107,
+            t106,
             0.0,
             0.0,
             0.0,
-            t122,
-            t119 * d.k83 - t118 * d.k82 - t53 * t114,
+            t107,
+            t104 * d.k83 - t103 * d.k82 - t38 * t99,
         ],
         [
-            t60 * t85 - t33 * t124,
+            t45 * t70 - t19 * t109,
             0.0,
-            t60 * t127 + t62 * t130 - t131 - t33 * t44,
-            t60 * t132 - t33 * t133,
-            t60 * t135 + t62 * t137 - t33 * t139,
+            t45 * t112 + t47 * t115 - t116 - t19 * t29,
+            t45 * t117 - t19 * t118,
+            t45 * t120 + t47 * t122 - t19 * t124,
             0.0,
             0.0,
-            t60 * t126 + t62 * t129 - t131 - t34 * t43,
-            t45 * (t34 + t86) + t63 * (t83 - t82) - t61 * (t81 - t79),
-            t60 * t134 + t62 * t136 - t33 * t138,
-            t60 * t140 - t62 * t141 - t33 * t142,
+            t45 * t111 + t47 * t114 - t116 - t20 * t28,
+            t30 * (t20 + t71) + t48 * (t68 - t67) - t46 * (t66 - t64),
+            t45 * t119 + t47 * t121 - t19 * t123,
+            t45 * t125 - t47 * t126 - t19 * t127,
         ],
         [
-            t45 * t124 - t61 * t85,
+            t30 * t109 - t46 * t70,
             0.0,
-            t44 * t45 + t63 * t130 + t143 - t61 * t127,
-            t45 * t133 - t61 * t132,
-            t63 * t137 + t45 * t139 - t61 * t135,
+            t29 * t30 + t48 * t115 + t128 - t46 * t112,
+            t30 * t118 - t46 * t117,
+            t48 * t122 + t30 * t124 - t46 * t120,
             0.0,
             0.0,
-            t34 * t50 + t143 + t63 * t129 - t61 * t126,
-            t33 * t86 + t59 * t81 - t83 * t62
-                - p.lb * (t45 * t45 + t61 * t61 + t63 * t63),
-            t63 * t136 + t45 * t138 - t61 * t134,
-            t45 * t142 - t61 * t140 - t63 * t141,
+            t20 * t35 + t128 + t48 * t114 - t46 * t111,
+            t19 * t71 + t44 * t66 - t68 * t47
+                - p.lb * (t30 * t30 + t46 * t46 + t48 * t48),
+            t48 * t121 + t30 * t123 - t46 * t119,
+            t30 * t127 - t46 * t125 - t48 * t126,
         ],
         [
-            t85 * t144 + t26 * t124,
+            t70 * t129 + t12 * t109,
             0.0,
-            t26 * t44 + t127 * t144 + t130 * t146 + t147,
-            t132 * t144 + t26 * t133,
-            t135 * t144 + t137 * t146 + t26 * t139,
+            t12 * t29 + t112 * t129 + t115 * t131 + t132,
+            t117 * t129 + t12 * t118,
+            t120 * t129 + t122 * t131 + t12 * t124,
             0.0,
             0.0,
-            t43 * t51 + t147 + t148 * (d.k86 + d.k87),
-            -(t45 * t51) - t27 * (t63 * d.k85 - t61 * d.k84),
-            t134 * t144 + t136 * t146 + t26 * t138,
-            d.k88 * t149 + t26 * t142 - d.k89 * t150,
+            t28 * t36 + t132 + t133 * (d.k86 + d.k87),
+            -t30 * t36 - t13 * (t48 * d.k85 - t46 * d.k84),
+            t119 * t129 + t121 * t131 + t12 * t123,
+            d.k88 * t134 + t12 * t127 - d.k89 * t135,
         ],
         [
-            t151,
+            t136,
             0.0,
-            t152,
-            t151,
-            t153,
+            t137,
+            t136,
+            t138,
             0.0,
             0.0,
-            t152,
+            t137,
             0.0,
-            t153,
-            t150 * d.k91 - t149 * d.k90 - t53 * t145,
+            t138,
+            t135 * d.k91 - t134 * d.k90 - t38 * t130,
         ],
     ]
 }
@@ -2851,582 +2850,578 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let t12 = p.lb * s_q4;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t15 = p.lb * c_q4;
-    let t16 = q[4] + q[9];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = q[0] + q[3];
-    let (t20, t21) = libm::Libm::<Real>::sincos(t19);
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = libm::Libm::<Real>::sin(t22);
-    let t25 = q[2] + q[7];
-    let t26 = libm::Libm::<Real>::cos(t25);
-    let t27 = libm::Libm::<Real>::sin(t25);
-    let t28 = t15 * t20;
-    let t29 = c_q10 * t18;
-    let t30 = t20 * t29;
-    let t31 = t30 + s_q10 * t21;
-    let t32 = -t31;
-    let t33 = c_q6 * t24;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let t0 = p.lb * s_q4;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t1 = p.lb * c_q4;
+    let t2 = q[4] + q[9];
+    let (t3, t4) = sin_cos(t2);
+    let t5 = q[0] + q[3];
+    let (t6, t7) = sin_cos(t5);
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = t1 * t6;
+    let t15 = c_q10 * t4;
+    let t16 = t6 * t15;
+    let t17 = t16 + s_q10 * t7;
+    let t18 = -t17;
+    let t19 = c_q6 * t10;
+    let t20 = p.lb * t19;
+    let t21 = c_q8 * t13;
+    let t22 = p.lb * t21;
+    let t23 = t1 * t7;
+    let t24 = t7 * t15;
+    let t25 = t24 - s_q10 * t6;
+    let t26 = s_q10 * t4;
+    let t27 = t7 * t26 + c_q10 * t6;
+    let t28 = -t25;
+    let t29 = c_q6 * t9;
+    let t30 = p.lb * t29;
+    let t31 = p.la * c_q1 + t30;
+    let t32 = s_q6 * t10;
+    let t33 = c_q8 * t12;
     let t34 = p.lb * t33;
-    let t35 = c_q8 * t27;
-    let t36 = p.lb * t35;
-    let t37 = t15 * t21;
-    let t38 = t21 * t29;
-    let t39 = t38 - s_q10 * t20;
-    let t40 = s_q10 * t18;
-    let t41 = t21 * t40 + c_q10 * t20;
-    let t42 = -t39;
-    let t43 = c_q6 * t23;
-    let t44 = p.lb * t43;
-    let t45 = p.la * c_q1 + t44;
-    let t46 = s_q6 * t24;
-    let t47 = c_q8 * t26;
-    let t48 = p.lb * t47;
-    let t49 = p.la * c_q2 + t48;
-    let t50 = s_q8 * t27;
-    let t51 = t12 * t21;
-    let t52 = t12 * t20;
-    let t53 = s_q6 * t23;
-    let t54 = t34 * t53;
-    let t55 = t34 * t46;
-    let t56 = p.lb * t46;
-    let t57 = s_q8 * t26;
-    let t58 = t36 * t57;
-    let t59 = t36 * t50;
-    let t60 = p.lb * t50;
-    let t61 = -t41;
-    let t62 = t20 * t40 - c_q10 * t21;
-    let t63 = p.la * s_q1 + t34;
-    let t64 = t33 * t34;
-    let t65 = t23 * t34;
-    let t66 = p.la * s_q2 + t36;
-    let t67 = t35 * t36;
-    let t68 = t26 * t36;
-    let t69 = s_q6 * d.k56 - t43 * d.k54;
-    let t70 = -t69;
-    let t71 = c_q6 * d.k56 + t53 * d.k54;
-    let t72 = -t71;
-    let t73 = s_q6 * d.k54 + t43 * d.k56;
-    let t74 = c_q6 * d.k54 - t53 * d.k56;
-    let t75 = c_q1 * d.k64;
-    let t76 = c_q1 * d.k65;
-    let t77 = s_q8 * d.k61 - t47 * d.k59;
-    let t78 = -t77;
-    let t79 = c_q8 * d.k61 + t57 * d.k59;
-    let t80 = -t79;
-    let t81 = s_q8 * d.k59 + t47 * d.k61;
-    let t82 = c_q8 * d.k59 - t57 * d.k61;
-    let t83 = c_q2 * d.k66;
-    let t84 = c_q2 * d.k67;
-    let t85 = p.lb * t70;
-    let t86 = t17 * t21;
-    let t87 = d.k69 * t86;
-    let t88 = p.la * c_q0 + t37;
-    let t89 = t87 - t88;
-    let t90 = t39 * d.k68 + d.k70 - t75 - t85 - t89;
-    let t91 = p.lb * t73;
-    let t92 = c_q10 * t17;
-    let t93 = d.k68 * t92;
-    let t94 = -t93 - t18 * d.k69;
-    let t95 = t94 - t12;
-    let t96 = d.k71 - t76 - t91 - t95;
-    let t97 = t32 * d.k68;
-    let t98 = t17 * t20;
-    let t99 = d.k69 * t98;
-    let t100 = p.la * s_q0 + t28;
-    let t101 = t99 - t100;
-    let t102 = t97 + t101;
-    let t103 = t102 + t63;
-    let t104 = t33 * t103;
-    let t105 = t46 * t103;
-    let t106 = t24 * d.k54;
-    let t107 = t24 * d.k56;
-    let t108 = d.k54 * t86;
-    let t109 = d.k56 * t92;
-    let t110 = t109 - t18 * d.k54;
-    let t111 = d.k54 * t98;
-    let t112 = t111 - t32 * d.k56;
-    let t113 = p.lb * t78;
-    let t114 = t86 * d.k73;
-    let t115 = t114 - t88;
-    let t116 = t39 * d.k72 + d.k74 - t83 - t113 - t115;
-    let t117 = p.lb * t81;
-    let t118 = t92 * d.k72;
-    let t119 = -t118 - t18 * d.k73;
-    let t120 = t119 - t12;
-    let t121 = d.k75 - t84 - t117 - t120;
-    let t122 = t32 * d.k72;
-    let t123 = t98 * d.k73;
-    let t124 = t123 - t100;
-    let t125 = t122 + t124;
-    let t126 = t125 + t66;
-    let t127 = t35 * t126;
-    let t128 = t50 * t126;
-    let t129 = t27 * d.k59;
-    let t130 = t27 * d.k61;
-    let t131 = d.k59 * t86;
-    let t132 = d.k61 * t92;
-    let t133 = t132 - t18 * d.k59;
-    let t134 = d.k59 * t98;
-    let t135 = t134 - t32 * d.k61;
-    let t136 = t42 * d.k68;
-    let t137 = t89 + t136;
-    let t138 = t33 * d.k54;
-    let t139 = s_q1 * d.k64 + t33 * d.k76;
-    let t140 = d.k56 * t96;
-    let t141 = s_q1 * d.k65 + t33 * d.k77;
-    let t142 = t28 - t99;
-    let t143 = t97 - t142;
-    let t144 = t87 - t37;
-    let t145 = t136 + t144;
-    let t146 = t18 * t21;
-    let t147 = t21 * t93 + d.k69 * t146;
-    let t148 = t51 + t147;
-    let t149 = t148;
-    let t150 = t29 * d.k68 - t17 * d.k69;
-    let t151 = t15 + t150;
-    let t152 = t18 * t20;
-    let t153 = t20 * t93 + d.k69 * t152;
-    let t154 = t52 + t153;
-    let t155 = t147;
-    let t156 = t62 * d.k68;
-    let t157 = t72 * t102 + t46 * t137;
-    let t158 = t46 * d.k54;
-    let t159 = t72 * t143 + t46 * t145;
-    let t160 = t74 * t151 + t46 * t154 - t72 * t149;
-    let t161 = t72 * d.k76;
-    let t162 = t74 * d.k77;
-    let t163 = p.lb * t72;
-    let t164 = -t73;
-    let t165 = p.lb * t74;
-    let t166 = t74 * t150 + t46 * t153 - t72 * t155;
-    let t167 = t61 * d.k68;
-    let t168 = s_q10 * t17;
-    let t169 = t74 * d.k68;
-    let t170 = t72 * t167 + t46 * t156 - t168 * t169;
-    let t171 = t108 - t42 * d.k56;
-    let t172 = t21 * t109 - d.k54 * t146;
-    let t173 = d.k54 * t152 - t20 * t109;
-    let t174 = t42 * d.k72;
-    let t175 = t115 + t174;
-    let t176 = t35 * d.k59;
-    let t177 = s_q2 * d.k66 + t35 * d.k84;
-    let t178 = d.k61 * t121;
-    let t179 = s_q2 * d.k67 + t35 * d.k85;
-    let t180 = t28 - t123;
-    let t181 = t122 - t180;
-    let t182 = t114 - t37;
-    let t183 = t174 + t182;
-    let t184 = t21 * t118 + d.k73 * t146;
-    let t185 = t51 + t184;
-    let t186 = t185;
-    let t187 = t29 * d.k72 - t17 * d.k73;
-    let t188 = t15 + t187;
-    let t189 = t20 * t118 + d.k73 * t152;
-    let t190 = t52 + t189;
-    let t191 = t184;
-    let t192 = t62 * d.k72;
-    let t193 = t80 * t125 + t50 * t175;
-    let t194 = t50 * d.k59;
-    let t195 = t80 * t181 + t50 * t183;
-    let t196 = t82 * t188 + t50 * t190 - t80 * t186;
-    let t197 = t80 * d.k84;
-    let t198 = t82 * d.k85;
-    let t199 = p.lb * t80;
-    let t200 = -t81;
-    let t201 = p.lb * t82;
-    let t202 = t82 * t187 + t50 * t189 - t80 * t191;
-    let t203 = t61 * d.k72;
-    let t204 = t82 * d.k72;
-    let t205 = t80 * t203 + t50 * t192 - t168 * t204;
-    let t206 = t131 - t42 * d.k61;
-    let t207 = t21 * t132 - d.k59 * t146;
-    let t208 = d.k59 * t152 - t20 * t132;
-    let t209 = t31 * d.k68;
-    let t210 = t209 - t101;
-    let t211 = t102 * t138 + t43 * t137;
-    let t212 = t142 + t209;
-    let t213 = t70 * t145 - t33 * t212;
-    let t214 = t70 * t154 - t33 * t148;
-    let t215 = t70 * t153 - t33 * t147;
-    let t216 = t41 * d.k68;
-    let t217 = t70 * t156 - t33 * t216;
-    let t218 = qd[3] * t213 + qd[4] * t214 + qd[9] * t215 + qd[10] * t217;
-    let t219 = d.k54 * t90;
-    let t220 = t75 + t43 * d.k76;
-    let t221 = t33 * d.k56;
-    let t222 = t76 + t43 * d.k77;
-    let t223 = t104 - t43 * (t219 + t140);
-    let t224 = t43 * t45 + t138 * t139 + t141 * t221;
-    let t225 = t138 * t143 + t43 * t145;
-    let t226 = t138 * t149 - t151 * t221 - t43 * t154;
-    let t227 = t33 * d.k78;
-    let t228 = t70 * d.k76;
-    let t229 = t33 * d.k79;
-    let t230 = t73 * d.k77;
-    let t231 = t43 * t44 + t33 * (t227 + t229);
-    let t232 = t64 + t223 + t43 * (t228 + t230);
-    let t233 = t232 - t224 - t231;
-    let t234 = t33 * (t161 + t162);
-    let t235 = t53 * t103 + t90 * t158 + t46 * (t140 - t228 - t230);
-    let t236 = t45 * t46 + t72 * t139 + t74 * t141 + t234 + t235 + 2.0 * t54;
-    let t237 = t138 * t155 - t150 * t221 - t43 * t153;
-    let t238 = t61 * d.k80;
-    let t239 = t168 * d.k81;
-    let t240 = t33 * (t239 - t238) - t43 * t156;
-    let t241 = qd[4] * t226 + qd[9] * t237 + qd[10] * t240 - qd[0] * t211 - qd[3] * t225;
-    let t242 = t38 * d.k68;
-    let t243 = t144 - t242;
-    let t244 = t30 * d.k68;
-    let t245 = t142 + t244;
-    let t246 = t87 - t242;
-    let t247 = t244 - t99;
-    let t248 = t70 * t246 + t73 * t94 - t33 * t247;
-    let t249 = t21 * t168;
-    let t250 = d.k68 * t249;
-    let t251 = t20 * t168;
-    let t252 = d.k68 * t251;
-    let t253 = t70 * t250 + t33 * t252 - t40 * t73 * d.k68;
-    let t254 = qd[9] * t248 + qd[10] * t253;
-    let t255 = 3.0 * t54 + 2.0 * t234 + t235;
-    let t256 = t102 * t158 + t53 * t137;
-    let t257 = t72 * t145 + t46 * t212;
-    let t258 = t72 * t154 + t46 * t148;
-    let t259 = t33 * t137 + t69 * t102;
-    let t260 = t72 * t153 + t46 * t147;
-    let t261 = t72 * t156 + t46 * t216;
-    let t262 = qd[3] * t257 + qd[4] * t258 + qd[9] * t260 + qd[10] * t261;
-    let t263 = t46 * d.k56;
-    let t264 = t53 * (t140 + t219) - t105;
-    let t265 = t141 * t263 + t45 * t53 + t139 * t158;
-    let t266 = t143 * t158 + t53 * t145;
-    let t267 = t151 * t263 + t53 * t154 - t149 * t158;
-    let t268 = t44 * t53 + t46 * (t229 + t227);
-    let t269 = t264 + t43 * (t161 + t162) - t55;
-    let t270 = t265 + t268 + t269;
-    let t271 = -2.0 * t46 * (t161 + t162) + t90 * t138 + t33 * t140 + t43 * t103
-        - 2.0 * t53 * t56;
-    let t272 = t33 * t45 + t69 * t139 + t141 * t164 + t271;
-    let t273 = t150 * t263 + t53 * t153 - t155 * t158;
-    let t274 = t53 * t156 + t46 * (t238 - t239);
-    let t275 = qd[4] * t267 + qd[9] * t273 + qd[10] * t274 + qd[0] * t256 + qd[3] * t266;
-    let t276 = t33 * t145 + t69 * t143;
-    let t277 = t33 * t154 + t151 * t164 - t69 * t149;
-    let t278 = t72 * t246 + t74 * t94 + t46 * t247;
-    let t279 = t72 * t250 - t40 * t169 - t46 * t252;
-    let t280 = qd[9] * t278 + qd[10] * t279;
-    let t281 = t69 * d.k76;
-    let t282 = d.k77 * t164;
-    let t283 = t34 * t43 + t271 + t33 * (t281 + t282);
-    let t284 = t33 * t153 + t150 * t164 - t69 * t155;
-    let t285 = t33 * t156 + t69 * t167 - d.k68 * t164 * t168;
-    let t286 = t23 * d.k54;
-    let t287 = t102 * t286 - t24 * t137;
-    let t288 = t106 * t145 + t23 * t212;
-    let t289 = t106 * t154 + t23 * t148;
-    let t290 = t106 * t153 + t23 * t147;
-    let t291 = t24 * d.k80;
-    let t292 = t62 * t291 + t23 * t216;
-    let t293 = qd[3] * t288 + qd[4] * t289 + qd[9] * t290 + qd[10] * t292;
-    let t294 = t23 * d.k56;
-    let t295 = t90 * t106 + t96 * t107 + t23 * t103;
-    let t296 = t141 * t294 + t139 * t286 - t24 * t45;
-    let t297 = t143 * t286 - t24 * t145;
-    let t298 = t151 * t294 - t149 * t286 - t24 * t154;
-    let t299 = t23 * (t229 + t227) - t65;
-    let t300 = t296 + 2.0 * t299 - t295;
-    let t301 = t24 * t46;
-    let t302 = t24 * t56 - t23 * (p.lb * t53 + t161 + t162) - t301 * (d.k78 + d.k79);
-    let t303 = t150 * t294 - t155 * t286 - t24 * t153;
-    let t304 = t23 * (t238 - t239) - t24 * t156;
-    let t305 = qd[9] * t303 + qd[10] * t304 + qd[0] * t287 + qd[3] * t297 + qd[4] * t298
-        + qd[6] * t302;
-    let t306 = t106 * t246 + t94 * t107 + t23 * t247;
-    let t307 = t24 * d.k81;
-    let t308 = t249 * t291 - t40 * t307 - t23 * t252;
-    let t309 = qd[9] * t306 + qd[10] * t308;
-    let t310 = t106 * t171 - t23 * (t111 + t31 * d.k56);
-    let t311 = t112 * t286 - t24 * t171;
-    let t312 = t106 * t173 - t23 * t172;
-    let t313 = t24 * d.k82;
-    let t314 = t62 * t313 + t41 * t294;
-    let t315 = t310 * (qd[0] + qd[3]) + t311 * (qd[1] + qd[5]) + t312 * (qd[4] + qd[9])
-        - qd[10] * t314;
-    let t316 = t107 * t110 + t106 * (t39 * d.k56 + t108) - t23 * t112;
-    let t317 = t172 * t286 - (t29 * d.k56 + t17 * d.k54) * t294 - t24 * t173;
-    let t318 = t62 * t107 + t23 * (t168 * d.k83 - t61 * d.k82);
-    let t319 = qd[10] * t318 + t311 * (qd[0] + qd[3]) + t316 * (qd[1] + qd[5])
-        + t317 * (qd[4] + qd[9]);
-    let t320 = t106 * (t108 + t38 * d.k56) + t107 * t110 - t23 * (t111 + t30 * d.k56);
-    let t321 = t24 * d.k83;
-    let t322 = t40 * t321 + t251 * t294 - t249 * t313;
-    let t323 = qd[10] * t322 + t312 * (qd[0] + qd[3]) + t317 * (qd[1] + qd[5])
-        + t320 * (qd[4] + qd[9]);
-    let t324 = t31 * d.k72;
-    let t325 = t324 - t124;
-    let t326 = t125 * t176 + t47 * t175;
-    let t327 = t180 + t324;
-    let t328 = t78 * t183 - t35 * t327;
-    let t329 = t78 * t190 - t35 * t185;
-    let t330 = t78 * t189 - t35 * t184;
-    let t331 = t41 * d.k72;
-    let t332 = t78 * t192 - t35 * t331;
-    let t333 = qd[3] * t328 + qd[4] * t329 + qd[9] * t330 + qd[10] * t332;
-    let t334 = d.k59 * t116;
-    let t335 = t83 + t47 * d.k84;
-    let t336 = t35 * d.k61;
-    let t337 = t84 + t47 * d.k85;
-    let t338 = t127 - t47 * (t334 + t178);
-    let t339 = t47 * t49 + t176 * t177 + t179 * t336;
-    let t340 = t176 * t181 + t47 * t183;
-    let t341 = t176 * t186 - t188 * t336 - t47 * t190;
-    let t342 = t35 * d.k86;
-    let t343 = t78 * d.k84;
-    let t344 = t35 * d.k87;
-    let t345 = t81 * d.k85;
-    let t346 = t47 * t48 + t35 * (t342 + t344);
-    let t347 = t67 + t338 + t47 * (t343 + t345);
-    let t348 = t347 - t339 - t346;
-    let t349 = t35 * (t197 + t198);
-    let t350 = t57 * t126 + t116 * t194 + t50 * (t178 - t343 - t345);
-    let t351 = t49 * t50 + t80 * t177 + t82 * t179 + t349 + t350 + 2.0 * t58;
-    let t352 = t176 * t191 - t187 * t336 - t47 * t189;
-    let t353 = t61 * d.k88;
-    let t354 = t168 * d.k89;
-    let t355 = t35 * (t354 - t353) - t47 * t192;
-    let t356 = qd[4] * t341 + qd[9] * t352 + qd[10] * t355 - qd[0] * t326 - qd[3] * t340;
-    let t357 = t38 * d.k72;
-    let t358 = t182 - t357;
-    let t359 = t30 * d.k72;
-    let t360 = t180 + t359;
-    let t361 = t114 - t357;
-    let t362 = t359 - t123;
-    let t363 = t78 * t361 + t81 * t119 - t35 * t362;
-    let t364 = d.k72 * t249;
-    let t365 = d.k72 * t251;
-    let t366 = t78 * t364 + t35 * t365 - t40 * t81 * d.k72;
-    let t367 = qd[9] * t363 + qd[10] * t366;
-    let t368 = 3.0 * t58 + 2.0 * t349 + t350;
-    let t369 = t125 * t194 + t57 * t175;
-    let t370 = t80 * t183 + t50 * t327;
-    let t371 = t80 * t190 + t50 * t185;
-    let t372 = t35 * t175 + t77 * t125;
-    let t373 = t80 * t189 + t50 * t184;
-    let t374 = t80 * t192 + t50 * t331;
-    let t375 = qd[3] * t370 + qd[4] * t371 + qd[9] * t373 + qd[10] * t374;
-    let t376 = t50 * d.k61;
-    let t377 = t57 * (t178 + t334) - t128;
-    let t378 = t179 * t376 + t49 * t57 + t177 * t194;
-    let t379 = t181 * t194 + t57 * t183;
-    let t380 = t188 * t376 + t57 * t190 - t186 * t194;
-    let t381 = t48 * t57 + t50 * (t344 + t342);
-    let t382 = t377 + t47 * (t197 + t198) - t59;
-    let t383 = t378 + t381 + t382;
-    let t384 = -2.0 * t50 * (t197 + t198) + t116 * t176 + t35 * t178 + t47 * t126
-        - 2.0 * t57 * t60;
-    let t385 = t35 * t49 + t77 * t177 + t179 * t200 + t384;
-    let t386 = t187 * t376 + t57 * t189 - t191 * t194;
-    let t387 = t57 * t192 + t50 * (t353 - t354);
-    let t388 = qd[4] * t380 + qd[9] * t386 + qd[10] * t387 + qd[0] * t369 + qd[3] * t379;
-    let t389 = t35 * t183 + t77 * t181;
-    let t390 = t35 * t190 + t188 * t200 - t77 * t186;
-    let t391 = t80 * t361 + t82 * t119 + t50 * t362;
-    let t392 = t80 * t364 - t40 * t204 - t50 * t365;
-    let t393 = qd[9] * t391 + qd[10] * t392;
-    let t394 = t77 * d.k84;
-    let t395 = d.k85 * t200;
-    let t396 = t36 * t47 + t384 + t35 * (t394 + t395);
-    let t397 = t35 * t189 + t187 * t200 - t77 * t191;
-    let t398 = t35 * t192 + t77 * t203 - d.k72 * t168 * t200;
-    let t399 = t26 * d.k59;
-    let t400 = t125 * t399 - t27 * t175;
-    let t401 = t129 * t183 + t26 * t327;
-    let t402 = t129 * t190 + t26 * t185;
-    let t403 = t129 * t189 + t26 * t184;
-    let t404 = t27 * d.k88;
-    let t405 = t62 * t404 + t26 * t331;
-    let t406 = qd[3] * t401 + qd[4] * t402 + qd[9] * t403 + qd[10] * t405;
-    let t407 = t26 * d.k61;
-    let t408 = t116 * t129 + t121 * t130 + t26 * t126;
-    let t409 = t179 * t407 + t177 * t399 - t27 * t49;
-    let t410 = t181 * t399 - t27 * t183;
-    let t411 = t188 * t407 - t186 * t399 - t27 * t190;
-    let t412 = t26 * (t344 + t342) - t68;
-    let t413 = t409 + 2.0 * t412 - t408;
-    let t414 = t27 * t50;
-    let t415 = t27 * t60 - t26 * (p.lb * t57 + t197 + t198) - t414 * (d.k86 + d.k87);
-    let t416 = t187 * t407 - t191 * t399 - t27 * t189;
-    let t417 = t26 * (t353 - t354) - t27 * t192;
-    let t418 = qd[9] * t416 + qd[10] * t417 + qd[0] * t400 + qd[3] * t410 + qd[4] * t411
-        + qd[8] * t415;
-    let t419 = t129 * t361 + t119 * t130 + t26 * t362;
-    let t420 = t27 * d.k89;
-    let t421 = t249 * t404 - t40 * t420 - t26 * t365;
-    let t422 = qd[9] * t419 + qd[10] * t421;
-    let t423 = t129 * t206 - t26 * (t134 + t31 * d.k61);
-    let t424 = t135 * t399 - t27 * t206;
-    let t425 = t129 * t208 - t26 * t207;
-    let t426 = t27 * d.k90;
-    let t427 = t62 * t426 + t41 * t407;
-    let t428 = t423 * (qd[0] + qd[3]) + t424 * (qd[2] + qd[7]) + t425 * (qd[4] + qd[9])
-        - qd[10] * t427;
-    let t429 = t130 * t133 + t129 * (t39 * d.k61 + t131) - t26 * t135;
-    let t430 = t207 * t399 - (t29 * d.k61 + t17 * d.k59) * t407 - t27 * t208;
-    let t431 = t62 * t130 + t26 * (t168 * d.k91 - t61 * d.k90);
-    let t432 = qd[10] * t431 + t424 * (qd[0] + qd[3]) + t429 * (qd[2] + qd[7])
-        + t430 * (qd[4] + qd[9]);
-    let t433 = t129 * (t131 + t38 * d.k61) + t130 * t133 - t26 * (t134 + t30 * d.k61);
-    let t434 = t27 * d.k91;
-    let t435 = t40 * t434 + t251 * t407 - t249 * t426;
-    let t436 = qd[10] * t435 + t425 * (qd[0] + qd[3]) + t430 * (qd[2] + qd[7])
-        + t433 * (qd[4] + qd[9]);
+    let t35 = p.la * c_q2 + t34;
+    let t36 = s_q8 * t13;
+    let t37 = t0 * t7;
+    let t38 = t0 * t6;
+    let t39 = s_q6 * t9;
+    let t40 = t20 * t39;
+    let t41 = t20 * t32;
+    let t42 = p.lb * t32;
+    let t43 = s_q8 * t12;
+    let t44 = t22 * t43;
+    let t45 = t22 * t36;
+    let t46 = p.lb * t36;
+    let t47 = -t27;
+    let t48 = t6 * t26 - c_q10 * t7;
+    let t49 = p.la * s_q1 + t20;
+    let t50 = t19 * t20;
+    let t51 = t9 * t20;
+    let t52 = p.la * s_q2 + t22;
+    let t53 = t21 * t22;
+    let t54 = t12 * t22;
+    let t55 = s_q6 * d.k56 - t29 * d.k54;
+    let t56 = -t55;
+    let t57 = c_q6 * d.k56 + t39 * d.k54;
+    let t58 = -t57;
+    let t59 = s_q6 * d.k54 + t29 * d.k56;
+    let t60 = c_q6 * d.k54 - t39 * d.k56;
+    let t61 = c_q1 * d.k64;
+    let t62 = c_q1 * d.k65;
+    let t63 = s_q8 * d.k61 - t33 * d.k59;
+    let t64 = -t63;
+    let t65 = c_q8 * d.k61 + t43 * d.k59;
+    let t66 = -t65;
+    let t67 = s_q8 * d.k59 + t33 * d.k61;
+    let t68 = c_q8 * d.k59 - t43 * d.k61;
+    let t69 = c_q2 * d.k66;
+    let t70 = c_q2 * d.k67;
+    let t71 = p.lb * t56;
+    let t72 = t3 * t7;
+    let t73 = d.k69 * t72;
+    let t74 = p.la * c_q0 + t23;
+    let t75 = t73 - t74;
+    let t76 = t25 * d.k68 + d.k70 - t61 - t71 - t75;
+    let t77 = p.lb * t59;
+    let t78 = c_q10 * t3;
+    let t79 = d.k68 * t78;
+    let t80 = -t79 - t4 * d.k69;
+    let t81 = t80 - t0;
+    let t82 = d.k71 - t62 - t77 - t81;
+    let t83 = t18 * d.k68;
+    let t84 = t3 * t6;
+    let t85 = d.k69 * t84;
+    let t86 = p.la * s_q0 + t14;
+    let t87 = t85 - t86;
+    let t88 = t83 + t87;
+    let t89 = t88 + t49;
+    let t90 = t19 * t89;
+    let t91 = t32 * t89;
+    let t92 = t10 * d.k54;
+    let t93 = t10 * d.k56;
+    let t94 = d.k54 * t72;
+    let t95 = d.k56 * t78;
+    let t96 = t95 - t4 * d.k54;
+    let t97 = d.k54 * t84;
+    let t98 = t97 - t18 * d.k56;
+    let t99 = p.lb * t64;
+    let t100 = t72 * d.k73;
+    let t101 = t100 - t74;
+    let t102 = t25 * d.k72 + d.k74 - t69 - t99 - t101;
+    let t103 = p.lb * t67;
+    let t104 = t78 * d.k72;
+    let t105 = -t104 - t4 * d.k73;
+    let t106 = t105 - t0;
+    let t107 = d.k75 - t70 - t103 - t106;
+    let t108 = t18 * d.k72;
+    let t109 = t84 * d.k73;
+    let t110 = t109 - t86;
+    let t111 = t108 + t110;
+    let t112 = t111 + t52;
+    let t113 = t21 * t112;
+    let t114 = t36 * t112;
+    let t115 = t13 * d.k59;
+    let t116 = t13 * d.k61;
+    let t117 = d.k59 * t72;
+    let t118 = d.k61 * t78;
+    let t119 = t118 - t4 * d.k59;
+    let t120 = d.k59 * t84;
+    let t121 = t120 - t18 * d.k61;
+    let t122 = t28 * d.k68;
+    let t123 = t75 + t122;
+    let t124 = t19 * d.k54;
+    let t125 = s_q1 * d.k64 + t19 * d.k76;
+    let t126 = d.k56 * t82;
+    let t127 = s_q1 * d.k65 + t19 * d.k77;
+    let t128 = t14 - t85;
+    let t129 = t83 - t128;
+    let t130 = t73 - t23;
+    let t131 = t122 + t130;
+    let t132 = t4 * t7;
+    let t133 = t7 * t79 + d.k69 * t132;
+    let t134 = t37 + t133;
+    let t135 = t15 * d.k68 - t3 * d.k69;
+    let t136 = t1 + t135;
+    let t137 = t4 * t6;
+    let t138 = t6 * t79 + d.k69 * t137;
+    let t139 = t38 + t138;
+    let t140 = t48 * d.k68;
+    let t141 = t58 * t88 + t32 * t123;
+    let t142 = t32 * d.k54;
+    let t143 = t58 * t129 + t32 * t131;
+    let t144 = t60 * t136 + t32 * t139 - t58 * t134;
+    let t145 = t58 * d.k76;
+    let t146 = t60 * d.k77;
+    let t147 = p.lb * t58;
+    let t148 = -t59;
+    let t149 = p.lb * t60;
+    let t150 = t60 * t135 + t32 * t138 - t58 * t133;
+    let t151 = t47 * d.k68;
+    let t152 = s_q10 * t3;
+    let t153 = t60 * d.k68;
+    let t154 = t58 * t151 + t32 * t140 - t152 * t153;
+    let t155 = t94 - t28 * d.k56;
+    let t156 = t7 * t95 - d.k54 * t132;
+    let t157 = d.k54 * t137 - t6 * t95;
+    let t158 = t28 * d.k72;
+    let t159 = t101 + t158;
+    let t160 = t21 * d.k59;
+    let t161 = s_q2 * d.k66 + t21 * d.k84;
+    let t162 = d.k61 * t107;
+    let t163 = s_q2 * d.k67 + t21 * d.k85;
+    let t164 = t14 - t109;
+    let t165 = t108 - t164;
+    let t166 = t100 - t23;
+    let t167 = t158 + t166;
+    let t168 = t7 * t104 + d.k73 * t132;
+    let t169 = t37 + t168;
+    let t170 = t15 * d.k72 - t3 * d.k73;
+    let t171 = t1 + t170;
+    let t172 = t6 * t104 + d.k73 * t137;
+    let t173 = t38 + t172;
+    let t174 = t48 * d.k72;
+    let t175 = t66 * t111 + t36 * t159;
+    let t176 = t36 * d.k59;
+    let t177 = t66 * t165 + t36 * t167;
+    let t178 = t68 * t171 + t36 * t173 - t66 * t169;
+    let t179 = t66 * d.k84;
+    let t180 = t68 * d.k85;
+    let t181 = p.lb * t66;
+    let t182 = -t67;
+    let t183 = p.lb * t68;
+    let t184 = t68 * t170 + t36 * t172 - t66 * t168;
+    let t185 = t47 * d.k72;
+    let t186 = t68 * d.k72;
+    let t187 = t66 * t185 + t36 * t174 - t152 * t186;
+    let t188 = t117 - t28 * d.k61;
+    let t189 = t7 * t118 - d.k59 * t132;
+    let t190 = d.k59 * t137 - t6 * t118;
+    let t191 = t17 * d.k68;
+    let t192 = t191 - t87;
+    let t193 = t88 * t124 + t29 * t123;
+    let t194 = t128 + t191;
+    let t195 = t56 * t131 - t19 * t194;
+    let t196 = t56 * t139 - t19 * t134;
+    let t197 = t56 * t138 - t19 * t133;
+    let t198 = t27 * d.k68;
+    let t199 = t56 * t140 - t19 * t198;
+    let t200 = qd[3] * t195 + qd[4] * t196 + qd[9] * t197 + qd[10] * t199;
+    let t201 = d.k54 * t76;
+    let t202 = t61 + t29 * d.k76;
+    let t203 = t19 * d.k56;
+    let t204 = t62 + t29 * d.k77;
+    let t205 = t90 - t29 * (t201 + t126);
+    let t206 = t29 * t31 + t124 * t125 + t127 * t203;
+    let t207 = t124 * t129 + t29 * t131;
+    let t208 = t124 * t134 - t136 * t203 - t29 * t139;
+    let t209 = t19 * d.k78;
+    let t210 = t56 * d.k76;
+    let t211 = t19 * d.k79;
+    let t212 = t59 * d.k77;
+    let t213 = t29 * t30 + t19 * (t209 + t211);
+    let t214 = t50 + t205 + t29 * (t210 + t212);
+    let t215 = t214 - t206 - t213;
+    let t216 = t19 * (t145 + t146);
+    let t217 = t39 * t89 + t76 * t142 + t32 * (t126 - t210 - t212);
+    let t218 = t31 * t32 + t58 * t125 + t60 * t127 + t216 + t217 + 2.0 * t40;
+    let t219 = t124 * t133 - t135 * t203 - t29 * t138;
+    let t220 = t47 * d.k80;
+    let t221 = t152 * d.k81;
+    let t222 = t19 * (t221 - t220) - t29 * t140;
+    let t223 = qd[4] * t208 + qd[9] * t219 + qd[10] * t222 - qd[0] * t193 - qd[3] * t207;
+    let t224 = t24 * d.k68;
+    let t225 = t130 - t224;
+    let t226 = t16 * d.k68;
+    let t227 = t128 + t226;
+    let t228 = t73 - t224;
+    let t229 = t226 - t85;
+    let t230 = t56 * t228 + t59 * t80 - t19 * t229;
+    let t231 = t7 * t152;
+    let t232 = d.k68 * t231;
+    let t233 = t6 * t152;
+    let t234 = d.k68 * t233;
+    let t235 = t56 * t232 + t19 * t234 - t26 * t59 * d.k68;
+    let t236 = qd[9] * t230 + qd[10] * t235;
+    let t237 = 3.0 * t40 + 2.0 * t216 + t217;
+    let t238 = t88 * t142 + t39 * t123;
+    let t239 = t58 * t131 + t32 * t194;
+    let t240 = t58 * t139 + t32 * t134;
+    let t241 = t19 * t123 + t55 * t88;
+    let t242 = t58 * t138 + t32 * t133;
+    let t243 = t58 * t140 + t32 * t198;
+    let t244 = qd[3] * t239 + qd[4] * t240 + qd[9] * t242 + qd[10] * t243;
+    let t245 = t32 * d.k56;
+    let t246 = t39 * (t126 + t201) - t91;
+    let t247 = t127 * t245 + t31 * t39 + t125 * t142;
+    let t248 = t129 * t142 + t39 * t131;
+    let t249 = t136 * t245 + t39 * t139 - t134 * t142;
+    let t250 = t30 * t39 + t32 * (t211 + t209);
+    let t251 = t246 + t29 * (t145 + t146) - t41;
+    let t252 = t247 + t250 + t251;
+    let t253 = t76 * t124 + t19 * t126 + t29 * t89 - 2.0 * t32 * (t145 + t146)
+        - 2.0 * t39 * t42;
+    let t254 = t19 * t31 + t55 * t125 + t127 * t148 + t253;
+    let t255 = t135 * t245 + t39 * t138 - t133 * t142;
+    let t256 = t39 * t140 + t32 * (t220 - t221);
+    let t257 = qd[4] * t249 + qd[9] * t255 + qd[10] * t256 + qd[0] * t238 + qd[3] * t248;
+    let t258 = t19 * t131 + t55 * t129;
+    let t259 = t19 * t139 + t136 * t148 - t55 * t134;
+    let t260 = t58 * t228 + t60 * t80 + t32 * t229;
+    let t261 = t58 * t232 - t26 * t153 - t32 * t234;
+    let t262 = qd[9] * t260 + qd[10] * t261;
+    let t263 = t55 * d.k76;
+    let t264 = d.k77 * t148;
+    let t265 = t20 * t29 + t253 + t19 * (t263 + t264);
+    let t266 = t19 * t138 + t135 * t148 - t55 * t133;
+    let t267 = t19 * t140 + t55 * t151 - d.k68 * t148 * t152;
+    let t268 = t9 * d.k54;
+    let t269 = t88 * t268 - t10 * t123;
+    let t270 = t92 * t131 + t9 * t194;
+    let t271 = t92 * t139 + t9 * t134;
+    let t272 = t92 * t138 + t9 * t133;
+    let t273 = t10 * d.k80;
+    let t274 = t48 * t273 + t9 * t198;
+    let t275 = qd[3] * t270 + qd[4] * t271 + qd[9] * t272 + qd[10] * t274;
+    let t276 = t9 * d.k56;
+    let t277 = t76 * t92 + t82 * t93 + t9 * t89;
+    let t278 = t127 * t276 + t125 * t268 - t10 * t31;
+    let t279 = t129 * t268 - t10 * t131;
+    let t280 = t136 * t276 - t134 * t268 - t10 * t139;
+    let t281 = t9 * (t211 + t209) - t51;
+    let t282 = t278 + 2.0 * t281 - t277;
+    let t283 = t10 * t32;
+    let t284 = t10 * t42 - t9 * (p.lb * t39 + t145 + t146) - t283 * (d.k78 + d.k79);
+    let t285 = t135 * t276 - t133 * t268 - t10 * t138;
+    let t286 = t9 * (t220 - t221) - t10 * t140;
+    let t287 = qd[9] * t285 + qd[10] * t286 + qd[0] * t269 + qd[3] * t279 + qd[4] * t280
+        + qd[6] * t284;
+    let t288 = t92 * t228 + t80 * t93 + t9 * t229;
+    let t289 = t10 * d.k81;
+    let t290 = t231 * t273 - t26 * t289 - t9 * t234;
+    let t291 = qd[9] * t288 + qd[10] * t290;
+    let t292 = t92 * t155 - t9 * (t97 + t17 * d.k56);
+    let t293 = t98 * t268 - t10 * t155;
+    let t294 = t92 * t157 - t9 * t156;
+    let t295 = t10 * d.k82;
+    let t296 = t48 * t295 + t27 * t276;
+    let t297 = t292 * (qd[0] + qd[3]) + t293 * (qd[1] + qd[5]) + t294 * (qd[4] + qd[9])
+        - qd[10] * t296;
+    let t298 = t93 * t96 + t92 * (t25 * d.k56 + t94) - t9 * t98;
+    let t299 = t156 * t268 - (t15 * d.k56 + t3 * d.k54) * t276 - t10 * t157;
+    let t300 = t48 * t93 + t9 * (t152 * d.k83 - t47 * d.k82);
+    let t301 = qd[10] * t300 + t293 * (qd[0] + qd[3]) + t298 * (qd[1] + qd[5])
+        + t299 * (qd[4] + qd[9]);
+    let t302 = t92 * (t94 + t24 * d.k56) + t93 * t96 - t9 * (t97 + t16 * d.k56);
+    let t303 = t10 * d.k83;
+    let t304 = t26 * t303 + t233 * t276 - t231 * t295;
+    let t305 = qd[10] * t304 + t294 * (qd[0] + qd[3]) + t299 * (qd[1] + qd[5])
+        + t302 * (qd[4] + qd[9]);
+    let t306 = t17 * d.k72;
+    let t307 = t306 - t110;
+    let t308 = t111 * t160 + t33 * t159;
+    let t309 = t164 + t306;
+    let t310 = t64 * t167 - t21 * t309;
+    let t311 = t64 * t173 - t21 * t169;
+    let t312 = t64 * t172 - t21 * t168;
+    let t313 = t27 * d.k72;
+    let t314 = t64 * t174 - t21 * t313;
+    let t315 = qd[3] * t310 + qd[4] * t311 + qd[9] * t312 + qd[10] * t314;
+    let t316 = d.k59 * t102;
+    let t317 = t69 + t33 * d.k84;
+    let t318 = t21 * d.k61;
+    let t319 = t70 + t33 * d.k85;
+    let t320 = t113 - t33 * (t316 + t162);
+    let t321 = t33 * t35 + t160 * t161 + t163 * t318;
+    let t322 = t160 * t165 + t33 * t167;
+    let t323 = t160 * t169 - t171 * t318 - t33 * t173;
+    let t324 = t21 * d.k86;
+    let t325 = t64 * d.k84;
+    let t326 = t21 * d.k87;
+    let t327 = t67 * d.k85;
+    let t328 = t33 * t34 + t21 * (t324 + t326);
+    let t329 = t53 + t320 + t33 * (t325 + t327);
+    let t330 = t329 - t321 - t328;
+    let t331 = t21 * (t179 + t180);
+    let t332 = t43 * t112 + t102 * t176 + t36 * (t162 - t325 - t327);
+    let t333 = t35 * t36 + t66 * t161 + t68 * t163 + t331 + t332 + 2.0 * t44;
+    let t334 = t160 * t168 - t170 * t318 - t33 * t172;
+    let t335 = t47 * d.k88;
+    let t336 = t152 * d.k89;
+    let t337 = t21 * (t336 - t335) - t33 * t174;
+    let t338 = qd[4] * t323 + qd[9] * t334 + qd[10] * t337 - qd[0] * t308 - qd[3] * t322;
+    let t339 = t24 * d.k72;
+    let t340 = t166 - t339;
+    let t341 = t16 * d.k72;
+    let t342 = t164 + t341;
+    let t343 = t100 - t339;
+    let t344 = t341 - t109;
+    let t345 = t64 * t343 + t67 * t105 - t21 * t344;
+    let t346 = d.k72 * t231;
+    let t347 = d.k72 * t233;
+    let t348 = t64 * t346 + t21 * t347 - t26 * t67 * d.k72;
+    let t349 = qd[9] * t345 + qd[10] * t348;
+    let t350 = 3.0 * t44 + 2.0 * t331 + t332;
+    let t351 = t111 * t176 + t43 * t159;
+    let t352 = t66 * t167 + t36 * t309;
+    let t353 = t66 * t173 + t36 * t169;
+    let t354 = t21 * t159 + t63 * t111;
+    let t355 = t66 * t172 + t36 * t168;
+    let t356 = t66 * t174 + t36 * t313;
+    let t357 = qd[3] * t352 + qd[4] * t353 + qd[9] * t355 + qd[10] * t356;
+    let t358 = t36 * d.k61;
+    let t359 = t43 * (t162 + t316) - t114;
+    let t360 = t163 * t358 + t35 * t43 + t161 * t176;
+    let t361 = t165 * t176 + t43 * t167;
+    let t362 = t171 * t358 + t43 * t173 - t169 * t176;
+    let t363 = t34 * t43 + t36 * (t326 + t324);
+    let t364 = t359 + t33 * (t179 + t180) - t45;
+    let t365 = t360 + t363 + t364;
+    let t366 = t102 * t160 + t21 * t162 + t33 * t112 - 2.0 * t36 * (t179 + t180)
+        - 2.0 * t43 * t46;
+    let t367 = t21 * t35 + t63 * t161 + t163 * t182 + t366;
+    let t368 = t170 * t358 + t43 * t172 - t168 * t176;
+    let t369 = t43 * t174 + t36 * (t335 - t336);
+    let t370 = qd[4] * t362 + qd[9] * t368 + qd[10] * t369 + qd[0] * t351 + qd[3] * t361;
+    let t371 = t21 * t167 + t63 * t165;
+    let t372 = t21 * t173 + t171 * t182 - t63 * t169;
+    let t373 = t66 * t343 + t68 * t105 + t36 * t344;
+    let t374 = t66 * t346 - t26 * t186 - t36 * t347;
+    let t375 = qd[9] * t373 + qd[10] * t374;
+    let t376 = t63 * d.k84;
+    let t377 = d.k85 * t182;
+    let t378 = t22 * t33 + t366 + t21 * (t376 + t377);
+    let t379 = t21 * t172 + t170 * t182 - t63 * t168;
+    let t380 = t21 * t174 + t63 * t185 - d.k72 * t152 * t182;
+    let t381 = t12 * d.k59;
+    let t382 = t111 * t381 - t13 * t159;
+    let t383 = t115 * t167 + t12 * t309;
+    let t384 = t115 * t173 + t12 * t169;
+    let t385 = t115 * t172 + t12 * t168;
+    let t386 = t13 * d.k88;
+    let t387 = t48 * t386 + t12 * t313;
+    let t388 = qd[3] * t383 + qd[4] * t384 + qd[9] * t385 + qd[10] * t387;
+    let t389 = t12 * d.k61;
+    let t390 = t102 * t115 + t107 * t116 + t12 * t112;
+    let t391 = t163 * t389 + t161 * t381 - t13 * t35;
+    let t392 = t165 * t381 - t13 * t167;
+    let t393 = t171 * t389 - t169 * t381 - t13 * t173;
+    let t394 = t12 * (t326 + t324) - t54;
+    let t395 = t391 + 2.0 * t394 - t390;
+    let t396 = t13 * t36;
+    let t397 = t13 * t46 - t12 * (p.lb * t43 + t179 + t180) - t396 * (d.k86 + d.k87);
+    let t398 = t170 * t389 - t168 * t381 - t13 * t172;
+    let t399 = t12 * (t335 - t336) - t13 * t174;
+    let t400 = qd[9] * t398 + qd[10] * t399 + qd[0] * t382 + qd[3] * t392 + qd[4] * t393
+        + qd[8] * t397;
+    let t401 = t115 * t343 + t105 * t116 + t12 * t344;
+    let t402 = t13 * d.k89;
+    let t403 = t231 * t386 - t26 * t402 - t12 * t347;
+    let t404 = qd[9] * t401 + qd[10] * t403;
+    let t405 = t115 * t188 - t12 * (t120 + t17 * d.k61);
+    let t406 = t121 * t381 - t13 * t188;
+    let t407 = t115 * t190 - t12 * t189;
+    let t408 = t13 * d.k90;
+    let t409 = t48 * t408 + t27 * t389;
+    let t410 = t405 * (qd[0] + qd[3]) + t406 * (qd[2] + qd[7]) + t407 * (qd[4] + qd[9])
+        - qd[10] * t409;
+    let t411 = t116 * t119 + t115 * (t25 * d.k61 + t117) - t12 * t121;
+    let t412 = t189 * t381 - (t15 * d.k61 + t3 * d.k59) * t389 - t13 * t190;
+    let t413 = t48 * t116 + t12 * (t152 * d.k91 - t47 * d.k90);
+    let t414 = qd[10] * t413 + t406 * (qd[0] + qd[3]) + t411 * (qd[2] + qd[7])
+        + t412 * (qd[4] + qd[9]);
+    let t415 = t115 * (t117 + t24 * d.k61) + t116 * t119 - t12 * (t120 + t16 * d.k61);
+    let t416 = t13 * d.k91;
+    let t417 = t26 * t416 + t233 * t389 - t231 * t408;
+    let t418 = qd[10] * t417 + t407 * (qd[0] + qd[3]) + t412 * (qd[2] + qd[7])
+        + t415 * (qd[4] + qd[9]);
     [
         qd[0]
-            * (qd[0] * (t70 * t137 - t33 * t210) + qd[6] * t157 + t218
-                - t211 * (qd[1] + qd[5]))
+            * (qd[0] * (t56 * t123 - t19 * t192) + qd[6] * t141 + t200
+                - t193 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t70 * t220 + t73 * t222 + t223 + t33 * t63 - 2.0 * t224)
-                    + qd[5] * t233 + qd[6] * t236 + t241)
-            + qd[3] * (t218 + qd[0] * t213 + qd[6] * t159 - t225 * (qd[1] + qd[5]))
+                * (qd[1] * (t56 * t202 + t59 * t204 + t205 + t19 * t49 - 2.0 * t206)
+                    + qd[5] * t215 + qd[6] * t218 + t223)
+            + qd[3] * (t200 + qd[0] * t195 + qd[6] * t143 - t207 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t70 * t243 + t73 * t95 - t33 * t245) + qd[6] * t160 + t254
-                    + t214 * (qd[0] + qd[3]) + t226 * (qd[1] + qd[5]))
-            + qd[5] * (t241 + qd[1] * t233 + qd[5] * (t232 - 2.0 * t231) + qd[6] * t255)
+                * (qd[4] * (t56 * t225 + t59 * t81 - t19 * t227) + qd[6] * t144 + t236
+                    + t196 * (qd[0] + qd[3]) + t208 * (qd[1] + qd[5]))
+            + qd[5] * (t223 + qd[1] * t215 + qd[5] * (t214 - 2.0 * t213) + qd[6] * t237)
             + qd[6]
-                * (qd[0] * t157 + qd[3] * t159 + qd[4] * t160 + qd[9] * t166
-                    + qd[10] * t170 + qd[1] * t236 + qd[5] * t255
+                * (qd[0] * t141 + qd[3] * t143 + qd[4] * t144 + qd[9] * t150
+                    + qd[10] * t154 + qd[1] * t218 + qd[5] * t237
                     + qd[6]
-                        * (t64 + t104 + t69 * (t90 - t85) + t164 * (t96 - t91)
-                            - 2.0 * (t46 * t56 + t72 * t163 + t74 * t165)))
+                        * (t50 + t90 + t55 * (t76 - t71) + t148 * (t82 - t77)
+                            - 2.0 * (t32 * t42 + t58 * t147 + t60 * t149)))
             + qd[9]
-                * (t254 + qd[4] * t248 + qd[6] * t166 + t215 * (qd[0] + qd[3])
-                    + t237 * (qd[1] + qd[5]))
+                * (t236 + qd[4] * t230 + qd[6] * t150 + t197 * (qd[0] + qd[3])
+                    + t219 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[6] * t170 + qd[10] * (t70 * t136 - t73 * t93 - t33 * t209)
-                    + t217 * (qd[0] + qd[3]) + t240 * (qd[1] + qd[5])
-                    + t253 * (qd[4] + qd[9])),
+                * (qd[6] * t154 + qd[10] * (t56 * t122 - t59 * t79 - t19 * t191)
+                    + t199 * (qd[0] + qd[3]) + t222 * (qd[1] + qd[5])
+                    + t235 * (qd[4] + qd[9])),
         qd[0]
-            * (qd[0] * (t72 * t137 + t46 * t210) + qd[6] * t259 + t262
-                + t256 * (qd[1] + qd[5]))
+            * (qd[0] * (t58 * t123 + t32 * t192) + qd[6] * t241 + t244
+                + t238 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t72 * t220 + t74 * t222 + t264 + 2.0 * t265 - t46 * t63)
-                    + qd[5] * t270 + qd[6] * t272 + t275)
-            + qd[3] * (t262 + qd[0] * t257 + qd[6] * t276 + t266 * (qd[1] + qd[5]))
+                * (qd[1] * (t58 * t202 + t60 * t204 + t246 + 2.0 * t247 - t32 * t49)
+                    + qd[5] * t252 + qd[6] * t254 + t257)
+            + qd[3] * (t244 + qd[0] * t239 + qd[6] * t258 + t248 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t72 * t243 + t74 * t95 + t46 * t245) + qd[6] * t277 + t280
-                    + t258 * (qd[0] + qd[3]) + t267 * (qd[1] + qd[5]))
-            + qd[5] * (t275 + qd[1] * t270 + qd[5] * (2.0 * t268 + t269) + qd[6] * t283)
+                * (qd[4] * (t58 * t225 + t60 * t81 + t32 * t227) + qd[6] * t259 + t262
+                    + t240 * (qd[0] + qd[3]) + t249 * (qd[1] + qd[5]))
+            + qd[5] * (t257 + qd[1] * t252 + qd[5] * (2.0 * t250 + t251) + qd[6] * t265)
             + qd[6]
-                * (qd[0] * t259 + qd[1] * t272 + qd[3] * t276 + qd[4] * t277
-                    + qd[5] * t283
+                * (qd[0] * t241 + qd[1] * t254 + qd[3] * t258 + qd[4] * t259
+                    + qd[5] * t265
                     + qd[6]
-                        * (t71 * t90 - t96 * t74 - 3.0 * (t55 + t69 * t163 + t164 * t165)
-                            - t105) + qd[9] * t284 + qd[10] * t285)
+                        * (t57 * t76 - t82 * t60 - 3.0 * (t41 + t55 * t147 + t148 * t149)
+                            - t91) + qd[9] * t266 + qd[10] * t267)
             + qd[9]
-                * (t280 + qd[4] * t278 + qd[6] * t284 + t260 * (qd[0] + qd[3])
-                    + t273 * (qd[1] + qd[5]))
+                * (t262 + qd[4] * t260 + qd[6] * t266 + t242 * (qd[0] + qd[3])
+                    + t255 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[6] * t285 + qd[10] * (t72 * t136 + t46 * t209 - t74 * t93)
-                    + t261 * (qd[0] + qd[3]) + t274 * (qd[1] + qd[5])
-                    + t279 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t106 * t137 + t23 * t210) + t293 + t287 * (qd[1] + qd[5]))
+                * (qd[6] * t267 + qd[10] * (t58 * t122 + t32 * t191 - t60 * t79)
+                    + t243 * (qd[0] + qd[3]) + t256 * (qd[1] + qd[5])
+                    + t261 * (qd[4] + qd[9])),
+        qd[0] * (qd[0] * (t92 * t123 + t9 * t192) + t275 + t269 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t106 * t220 + t107 * t222 + 2.0 * t296 - t23 * t63 - t295)
-                    + qd[5] * t300 + t305)
-            + qd[3] * (t293 + qd[0] * t288 + t297 * (qd[1] + qd[5]))
+                * (qd[1] * (t92 * t202 + t93 * t204 + 2.0 * t278 - t9 * t49 - t277)
+                    + qd[5] * t282 + t287)
+            + qd[3] * (t275 + qd[0] * t270 + t279 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t106 * t243 + t95 * t107 + t23 * t245) + t309
-                    + t289 * (qd[0] + qd[3]) + t298 * (qd[1] + qd[5]))
-            + qd[5] * (t305 + qd[1] * t300 + qd[5] * (3.0 * t299 - t295))
-            + qd[6] * (t302 * (qd[1] + qd[5]) - qd[6] * (t65 + t24 * (t281 + t282)))
+                * (qd[4] * (t92 * t225 + t81 * t93 + t9 * t227) + t291
+                    + t271 * (qd[0] + qd[3]) + t280 * (qd[1] + qd[5]))
+            + qd[5] * (t287 + qd[1] * t282 + qd[5] * (3.0 * t281 - t277))
+            + qd[6] * (t284 * (qd[1] + qd[5]) - qd[6] * (t51 + t10 * (t263 + t264)))
             + qd[9]
-                * (t309 + qd[4] * t306 + t290 * (qd[0] + qd[3]) + t303 * (qd[1] + qd[5]))
+                * (t291 + qd[4] * t288 + t272 * (qd[0] + qd[3]) + t285 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[10] * (t42 * t291 + t23 * t209 - t92 * t307)
-                    + t292 * (qd[0] + qd[3]) + t304 * (qd[1] + qd[5])
-                    + t308 * (qd[4] + qd[9])),
+                * (qd[10] * (t28 * t273 + t9 * t191 - t78 * t289)
+                    + t274 * (qd[0] + qd[3]) + t286 * (qd[1] + qd[5])
+                    + t290 * (qd[4] + qd[9])),
         qd[10]
-            * (qd[10] * (t92 * t321 - t42 * t313 - t31 * t294) + t318 * (qd[1] + qd[5])
-                + t322 * (qd[4] + qd[9]) - t314 * (qd[0] + qd[3]))
-            + t315 * (qd[0] + qd[3]) + t319 * (qd[1] + qd[5]) + t323 * (qd[4] + qd[9]),
+            * (qd[10] * (t78 * t303 - t28 * t295 - t17 * t276) + t300 * (qd[1] + qd[5])
+                + t304 * (qd[4] + qd[9]) - t296 * (qd[0] + qd[3]))
+            + t297 * (qd[0] + qd[3]) + t301 * (qd[1] + qd[5]) + t305 * (qd[4] + qd[9]),
         qd[0]
-            * (qd[0] * (t78 * t175 - t35 * t325) + qd[8] * t193 + t333
-                - t326 * (qd[2] + qd[7]))
+            * (qd[0] * (t64 * t159 - t21 * t307) + qd[8] * t175 + t315
+                - t308 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t78 * t335 + t81 * t337 + t338 + t35 * t66 - 2.0 * t339)
-                    + qd[7] * t348 + qd[8] * t351 + t356)
-            + qd[3] * (t333 + qd[0] * t328 + qd[8] * t195 - t340 * (qd[2] + qd[7]))
+                * (qd[2] * (t64 * t317 + t67 * t319 + t320 + t21 * t52 - 2.0 * t321)
+                    + qd[7] * t330 + qd[8] * t333 + t338)
+            + qd[3] * (t315 + qd[0] * t310 + qd[8] * t177 - t322 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t78 * t358 + t81 * t120 - t35 * t360) + qd[8] * t196 + t367
-                    + t329 * (qd[0] + qd[3]) + t341 * (qd[2] + qd[7]))
-            + qd[7] * (t356 + qd[2] * t348 + qd[7] * (t347 - 2.0 * t346) + qd[8] * t368)
+                * (qd[4] * (t64 * t340 + t67 * t106 - t21 * t342) + qd[8] * t178 + t349
+                    + t311 * (qd[0] + qd[3]) + t323 * (qd[2] + qd[7]))
+            + qd[7] * (t338 + qd[2] * t330 + qd[7] * (t329 - 2.0 * t328) + qd[8] * t350)
             + qd[8]
-                * (qd[0] * t193 + qd[3] * t195 + qd[4] * t196 + qd[9] * t202
-                    + qd[10] * t205 + qd[2] * t351 + qd[7] * t368
+                * (qd[0] * t175 + qd[3] * t177 + qd[4] * t178 + qd[9] * t184
+                    + qd[10] * t187 + qd[2] * t333 + qd[7] * t350
                     + qd[8]
-                        * (t67 + t127 + t77 * (t116 - t113) + t200 * (t121 - t117)
-                            - 2.0 * (t50 * t60 + t80 * t199 + t82 * t201)))
+                        * (t53 + t113 + t63 * (t102 - t99) + t182 * (t107 - t103)
+                            - 2.0 * (t36 * t46 + t66 * t181 + t68 * t183)))
             + qd[9]
-                * (t367 + qd[4] * t363 + qd[8] * t202 + t330 * (qd[0] + qd[3])
-                    + t352 * (qd[2] + qd[7]))
+                * (t349 + qd[4] * t345 + qd[8] * t184 + t312 * (qd[0] + qd[3])
+                    + t334 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[8] * t205 + qd[10] * (t78 * t174 - t81 * t118 - t35 * t324)
-                    + t332 * (qd[0] + qd[3]) + t355 * (qd[2] + qd[7])
-                    + t366 * (qd[4] + qd[9])),
+                * (qd[8] * t187 + qd[10] * (t64 * t158 - t67 * t104 - t21 * t306)
+                    + t314 * (qd[0] + qd[3]) + t337 * (qd[2] + qd[7])
+                    + t348 * (qd[4] + qd[9])),
         qd[0]
-            * (qd[0] * (t80 * t175 + t50 * t325) + qd[8] * t372 + t375
-                + t369 * (qd[2] + qd[7]))
+            * (qd[0] * (t66 * t159 + t36 * t307) + qd[8] * t354 + t357
+                + t351 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t80 * t335 + t82 * t337 + t377 + 2.0 * t378 - t50 * t66)
-                    + qd[7] * t383 + qd[8] * t385 + t388)
-            + qd[3] * (t375 + qd[0] * t370 + qd[8] * t389 + t379 * (qd[2] + qd[7]))
+                * (qd[2] * (t66 * t317 + t68 * t319 + t359 + 2.0 * t360 - t36 * t52)
+                    + qd[7] * t365 + qd[8] * t367 + t370)
+            + qd[3] * (t357 + qd[0] * t352 + qd[8] * t371 + t361 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t80 * t358 + t82 * t120 + t50 * t360) + qd[8] * t390 + t393
-                    + t371 * (qd[0] + qd[3]) + t380 * (qd[2] + qd[7]))
-            + qd[7] * (t388 + qd[2] * t383 + qd[7] * (2.0 * t381 + t382) + qd[8] * t396)
+                * (qd[4] * (t66 * t340 + t68 * t106 + t36 * t342) + qd[8] * t372 + t375
+                    + t353 * (qd[0] + qd[3]) + t362 * (qd[2] + qd[7]))
+            + qd[7] * (t370 + qd[2] * t365 + qd[7] * (2.0 * t363 + t364) + qd[8] * t378)
             + qd[8]
-                * (qd[0] * t372 + qd[2] * t385 + qd[3] * t389 + qd[4] * t390
-                    + qd[7] * t396
+                * (qd[0] * t354 + qd[2] * t367 + qd[3] * t371 + qd[4] * t372
+                    + qd[7] * t378
                     + qd[8]
-                        * (t79 * t116 - t121 * t82
-                            - 3.0 * (t59 + t77 * t199 + t200 * t201) - t128)
-                    + qd[9] * t397 + qd[10] * t398)
+                        * (t65 * t102 - t107 * t68
+                            - 3.0 * (t45 + t63 * t181 + t182 * t183) - t114)
+                    + qd[9] * t379 + qd[10] * t380)
             + qd[9]
-                * (t393 + qd[4] * t391 + qd[8] * t397 + t373 * (qd[0] + qd[3])
-                    + t386 * (qd[2] + qd[7]))
+                * (t375 + qd[4] * t373 + qd[8] * t379 + t355 * (qd[0] + qd[3])
+                    + t368 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[8] * t398 + qd[10] * (t80 * t174 + t50 * t324 - t82 * t118)
-                    + t374 * (qd[0] + qd[3]) + t387 * (qd[2] + qd[7])
-                    + t392 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t129 * t175 + t26 * t325) + t406 + t400 * (qd[2] + qd[7]))
+                * (qd[8] * t380 + qd[10] * (t66 * t158 + t36 * t306 - t68 * t104)
+                    + t356 * (qd[0] + qd[3]) + t369 * (qd[2] + qd[7])
+                    + t374 * (qd[4] + qd[9])),
+        qd[0] * (qd[0] * (t115 * t159 + t12 * t307) + t388 + t382 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t129 * t335 + t130 * t337 + 2.0 * t409 - t26 * t66 - t408)
-                    + qd[7] * t413 + t418)
-            + qd[3] * (t406 + qd[0] * t401 + t410 * (qd[2] + qd[7]))
+                * (qd[2] * (t115 * t317 + t116 * t319 + 2.0 * t391 - t12 * t52 - t390)
+                    + qd[7] * t395 + t400)
+            + qd[3] * (t388 + qd[0] * t383 + t392 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t129 * t358 + t120 * t130 + t26 * t360) + t422
-                    + t402 * (qd[0] + qd[3]) + t411 * (qd[2] + qd[7]))
-            + qd[7] * (t418 + qd[2] * t413 + qd[7] * (3.0 * t412 - t408))
-            + qd[8] * (t415 * (qd[2] + qd[7]) - qd[8] * (t68 + t27 * (t394 + t395)))
+                * (qd[4] * (t115 * t340 + t106 * t116 + t12 * t342) + t404
+                    + t384 * (qd[0] + qd[3]) + t393 * (qd[2] + qd[7]))
+            + qd[7] * (t400 + qd[2] * t395 + qd[7] * (3.0 * t394 - t390))
+            + qd[8] * (t397 * (qd[2] + qd[7]) - qd[8] * (t54 + t13 * (t376 + t377)))
             + qd[9]
-                * (t422 + qd[4] * t419 + t403 * (qd[0] + qd[3]) + t416 * (qd[2] + qd[7]))
+                * (t404 + qd[4] * t401 + t385 * (qd[0] + qd[3]) + t398 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[10] * (t42 * t404 + t26 * t324 - t92 * t420)
-                    + t405 * (qd[0] + qd[3]) + t417 * (qd[2] + qd[7])
-                    + t421 * (qd[4] + qd[9])),
+                * (qd[10] * (t28 * t386 + t12 * t306 - t78 * t402)
+                    + t387 * (qd[0] + qd[3]) + t399 * (qd[2] + qd[7])
+                    + t403 * (qd[4] + qd[9])),
         qd[10]
-            * (qd[10] * (t92 * t434 - t42 * t426 - t31 * t407) + t431 * (qd[2] + qd[7])
-                + t435 * (qd[4] + qd[9]) - t427 * (qd[0] + qd[3]))
-            + t428 * (qd[0] + qd[3]) + t432 * (qd[2] + qd[7]) + t436 * (qd[4] + qd[9]),
+            * (qd[10] * (t78 * t416 - t28 * t408 - t17 * t389) + t413 * (qd[2] + qd[7])
+                + t417 * (qd[4] + qd[9]) - t409 * (qd[0] + qd[3]))
+            + t410 * (qd[0] + qd[3]) + t414 * (qd[2] + qd[7]) + t418 * (qd[4] + qd[9]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -3459,72 +3454,71 @@ pub fn reactions_of_multipliers_with(
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t6 = q[4] + q[9];
-    let (t7, t8) = libm::Libm::<Real>::sincos(t6);
-    let t9 = q[0] + q[3];
-    let (t10, t11) = libm::Libm::<Real>::sincos(t9);
-    let t12 = q[1] + q[5];
-    let t13 = libm::Libm::<Real>::cos(t12);
-    let t14 = libm::Libm::<Real>::sin(t12);
-    let t15 = q[2] + q[7];
-    let t16 = libm::Libm::<Real>::cos(t15);
-    let t17 = libm::Libm::<Real>::sin(t15);
-    let t18 = c_q10 * t8;
-    let t19 = t10 * t18 + s_q10 * t11;
-    let t20 = t11 * t18 - s_q10 * t10;
-    let t21 = c_q6 * t14;
-    let t22 = s_q6 * t14;
-    let t23 = c_q8 * t17;
-    let t24 = s_q8 * t17;
-    let t25 = s_q6 * d.k56;
-    let t26 = c_q6 * t13;
-    let t27 = d.k54 * t26 - t25;
-    let t28 = s_q6 * d.k54;
-    let t29 = c_q6 * d.k56 + t13 * t28;
-    let t30 = t28 + d.k56 * t26;
-    let t31 = c_q6 * d.k54 - t13 * t25;
-    let t32 = s_q8 * d.k61;
-    let t33 = c_q8 * t16;
-    let t34 = d.k59 * t33 - t32;
-    let t35 = s_q8 * d.k59;
-    let t36 = c_q8 * d.k61 + t16 * t35;
-    let t37 = t35 + d.k61 * t33;
-    let t38 = c_q8 * d.k59 - t16 * t32;
-    let t39 = t7 * t11;
-    let t40 = t20 * d.k56 + d.k54 * t39;
-    let t41 = c_q10 * t7;
-    let t42 = t8 * d.k54 - d.k56 * t41;
-    let t43 = t7 * t10;
-    let t44 = d.k54 * t43 + t19 * d.k56;
-    let t45 = t20 * d.k61 + d.k59 * t39;
-    let t46 = t8 * d.k59 - d.k61 * t41;
-    let t47 = d.k59 * t43 + t19 * d.k61;
-    let t48 = lambda[2] * t14;
-    let t49 = lambda[3] * (t29 * t40 + t31 * t42 + t22 * t44);
-    let t50 = lambda[3] * (t21 * t44 + t27 * t40 - t30 * t42);
-    let t51 = lambda[6] * t17;
-    let t52 = lambda[7] * (t36 * t45 + t38 * t46 + t24 * t47);
-    let t53 = lambda[7] * (t23 * t47 + t34 * t45 - t37 * t46);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t5) = sin_cos(t3);
+    let t6 = q[1] + q[5];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[2] + q[7];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = c_q10 * t2;
+    let t13 = t4 * t12 + s_q10 * t5;
+    let t14 = t5 * t12 - s_q10 * t4;
+    let t15 = c_q6 * t8;
+    let t16 = s_q6 * t8;
+    let t17 = c_q8 * t11;
+    let t18 = s_q8 * t11;
+    let t19 = s_q6 * d.k56;
+    let t20 = c_q6 * t7;
+    let t21 = d.k54 * t20 - t19;
+    let t22 = s_q6 * d.k54;
+    let t23 = c_q6 * d.k56 + t7 * t22;
+    let t24 = t22 + d.k56 * t20;
+    let t25 = c_q6 * d.k54 - t7 * t19;
+    let t26 = s_q8 * d.k61;
+    let t27 = c_q8 * t10;
+    let t28 = d.k59 * t27 - t26;
+    let t29 = s_q8 * d.k59;
+    let t30 = c_q8 * d.k61 + t10 * t29;
+    let t31 = t29 + d.k61 * t27;
+    let t32 = c_q8 * d.k59 - t10 * t26;
+    let t33 = t1 * t5;
+    let t34 = t14 * d.k56 + d.k54 * t33;
+    let t35 = c_q10 * t1;
+    let t36 = t2 * d.k54 - d.k56 * t35;
+    let t37 = t1 * t4;
+    let t38 = d.k54 * t37 + t13 * d.k56;
+    let t39 = t14 * d.k61 + d.k59 * t33;
+    let t40 = t2 * d.k59 - d.k61 * t35;
+    let t41 = d.k59 * t37 + t13 * d.k61;
+    let t42 = lambda[2] * t8;
+    let t43 = lambda[3] * (t23 * t34 + t25 * t36 + t16 * t38);
+    let t44 = lambda[3] * (t15 * t38 + t21 * t34 - t24 * t36);
+    let t45 = lambda[6] * t11;
+    let t46 = lambda[7] * (t30 * t39 + t32 * t40 + t18 * t41);
+    let t47 = lambda[7] * (t17 * t41 + t28 * t39 - t31 * t40);
     [
         [
-            lambda[0] * t27 + d.k54 * t48 - lambda[1] * t29,
-            lambda[0] * t30 + lambda[1] * t31 + d.k56 * t48,
-            lambda[1] * t22 + lambda[2] * t13 - lambda[0] * t21,
-            t27 * t49 - t29 * t50,
-            t30 * t49 + t31 * t50,
-            t22 * t50 - t21 * t49,
+            lambda[0] * t21 + d.k54 * t42 - lambda[1] * t23,
+            lambda[0] * t24 + lambda[1] * t25 + d.k56 * t42,
+            lambda[1] * t16 + lambda[2] * t7 - lambda[0] * t15,
+            t21 * t43 - t23 * t44,
+            t24 * t43 + t25 * t44,
+            t16 * t44 - t15 * t43,
         ],
         [
-            lambda[4] * t34 + d.k59 * t51 - lambda[5] * t36,
-            lambda[4] * t37 + lambda[5] * t38 + d.k61 * t51,
-            lambda[5] * t24 + lambda[6] * t16 - lambda[4] * t23,
-            t34 * t52 - t36 * t53,
-            t37 * t52 + t38 * t53,
-            t24 * t53 - t23 * t52,
+            lambda[4] * t28 + d.k59 * t45 - lambda[5] * t30,
+            lambda[4] * t31 + lambda[5] * t32 + d.k61 * t45,
+            lambda[5] * t18 + lambda[6] * t10 - lambda[4] * t17,
+            t28 * t46 - t30 * t47,
+            t31 * t46 + t32 * t47,
+            t18 * t47 - t17 * t46,
         ],
     ]
 }
@@ -3916,4 +3910,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -33,12 +33,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 0 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 184 | 109 | 0 | 0 | 11 | 11 |
-//! | `mass_matrix` | 80 | 43 | 0 | 0 | 8 | 8 |
+//! | `mass_matrix` | 79 | 43 | 0 | 0 | 8 | 8 |
 //! | `bias` | 158 | 79 | 0 | 0 | 11 | 11 |
 //! | `gravity` | 36 | 13 | 0 | 0 | 9 | 12 |
-//! | `joint_space` | 287 | 140 | 0 | 0 | 11 | 11 |
+//! | `joint_space` | 284 | 140 | 0 | 0 | 11 | 11 |
 //! | `forward_dynamics` | 445 | 218 | 8 | 0 | 11 | 11 |
-//! | `coriolis_matrix` | 315 | 140 | 0 | 0 | 8 | 8 |
+//! | `coriolis_matrix` | 311 | 140 | 0 | 0 | 8 | 8 |
 //! | `energy` | 123 | 62 | 0 | 0 | 11 | 11 |
 //! | `body_poses` | 67 | 38 | 0 | 0 | 11 | 11 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -50,12 +50,16 @@
 //! | `constraint_jacobian` | 377 | 223 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 1086 | 881 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3980 | 3429 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 4070 | 3475 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3977 | 3429 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 4067 | 3475 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1357 | 1203 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1541 | 1315 | 76 | 8 | 22 | 22 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -214,13 +218,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -284,13 +283,12 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         let t0 = 0.6666666666666666 * (core::f64::consts::PI as Real);
-        let t1 = libm::Libm::<Real>::sin(t0);
-        let t2 = libm::Libm::<Real>::cos(t0);
+        let t1 = sin(t0);
+        let t2 = cos(t0);
         let t3 = 1.3333333333333333 * (core::f64::consts::PI as Real);
-        let t4 = libm::Libm::<Real>::sin(t3);
-        let t5 = libm::Libm::<Real>::cos(t3);
+        let t4 = sin(t3);
+        let t5 = cos(t3);
         let t6 = 0.05 * t2 - 0.05;
         let t7 = 0.05 * t5 - 0.05;
         Derived {
@@ -360,121 +358,119 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
-    let t23 = 9.81 * c_q0 - 0.2 * qdd[0];
-    let t24 = c_q3 * t22 - s_q3 * t23;
-    let t25 = s_q3 * t22 + c_q3 * t23;
-    let t26 = qd[0] + qd[3];
-    let t27 = qdd[0] + qdd[3];
-    let t28 = s_q4 * t24;
-    let t29 = c_q4 * t26;
-    let t30 = qd[4] * t29;
-    let t31 = s_q4 * t26;
-    let t32 = qd[4] * t31;
-    let t33 = s_q4 * t27 + t30;
-    let t34 = c_q4 * t27 - t32;
-    let t35 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t36 = 9.81 * c_q1 - 0.2 * qdd[1];
-    let t37 = qd[1] + qd[5];
-    let t38 = qdd[1] + qdd[5];
-    let t39 = c_q6 * t37;
-    let t40 = s_q6 * t37;
-    let t41 = qd[6] * t40;
-    let t42 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t43 = 9.81 * c_q2 - 0.2 * qdd[2];
-    let t44 = qd[2] + qd[7];
-    let t45 = qdd[2] + qdd[7];
-    let t46 = c_q8 * t44;
-    let t47 = s_q8 * t44;
-    let t48 = qd[8] * t47;
-    let t49 = c_q9 * t31 + s_q9 * t29;
-    let t50 = c_q9 * t29 - s_q9 * t31;
-    let t51 = t29 * t31;
-    let t52 = t29 * t29 + qd[4] * qd[4];
-    let t53 = c_q4 * t24 - 0.45 * t52;
-    let t54 = qdd[4] + t51;
-    let t55 = 0.45 * t54 - t28;
-    let t56 = t32 - t34;
-    let t57 = qd[4] + qd[9];
-    let t58 = qdd[4] + qdd[9];
-    let t59 = c_q9 * t33 + s_q9 * t34 + qd[9] * t50;
-    let t60 = c_q10 * t49 - s_q10 * t57;
-    let t61 = s_q10 * t49 + c_q10 * t57;
-    let t62 = qd[10] + t50;
-    let t63 = c_q9 * t34 + qdd[10] - s_q9 * t33 - qd[9] * t49;
-    let t64 = s_q10 * t59 + c_q10 * t58 + qd[10] * t60;
-    let t65 = t39 * t40;
-    let t66 = t46 * t47;
-    let t67 = t60 * t62;
-    let t68 = t60 * t61;
-    let t69 = 0.015 * (t62 * t62 + t61 * t61);
-    let t70 = -0.015 * (t64 + t67);
-    let t71 = 0.015 * (t63 - t68);
-    let t72 = 0.015 * (s_q10 * (c_q9 * t53 + s_q9 * t55) + c_q10 * (t25 + 0.45 * t56))
-        + 0.00094 * t63 - 0.000935 * t68;
-    let t73 = 0.000935 * t64 + 0.00094 * t67 - 0.015 * (c_q9 * t55 - s_q9 * t53);
-    let t74 = c_q10 * t69 + s_q10 * t71;
-    let t75 = c_q10 * t71 - s_q10 * t69;
-    let t76 = t61 * t62;
-    let t77 = 0.00019 * (t59 + t50 * t57) + s_q10 * t73 - 0.000005 * c_q10 * t76;
-    let t78 = 0.00019 * (t58 - t49 * t50) + 0.000005 * s_q10 * t76 + c_q10 * t73;
-    let t79 = s_q9 * t74 + c_q9 * t70;
-    let t80 = c_q8 * (-0.0225 * (s_q7 * t42 + c_q7 * t43) - 0.01349 * t48)
-        + 0.00675 * t45 + s_q8 * (0.00001 * qd[8] * t46 - 0.00674 * s_q8 * t45);
-    let t81 = c_q6 * (-0.0225 * (s_q5 * t35 + c_q5 * t36) - 0.01349 * t41)
-        + 0.00675 * t38 + s_q6 * (0.00001 * qd[6] * t39 - 0.00674 * s_q6 * t38);
-    let t82 = c_q4
-        * (s_q9 * t77 + c_q9 * t72 - 0.1575 * t25 - 0.13499 * t32 - 0.45 * t75)
-        + 0.0675 * t27 + s_q4 * (0.0675 * t30 + c_q9 * t77 - 0.06749 * t33 - s_q9 * t72);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = 9.81 * c_q0 - 0.2 * qdd[0];
+    let t2 = c_q3 * t0 - s_q3 * t1;
+    let t3 = s_q3 * t0 + c_q3 * t1;
+    let t4 = qd[0] + qd[3];
+    let t5 = qdd[0] + qdd[3];
+    let t6 = s_q4 * t2;
+    let t7 = c_q4 * t4;
+    let t8 = qd[4] * t7;
+    let t9 = s_q4 * t4;
+    let t10 = qd[4] * t9;
+    let t11 = s_q4 * t5 + t8;
+    let t12 = c_q4 * t5 - t10;
+    let t13 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t14 = 9.81 * c_q1 - 0.2 * qdd[1];
+    let t15 = qd[1] + qd[5];
+    let t16 = qdd[1] + qdd[5];
+    let t17 = c_q6 * t15;
+    let t18 = s_q6 * t15;
+    let t19 = qd[6] * t18;
+    let t20 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t21 = 9.81 * c_q2 - 0.2 * qdd[2];
+    let t22 = qd[2] + qd[7];
+    let t23 = qdd[2] + qdd[7];
+    let t24 = c_q8 * t22;
+    let t25 = s_q8 * t22;
+    let t26 = qd[8] * t25;
+    let t27 = c_q9 * t9 + s_q9 * t7;
+    let t28 = c_q9 * t7 - s_q9 * t9;
+    let t29 = t7 * t9;
+    let t30 = t7 * t7 + qd[4] * qd[4];
+    let t31 = c_q4 * t2 - 0.45 * t30;
+    let t32 = qdd[4] + t29;
+    let t33 = 0.45 * t32 - t6;
+    let t34 = t10 - t12;
+    let t35 = qd[4] + qd[9];
+    let t36 = qdd[4] + qdd[9];
+    let t37 = c_q9 * t11 + s_q9 * t12 + qd[9] * t28;
+    let t38 = c_q10 * t27 - s_q10 * t35;
+    let t39 = s_q10 * t27 + c_q10 * t35;
+    let t40 = qd[10] + t28;
+    let t41 = c_q9 * t12 + qdd[10] - s_q9 * t11 - qd[9] * t27;
+    let t42 = s_q10 * t37 + c_q10 * t36 + qd[10] * t38;
+    let t43 = t17 * t18;
+    let t44 = t24 * t25;
+    let t45 = t38 * t40;
+    let t46 = t38 * t39;
+    let t47 = 0.015 * (t40 * t40 + t39 * t39);
+    let t48 = -0.015 * (t42 + t45);
+    let t49 = 0.015 * (t41 - t46);
+    let t50 = 0.015 * (s_q10 * (c_q9 * t31 + s_q9 * t33) + c_q10 * (t3 + 0.45 * t34))
+        + 0.00094 * t41 - 0.000935 * t46;
+    let t51 = 0.000935 * t42 + 0.00094 * t45 - 0.015 * (c_q9 * t33 - s_q9 * t31);
+    let t52 = c_q10 * t47 + s_q10 * t49;
+    let t53 = c_q10 * t49 - s_q10 * t47;
+    let t54 = t39 * t40;
+    let t55 = 0.00019 * (t37 + t28 * t35) + s_q10 * t51 - 0.000005 * c_q10 * t54;
+    let t56 = 0.00019 * (t36 - t27 * t28) + 0.000005 * s_q10 * t54 + c_q10 * t51;
+    let t57 = s_q9 * t52 + c_q9 * t48;
+    let t58 = c_q8 * (-0.0225 * (s_q7 * t20 + c_q7 * t21) - 0.01349 * t26)
+        + 0.00675 * t23 + s_q8 * (0.00001 * qd[8] * t24 - 0.00674 * s_q8 * t23);
+    let t59 = c_q6 * (-0.0225 * (s_q5 * t13 + c_q5 * t14) - 0.01349 * t19)
+        + 0.00675 * t16 + s_q6 * (0.00001 * qd[6] * t17 - 0.00674 * s_q6 * t16);
+    let t60 = c_q4 * (s_q9 * t55 + c_q9 * t50 - 0.1575 * t3 - 0.13499 * t10 - 0.45 * t53)
+        + 0.0675 * t5 + s_q4 * (0.0675 * t8 + c_q9 * t55 - 0.06749 * t11 - s_q9 * t50);
     [
-        0.018 * qdd[0] + t82 - 0.93195 * c_q0
+        0.018 * qdd[0] + t60 - 0.93195 * c_q0
             - 0.2
-                * (c_q3 * (0.1575 * t56 + t75)
+                * (c_q3 * (0.1575 * t34 + t53)
                     - s_q3
-                        * (c_q4 * (c_q9 * t74 - 0.1575 * t52 - s_q9 * t70)
-                            - s_q4 * (0.1575 * t54 + t79))),
-        0.006 * qdd[1] + t81 - 0.34335 * c_q1
+                        * (c_q4 * (c_q9 * t52 - 0.1575 * t30 - s_q9 * t48)
+                            - s_q4 * (0.1575 * t32 + t57))),
+        0.006 * qdd[1] + t59 - 0.34335 * c_q1
             - 0.2
-                * (c_q5 * (0.045 * t41 - 0.0225 * c_q6 * t38)
+                * (c_q5 * (0.045 * t19 - 0.0225 * c_q6 * t16)
                     - s_q5
-                        * (c_q6 * -0.0225 * (t39 * t39 + qd[6] * qd[6])
-                            - s_q6 * 0.0225 * (qdd[6] + t65))),
-        0.006 * qdd[2] + t80 - 0.34335 * c_q2
+                        * (-0.0225 * c_q6 * (t17 * t17 + qd[6] * qd[6])
+                            - 0.0225 * s_q6 * (qdd[6] + t43))),
+        0.006 * qdd[2] + t58 - 0.34335 * c_q2
             - 0.2
-                * (c_q7 * (0.045 * t48 - 0.0225 * c_q8 * t45)
+                * (c_q7 * (0.045 * t26 - 0.0225 * c_q8 * t23)
                     - s_q7
-                        * (c_q8 * -0.0225 * (t46 * t46 + qd[8] * qd[8])
-                            - s_q8 * 0.0225 * (qdd[8] + t66))),
-        t82,
-        0.0675 * qdd[4] + 0.06749 * t51 + t78 + 0.45 * t79 - 0.1575 * t28,
-        t81,
-        0.00675 * qdd[6] + 0.00674 * t65 - 0.0225 * s_q6 * (c_q5 * t35 - s_q5 * t36),
-        t80,
-        0.00675 * qdd[8] + 0.00674 * t66 - 0.0225 * s_q8 * (c_q7 * t42 - s_q7 * t43),
-        t78,
-        t72,
+                        * (-0.0225 * c_q8 * (t24 * t24 + qd[8] * qd[8])
+                            - 0.0225 * s_q8 * (qdd[8] + t44))),
+        t60,
+        0.0675 * qdd[4] + 0.06749 * t29 + t56 + 0.45 * t57 - 0.1575 * t6,
+        t59,
+        0.00675 * qdd[6] + 0.00674 * t43 - 0.0225 * s_q6 * (c_q5 * t13 - s_q5 * t14),
+        t58,
+        0.00675 * qdd[8] + 0.00674 * t44 - 0.0225 * s_q8 * (c_q7 * t20 - s_q7 * t21),
+        t56,
+        t50,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 80,
+    mul: 79,
     add: 43,
     div: 0,
     sqrt: 0,
@@ -492,74 +488,73 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t14 = s_q4 * s_q9;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t17 = s_q6 * s_q6;
-    let t18 = -0.0045 * (s_q5 * s_q6);
-    let t19 = s_q8 * s_q8;
-    let t20 = -0.0045 * (s_q7 * s_q8);
-    let t21 = 0.00675 * (s_q9 * s_q10);
-    let t22 = s_q9 * c_q10;
-    let t23 = s_q10 * s_q10;
-    let t24 = c_q5 * c_q6;
-    let t25 = c_q7 * c_q8;
-    let t26 = c_q9 * c_q10;
-    let t27 = s_q10 * t26;
-    let t28 = c_q4 * s_q10;
-    let t29 = t22 * t28;
-    let t30 = c_q4 * t22;
-    let t31 = 0.000935 * (s_q4 * t27 + t29);
-    let t32 = 0.2 * s_q3 * 0.015 * (t30 + s_q4 * t26) + t31;
-    let t33 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * t14;
-    let t34 = t33
-        - 0.2 * (0.015 * c_q3 * c_q10 - s_q3 * 0.015 * (c_q9 * t28 - t14 * s_q10));
-    let t35 = 0.0045 * t24 + 0.00675 - 0.00674 * t17;
-    let t36 = 0.0045 * t25 + 0.00675 - 0.00674 * t19;
-    let t37 = 0.1575 - 0.015 * t26;
-    let t38 = s_q9 * (0.000935 * t23 - 0.00075);
-    let t39 = s_q9 * t38;
-    let t40 = -0.000935 * t23 - 0.0135 * t26;
-    let t41 = c_q4 * t37 + 0.015 * s_q4 * t22;
-    let t42 = 0.000935 * t29 + s_q4 * (0.000935 * t27 - 0.00675 * s_q10);
-    let t43 = t39
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = s_q4 * s_q9;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t1 = s_q6 * s_q6;
+    let t2 = -0.0045 * (s_q5 * s_q6);
+    let t3 = s_q8 * s_q8;
+    let t4 = -0.0045 * (s_q7 * s_q8);
+    let t5 = 0.00675 * (s_q9 * s_q10);
+    let t6 = s_q9 * c_q10;
+    let t7 = s_q10 * s_q10;
+    let t8 = c_q5 * c_q6;
+    let t9 = c_q7 * c_q8;
+    let t10 = c_q9 * c_q10;
+    let t11 = s_q10 * t10;
+    let t12 = c_q4 * s_q10;
+    let t13 = t6 * t12;
+    let t14 = c_q4 * t6;
+    let t15 = 0.000935 * (s_q4 * t11 + t13);
+    let t16 = 0.003 * s_q3 * (t14 + s_q4 * t10) + t15;
+    let t17 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * t0;
+    let t18 = t17
+        - 0.2 * (0.015 * c_q3 * c_q10 - 0.015 * s_q3 * (c_q9 * t12 - t0 * s_q10));
+    let t19 = 0.0045 * t8 + 0.00675 - 0.00674 * t1;
+    let t20 = 0.0045 * t9 + 0.00675 - 0.00674 * t3;
+    let t21 = 0.1575 - 0.015 * t10;
+    let t22 = s_q9 * (0.000935 * t7 - 0.00075);
+    let t23 = s_q9 * t22;
+    let t24 = -0.000935 * t7 - 0.0135 * t10;
+    let t25 = c_q4 * t21 + 0.015 * s_q4 * t6;
+    let t26 = 0.000935 * t13 + s_q4 * (0.000935 * t11 - 0.00675 * s_q10);
+    let t27 = t23
         + s_q4
-            * (s_q4 * (-2.0 * t39 - t40 - 0.06824)
-                + 2.0 * c_q4 * (0.00675 * t22 + c_q9 * t38)) - 0.0135 * t26;
-    let t44 = s_q3 * s_q10;
-    let t45 = t43 + 0.06844 + 0.2 * (c_q3 * t41 + 0.015 * t44);
-    let t46 = 0.2 * s_q3 * (0.015 * t30 - s_q4 * t37) + t42;
-    let t47 = 0.001125 - 0.000935 * t23 - 0.00675 * t26;
+            * (s_q4 * (-2.0 * t23 - t24 - 0.06824)
+                + 2.0 * c_q4 * (0.00675 * t6 + c_q9 * t22)) - 0.0135 * t10;
+    let t28 = s_q3 * s_q10;
+    let t29 = t27 + 0.06844 + 0.2 * (c_q3 * t25 + 0.015 * t28);
+    let t30 = 0.2 * s_q3 * (0.015 * t14 - s_q4 * t21) + t26;
+    let t31 = 0.001125 - 0.000935 * t7 - 0.00675 * t10;
     [
         [
-            t43 + 0.4 * (0.015 * t44 + c_q3 * t41) + 0.08644,
+            t27 + 0.4 * (0.015 * t28 + c_q3 * t25) + 0.08644,
             0.0,
             0.0,
-            t45,
-            t46,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t32,
-            t34,
-        ],
-        [
-            0.0,
-            0.009 * t24 + 0.01275 - 0.00674 * t17,
+            t29,
+            t30,
             0.0,
             0.0,
             0.0,
-            t35,
+            0.0,
+            t16,
             t18,
+        ],
+        [
+            0.0,
+            0.009 * t8 + 0.01275 - 0.00674 * t1,
+            0.0,
+            0.0,
+            0.0,
+            t19,
+            t2,
             0.0,
             0.0,
             0.0,
@@ -568,24 +563,24 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         [
             0.0,
             0.0,
-            0.009 * t25 + 0.01275 - 0.00674 * t19,
+            0.009 * t9 + 0.01275 - 0.00674 * t3,
             0.0,
             0.0,
             0.0,
             0.0,
-            t36,
             t20,
+            t4,
             0.0,
             0.0,
         ],
-        [t45, 0.0, 0.0, t43 + 0.06844, t42, 0.0, 0.0, 0.0, 0.0, t31, t33],
-        [t46, 0.0, 0.0, t42, t40 + 0.068625, 0.0, 0.0, 0.0, 0.0, t47, t21],
-        [0.0, t35, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t17, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, t18, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t36, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t19, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t20, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0],
-        [t32, 0.0, 0.0, t31, t47, 0.0, 0.0, 0.0, 0.0, 0.001125 - 0.000935 * t23, 0.0],
-        [t34, 0.0, 0.0, t33, t21, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
+        [t29, 0.0, 0.0, t27 + 0.06844, t26, 0.0, 0.0, 0.0, 0.0, t15, t17],
+        [t30, 0.0, 0.0, t26, t24 + 0.068625, 0.0, 0.0, 0.0, 0.0, t31, t5],
+        [0.0, t19, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t1, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t2, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t20, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t3, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0],
+        [t16, 0.0, 0.0, t15, t31, 0.0, 0.0, 0.0, 0.0, 0.001125 - 0.000935 * t7, 0.0],
+        [t18, 0.0, 0.0, t17, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -608,94 +603,93 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
-    let t23 = qd[0] + qd[3];
-    let t24 = c_q4 * t23;
-    let t25 = qd[4] * t24;
-    let t26 = s_q4 * t23;
-    let t27 = qd[4] * t26;
-    let t28 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t29 = qd[1] + qd[5];
-    let t30 = s_q6 * t29;
-    let t31 = qd[6] * t30;
-    let t32 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t33 = qd[2] + qd[7];
-    let t34 = s_q8 * t33;
-    let t35 = qd[8] * t34;
-    let t36 = c_q9 * t26 + s_q9 * t24;
-    let t37 = c_q9 * t24 - s_q9 * t26;
-    let t38 = t24 * t26;
-    let t39 = qd[4] + qd[9];
-    let t40 = c_q10 * t36 - s_q10 * t39;
-    let t41 = s_q10 * t36 + c_q10 * t39;
-    let t42 = qd[10] + t37;
-    let t43 = c_q6 * t29;
-    let t44 = c_q8 * t33;
-    let t45 = t40 * t42;
-    let t46 = t40 * t41;
-    let t47 = qd[9] * t37 + c_q9 * t25 - s_q9 * t27;
-    let t48 = qd[10] * t40 + s_q10 * t47;
-    let t49 = c_q3 * t22 - 9.81 * c_q0 * s_q3;
-    let t50 = s_q4 * t49;
-    let t51 = 0.45 * t38 - t50;
-    let t52 = c_q9 * t27 + qd[9] * t36 + s_q9 * t25;
-    let t53 = 9.81 * c_q0 * c_q3 + s_q3 * t22;
-    let t54 = t41 * t42;
-    let t55 = c_q6
-        * (0.00001 * t31 + -0.01349 * t31 - 0.0225 * (9.81 * c_q1 * c_q5 + s_q5 * t28));
-    let t56 = c_q8
-        * (0.00001 * t35 + -0.01349 * t35 - 0.0225 * (9.81 * c_q2 * c_q7 + s_q7 * t32));
-    let t57 = t24 * t24 + qd[4] * qd[4];
-    let t58 = t42 * t42 + t41 * t41;
-    let t59 = c_q4 * t49 - 0.45 * t57;
-    let t60 = t45 + t48;
-    let t61 = t46 + t52;
-    let t62 = 0.00094 * t45 + 0.000935 * t48 - 0.015 * (c_q9 * t51 - s_q9 * t59);
-    let t63 = 0.00019 * (t47 + t37 * t39) + s_q10 * t62 - 0.000005 * c_q10 * t54;
-    let t64 = 0.015 * (c_q10 * (0.9 * t27 + t53) + s_q10 * (s_q9 * t51 + c_q9 * t59))
-        - 0.00094 * t52 - 0.000935 * t46;
-    let t65 = -0.015 * (s_q10 * t58 + c_q10 * t61);
-    let t66 = -0.015 * (s_q10 * t61 - c_q10 * t58);
-    let t67 = s_q9 * t66 - 0.015 * c_q9 * t60;
-    let t68 = s_q4 * (0.00001 * t25 + c_q9 * t63 - s_q9 * t64)
-        + c_q4 * (s_q9 * t63 + c_q9 * t64 - 0.13499 * t27 - 0.1575 * t53 - 0.45 * t65);
-    let t69 = c_q10 * t62 + 0.000005 * s_q10 * t54 - 0.00019 * t36 * t37;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[3];
+    let t2 = c_q4 * t1;
+    let t3 = qd[4] * t2;
+    let t4 = s_q4 * t1;
+    let t5 = qd[4] * t4;
+    let t6 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t7 = qd[1] + qd[5];
+    let t8 = s_q6 * t7;
+    let t9 = qd[6] * t8;
+    let t10 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t11 = qd[2] + qd[7];
+    let t12 = s_q8 * t11;
+    let t13 = qd[8] * t12;
+    let t14 = c_q9 * t4 + s_q9 * t2;
+    let t15 = c_q9 * t2 - s_q9 * t4;
+    let t16 = t2 * t4;
+    let t17 = qd[4] + qd[9];
+    let t18 = c_q10 * t14 - s_q10 * t17;
+    let t19 = s_q10 * t14 + c_q10 * t17;
+    let t20 = qd[10] + t15;
+    let t21 = c_q6 * t7;
+    let t22 = c_q8 * t11;
+    let t23 = t18 * t20;
+    let t24 = t18 * t19;
+    let t25 = qd[9] * t15 + c_q9 * t3 - s_q9 * t5;
+    let t26 = qd[10] * t18 + s_q10 * t25;
+    let t27 = c_q3 * t0 - 9.81 * c_q0 * s_q3;
+    let t28 = s_q4 * t27;
+    let t29 = 0.45 * t16 - t28;
+    let t30 = c_q9 * t5 + qd[9] * t14 + s_q9 * t3;
+    let t31 = 9.81 * c_q0 * c_q3 + s_q3 * t0;
+    let t32 = t19 * t20;
+    let t33 = c_q6
+        * (0.00001 * t9 - 0.01349 * t9 - 0.0225 * (9.81 * c_q1 * c_q5 + s_q5 * t6));
+    let t34 = c_q8
+        * (0.00001 * t13 - 0.01349 * t13 - 0.0225 * (9.81 * c_q2 * c_q7 + s_q7 * t10));
+    let t35 = t2 * t2 + qd[4] * qd[4];
+    let t36 = t20 * t20 + t19 * t19;
+    let t37 = c_q4 * t27 - 0.45 * t35;
+    let t38 = t23 + t26;
+    let t39 = t24 + t30;
+    let t40 = 0.00094 * t23 + 0.000935 * t26 - 0.015 * (c_q9 * t29 - s_q9 * t37);
+    let t41 = 0.00019 * (t25 + t15 * t17) + s_q10 * t40 - 0.000005 * c_q10 * t32;
+    let t42 = 0.015 * (c_q10 * (0.9 * t5 + t31) + s_q10 * (s_q9 * t29 + c_q9 * t37))
+        - 0.00094 * t30 - 0.000935 * t24;
+    let t43 = -0.015 * (s_q10 * t36 + c_q10 * t39);
+    let t44 = -0.015 * (s_q10 * t39 - c_q10 * t36);
+    let t45 = s_q9 * t44 - 0.015 * c_q9 * t38;
+    let t46 = s_q4 * (0.00001 * t3 + c_q9 * t41 - s_q9 * t42)
+        + c_q4 * (s_q9 * t41 + c_q9 * t42 - 0.13499 * t5 - 0.1575 * t31 - 0.45 * t43);
+    let t47 = c_q10 * t40 + 0.000005 * s_q10 * t32 - 0.00019 * t14 * t15;
     [
-        t68 - 0.93195 * c_q0
+        t46 - 0.93195 * c_q0
             - 0.2
-                * (c_q3 * (0.315 * t27 + t65)
+                * (c_q3 * (0.315 * t5 + t43)
                     - s_q3
-                        * (c_q4 * (c_q9 * t66 + 0.015 * s_q9 * t60 - 0.1575 * t57)
-                            - s_q4 * (0.1575 * t38 + t67))),
-        t55 - 0.34335 * c_q1
+                        * (c_q4 * (c_q9 * t44 + 0.015 * s_q9 * t38 - 0.1575 * t35)
+                            - s_q4 * (0.1575 * t16 + t45))),
+        t33 - 0.34335 * c_q1
             - 0.2
-                * (0.045 * c_q5 * t31
-                    + s_q5 * 0.0225 * c_q6 * (t43 * t43 + qd[6] * qd[6] + t30 * t30)),
-        t56 - 0.34335 * c_q2
+                * (0.045 * c_q5 * t9
+                    + 0.0225 * s_q5 * c_q6 * (t21 * t21 + qd[6] * qd[6] + t8 * t8)),
+        t34 - 0.34335 * c_q2
             - 0.2
-                * (0.045 * c_q7 * t35
-                    + s_q7 * 0.0225 * c_q8 * (t44 * t44 + qd[8] * qd[8] + t34 * t34)),
-        t68,
-        0.06749 * t38 + 0.45 * t67 + t69 - 0.1575 * t50,
-        t55,
-        0.00674 * t30 * t43 - 0.0225 * s_q6 * (c_q5 * t28 - 9.81 * c_q1 * s_q5),
-        t56,
-        0.00674 * t34 * t44 - 0.0225 * s_q8 * (c_q7 * t32 - 9.81 * c_q2 * s_q7),
-        t69,
-        t64,
+                * (0.045 * c_q7 * t13
+                    + 0.0225 * s_q7 * c_q8 * (t22 * t22 + qd[8] * qd[8] + t12 * t12)),
+        t46,
+        0.06749 * t16 + 0.45 * t45 + t47 - 0.1575 * t28,
+        t33,
+        0.00674 * t8 * t21 - 0.0225 * s_q6 * (c_q5 * t6 - 9.81 * c_q1 * s_q5),
+        t34,
+        0.00674 * t12 * t22 - 0.0225 * s_q8 * (c_q7 * t10 - 9.81 * c_q2 * s_q7),
+        t47,
+        t42,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -717,51 +711,50 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t13 = q[4] + q[9];
-    let (t14, t15) = libm::Libm::<Real>::sincos(t13);
-    let t16 = q[0] + q[3];
-    let (t17, t20) = libm::Libm::<Real>::sincos(t16);
-    let t18 = s_q10 * t17;
-    let t19 = t14 * t18;
-    let t21 = 9.81 * (c_q10 * t20 - t15 * t18);
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = c_q6 * t23;
-    let t25 = libm::Libm::<Real>::sin(t22);
-    let t26 = q[2] + q[7];
-    let t27 = libm::Libm::<Real>::cos(t26);
-    let t28 = c_q8 * t27;
-    let t29 = libm::Libm::<Real>::sin(t26);
-    let t30 = c_q10 * t14 * t17;
-    let t31 = s_q4 * (-0.14715 * c_q9 * t19 - 0.015 * s_q9 * t21)
-        + c_q4 * (0.015 * c_q9 * t21 - 1.545075 * t20 - 0.14715 * s_q9 * t19);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t7) = sin_cos(t3);
+    let t5 = s_q10 * t4;
+    let t6 = t1 * t5;
+    let t8 = 9.81 * (c_q10 * t7 - t2 * t5);
+    let t9 = q[1] + q[5];
+    let t10 = cos(t9);
+    let t11 = c_q6 * t10;
+    let t12 = sin(t9);
+    let t13 = q[2] + q[7];
+    let t14 = cos(t13);
+    let t15 = c_q8 * t14;
+    let t16 = sin(t13);
+    let t17 = c_q10 * t1 * t4;
+    let t18 = s_q4 * (-0.14715 * c_q9 * t6 - 0.015 * s_q9 * t8)
+        + c_q4 * (0.015 * c_q9 * t8 - 1.545075 * t7 - 0.14715 * s_q9 * t6);
     [
-        t31 - 0.93195 * c_q0,
-        -0.34335 * c_q1 - 0.220725 * t24,
-        -0.34335 * c_q2 - 0.220725 * t28,
-        t31,
-        1.545075 * s_q4 * t17 - 0.14715 * t30,
-        -0.220725 * t24,
-        0.220725 * (s_q6 * t25),
-        -0.220725 * t28,
-        0.220725 * (s_q8 * t29),
-        -0.14715 * t30,
-        0.015 * t21,
+        t18 - 0.93195 * c_q0,
+        -0.34335 * c_q1 - 0.220725 * t11,
+        -0.34335 * c_q2 - 0.220725 * t15,
+        t18,
+        1.545075 * s_q4 * t4 - 0.14715 * t17,
+        -0.220725 * t11,
+        0.220725 * (s_q6 * t12),
+        -0.220725 * t15,
+        0.220725 * (s_q8 * t16),
+        -0.14715 * t17,
+        0.015 * t8,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 287,
+    mul: 284,
     add: 140,
     div: 0,
     sqrt: 0,
@@ -781,148 +774,144 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = c_q0 * c_q3;
-    let t9 = c_q0 * s_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t14 = c_q1 * s_q5;
-    let t15 = c_q1 * c_q5;
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = c_q2 * s_q7;
-    let t21 = c_q2 * c_q7;
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t26 = s_q4 * s_q9;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t29 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
-    let t30 = qd[0] + qd[3];
-    let t31 = c_q4 * t30;
-    let t32 = qd[4] * t31;
-    let t33 = qd[4] * t30;
-    let t34 = s_q4 * t33;
-    let t35 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
-    let t36 = qd[1] + qd[5];
-    let t37 = s_q6 * t36;
-    let t38 = qd[6] * t37;
-    let t39 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
-    let t40 = qd[2] + qd[7];
-    let t41 = s_q8 * t40;
-    let t42 = qd[8] * t41;
-    let t43 = s_q4 * c_q9;
-    let t44 = t30 * t43 + s_q9 * t31;
-    let t45 = c_q9 * t31 - t26 * t30;
-    let t46 = s_q4 * t30 * t31;
-    let t47 = qd[4] + qd[9];
-    let t48 = c_q10 * t44 - s_q10 * t47;
-    let t49 = s_q10 * t44 + c_q10 * t47;
-    let t50 = qd[10] + t45;
-    let t51 = c_q6 * t36;
-    let t52 = c_q8 * t40;
-    let t53 = t48 * t50;
-    let t54 = t48 * t49;
-    let t55 = s_q6 * s_q6;
-    let t56 = -0.0045 * (s_q5 * s_q6);
-    let t57 = s_q8 * s_q8;
-    let t58 = -0.0045 * (s_q7 * s_q8);
-    let t59 = s_q9 * s_q10;
-    let t60 = 0.00675 * t59;
-    let t61 = s_q10 * s_q10;
-    let t62 = c_q5 * c_q6;
-    let t63 = c_q7 * c_q8;
-    let t64 = c_q9 * s_q10;
-    let t65 = s_q10 * c_q10;
-    let t66 = c_q4 * s_q9;
-    let t67 = t65 * t66;
-    let t68 = c_q10 * t66;
-    let t69 = c_q9 * c_q10;
-    let t70 = 0.000935 * (t43 * t65 + t67);
-    let t71 = 0.2 * s_q3 * 0.015 * (t68 + c_q10 * t43) + t70;
-    let t72 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * t26;
-    let t73 = t72
-        - 0.2 * (0.015 * c_q3 * c_q10 - s_q3 * 0.015 * (c_q4 * t64 - t26 * s_q10));
-    let t74 = qd[9] * t45 + c_q9 * t32 - t26 * t33;
-    let t75 = qd[10] * t48 + s_q10 * t74;
-    let t76 = c_q3 * t29 - 9.81 * t9;
-    let t77 = s_q4 * t76;
-    let t78 = 0.45 * t46 - t77;
-    let t79 = t33 * t43 + qd[9] * t44 + s_q9 * t32;
-    let t80 = 9.81 * t8 + s_q3 * t29;
-    let t81 = -9.81 * (t9 + s_q0 * c_q3);
-    let t82 = -(t81 * (t66 + t43));
-    let t83 = 9.81 * (t8 - s_q0 * s_q3);
-    let t84 = s_q10 * t81 * (c_q4 * c_q9 - t26) + c_q10 * t83;
-    let t85 = c_q6 * (9.81 * (t15 - s_q1 * s_q5));
-    let t86 = c_q8 * (9.81 * (t21 - s_q2 * s_q7));
-    let t87 = c_q10 * t82;
-    let t88 = t49 * t50;
-    let t89 = 0.0045 * t62 + 0.00675 - 0.00674 * t55;
-    let t90 = 0.0045 * t63 + 0.00675 - 0.00674 * t57;
-    let t91 = 0.1575 - 0.015 * t69;
-    let t92 = c_q6
-        * (0.00001 * t38 + -0.01349 * t38 - 0.0225 * (9.81 * t15 + s_q5 * t35));
-    let t93 = c_q8
-        * (0.00001 * t42 + -0.01349 * t42 - 0.0225 * (9.81 * t21 + s_q7 * t39));
-    let t94 = s_q4 * -0.015 * (t64 * t82 + s_q9 * t84)
-        + c_q4 * (0.015 * (c_q9 * t84 - t59 * t82) - 0.1575 * t83);
-    let t95 = t31 * t31 + qd[4] * qd[4];
-    let t96 = t50 * t50 + t49 * t49;
-    let t97 = c_q4 * t76 - 0.45 * t95;
-    let t98 = t53 + t75;
-    let t99 = t54 + t79;
-    let t100 = 0.00094 * t53 + 0.000935 * t75 - 0.015 * (c_q9 * t78 - s_q9 * t97);
-    let t101 = 0.00019 * (t74 + t45 * t47) + s_q10 * t100 - 0.000005 * c_q10 * t88;
-    let t102 = 0.015 * (c_q10 * (0.9 * t34 + t80) + s_q10 * (s_q9 * t78 + c_q9 * t97))
-        - 0.00094 * t79 - 0.000935 * t54;
-    let t103 = -0.015 * (s_q10 * t96 + c_q10 * t99);
-    let t104 = -0.015 * (s_q10 * t99 - c_q10 * t96);
-    let t105 = s_q9 * t104 - 0.015 * c_q9 * t98;
-    let t106 = s_q4 * (0.00001 * t32 + c_q9 * t101 - s_q9 * t102)
-        + c_q4
-            * (s_q9 * t101 + c_q9 * t102 - 0.13499 * t34 - 0.1575 * t80 - 0.45 * t103);
-    let t107 = c_q10 * t100 + 0.000005 * s_q10 * t88 - 0.00019 * t44 * t45;
-    let t108 = s_q9 * (0.000935 * t61 - 0.00075);
-    let t109 = s_q9 * t108;
-    let t110 = -0.000935 * t61 - 0.0135 * t69;
-    let t111 = c_q4 * t91 + 0.015 * t26 * c_q10;
-    let t112 = 0.000935 * t67 + s_q4 * (0.000935 * c_q10 * t64 - 0.00675 * s_q10);
-    let t113 = t109
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q0 * c_q3;
+    let t1 = c_q0 * s_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t2 = c_q1 * s_q5;
+    let t3 = c_q1 * c_q5;
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t4 = c_q2 * s_q7;
+    let t5 = c_q2 * c_q7;
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t6 = s_q4 * s_q9;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t7 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
+    let t8 = qd[0] + qd[3];
+    let t9 = c_q4 * t8;
+    let t10 = qd[4] * t9;
+    let t11 = qd[4] * t8;
+    let t12 = s_q4 * t11;
+    let t13 = -9.81 * s_q1 - 0.2 * qd[1] * qd[1];
+    let t14 = qd[1] + qd[5];
+    let t15 = s_q6 * t14;
+    let t16 = qd[6] * t15;
+    let t17 = -9.81 * s_q2 - 0.2 * qd[2] * qd[2];
+    let t18 = qd[2] + qd[7];
+    let t19 = s_q8 * t18;
+    let t20 = qd[8] * t19;
+    let t21 = s_q4 * c_q9;
+    let t22 = t8 * t21 + s_q9 * t9;
+    let t23 = c_q9 * t9 - t6 * t8;
+    let t24 = s_q4 * t8 * t9;
+    let t25 = qd[4] + qd[9];
+    let t26 = c_q10 * t22 - s_q10 * t25;
+    let t27 = s_q10 * t22 + c_q10 * t25;
+    let t28 = qd[10] + t23;
+    let t29 = c_q6 * t14;
+    let t30 = c_q8 * t18;
+    let t31 = t26 * t28;
+    let t32 = t26 * t27;
+    let t33 = s_q6 * s_q6;
+    let t34 = -0.0045 * (s_q5 * s_q6);
+    let t35 = s_q8 * s_q8;
+    let t36 = -0.0045 * (s_q7 * s_q8);
+    let t37 = s_q9 * s_q10;
+    let t38 = 0.00675 * t37;
+    let t39 = s_q10 * s_q10;
+    let t40 = c_q5 * c_q6;
+    let t41 = c_q7 * c_q8;
+    let t42 = c_q9 * s_q10;
+    let t43 = s_q10 * c_q10;
+    let t44 = c_q4 * s_q9;
+    let t45 = t43 * t44;
+    let t46 = c_q10 * t44;
+    let t47 = c_q9 * c_q10;
+    let t48 = 0.000935 * (t21 * t43 + t45);
+    let t49 = 0.003 * s_q3 * (t46 + c_q10 * t21) + t48;
+    let t50 = c_q4 * (0.00094 * c_q9 - 0.00675 * c_q10) - 0.00094 * t6;
+    let t51 = t50
+        - 0.2 * (0.015 * c_q3 * c_q10 - 0.015 * s_q3 * (c_q4 * t42 - t6 * s_q10));
+    let t52 = qd[9] * t23 + c_q9 * t10 - t6 * t11;
+    let t53 = qd[10] * t26 + s_q10 * t52;
+    let t54 = c_q3 * t7 - 9.81 * t1;
+    let t55 = s_q4 * t54;
+    let t56 = 0.45 * t24 - t55;
+    let t57 = t11 * t21 + qd[9] * t22 + s_q9 * t10;
+    let t58 = 9.81 * t0 + s_q3 * t7;
+    let t59 = -9.81 * (t1 + s_q0 * c_q3);
+    let t60 = -t59 * (t44 + t21);
+    let t61 = 9.81 * (t0 - s_q0 * s_q3);
+    let t62 = s_q10 * t59 * (c_q4 * c_q9 - t6) + c_q10 * t61;
+    let t63 = 9.81 * c_q6 * (t3 - s_q1 * s_q5);
+    let t64 = 9.81 * c_q8 * (t5 - s_q2 * s_q7);
+    let t65 = c_q10 * t60;
+    let t66 = t27 * t28;
+    let t67 = 0.0045 * t40 + 0.00675 - 0.00674 * t33;
+    let t68 = 0.0045 * t41 + 0.00675 - 0.00674 * t35;
+    let t69 = 0.1575 - 0.015 * t47;
+    let t70 = c_q6 * (0.00001 * t16 - 0.01349 * t16 - 0.0225 * (9.81 * t3 + s_q5 * t13));
+    let t71 = c_q8 * (0.00001 * t20 - 0.01349 * t20 - 0.0225 * (9.81 * t5 + s_q7 * t17));
+    let t72 = c_q4 * (0.015 * (c_q9 * t62 - t37 * t60) - 0.1575 * t61)
+        - 0.015 * s_q4 * (t42 * t60 + s_q9 * t62);
+    let t73 = t9 * t9 + qd[4] * qd[4];
+    let t74 = t28 * t28 + t27 * t27;
+    let t75 = c_q4 * t54 - 0.45 * t73;
+    let t76 = t31 + t53;
+    let t77 = t32 + t57;
+    let t78 = 0.00094 * t31 + 0.000935 * t53 - 0.015 * (c_q9 * t56 - s_q9 * t75);
+    let t79 = 0.00019 * (t52 + t23 * t25) + s_q10 * t78 - 0.000005 * c_q10 * t66;
+    let t80 = 0.015 * (c_q10 * (0.9 * t12 + t58) + s_q10 * (s_q9 * t56 + c_q9 * t75))
+        - 0.00094 * t57 - 0.000935 * t32;
+    let t81 = -0.015 * (s_q10 * t74 + c_q10 * t77);
+    let t82 = -0.015 * (s_q10 * t77 - c_q10 * t74);
+    let t83 = s_q9 * t82 - 0.015 * c_q9 * t76;
+    let t84 = s_q4 * (0.00001 * t10 + c_q9 * t79 - s_q9 * t80)
+        + c_q4 * (s_q9 * t79 + c_q9 * t80 - 0.13499 * t12 - 0.1575 * t58 - 0.45 * t81);
+    let t85 = c_q10 * t78 + 0.000005 * s_q10 * t66 - 0.00019 * t22 * t23;
+    let t86 = s_q9 * (0.000935 * t39 - 0.00075);
+    let t87 = s_q9 * t86;
+    let t88 = -0.000935 * t39 - 0.0135 * t47;
+    let t89 = c_q4 * t69 + 0.015 * t6 * c_q10;
+    let t90 = 0.000935 * t45 + s_q4 * (0.000935 * c_q10 * t42 - 0.00675 * s_q10);
+    let t91 = t87
         + s_q4
-            * (s_q4 * (-2.0 * t109 - t110 - 0.06824)
-                + 2.0 * c_q4 * (0.00675 * s_q9 * c_q10 + c_q9 * t108)) - 0.0135 * t69;
-    let t114 = s_q3 * s_q10;
-    let t115 = t113 + 0.06844 + 0.2 * (c_q3 * t111 + 0.015 * t114);
-    let t116 = 0.2 * s_q3 * (0.015 * t68 - s_q4 * t91) + t112;
-    let t117 = 0.001125 - 0.000935 * t61 - 0.00675 * t69;
+            * (s_q4 * (-2.0 * t87 - t88 - 0.06824)
+                + 2.0 * c_q4 * (0.00675 * s_q9 * c_q10 + c_q9 * t86)) - 0.0135 * t47;
+    let t92 = s_q3 * s_q10;
+    let t93 = t91 + 0.06844 + 0.2 * (c_q3 * t89 + 0.015 * t92);
+    let t94 = 0.2 * s_q3 * (0.015 * t46 - s_q4 * t69) + t90;
+    let t95 = 0.001125 - 0.000935 * t39 - 0.00675 * t47;
     JointSpace {
         mass_matrix: [
             [
-                t113 + 0.4 * (0.015 * t114 + c_q3 * t111) + 0.08644,
+                t91 + 0.4 * (0.015 * t92 + c_q3 * t89) + 0.08644,
                 0.0,
                 0.0,
-                t115,
-                t116,
+                t93,
+                t94,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t71,
-                t73,
+                t49,
+                t51,
             ],
             [
                 0.0,
-                0.009 * t62 + 0.01275 - 0.00674 * t55,
+                0.009 * t40 + 0.01275 - 0.00674 * t33,
                 0.0,
                 0.0,
                 0.0,
-                t89,
-                t56,
+                t67,
+                t34,
                 0.0,
                 0.0,
                 0.0,
@@ -931,75 +920,75 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [
                 0.0,
                 0.0,
-                0.009 * t63 + 0.01275 - 0.00674 * t57,
+                0.009 * t41 + 0.01275 - 0.00674 * t35,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t90,
-                t58,
+                t68,
+                t36,
                 0.0,
                 0.0,
             ],
-            [t115, 0.0, 0.0, t113 + 0.06844, t112, 0.0, 0.0, 0.0, 0.0, t70, t72],
-            [t116, 0.0, 0.0, t112, t110 + 0.068625, 0.0, 0.0, 0.0, 0.0, t117, t60],
-            [0.0, t89, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t55, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t56, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t90, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t57, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t58, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0],
+            [t93, 0.0, 0.0, t91 + 0.06844, t90, 0.0, 0.0, 0.0, 0.0, t48, t50],
+            [t94, 0.0, 0.0, t90, t88 + 0.068625, 0.0, 0.0, 0.0, 0.0, t95, t38],
+            [0.0, t67, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t33, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t34, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t68, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t35, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t36, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0],
             [
-                t71,
+                t49,
                 0.0,
                 0.0,
-                t70,
-                t117,
+                t48,
+                t95,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.001125 - 0.000935 * t61,
+                0.001125 - 0.000935 * t39,
                 0.0,
             ],
-            [t73, 0.0, 0.0, t72, t60, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
+            [t51, 0.0, 0.0, t50, t38, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
         ],
         bias: [
-            t106 - 0.93195 * c_q0
+            t84 - 0.93195 * c_q0
                 - 0.2
-                    * (c_q3 * (0.315 * t34 + t103)
+                    * (c_q3 * (0.315 * t12 + t81)
                         - s_q3
-                            * (c_q4 * (c_q9 * t104 + 0.015 * s_q9 * t98 - 0.1575 * t95)
-                                - s_q4 * (0.1575 * t46 + t105))),
-            t92 - 0.34335 * c_q1
+                            * (c_q4 * (c_q9 * t82 + 0.015 * s_q9 * t76 - 0.1575 * t73)
+                                - s_q4 * (0.1575 * t24 + t83))),
+            t70 - 0.34335 * c_q1
                 - 0.2
-                    * (0.045 * c_q5 * t38
-                        + s_q5 * 0.0225 * c_q6
-                            * (t51 * t51 + qd[6] * qd[6] + t37 * t37)),
-            t93 - 0.34335 * c_q2
+                    * (0.045 * c_q5 * t16
+                        + 0.0225 * s_q5 * c_q6
+                            * (t29 * t29 + qd[6] * qd[6] + t15 * t15)),
+            t71 - 0.34335 * c_q2
                 - 0.2
-                    * (0.045 * c_q7 * t42
-                        + s_q7 * 0.0225 * c_q8
-                            * (t52 * t52 + qd[8] * qd[8] + t41 * t41)),
-            t106,
-            0.06749 * t46 + 0.45 * t105 + t107 - 0.1575 * t77,
-            t92,
-            0.00674 * t37 * t51 - 0.0225 * s_q6 * (c_q5 * t35 - 9.81 * t14),
-            t93,
-            0.00674 * t41 * t52 - 0.0225 * s_q8 * (c_q7 * t39 - 9.81 * t20),
-            t107,
-            t102,
+                    * (0.045 * c_q7 * t20
+                        + 0.0225 * s_q7 * c_q8
+                            * (t30 * t30 + qd[8] * qd[8] + t19 * t19)),
+            t84,
+            0.06749 * t24 + 0.45 * t83 + t85 - 0.1575 * t55,
+            t70,
+            0.00674 * t15 * t29 - 0.0225 * s_q6 * (c_q5 * t13 - 9.81 * t2),
+            t71,
+            0.00674 * t19 * t30 - 0.0225 * s_q8 * (c_q7 * t17 - 9.81 * t4),
+            t85,
+            t80,
         ],
         gravity: [
-            t94 - 0.93195 * c_q0,
-            -0.34335 * c_q1 - 0.0225 * t85,
-            -0.34335 * c_q2 - 0.0225 * t86,
-            t94,
-            -0.1575 * s_q4 * t81 - 0.015 * t87,
-            -0.0225 * t85,
-            -0.0225 * (s_q6 * (-9.81 * (s_q1 * c_q5 + t14))),
-            -0.0225 * t86,
-            -0.0225 * (s_q8 * (-9.81 * (s_q2 * c_q7 + t20))),
-            -0.015 * t87,
-            0.015 * t84,
+            t72 - 0.93195 * c_q0,
+            -0.34335 * c_q1 - 0.0225 * t63,
+            -0.34335 * c_q2 - 0.0225 * t64,
+            t72,
+            -0.1575 * s_q4 * t59 - 0.015 * t65,
+            -0.0225 * t63,
+            0.220725 * s_q6 * (s_q1 * c_q5 + t2),
+            -0.0225 * t64,
+            0.220725 * s_q8 * (s_q2 * c_q7 + t4),
+            -0.015 * t65,
+            0.015 * t62,
         ],
     }
 }
@@ -1030,242 +1019,238 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = qd[0] + qd[3];
-    let t23 = qd[4] * t22;
-    let t24 = c_q4 * t23;
-    let t25 = s_q4 * t23;
-    let t26 = qd[1] + qd[5];
-    let t27 = s_q6 * t26;
-    let t28 = qd[6] * t27;
-    let t29 = qd[2] + qd[7];
-    let t30 = s_q8 * t29;
-    let t31 = qd[8] * t30;
-    let t32 = s_q4 * t22;
-    let t33 = c_q4 * t22;
-    let t34 = c_q9 * t32 + s_q9 * t33;
-    let t35 = c_q9 * t33 - s_q9 * t32;
-    let t36 = t33 * t33 + qd[4] * qd[4];
-    let t37 = -0.45 * t36;
-    let t38 = t32 * t33;
-    let t39 = qd[4] + qd[9];
-    let t40 = qd[9] * t35;
-    let t41 = c_q10 * t34 - s_q10 * t39;
-    let t42 = s_q10 * t34 + c_q10 * t39;
-    let t43 = qd[10] + t35;
-    let t44 = qd[10] * t41;
-    let t45 = c_q6 * t26;
-    let t46 = t27 * t45;
-    let t47 = c_q8 * t29;
-    let t48 = t30 * t47;
-    let t49 = t41 * t43;
-    let t50 = t41 * t42;
-    let t51 = s_q6 * s_q6;
-    let t52 = s_q8 * s_q8;
-    let t53 = s_q10 * c_q10;
-    let t54 = s_q9 * t53;
-    let t55 = s_q10 * s_q10;
-    let t56 = c_q6 * c_q6;
-    let t57 = 0.00001 * t51 + 0.00675 * t56;
-    let inv58 = 1.0 / t57;
-    let t59 = c_q8 * c_q8;
-    let t60 = 0.00001 * t52 + 0.00675 * t59;
-    let inv61 = 1.0 / t60;
-    let t62 = c_q9 * t53;
-    let t63 = c_q10 * c_q10;
-    let t64 = 0.00019 * t55 + 0.001125 * t63;
-    let inv65 = 1.0 / t64;
-    let t66 = qd[0] * (c_q3 * qd[0]);
-    let t67 = qd[0] * (s_q3 * qd[0]);
-    let t68 = qd[1] * (c_q5 * qd[1]);
-    let t69 = qd[1] * (s_q5 * qd[1]);
-    let t70 = qd[2] * (c_q7 * qd[2]);
-    let t71 = qd[2] * (s_q7 * qd[2]);
-    let t72 = c_q9 * t37 + 0.45 * s_q9 * t38;
-    let t73 = 0.45 * c_q9 * t38 - s_q9 * t37;
-    let t74 = -0.015 * (t43 * t43 + t42 * t42);
-    let t75 = t42 * (0.00019 * qd[10] - 0.000185 * t43);
-    let t76 = -0.001125 * t44 - 0.00075 * t49;
-    let t77 = 0.00007978723404255319 * t50 - 15.957446808510639 * tau[10];
-    let t78 = 0.06063829787234042 * t55 + 0.3 * t63;
-    let t79 = 0.3 * t55 + 0.06063829787234042 * t63;
-    let t80 = tau[9] + c_q10 * t76 - s_q10 * t75;
-    let t81 = 0.3 - 0.000225 * c_q10 * c_q10 * inv65;
-    let t82 = 0.000014025 * c_q10 * t53 * inv65 - 0.015 * s_q10;
-    let t83 = 0.001125 * t55 + 0.00019 * t63 - 0.000000874225 * t53 * t53 * inv65;
-    let t84 = c_q10 * t74 + s_q10 * t77 + 0.1077127659574468 * t25 * t53 - t72 * t78;
-    let t85 = c_q10 * t77 + 0.2393617021276596 * t53 * t72 - s_q10 * t74
-        - 0.45 * t25 * t79;
-    let t86 = 0.015 * (t44 + t49 + c_q10 * inv65 * t80) - t73 * t81 - t40 * t82;
-    let t87 = c_q10 * t75 + s_q10 * t76 - t73 * t82 - t40 * t83
-        - 0.000935 * t53 * inv65 * t80;
-    let t88 = s_q9 * c_q9;
-    let t89 = t88 * (t78 - t81);
-    let t90 = s_q9 * s_q9 * t78 + c_q9 * c_q9 * t81;
-    let t91 = c_q9 * t82;
-    let t92 = s_q9 * t91;
-    let t93 = c_q9 * t91;
-    let t94 = 0.1077127659574468 * t54 + t92;
-    let t95 = 0.45 * t94;
-    let t96 = 0.45 * t90 + 0.0225;
-    let t97 = 0.2025 * t90 + 0.00675;
-    let inv98 = 1.0 / t97;
-    let t99 = s_q9 * t84 + c_q9 * t86;
-    let t100 = 0.025 * t52 + 0.1 * t59;
-    let t101 = 0.01348 * c_q8 * t31 + tau[7];
-    let t102 = 0.1 - 0.00050625 * c_q8 * c_q8 * inv61;
-    let t103 = s_q7 * c_q7;
-    let t104 = s_q7 * s_q7 * t100 + c_q7 * c_q7 * t102;
-    let t105 = 0.04 * t104 + 0.002;
-    let inv106 = 1.0 / t105;
-    let t107 = 0.025 * t51 + 0.1 * t56;
-    let t108 = 0.01348 * c_q6 * t28 + tau[5];
-    let t109 = 0.1 - 0.00050625 * c_q6 * c_q6 * inv58;
-    let t110 = s_q5 * c_q5;
-    let t111 = s_q5 * s_q5 * t107 + c_q5 * c_q5 * t109;
-    let t112 = 0.04 * t111 + 0.002;
-    let inv113 = 1.0 / t112;
-    let t114 = -0.00674 * t38 + 0.45 * t99 + tau[4] - tau[9];
-    let t115 = t89 - 0.45 * t89 * t96 * inv98;
-    let t116 = -0.2025 * t89 * t93 * inv98 - t92;
-    let t117 = 0.1077127659574468 * t62 - s_q9 * s_q9 * t82 - 0.45 * t89 * t95 * inv98;
-    let t118 = t93 - 0.45 * t93 * t96 * inv98;
-    let t119 = t94 - t95 * t96 * inv98;
-    let t120 = 0.1077127659574468 * t54 * t95 * inv98 - 0.45 * t79 - 0.0225;
-    let t121 = c_q9 * c_q9 * t83 + 0.00001 - 0.2025 * t93 * t93 * inv98;
-    let t122 = t83 * t88 - 0.45 * t93 * t95 * inv98;
-    let t123 = 0.2025 * t79 + s_q9 * s_q9 * t83 + 0.00675 - t95 * t95 * inv98;
-    let t124 = t54 * t93;
-    let t125 = 0.048470744680851066 * s_q4 * inv98 * t124 + c_q4 * t120;
-    let t126 = c_q4 * (s_q4 * t116 + c_q4 * t117) - s_q4 * (s_q4 * t118 + c_q4 * t119);
-    let t127 = s_q4 * (s_q4 * t121 + c_q4 * t122) + c_q4 * (s_q4 * t122 + c_q4 * t123);
-    let inv128 = 1.0 / t127;
-    let t129 = tau[3]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = qd[0] + qd[3];
+    let t1 = qd[4] * t0;
+    let t2 = c_q4 * t1;
+    let t3 = s_q4 * t1;
+    let t4 = qd[1] + qd[5];
+    let t5 = s_q6 * t4;
+    let t6 = qd[6] * t5;
+    let t7 = qd[2] + qd[7];
+    let t8 = s_q8 * t7;
+    let t9 = qd[8] * t8;
+    let t10 = s_q4 * t0;
+    let t11 = c_q4 * t0;
+    let t12 = c_q9 * t10 + s_q9 * t11;
+    let t13 = c_q9 * t11 - s_q9 * t10;
+    let t14 = t11 * t11 + qd[4] * qd[4];
+    let t15 = -0.45 * t14;
+    let t16 = t10 * t11;
+    let t17 = qd[4] + qd[9];
+    let t18 = qd[9] * t13;
+    let t19 = c_q10 * t12 - s_q10 * t17;
+    let t20 = s_q10 * t12 + c_q10 * t17;
+    let t21 = qd[10] + t13;
+    let t22 = qd[10] * t19;
+    let t23 = c_q6 * t4;
+    let t24 = t5 * t23;
+    let t25 = c_q8 * t7;
+    let t26 = t8 * t25;
+    let t27 = t19 * t21;
+    let t28 = t19 * t20;
+    let t29 = s_q6 * s_q6;
+    let t30 = s_q8 * s_q8;
+    let t31 = s_q10 * c_q10;
+    let t32 = s_q9 * t31;
+    let t33 = s_q10 * s_q10;
+    let t34 = c_q6 * c_q6;
+    let t35 = 0.00001 * t29 + 0.00675 * t34;
+    let inv0 = 1.0 / t35;
+    let t36 = c_q8 * c_q8;
+    let t37 = 0.00001 * t30 + 0.00675 * t36;
+    let inv1 = 1.0 / t37;
+    let t38 = c_q9 * t31;
+    let t39 = c_q10 * c_q10;
+    let t40 = 0.00019 * t33 + 0.001125 * t39;
+    let inv2 = 1.0 / t40;
+    let t41 = qd[0] * (c_q3 * qd[0]);
+    let t42 = qd[0] * (s_q3 * qd[0]);
+    let t43 = qd[1] * (c_q5 * qd[1]);
+    let t44 = qd[1] * (s_q5 * qd[1]);
+    let t45 = qd[2] * (c_q7 * qd[2]);
+    let t46 = qd[2] * (s_q7 * qd[2]);
+    let t47 = c_q9 * t15 + 0.45 * s_q9 * t16;
+    let t48 = 0.45 * c_q9 * t16 - s_q9 * t15;
+    let t49 = -0.015 * (t21 * t21 + t20 * t20);
+    let t50 = t20 * (0.00019 * qd[10] - 0.000185 * t21);
+    let t51 = -0.001125 * t22 - 0.00075 * t27;
+    let t52 = 0.00007978723404255319 * t28 - 15.957446808510639 * tau[10];
+    let t53 = 0.06063829787234042 * t33 + 0.3 * t39;
+    let t54 = 0.3 * t33 + 0.06063829787234042 * t39;
+    let t55 = tau[9] + c_q10 * t51 - s_q10 * t50;
+    let t56 = 0.3 - 0.000225 * c_q10 * c_q10 * inv2;
+    let t57 = 0.000014025 * c_q10 * t31 * inv2 - 0.015 * s_q10;
+    let t58 = 0.001125 * t33 + 0.00019 * t39 - 0.000000874225 * t31 * t31 * inv2;
+    let t59 = c_q10 * t49 + s_q10 * t52 + 0.1077127659574468 * t3 * t31 - t47 * t53;
+    let t60 = c_q10 * t52 + 0.2393617021276596 * t31 * t47 - s_q10 * t49
+        - 0.45 * t3 * t54;
+    let t61 = 0.015 * (t22 + t27 + c_q10 * inv2 * t55) - t48 * t56 - t18 * t57;
+    let t62 = c_q10 * t50 + s_q10 * t51 - t48 * t57 - t18 * t58
+        - 0.000935 * t31 * inv2 * t55;
+    let t63 = s_q9 * c_q9;
+    let t64 = t63 * (t53 - t56);
+    let t65 = s_q9 * s_q9 * t53 + c_q9 * c_q9 * t56;
+    let t66 = c_q9 * t57;
+    let t67 = s_q9 * t66;
+    let t68 = c_q9 * t66;
+    let t69 = 0.1077127659574468 * t32 + t67;
+    let t70 = 0.45 * t69;
+    let t71 = 0.45 * t65 + 0.0225;
+    let t72 = 0.2025 * t65 + 0.00675;
+    let inv3 = 1.0 / t72;
+    let t73 = s_q9 * t59 + c_q9 * t61;
+    let t74 = 0.025 * t30 + 0.1 * t36;
+    let t75 = 0.01348 * c_q8 * t9 + tau[7];
+    let t76 = 0.1 - 0.00050625 * c_q8 * c_q8 * inv1;
+    let t77 = s_q7 * c_q7;
+    let t78 = s_q7 * s_q7 * t74 + c_q7 * c_q7 * t76;
+    let t79 = 0.04 * t78 + 0.002;
+    let inv4 = 1.0 / t79;
+    let t80 = 0.025 * t29 + 0.1 * t34;
+    let t81 = 0.01348 * c_q6 * t6 + tau[5];
+    let t82 = 0.1 - 0.00050625 * c_q6 * c_q6 * inv0;
+    let t83 = s_q5 * c_q5;
+    let t84 = s_q5 * s_q5 * t80 + c_q5 * c_q5 * t82;
+    let t85 = 0.04 * t84 + 0.002;
+    let inv5 = 1.0 / t85;
+    let t86 = 0.45 * t73 + tau[4] - 0.00674 * t16 - tau[9];
+    let t87 = t64 - 0.45 * t64 * t71 * inv3;
+    let t88 = -0.2025 * t64 * t68 * inv3 - t67;
+    let t89 = 0.1077127659574468 * t38 - s_q9 * s_q9 * t57 - 0.45 * t64 * t70 * inv3;
+    let t90 = t68 - 0.45 * t68 * t71 * inv3;
+    let t91 = t69 - t70 * t71 * inv3;
+    let t92 = 0.1077127659574468 * t32 * t70 * inv3 - 0.45 * t54 - 0.0225;
+    let t93 = c_q9 * c_q9 * t58 + 0.00001 - 0.2025 * t68 * t68 * inv3;
+    let t94 = t58 * t63 - 0.45 * t68 * t70 * inv3;
+    let t95 = 0.2025 * t54 + s_q9 * s_q9 * t58 + 0.00675 - t70 * t70 * inv3;
+    let t96 = t32 * t68;
+    let t97 = 0.048470744680851066 * s_q4 * inv3 * t96 + c_q4 * t92;
+    let t98 = c_q4 * (s_q4 * t88 + c_q4 * t89) - s_q4 * (s_q4 * t90 + c_q4 * t91);
+    let t99 = s_q4 * (s_q4 * t93 + c_q4 * t94) + c_q4 * (s_q4 * t94 + c_q4 * t95);
+    let inv6 = 1.0 / t99;
+    let t100 = tau[3]
         + s_q4
-            * (c_q9 * t87 + s_q9 * tau[10] + t25 * t122 - t24 * t121
-                - 0.45 * t93 * inv98 * t114)
+            * (c_q9 * t62 + s_q9 * tau[10] + t3 * t94 - t2 * t93
+                - 0.45 * t68 * inv3 * t86)
         + c_q4
-            * (s_q9 * t87 + t25 * (0.00674 + t123) - 0.45 * t85 - c_q9 * tau[10]
-                - t24 * t122 - t95 * inv98 * t114);
-    let t130 = c_q4
+            * (s_q9 * t62 + t3 * (0.00674 + t95) - 0.45 * t60 - c_q9 * tau[10] - t2 * t94
+                - t70 * inv3 * t86);
+    let t101 = c_q4
         * (c_q4
-            * (c_q9 * c_q9 * t78 + s_q9 * s_q9 * t81 + 0.1 - 0.2025 * t89 * t89 * inv98)
-            - s_q4 * t115)
-        - s_q4 * (c_q4 * t115 - s_q4 * (t90 + 0.1 - t96 * t96 * inv98))
-        - t126 * t126 * inv128;
-    let t131 = c_q4
-        * (0.048470744680851066 * t54 * t89 * inv98 - 0.2393617021276596 * t62)
-        - s_q4 * t54 * (0.1077127659574468 * t96 * inv98 - 0.2393617021276596)
-        - t125 * t126 * inv128;
-    let t132 = t79 + 0.1 - t125 * t125 * inv128
-        - 0.011602039950203712 * t54 * t54 * inv98;
-    let t133 = c_q3 * t131 - s_q3 * t130;
-    let t134 = c_q3 * t132 - s_q3 * t131;
-    let t135 = c_q3 * t134 - s_q3 * t133;
-    let t136 = 0.04 * t135 + 0.002;
-    let inv137 = 1.0 / t136;
-    let t138 = tau[0] - tau[3]
+            * (c_q9 * c_q9 * t53 + s_q9 * s_q9 * t56 + 0.1 - 0.2025 * t64 * t64 * inv3)
+            - s_q4 * t87) - s_q4 * (c_q4 * t87 - s_q4 * (t65 + 0.1 - t71 * t71 * inv3))
+        - t98 * t98 * inv6;
+    let t102 = c_q4
+        * (0.048470744680851066 * t32 * t64 * inv3 - 0.2393617021276596 * t38)
+        - s_q4 * t32 * (0.1077127659574468 * t71 * inv3 - 0.2393617021276596)
+        - t97 * t98 * inv6;
+    let t103 = t54 + 0.1 - t97 * t97 * inv6 - 0.011602039950203712 * t32 * t32 * inv3;
+    let t104 = c_q3 * t102 - s_q3 * t101;
+    let t105 = c_q3 * t103 - s_q3 * t102;
+    let t106 = c_q3 * t105 - s_q3 * t104;
+    let t107 = 0.04 * t106 + 0.002;
+    let inv7 = 1.0 / t107;
+    let t108 = tau[0] - tau[3]
         - 0.2
             * (c_q3
-                * (t85 + 0.2 * (t66 * t131 + t67 * t132) + t25 * (t120 - 0.0225)
-                    + inv98
-                        * (0.1077127659574468 * t54 * t114
-                            - 0.048470744680851066 * t24 * t124) - t125 * inv128 * t129)
+                * (t60 + 0.2 * (t41 * t102 + t42 * t103) + t3 * (t92 - 0.0225)
+                    + inv3
+                        * (0.1077127659574468 * t32 * t86
+                            - 0.048470744680851066 * t2 * t96) - t97 * inv6 * t100)
                 - s_q3
                     * (c_q4
-                        * (c_q9 * t84 + t25 * t117 + 0.0225 * t36 - s_q9 * t86
-                            - t24 * t116 - 0.45 * t89 * inv98 * t114)
-                        + 0.2 * (t66 * t130 + t67 * t131)
+                        * (c_q9 * t59 + t3 * t89 + 0.0225 * t14 - s_q9 * t61 - t2 * t88
+                            - 0.45 * t64 * inv3 * t86) + 0.2 * (t41 * t101 + t42 * t102)
                         - s_q4
-                            * (t99 + t25 * t119 - 0.0225 * t38 - t24 * t118
-                                - t96 * inv98 * t114) - t126 * inv128 * t129))
-        - 1.962 * s_q0 * (c_q3 * t133 + s_q3 * t134)
-        - 9.81 * c_q0 * (-0.2 * t135 - 0.015);
-    let t139 = inv137 * t138;
-    let t140 = tau[1] - tau[5]
+                            * (t73 + t3 * t91 - 0.0225 * t16 - t2 * t90
+                                - t71 * inv3 * t86) - t98 * inv6 * t100))
+        - 1.962 * s_q0 * (c_q3 * t104 + s_q3 * t105)
+        - 9.81 * c_q0 * (-0.2 * t106 - 0.015);
+    let t109 = inv7 * t108;
+    let t110 = tau[1] - tau[5]
         - 0.2
-            * (c_q5 * (0.2 * t69 * t109 + 0.0225 * c_q6 * inv58 * t108 - 0.045 * t28)
+            * (c_q5 * (0.2 * t44 * t82 + 0.0225 * c_q6 * inv0 * t81 - 0.045 * t6)
                 - s_q5
-                    * (c_q6 * 0.0225 * (t45 * t45 + qd[6] * qd[6]) + 0.2 * t68 * t107
+                    * (0.0225 * c_q6 * (t23 * t23 + qd[6] * qd[6]) + 0.2 * t43 * t80
                         - s_q6
-                            * (-0.000033333333333333335 * t46
+                            * (-0.000033333333333333335 * t24
                                 - 3.3333333333333335 * tau[6])))
-        - 1.962 * s_q1 * t110 * (t109 - t107) - 9.81 * c_q1 * (-0.2 * t111 - 0.015);
-    let t141 = inv113 * t140;
-    let t142 = tau[2] - tau[7]
+        - 1.962 * s_q1 * t83 * (t82 - t80) - 9.81 * c_q1 * (-0.2 * t84 - 0.015);
+    let t111 = inv5 * t110;
+    let t112 = tau[2] - tau[7]
         - 0.2
-            * (c_q7 * (0.2 * t71 * t102 + 0.0225 * c_q8 * inv61 * t101 - 0.045 * t31)
+            * (c_q7 * (0.2 * t46 * t76 + 0.0225 * c_q8 * inv1 * t75 - 0.045 * t9)
                 - s_q7
-                    * (c_q8 * 0.0225 * (t47 * t47 + qd[8] * qd[8]) + 0.2 * t70 * t100
+                    * (0.0225 * c_q8 * (t25 * t25 + qd[8] * qd[8]) + 0.2 * t45 * t74
                         - s_q8
-                            * (-0.000033333333333333335 * t48
+                            * (-0.000033333333333333335 * t26
                                 - 3.3333333333333335 * tau[8])))
-        - 1.962 * s_q2 * t103 * (t102 - t100) - 9.81 * c_q2 * (-0.2 * t104 - 0.015);
-    let t143 = inv106 * t142;
-    let t144 = 9.81 * c_q0 - 0.2 * t139;
-    let t145 = -9.81 * s_q0 * c_q3 - 0.2 * t66 - s_q3 * t144;
-    let t146 = c_q3 * t144 + -9.81 * s_q0 * s_q3 - 0.2 * t67;
-    let t147 = inv128 * (t129 - t126 * t145 - t125 * t146 - t127 * inv137 * t138);
-    let t148 = t139 + t147;
-    let t149 = s_q4 * t145;
-    let t150 = t24 + s_q4 * t148;
-    let t151 = c_q4 * t148 - t25;
-    let t152 = c_q4 * t145;
-    let t153 = t114 + t96 * t149 + 0.1077127659574468 * t54 * t146 - t95 * t151
-        - 0.45 * (t89 * t152 + t93 * t150);
-    let t154 = inv98 * t153;
-    let t155 = 9.81 * c_q1 - 0.2 * t141;
-    let t156 = 9.81 * c_q2 - 0.2 * t143;
-    let t157 = 0.45 * t154 - t149;
+        - 1.962 * s_q2 * t77 * (t76 - t74) - 9.81 * c_q2 * (-0.2 * t78 - 0.015);
+    let t113 = inv4 * t112;
+    let t114 = 9.81 * c_q0 - 0.2 * t109;
+    let t115 = -9.81 * s_q0 * c_q3 - 0.2 * t41 - s_q3 * t114;
+    let t116 = c_q3 * t114 - 9.81 * s_q0 * s_q3 - 0.2 * t42;
+    let t117 = inv6 * (t100 - t98 * t115 - t97 * t116 - t99 * inv7 * t108);
+    let t118 = t109 + t117;
+    let t119 = s_q4 * t115;
+    let t120 = t2 + s_q4 * t118;
+    let t121 = c_q4 * t118 - t3;
+    let t122 = c_q4 * t115;
+    let t123 = t86 + t71 * t119 + 0.1077127659574468 * t32 * t116 - t70 * t121
+        - 0.45 * (t64 * t122 + t68 * t120);
+    let t124 = inv3 * t123;
+    let t125 = 9.81 * c_q1 - 0.2 * t111;
+    let t126 = 9.81 * c_q2 - 0.2 * t113;
+    let t127 = 0.45 * t124 - t119;
     [
-        t139,
-        t141,
-        t143,
-        t147,
-        t154,
-        inv58
-            * (t108 + 0.0225 * c_q6 * (c_q5 * t155 - 9.81 * s_q1 * s_q5 - 0.2 * t69)
-                - t57 * inv113 * t140),
+        t109,
+        t111,
+        t113,
+        t117,
+        t124,
+        inv0
+            * (t81 + 0.0225 * c_q6 * (c_q5 * t125 - 9.81 * s_q1 * s_q5 - 0.2 * t44)
+                - t35 * inv5 * t110),
         148.14814814814815
-            * (tau[6] + 0.0225 * s_q6 * (-9.81 * s_q1 * c_q5 - 0.2 * t68 - s_q5 * t155)
-                - 0.00674 * t46),
-        inv61
-            * (t101 + 0.0225 * c_q8 * (c_q7 * t156 - 9.81 * s_q2 * s_q7 - 0.2 * t71)
-                - t60 * inv106 * t142),
+            * (tau[6] + 0.0225 * s_q6 * (-9.81 * s_q1 * c_q5 - 0.2 * t43 - s_q5 * t125)
+                - 0.00674 * t24),
+        inv1
+            * (t75 + 0.0225 * c_q8 * (c_q7 * t126 - 9.81 * s_q2 * s_q7 - 0.2 * t46)
+                - t37 * inv4 * t112),
         148.14814814814815
-            * (tau[8] + 0.0225 * s_q8 * (-9.81 * s_q2 * c_q7 - 0.2 * t70 - s_q7 * t156)
-                - 0.00674 * t48),
-        inv65
-            * (t80 + 0.015 * c_q10 * (t73 + c_q9 * t157 - s_q9 * t152)
-                - t64 * inv98 * t153
-                - 0.000935 * t53 * (t40 + c_q9 * t150 + s_q9 * t151)),
+            * (tau[8] + 0.0225 * s_q8 * (-9.81 * s_q2 * c_q7 - 0.2 * t45 - s_q7 * t126)
+                - 0.00674 * t26),
+        inv2
+            * (t55 + 0.015 * c_q10 * (t48 + c_q9 * t127 - s_q9 * t122)
+                - t40 * inv3 * t123
+                - 0.000935 * t31 * (t18 + c_q9 * t120 + s_q9 * t121)),
         1063.8297872340424
-            * (0.000935 * t50 + tau[10]
-                - 0.00094 * (c_q9 * t151 - qd[9] * t34 - s_q9 * t150)
+            * (0.000935 * t28 + tau[10]
+                - 0.00094 * (c_q9 * t121 - qd[9] * t12 - s_q9 * t120)
                 - 0.015
-                    * (s_q10 * (t72 + c_q9 * t152 + s_q9 * t157)
-                        + c_q10 * (0.45 * (t25 - t151) + t146))),
+                    * (s_q10 * (t47 + c_q9 * t122 + s_q9 * t127)
+                        + c_q10 * (0.45 * (t3 - t121) + t116))),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 315,
+    mul: 311,
     add: 140,
     div: 0,
     sqrt: 0,
@@ -1285,225 +1270,159 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let t14 = s_q4 * c_q9;
-    let t15 = c_q4 * s_q9;
-    let t16 = t14 + t15;
-    let t17 = s_q4 * s_q9;
-    let t18 = c_q4 * c_q9;
-    let t19 = t18 - t17;
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t22 = qd[0] + qd[3];
-    let t23 = s_q4 * t22;
-    let t24 = c_q4 * t22;
-    let t25 = qd[1] + qd[5];
-    let t26 = qd[2] + qd[7];
-    let t27 = t14 * t22 + s_q9 * t24;
-    let t28 = c_q9 * t24 - t17 * t22;
-    let t29 = qd[4] + qd[9];
-    let t30 = c_q10 * t27 - s_q10 * t29;
-    let t31 = s_q10 * t27 + c_q10 * t29;
-    let t32 = qd[10] + t28;
-    let t33 = c_q4 * qd[4];
-    let t34 = t19 * qd[9] + qd[4] * (t18 - t17);
-    let t35 = c_q10 * t32;
-    let t36 = t16 * s_q10;
-    let t37 = c_q10 * t31;
-    let t38 = t16 * t35 + t19 * t30;
-    let t39 = t16 * c_q10 * qd[10] + s_q10 * t34;
-    let t40 = s_q4 * t24;
-    let t41 = c_q3 * qd[0];
-    let t42 = s_q4 * t41;
-    let t43 = 0.9 * t40 + 0.4 * t42;
-    let t44 = c_q4 * t24;
-    let t45 = -0.4 * c_q4 * t41 - 0.9 * t44;
-    let t46 = 0.00094 * t38 + 0.000935 * t39;
-    let t47 = t46 - 0.015 * (c_q9 * t43 - s_q9 * t45);
-    let t48 = 0.00019 * (t34 + t19 * t29) - 0.000005 * (t35 * t36 + t19 * t37);
-    let t49 = s_q10 * t47 + t48;
-    let t50 = t16 * t37 + t30 * t36;
-    let t51 = t16 * qd[9] + qd[4] * (t14 + t15);
-    let t52 = s_q3 * qd[0];
-    let t53 = s_q4 * qd[4];
-    let t54 = -0.00094 * t51 - 0.000935 * t50;
-    let t55 = 0.015
-        * (c_q10 * (0.9 * t53 - 0.4 * t52) + s_q10 * (s_q9 * t43 + c_q9 * t45)) + t54;
-    let t56 = -2.0 * (t19 * t32 + t31 * t36);
-    let t57 = t50 + t51;
-    let t58 = 0.015 * (s_q10 * t56 - c_q10 * t57);
-    let t59 = -0.13499 * t53 - 0.45 * t58;
-    let t60 = -0.015 * (c_q10 * t56 + s_q10 * t57);
-    let t61 = t38 + t39;
-    let t62 = s_q9 * t60 - 0.015 * c_q9 * t61;
-    let t63 = c_q3 * (0.315 * t53 + t58)
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = s_q4 * c_q9;
+    let t1 = c_q4 * s_q9;
+    let t2 = t0 + t1;
+    let t3 = s_q4 * s_q9;
+    let t4 = c_q4 * c_q9;
+    let t5 = t4 - t3;
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t6 = qd[0] + qd[3];
+    let t7 = s_q4 * t6;
+    let t8 = c_q4 * t6;
+    let t9 = qd[1] + qd[5];
+    let t10 = qd[2] + qd[7];
+    let t11 = t0 * t6 + s_q9 * t8;
+    let t12 = c_q9 * t8 - t3 * t6;
+    let t13 = qd[4] + qd[9];
+    let t14 = c_q10 * t11 - s_q10 * t13;
+    let t15 = s_q10 * t11 + c_q10 * t13;
+    let t16 = qd[10] + t12;
+    let t17 = c_q4 * qd[4];
+    let t18 = t5 * qd[9] + qd[4] * (t4 - t3);
+    let t19 = c_q10 * t16;
+    let t20 = t2 * s_q10;
+    let t21 = c_q10 * t15;
+    let t22 = t2 * t19 + t5 * t14;
+    let t23 = t2 * c_q10 * qd[10] + s_q10 * t18;
+    let t24 = s_q4 * t8;
+    let t25 = c_q3 * qd[0];
+    let t26 = s_q4 * t25;
+    let t27 = 0.9 * t24 + 0.4 * t26;
+    let t28 = c_q4 * t8;
+    let t29 = -0.4 * c_q4 * t25 - 0.9 * t28;
+    let t30 = 0.00094 * t22 + 0.000935 * t23;
+    let t31 = t30 - 0.015 * (c_q9 * t27 - s_q9 * t29);
+    let t32 = 0.00019 * (t18 + t5 * t13) - 0.000005 * (t19 * t20 + t5 * t21);
+    let t33 = s_q10 * t31 + t32;
+    let t34 = t2 * t21 + t14 * t20;
+    let t35 = t2 * qd[9] + qd[4] * (t0 + t1);
+    let t36 = s_q3 * qd[0];
+    let t37 = s_q4 * qd[4];
+    let t38 = -0.00094 * t35 - 0.000935 * t34;
+    let t39 = 0.015
+        * (c_q10 * (0.9 * t37 - 0.4 * t36) + s_q10 * (s_q9 * t27 + c_q9 * t29)) + t38;
+    let t40 = -2.0 * (t5 * t16 + t15 * t20);
+    let t41 = t34 + t35;
+    let t42 = 0.015 * (s_q10 * t40 - c_q10 * t41);
+    let t43 = -0.13499 * t37 - 0.45 * t42;
+    let t44 = -0.015 * (c_q10 * t40 + s_q10 * t41);
+    let t45 = t22 + t23;
+    let t46 = s_q9 * t44 - 0.015 * c_q9 * t45;
+    let t47 = c_q3 * (0.315 * t37 + t42)
         - s_q3
-            * (c_q4 * (c_q9 * t60 + 0.015 * s_q9 * t61 - 0.315 * t44)
-                - s_q4 * (0.315 * t40 + t62));
-    let t64 = s_q4 * (0.00001 * t33 + c_q9 * t49 - s_q9 * t55)
-        + c_q4 * (0.063 * t52 + s_q9 * t49 + c_q9 * t55 + t59);
-    let t65 = s_q10 * t32;
-    let t66 = s_q10 * t31;
-    let t67 = 0.13498 * t40 + 0.45 * t62;
-    let t68 = 0.000005 * (t36 * t65 + t19 * t66) - 0.00019 * (t16 * t28 + t19 * t27);
-    let t69 = c_q10 * t47 + t68;
-    let t70 = s_q6 * c_q6;
-    let t71 = qd[6] * t70;
-    let t72 = c_q5 * s_q6;
-    let t73 = t25 * t70;
-    let t74 = 0.045 * qd[6] * t72
-        - s_q5 * -0.045 * (s_q6 * t73 + c_q6 * c_q6 * c_q6 * t25);
-    let t75 = 0.00001 * t71 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * s_q6 * qd[6]);
-    let t76 = s_q8 * c_q8;
-    let t77 = qd[8] * t76;
-    let t78 = c_q7 * s_q8;
-    let t79 = t26 * t76;
-    let t80 = 0.045 * qd[8] * t78
-        - s_q7 * -0.045 * (s_q8 * t79 + c_q8 * c_q8 * c_q8 * t26);
-    let t81 = 0.00001 * t77 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * s_q8 * qd[8]);
-    let t82 = t46 - 0.015 * 0.9 * t24 * (t14 + t15);
-    let t83 = t48 + s_q10 * t82;
-    let t84 = t54 + 0.015 * (0.9 * c_q10 * t53 + s_q10 * 0.9 * t24 * (t17 - t18));
-    let t85 = s_q4 * (0.00001 * t33 + c_q9 * t83 - s_q9 * t84)
-        + c_q4 * (t59 + s_q9 * t83 + c_q9 * t84);
-    let t86 = t68 + c_q10 * t82;
-    let t87 = s_q10 * (t28 - qd[10]);
-    let t88 = 0.000935 * t87 - 0.00094 * t65;
-    let t89 = t88 - 0.0135 * s_q9 * qd[4];
-    let t90 = 0.00038 * t28 - 0.000005 * c_q10 * t35;
-    let t91 = s_q10 * t89 + t90;
-    let t92 = c_q10 * t30;
-    let t93 = t92 - t66;
-    let t94 = -0.00094 * t27 - 0.000935 * t93;
-    let t95 = 0.015 * 0.9 * (c_q10 * t23 - c_q9 * s_q10 * qd[4]) + t94;
-    let t96 = t27 + t93;
-    let t97 = -0.03 * s_q10 * t37 - 0.015 * c_q10 * t96;
-    let t98 = 0.03 * c_q10 * t37 - 0.015 * s_q10 * t96;
-    let t99 = t87 - t65;
-    let t100 = c_q9 * t98 + 0.015 * s_q9 * t99;
-    let t101 = s_q9 * t98 - 0.015 * c_q9 * t99;
-    let t102 = s_q4 * t101;
-    let t103 = s_q4 * (0.00001 * t24 + c_q9 * t91 - s_q9 * t95)
-        + c_q4 * (s_q9 * t91 + c_q9 * t95 - 0.13499 * t23 - 0.45 * t97);
-    let t104 = s_q10 * t35;
-    let t105 = c_q10 * t89;
-    let t106 = 0.45 * t101 + 0.000005 * t104;
-    let t107 = t90 + s_q10 * t88;
-    let t108 = s_q4 * (c_q9 * t107 - s_q9 * t94)
-        + c_q4 * (s_q9 * t107 + c_q9 * t94 - 0.45 * t97);
-    let t109 = c_q10 * t88;
-    let t110 = 0.001875 * s_q10 * t30 - 0.000005 * t37;
-    let t111 = 2.0 * t30;
-    let t112 = 0.03 * s_q9 * t35 - 0.015 * c_q9 * t111;
-    let t113 = t14 * t110 + c_q4 * (0.0135 * t65 + s_q9 * t110);
-    let t114 = 0.000005 * t66 + 0.001875 * t92;
+            * (c_q4 * (c_q9 * t44 + 0.015 * s_q9 * t45 - 0.315 * t28)
+                - s_q4 * (0.315 * t24 + t46));
+    let t48 = s_q4 * (0.00001 * t17 + c_q9 * t33 - s_q9 * t39)
+        + c_q4 * (0.063 * t36 + s_q9 * t33 + c_q9 * t39 + t43);
+    let t49 = s_q10 * t16;
+    let t50 = s_q10 * t15;
+    let t51 = 0.13498 * t24 + 0.45 * t46;
+    let t52 = 0.000005 * (t20 * t49 + t5 * t50) - 0.00019 * (t2 * t12 + t5 * t11);
+    let t53 = c_q10 * t31 + t52;
+    let t54 = s_q6 * c_q6;
+    let t55 = qd[6] * t54;
+    let t56 = c_q5 * s_q6;
+    let t57 = t9 * t54;
+    let t58 = 0.045 * qd[6] * t56
+        + 0.045 * s_q5 * (s_q6 * t57 + c_q6 * c_q6 * c_q6 * t9);
+    let t59 = 0.00001 * t55 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * s_q6 * qd[6]);
+    let t60 = s_q8 * c_q8;
+    let t61 = qd[8] * t60;
+    let t62 = c_q7 * s_q8;
+    let t63 = t10 * t60;
+    let t64 = 0.045 * qd[8] * t62
+        + 0.045 * s_q7 * (s_q8 * t63 + c_q8 * c_q8 * c_q8 * t10);
+    let t65 = 0.00001 * t61 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * s_q8 * qd[8]);
+    let t66 = t30 - 0.0135 * t8 * (t0 + t1);
+    let t67 = t32 + s_q10 * t66;
+    let t68 = t38 + 0.015 * (0.9 * c_q10 * t37 + 0.9 * s_q10 * t8 * (t3 - t4));
+    let t69 = s_q4 * (0.00001 * t17 + c_q9 * t67 - s_q9 * t68)
+        + c_q4 * (t43 + s_q9 * t67 + c_q9 * t68);
+    let t70 = t52 + c_q10 * t66;
+    let t71 = s_q10 * (t12 - qd[10]);
+    let t72 = 0.000935 * t71 - 0.00094 * t49;
+    let t73 = t72 - 0.0135 * s_q9 * qd[4];
+    let t74 = 0.00038 * t12 - 0.000005 * c_q10 * t19;
+    let t75 = s_q10 * t73 + t74;
+    let t76 = c_q10 * t14;
+    let t77 = t76 - t50;
+    let t78 = -0.00094 * t11 - 0.000935 * t77;
+    let t79 = 0.0135 * (c_q10 * t7 - c_q9 * s_q10 * qd[4]) + t78;
+    let t80 = t11 + t77;
+    let t81 = -0.03 * s_q10 * t21 - 0.015 * c_q10 * t80;
+    let t82 = 0.03 * c_q10 * t21 - 0.015 * s_q10 * t80;
+    let t83 = t71 - t49;
+    let t84 = c_q9 * t82 + 0.015 * s_q9 * t83;
+    let t85 = s_q9 * t82 - 0.015 * c_q9 * t83;
+    let t86 = s_q4 * t85;
+    let t87 = s_q4 * (0.00001 * t8 + c_q9 * t75 - s_q9 * t79)
+        + c_q4 * (s_q9 * t75 + c_q9 * t79 - 0.13499 * t7 - 0.45 * t81);
+    let t88 = s_q10 * t19;
+    let t89 = c_q10 * t73;
+    let t90 = 0.45 * t85 + 0.000005 * t88;
+    let t91 = t74 + s_q10 * t72;
+    let t92 = s_q4 * (c_q9 * t91 - s_q9 * t78)
+        + c_q4 * (s_q9 * t91 + c_q9 * t78 - 0.45 * t81);
+    let t93 = c_q10 * t72;
+    let t94 = 0.001875 * s_q10 * t14 - 0.000005 * t21;
+    let t95 = 2.0 * t14;
+    let t96 = 0.03 * s_q9 * t19 - 0.015 * c_q9 * t95;
+    let t97 = t0 * t94 + c_q4 * (0.0135 * t49 + s_q9 * t94);
+    let t98 = 0.000005 * t50 + 0.001875 * t76;
     [
         [
-            0.5 * (t64 - 0.2 * t63),
+            0.5 * (t48 - 0.2 * t47),
             0.0,
             0.0,
-            0.5 * (t85 - 0.2 * t63),
+            0.5 * (t69 - 0.2 * t47),
             0.5
-                * (t103
+                * (t87
                     - 0.2
-                        * (c_q3 * (0.315 * t23 + t97)
-                            - s_q3 * (c_q4 * (t100 - 0.315 * qd[4]) - t102))),
+                        * (c_q3 * (0.315 * t7 + t81)
+                            - s_q3 * (c_q4 * (t84 - 0.315 * qd[4]) - t86))),
             0.0,
             0.0,
             0.0,
             0.0,
-            0.5 * (t108 - 0.2 * (c_q3 * t97 - s_q3 * (c_q4 * t100 - t102))),
+            0.5 * (t92 - 0.2 * (c_q3 * t81 - s_q3 * (c_q4 * t84 - t86))),
             0.5
-                * (t113
+                * (t97
                     - 0.2
-                        * (-0.03 * c_q3 * t65
+                        * (-0.03 * c_q3 * t49
                             - s_q3
-                                * (c_q4 * (0.03 * c_q9 * t35 + 0.015 * s_q9 * t111)
-                                    - s_q4 * t112))),
+                                * (c_q4 * (0.03 * c_q9 * t19 + 0.015 * s_q9 * t95)
+                                    - s_q4 * t96))),
         ],
         [
             0.0,
-            0.5 * (t75 - 0.2 * t74),
+            0.5 * (t59 - 0.2 * t58),
             0.0,
             0.0,
             0.0,
-            0.5 * (-0.01348 * t71 - 0.2 * t74),
-            0.5 * (-0.01348 * t73 - 0.2 * 0.045 * (t25 * t72 + s_q5 * c_q6 * qd[6])),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.5 * (t81 - 0.2 * t80),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (-0.01348 * t77 - 0.2 * t80),
-            0.5 * (-0.01348 * t79 - 0.2 * 0.045 * (t26 * t78 + s_q7 * c_q8 * qd[8])),
-            0.0,
-            0.0,
-        ],
-        [
-            0.5 * t64,
-            0.0,
-            0.0,
-            0.5 * t85,
-            0.5 * t103,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * t108,
-            0.5 * t113,
-        ],
-        [
-            0.5 * (0.063 * t42 + t67 + t69),
-            0.0,
-            0.0,
-            0.5 * (t67 + t86),
-            0.5 * (t105 + t106),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.5 * (t106 + t109),
-            0.5 * (0.45 * t112 + t114),
-        ],
-        [
-            0.0,
-            0.5 * t75,
-            0.0,
-            0.0,
-            0.0,
-            -0.00674 * t71,
-            -0.00674 * t73,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.5 * (0.01348 * t73 + 0.009 * qd[1] * t72),
-            0.0,
-            0.0,
-            0.0,
-            0.00674 * t73,
-            0.0,
+            0.5 * (-0.01348 * t55 - 0.2 * t58),
+            0.5 * (-0.01348 * t57 - 0.009 * (t9 * t56 + s_q5 * c_q6 * qd[6])),
             0.0,
             0.0,
             0.0,
@@ -1512,43 +1431,108 @@ pub fn coriolis_matrix_with(
         [
             0.0,
             0.0,
-            0.5 * t81,
+            0.5 * (t65 - 0.2 * t64),
             0.0,
             0.0,
             0.0,
             0.0,
-            -0.00674 * t77,
-            -0.00674 * t79,
-            0.0,
-            0.0,
-        ],
-        [
-            0.0,
-            0.0,
-            0.5 * (0.01348 * t79 + 0.009 * qd[2] * t78),
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            0.00674 * t79,
-            0.0,
+            0.5 * (-0.01348 * t61 - 0.2 * t64),
+            0.5 * (-0.01348 * t63 - 0.009 * (t10 * t62 + s_q7 * c_q8 * qd[8])),
             0.0,
             0.0,
         ],
         [
+            0.5 * t48,
+            0.0,
+            0.0,
             0.5 * t69,
-            0.0,
-            0.0,
-            0.5 * t86,
-            0.5 * (0.000005 * t104 + t105),
+            0.5 * t87,
             0.0,
             0.0,
             0.0,
             0.0,
-            0.5 * (0.000005 * t104 + t109),
-            0.5 * t114,
+            0.5 * t92,
+            0.5 * t97,
         ],
-        [0.5 * t55, 0.0, 0.0, 0.5 * t84, 0.5 * t95, 0.0, 0.0, 0.0, 0.0, 0.5 * t94, 0.0],
+        [
+            0.5 * (0.063 * t26 + t51 + t53),
+            0.0,
+            0.0,
+            0.5 * (t51 + t70),
+            0.5 * (t89 + t90),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t90 + t93),
+            0.5 * (0.45 * t96 + t98),
+        ],
+        [
+            0.0,
+            0.5 * t59,
+            0.0,
+            0.0,
+            0.0,
+            -0.00674 * t55,
+            -0.00674 * t57,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.5 * (0.01348 * t57 + 0.009 * qd[1] * t56),
+            0.0,
+            0.0,
+            0.0,
+            0.00674 * t57,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.5 * t65,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -0.00674 * t61,
+            -0.00674 * t63,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.5 * (0.01348 * t63 + 0.009 * qd[2] * t62),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.00674 * t63,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.5 * t53,
+            0.0,
+            0.0,
+            0.5 * t70,
+            0.5 * (0.000005 * t88 + t89),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (0.000005 * t88 + t93),
+            0.5 * t98,
+        ],
+        [0.5 * t39, 0.0, 0.0, 0.5 * t68, 0.5 * t79, 0.0, 0.0, 0.0, 0.0, 0.5 * t78, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1571,71 +1555,70 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = -(c_q0 * s_q3) - s_q0 * c_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t11 = t8 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t24 = qd[0] + qd[3];
-    let t25 = c_q4 * t24;
-    let t26 = qd[1] + qd[5];
-    let t27 = c_q6 * t26;
-    let t28 = qd[2] + qd[7];
-    let t29 = c_q8 * t28;
-    let t30 = s_q4 * t24;
-    let t31 = c_q9 * t30 + s_q9 * t25;
-    let t32 = qd[4] + qd[9];
-    let t33 = c_q10 * t31 - s_q10 * t32;
-    let t34 = s_q10 * t31 + c_q10 * t32;
-    let t35 = qd[10] + c_q9 * t25 - s_q9 * t30;
-    let t36 = c_q3 * qd[0];
-    let t37 = s_q3 * qd[0];
-    let t38 = s_q4 * t37;
-    let t39 = s_q5 * qd[1];
-    let t40 = s_q7 * qd[2];
-    let t41 = 0.45 * qd[4] - 0.2 * t38;
-    let t42 = -0.45 * t25 - 0.2 * t36;
-    let t43 = c_q4 * t37;
-    let t44 = 0.2 * c_q9 * t43 + s_q9 * t41;
-    let t45 = c_q10 * t44 - s_q10 * t42;
-    let t46 = 0.225 * qd[4] - 0.2 * t38;
-    let t47 = -0.225 * t25 - 0.2 * t36;
-    let t48 = 0.225 * qd[6] - 0.2 * s_q6 * t39;
-    let t49 = -0.225 * t27 - 0.2 * c_q5 * qd[1];
-    let t50 = 0.225 * qd[8] - 0.2 * s_q8 * t40;
-    let t51 = -0.225 * t29 - 0.2 * c_q7 * qd[2];
-    let t52 = c_q9 * t41 - 0.05 * t34 - 0.2 * s_q9 * t43;
-    let t53 = 0.05 * t35 + s_q10 * t44 + c_q10 * t42;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = -c_q0 * s_q3 - s_q0 * c_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t1 = t0 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t2 = qd[0] + qd[3];
+    let t3 = c_q4 * t2;
+    let t4 = qd[1] + qd[5];
+    let t5 = c_q6 * t4;
+    let t6 = qd[2] + qd[7];
+    let t7 = c_q8 * t6;
+    let t8 = s_q4 * t2;
+    let t9 = c_q9 * t8 + s_q9 * t3;
+    let t10 = qd[4] + qd[9];
+    let t11 = c_q10 * t9 - s_q10 * t10;
+    let t12 = s_q10 * t9 + c_q10 * t10;
+    let t13 = qd[10] + c_q9 * t3 - s_q9 * t8;
+    let t14 = c_q3 * qd[0];
+    let t15 = s_q3 * qd[0];
+    let t16 = s_q4 * t15;
+    let t17 = s_q5 * qd[1];
+    let t18 = s_q7 * qd[2];
+    let t19 = 0.45 * qd[4] - 0.2 * t16;
+    let t20 = -0.45 * t3 - 0.2 * t14;
+    let t21 = c_q4 * t15;
+    let t22 = 0.2 * c_q9 * t21 + s_q9 * t19;
+    let t23 = c_q10 * t22 - s_q10 * t20;
+    let t24 = 0.225 * qd[4] - 0.2 * t16;
+    let t25 = -0.225 * t3 - 0.2 * t14;
+    let t26 = 0.225 * qd[6] - 0.2 * s_q6 * t17;
+    let t27 = -0.225 * t5 - 0.2 * c_q5 * qd[1];
+    let t28 = 0.225 * qd[8] - 0.2 * s_q8 * t18;
+    let t29 = -0.225 * t7 - 0.2 * c_q7 * qd[2];
+    let t30 = c_q9 * t19 - 0.05 * t12 - 0.2 * s_q9 * t21;
+    let t31 = 0.05 * t13 + s_q10 * t22 + c_q10 * t20;
     (
         0.001 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
             + 0.5
-                * (0.0016875 * (t25 * t25 + qd[4] * qd[4]) + 0.00001 * t30 * t30
-                    + 0.1 * (0.04 * t43 * t43 + t46 * t46 + t47 * t47)
-                    + 0.0016875 * (t27 * t27 + qd[6] * qd[6])
-                    + 0.00001 * s_q6 * s_q6 * t26 * t26
-                    + 0.1 * (0.04 * c_q6 * c_q6 * t39 * t39 + t48 * t48 + t49 * t49)
-                    + 0.0016875 * (t29 * t29 + qd[8] * qd[8])
-                    + 0.00001 * s_q8 * s_q8 * t28 * t28
-                    + 0.1 * (0.04 * c_q8 * c_q8 * t40 * t40 + t50 * t50 + t51 * t51)
-                    + 0.00019 * (t35 * t35 + t33 * t33) + 0.000375 * t34 * t34
-                    + 0.3 * (t45 * t45 + t52 * t52 + t53 * t53)),
-        1.545075 * t11
+                * (0.0016875 * (t3 * t3 + qd[4] * qd[4]) + 0.00001 * t8 * t8
+                    + 0.1 * (0.04 * t21 * t21 + t24 * t24 + t25 * t25)
+                    + 0.0016875 * (t5 * t5 + qd[6] * qd[6])
+                    + 0.00001 * s_q6 * s_q6 * t4 * t4
+                    + 0.1 * (0.04 * c_q6 * c_q6 * t17 * t17 + t26 * t26 + t27 * t27)
+                    + 0.0016875 * (t7 * t7 + qd[8] * qd[8])
+                    + 0.00001 * s_q8 * s_q8 * t6 * t6
+                    + 0.1 * (0.04 * c_q8 * c_q8 * t18 * t18 + t28 * t28 + t29 * t29)
+                    + 0.00019 * (t13 * t13 + t11 * t11) + 0.000375 * t12 * t12
+                    + 0.3 * (t23 * t23 + t30 * t30 + t31 * t31)),
+        1.545075 * t1
             - 0.220725
                 * ((s_q1 * c_q5 + c_q1 * s_q5) * c_q6
                     + (s_q2 * c_q7 + c_q2 * s_q7) * c_q8) - 0.93195 * s_q0
             - 0.34335 * (s_q1 + s_q2)
             - 0.14715
-                * ((t11 * c_q9 - t8 * s_q4 * s_q9) * c_q10
+                * ((t1 * c_q9 - t0 * s_q4 * s_q9) * c_q10
                     - (c_q0 * c_q3 - s_q0 * s_q3) * s_q10),
     )
 }
@@ -1659,42 +1642,41 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t14 = q[4] + q[9];
-    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
-    let t17 = q[0] + q[3];
-    let (t18, t20) = libm::Libm::<Real>::sincos(t17);
-    let t19 = s_q10 * t16;
-    let t21 = c_q10 * t20;
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = libm::Libm::<Real>::sin(t22);
-    let t25 = q[2] + q[7];
-    let t26 = libm::Libm::<Real>::cos(t25);
-    let t27 = libm::Libm::<Real>::sin(t25);
-    let t28 = c_q4 * t18;
-    let t29 = c_q10 * t18;
-    let t30 = -(t16 * t29) - s_q10 * t20;
-    let t31 = c_q4 * t20;
-    let t32 = t16 * t21 - s_q10 * t18;
-    let t33 = c_q10 * t15;
-    let t34 = c_q1 * d.k0;
-    let t35 = c_q1 * d.k2;
-    let t36 = c_q2 * d.k5;
-    let t37 = c_q2 * d.k7;
-    let t38 = s_q6 * d.k2;
-    let t39 = c_q6 * t23;
-    let t40 = s_q6 * d.k0;
-    let t41 = s_q8 * d.k7;
-    let t42 = c_q8 * t26;
-    let t43 = s_q8 * d.k5;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t6) = sin_cos(t3);
+    let t5 = s_q10 * t2;
+    let t7 = c_q10 * t6;
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = c_q4 * t4;
+    let t15 = c_q10 * t4;
+    let t16 = -t2 * t15 - s_q10 * t6;
+    let t17 = c_q4 * t6;
+    let t18 = t2 * t7 - s_q10 * t4;
+    let t19 = c_q10 * t1;
+    let t20 = c_q1 * d.k0;
+    let t21 = c_q1 * d.k2;
+    let t22 = c_q2 * d.k5;
+    let t23 = c_q2 * d.k7;
+    let t24 = s_q6 * d.k2;
+    let t25 = c_q6 * t9;
+    let t26 = s_q6 * d.k0;
+    let t27 = s_q8 * d.k7;
+    let t28 = c_q8 * t12;
+    let t29 = s_q8 * d.k5;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -1702,54 +1684,50 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [t34, d.k1, s_q1 * d.k0],
-                [t35, d.k0, s_q1 * d.k2],
+                [t20, d.k1, s_q1 * d.k0],
+                [t21, d.k0, s_q1 * d.k2],
                 [-s_q1, 0.0, c_q1],
             ],
             position: [d.k3, d.k4, 0.0],
         },
         Pose {
             rotation: [
-                [t36, d.k6, s_q2 * d.k5],
-                [t37, d.k5, s_q2 * d.k7],
+                [t22, d.k6, s_q2 * d.k5],
+                [t23, d.k5, s_q2 * d.k7],
                 [-s_q2, 0.0, c_q2],
             ],
             position: [d.k8, d.k9, 0.0],
         },
         Pose {
-            rotation: [
-                [t31, -(s_q4 * t20), t18],
-                [s_q4, c_q4, 0.0],
-                [-t28, s_q4 * t18, t20],
-            ],
+            rotation: [[t17, -s_q4 * t6, t4], [s_q4, c_q4, 0.0], [-t14, s_q4 * t4, t6]],
             position: [0.2 * c_q0 + 0.2, 0.0, -0.2 * s_q0],
         },
         Pose {
             rotation: [
-                [d.k0 * t39 - t38, -(c_q6 * d.k2) - t23 * t40, t24 * d.k0],
-                [t40 + d.k2 * t39, c_q6 * d.k0 - t23 * t38, t24 * d.k2],
-                [-(c_q6 * t24), s_q6 * t24, t23],
+                [d.k0 * t25 - t24, -c_q6 * d.k2 - t9 * t26, t10 * d.k0],
+                [t26 + d.k2 * t25, c_q6 * d.k0 - t9 * t24, t10 * d.k2],
+                [-c_q6 * t10, s_q6 * t10, t9],
             ],
-            position: [0.2 * t34 + d.k3, 0.2 * t35 + d.k4, -0.2 * s_q1],
+            position: [0.2 * t20 + d.k3, 0.2 * t21 + d.k4, -0.2 * s_q1],
         },
         Pose {
             rotation: [
-                [d.k5 * t42 - t41, -(c_q8 * d.k7) - t26 * t43, t27 * d.k5],
-                [t43 + d.k7 * t42, c_q8 * d.k5 - t26 * t41, t27 * d.k7],
-                [-(c_q8 * t27), s_q8 * t27, t26],
+                [d.k5 * t28 - t27, -c_q8 * d.k7 - t12 * t29, t13 * d.k5],
+                [t29 + d.k7 * t28, c_q8 * d.k5 - t12 * t27, t13 * d.k7],
+                [-c_q8 * t13, s_q8 * t13, t12],
             ],
-            position: [0.2 * t36 + d.k8, 0.2 * t37 + d.k9, -0.2 * s_q2],
+            position: [0.2 * t22 + d.k8, 0.2 * t23 + d.k9, -0.2 * s_q2],
         },
         Pose {
             rotation: [
-                [t32, -(t15 * t20), t29 + t19 * t20],
-                [t33, t16, s_q10 * t15],
-                [t30, t15 * t18, t21 - t18 * t19],
+                [t18, -t1 * t6, t15 + t5 * t6],
+                [t19, t2, s_q10 * t1],
+                [t16, t1 * t4, t7 - t4 * t5],
             ],
             position: [
-                0.2 * c_q0 + 0.45 * t31 + 0.2 - 0.05 * t32,
-                0.45 * s_q4 - 0.05 * t33,
-                -0.2 * s_q0 - 0.45 * t28 - 0.05 * t30,
+                0.2 * c_q0 + 0.45 * t17 + 0.2 - 0.05 * t18,
+                0.45 * s_q4 - 0.05 * t19,
+                -0.2 * s_q0 - 0.45 * t14 - 0.05 * t16,
             ],
         },
     ]
@@ -1777,11 +1755,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5], qd[6], qd[7], qd[8], qd[9], qd[10]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -1807,78 +1784,77 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q9, c_q9) = libm::Libm::<Real>::sincos(q[9]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t16 = -0.2 * c_q3 - 0.45 * c_q4;
-    let t17 = c_q4 * c_q10;
-    let t18 = 0.45 * c_q9 - 0.05 * c_q10;
-    let t19 = q[4] + q[9];
-    let (t20, t21) = libm::Libm::<Real>::sincos(t19);
-    let t22 = s_q10 * t20;
-    let t23 = s_q10 * t21;
-    let t24 = c_q10 * t21;
-    let t25 = q[0] + q[3];
-    let (t26, t28) = libm::Libm::<Real>::sincos(t25);
-    let t27 = t20 * t26;
-    let t29 = q[1] + q[5];
-    let t30 = libm::Libm::<Real>::cos(t29);
-    let t31 = libm::Libm::<Real>::sin(t29);
-    let t32 = q[2] + q[7];
-    let t33 = libm::Libm::<Real>::cos(t32);
-    let t34 = libm::Libm::<Real>::sin(t32);
-    let t35 = c_q10 * t20;
-    let t36 = t24 * t26 + s_q10 * t28;
-    let t37 = t20 * t28;
-    let t38 = t24 * t28 - s_q10 * t26;
-    let t39 = t23 * t28 + c_q10 * t26;
-    let t40 = c_q10 * t28 - t23 * t26;
-    let t41 = -0.05 * t22 - 0.2 * s_q3 * t20;
-    let t42 = c_q10 * t16 + 0.05 * t21 + 0.2 * s_q3 * t23;
-    let t43 = 0.2 * s_q3 * t24 - s_q10 * t16;
-    let t44 = 0.05 * t21 - 0.45 * t17;
-    let t45 = c_q4 * (s_q3 * c_q4);
-    let t46 = s_q4 * (s_q3 * s_q4);
-    let t47 = s_q5 * c_q6;
-    let t48 = s_q5 * s_q6;
-    let t49 = s_q7 * c_q8;
-    let t50 = s_q7 * s_q8;
-    let t51 = c_q4 * s_q10;
-    let t52 = s_q9 * c_q10;
-    let t53 = s_q9 * s_q10;
-    let t54 = t35 * t38 + t22 * t39 - t21 * t37;
-    let t55 = c_q10 * t39 - s_q10 * t38;
-    let t56 = t21 * t21 + t22 * t22 + t35 * t35;
-    let t57 = t21 * t27 + t22 * t40 - t35 * t36;
-    let t58 = c_q10 * t40 + s_q10 * t36;
-    let t59 = s_q6 * d.k2;
-    let t60 = c_q6 * t30;
-    let t61 = d.k0 * t60 - t59;
-    let t62 = s_q6 * d.k0;
-    let t63 = c_q6 * d.k2 + t30 * t62;
-    let t64 = t31 * d.k0;
-    let t65 = t62 + d.k2 * t60;
-    let t66 = c_q6 * d.k0 - t30 * t59;
-    let t67 = t31 * d.k2;
-    let t68 = s_q8 * d.k7;
-    let t69 = c_q8 * t33;
-    let t70 = d.k5 * t69 - t68;
-    let t71 = s_q8 * d.k5;
-    let t72 = c_q8 * d.k7 + t33 * t71;
-    let t73 = t34 * d.k5;
-    let t74 = t71 + d.k7 * t69;
-    let t75 = c_q8 * d.k5 - t33 * t68;
-    let t76 = t34 * d.k7;
-    let t77 = s_q6 * t61 - c_q6 * t63;
-    let t78 = s_q6 * t65 + c_q6 * t66;
-    let t79 = s_q8 * t70 - c_q8 * t72;
-    let t80 = s_q8 * t74 + c_q8 * t75;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q9, c_q9) = sin_cos(q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -0.2 * c_q3 - 0.45 * c_q4;
+    let t1 = c_q4 * c_q10;
+    let t2 = 0.45 * c_q9 - 0.05 * c_q10;
+    let t3 = q[4] + q[9];
+    let (t4, t5) = sin_cos(t3);
+    let t6 = s_q10 * t4;
+    let t7 = s_q10 * t5;
+    let t8 = c_q10 * t5;
+    let t9 = q[0] + q[3];
+    let (t10, t12) = sin_cos(t9);
+    let t11 = t4 * t10;
+    let t13 = q[1] + q[5];
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = q[2] + q[7];
+    let t17 = cos(t16);
+    let t18 = sin(t16);
+    let t19 = c_q10 * t4;
+    let t20 = t8 * t10 + s_q10 * t12;
+    let t21 = t4 * t12;
+    let t22 = t8 * t12 - s_q10 * t10;
+    let t23 = t7 * t12 + c_q10 * t10;
+    let t24 = c_q10 * t12 - t7 * t10;
+    let t25 = -0.05 * t6 - 0.2 * s_q3 * t4;
+    let t26 = c_q10 * t0 + 0.05 * t5 + 0.2 * s_q3 * t7;
+    let t27 = 0.2 * s_q3 * t8 - s_q10 * t0;
+    let t28 = 0.05 * t5 - 0.45 * t1;
+    let t29 = c_q4 * (s_q3 * c_q4);
+    let t30 = s_q4 * (s_q3 * s_q4);
+    let t31 = s_q5 * c_q6;
+    let t32 = s_q5 * s_q6;
+    let t33 = s_q7 * c_q8;
+    let t34 = s_q7 * s_q8;
+    let t35 = c_q4 * s_q10;
+    let t36 = s_q9 * c_q10;
+    let t37 = s_q9 * s_q10;
+    let t38 = t19 * t22 + t6 * t23 - t5 * t21;
+    let t39 = c_q10 * t23 - s_q10 * t22;
+    let t40 = t5 * t5 + t6 * t6 + t19 * t19;
+    let t41 = t5 * t11 + t6 * t24 - t19 * t20;
+    let t42 = c_q10 * t24 + s_q10 * t20;
+    let t43 = s_q6 * d.k2;
+    let t44 = c_q6 * t14;
+    let t45 = d.k0 * t44 - t43;
+    let t46 = s_q6 * d.k0;
+    let t47 = c_q6 * d.k2 + t14 * t46;
+    let t48 = t15 * d.k0;
+    let t49 = t46 + d.k2 * t44;
+    let t50 = c_q6 * d.k0 - t14 * t43;
+    let t51 = t15 * d.k2;
+    let t52 = s_q8 * d.k7;
+    let t53 = c_q8 * t17;
+    let t54 = d.k5 * t53 - t52;
+    let t55 = s_q8 * d.k5;
+    let t56 = c_q8 * d.k7 + t17 * t55;
+    let t57 = t18 * d.k5;
+    let t58 = t55 + d.k7 * t53;
+    let t59 = c_q8 * d.k5 - t17 * t52;
+    let t60 = t18 * d.k7;
+    let t61 = s_q6 * t45 - c_q6 * t47;
+    let t62 = s_q6 * t49 + c_q6 * t50;
+    let t63 = s_q8 * t54 - c_q8 * t56;
+    let t64 = s_q8 * t58 + c_q8 * t59;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1906,7 +1882,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                0.2 * (t28 * (t45 + t46) - c_q3 * t26),
+                0.2 * (t12 * (t29 + t30) - c_q3 * t10),
                 0.0,
                 0.0,
                 0.0,
@@ -1920,7 +1896,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                -0.2 * (c_q3 * t28 + t26 * (t45 + t46)),
+                -0.2 * (c_q3 * t12 + t10 * (t29 + t30)),
                 0.0,
                 0.0,
                 0.0,
@@ -1932,14 +1908,14 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, 0.0, t26, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t28, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
                 0.0,
-                0.2 * (t47 * t61 + t48 * t63 - c_q5 * t64),
+                0.2 * (t31 * t45 + t32 * t47 - c_q5 * t48),
                 0.0,
                 0.0,
                 0.0,
@@ -1952,7 +1928,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                0.2 * (t47 * t65 - c_q5 * t67 - t48 * t66),
+                0.2 * (t31 * t49 - c_q5 * t51 - t32 * t50),
                 0.0,
                 0.0,
                 0.0,
@@ -1965,7 +1941,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                -0.2 * (c_q5 * t30 + t31 * (c_q6 * t47 + s_q6 * t48)),
+                -0.2 * (c_q5 * t14 + t15 * (c_q6 * t31 + s_q6 * t32)),
                 0.0,
                 0.0,
                 0.0,
@@ -1976,15 +1952,15 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, t77, 0.0, 0.0, 0.0, t77, t64, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t78, 0.0, 0.0, 0.0, t78, t67, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t30, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t61, 0.0, 0.0, 0.0, t61, t48, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t62, 0.0, 0.0, 0.0, t62, t51, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t14, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
                 0.0,
                 0.0,
-                0.2 * (t49 * t70 + t50 * t72 - c_q7 * t73),
+                0.2 * (t33 * t54 + t34 * t56 - c_q7 * t57),
                 0.0,
                 0.0,
                 0.0,
@@ -1997,7 +1973,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                0.2 * (t49 * t74 - c_q7 * t76 - t50 * t75),
+                0.2 * (t33 * t58 - c_q7 * t60 - t34 * t59),
                 0.0,
                 0.0,
                 0.0,
@@ -2010,7 +1986,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                -0.2 * (c_q7 * t33 + t34 * (c_q8 * t49 + s_q8 * t50)),
+                -0.2 * (c_q7 * t17 + t18 * (c_q8 * t33 + s_q8 * t34)),
                 0.0,
                 0.0,
                 0.0,
@@ -2020,53 +1996,53 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, t79, 0.0, 0.0, 0.0, 0.0, t79, t73, 0.0, 0.0],
-            [0.0, 0.0, t80, 0.0, 0.0, 0.0, 0.0, t80, t76, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t33, 0.0, 0.0],
+            [0.0, 0.0, t63, 0.0, 0.0, 0.0, 0.0, t63, t57, 0.0, 0.0],
+            [0.0, 0.0, t64, 0.0, 0.0, 0.0, 0.0, t64, t60, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, 0.0, 0.0],
         ],
         [
             [
-                t38 * t43 + t39 * t42 - t37 * t41,
+                t22 * t27 + t23 * t26 - t21 * t25,
                 0.0,
                 0.0,
-                0.45 * t38 * t51 + 0.05 * t22 * t37 + t39 * t44,
-                0.45 * (t38 * t52 + t39 * t53) - t18 * t37,
+                0.45 * t22 * t35 + 0.05 * t6 * t21 + t23 * t28,
+                0.45 * (t22 * t36 + t23 * t37) - t2 * t21,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.05 * (t28 * t35),
-                0.05 * t39,
+                0.05 * (t12 * t19),
+                0.05 * t23,
             ],
             [
-                t35 * t43 + t21 * t41 + t22 * t42,
+                t19 * t27 + t5 * t25 + t6 * t26,
                 0.0,
                 0.0,
-                t22 * (0.45 * t17 + t44 - 0.05 * t21),
-                0.45 * (t35 * t52 + t22 * t53) + t18 * t21,
+                t6 * (0.45 * t1 + t28 - 0.05 * t5),
+                0.45 * (t19 * t36 + t6 * t37) + t2 * t5,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -0.05 * t24,
-                0.05 * t22,
+                -0.05 * t8,
+                0.05 * t6,
             ],
             [
-                t27 * t41 + t40 * t42 - t36 * t43,
+                t11 * t25 + t24 * t26 - t20 * t27,
                 0.0,
                 0.0,
-                t40 * t44 - 0.45 * t36 * t51 - 0.05 * t22 * t27,
-                0.45 * (t40 * t53 - t36 * t52) + t18 * t27,
+                t24 * t28 - 0.45 * t20 * t35 - 0.05 * t6 * t11,
+                0.45 * (t24 * t37 - t20 * t36) + t2 * t11,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -0.05 * (t26 * t35),
-                0.05 * t40,
+                -0.05 * (t10 * t19),
+                0.05 * t24,
             ],
-            [t54, 0.0, 0.0, t54, t55, 0.0, 0.0, 0.0, 0.0, t55, -t37],
-            [t56, 0.0, 0.0, t56, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t21],
-            [t57, 0.0, 0.0, t57, t58, 0.0, 0.0, 0.0, 0.0, t58, t27],
+            [t38, 0.0, 0.0, t38, t39, 0.0, 0.0, 0.0, 0.0, t39, -t21],
+            [t40, 0.0, 0.0, t40, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t5],
+            [t41, 0.0, 0.0, t41, t42, 0.0, 0.0, 0.0, 0.0, t42, t11],
         ],
     ]
 }
@@ -2092,8 +2068,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2119,8 +2094,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2145,8 +2119,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -2171,71 +2148,70 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t14 = q[4] + q[9];
-    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
-    let t17 = q[0] + q[3];
-    let (t18, t19) = libm::Libm::<Real>::sincos(t17);
-    let t20 = q[1] + q[5];
-    let t21 = libm::Libm::<Real>::cos(t20);
-    let t22 = libm::Libm::<Real>::sin(t20);
-    let t23 = q[2] + q[7];
-    let t24 = libm::Libm::<Real>::cos(t23);
-    let t25 = libm::Libm::<Real>::sin(t23);
-    let t26 = c_q6 * t22;
-    let t27 = c_q8 * t25;
-    let t28 = c_q10 * t16;
-    let t29 = t18 * t28 + s_q10 * t19;
-    let t30 = t19 * t28 - s_q10 * t18;
-    let t31 = s_q6 * d.k2;
-    let t32 = c_q6 * t21;
-    let t33 = d.k0 * t32 - t31;
-    let t34 = s_q6 * d.k0;
-    let t35 = t34 + d.k2 * t32;
-    let t36 = s_q8 * d.k7;
-    let t37 = c_q8 * t24;
-    let t38 = d.k5 * t37 - t36;
-    let t39 = s_q8 * d.k5;
-    let t40 = t39 + d.k7 * t37;
-    let t41 = t15 * t19;
-    let t42 = 0.2 * c_q0 + 0.45 * c_q4 * t19;
-    let t43 = t30 * d.k10 + d.k11 + t42 - 0.2 * c_q1 * d.k0 - 0.45 * t33
-        - 0.05 * d.k2 * t41;
-    let t44 = c_q10 * t15;
-    let t45 = 0.45 * (s_q4 - t35) + d.k10 * t44 + d.k12
-        + d.k2 * (0.05 * t16 - 0.2 * c_q1);
-    let t46 = t15 * t18;
-    let t47 = -0.2 * s_q0 - 0.45 * c_q4 * t18;
-    let t48 = 0.2 * s_q1 + 0.45 * t26 + t47 + 0.05 * d.k2 * t46 - t29 * d.k10;
-    let t49 = t22 * d.k0;
-    let t50 = t22 * d.k2;
-    let t51 = t42 + t30 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t38
-        - 0.05 * d.k7 * t41;
-    let t52 = 0.45 * (s_q4 - t40) + t44 * d.k13 + d.k15
-        + d.k7 * (0.05 * t16 - 0.2 * c_q2);
-    let t53 = 0.2 * s_q2 + 0.45 * t27 + t47 + 0.05 * d.k7 * t46 - t29 * d.k13;
-    let t54 = t25 * d.k5;
-    let t55 = t25 * d.k7;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t5) = sin_cos(t3);
+    let t6 = q[1] + q[5];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[2] + q[7];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = c_q6 * t8;
+    let t13 = c_q8 * t11;
+    let t14 = c_q10 * t2;
+    let t15 = t4 * t14 + s_q10 * t5;
+    let t16 = t5 * t14 - s_q10 * t4;
+    let t17 = s_q6 * d.k2;
+    let t18 = c_q6 * t7;
+    let t19 = d.k0 * t18 - t17;
+    let t20 = s_q6 * d.k0;
+    let t21 = t20 + d.k2 * t18;
+    let t22 = s_q8 * d.k7;
+    let t23 = c_q8 * t10;
+    let t24 = d.k5 * t23 - t22;
+    let t25 = s_q8 * d.k5;
+    let t26 = t25 + d.k7 * t23;
+    let t27 = t1 * t5;
+    let t28 = 0.2 * c_q0 + 0.45 * c_q4 * t5;
+    let t29 = t16 * d.k10 + d.k11 + t28 - 0.2 * c_q1 * d.k0 - 0.45 * t19
+        - 0.05 * d.k2 * t27;
+    let t30 = c_q10 * t1;
+    let t31 = 0.45 * (s_q4 - t21) + d.k10 * t30 + d.k12
+        + d.k2 * (0.05 * t2 - 0.2 * c_q1);
+    let t32 = t1 * t4;
+    let t33 = -0.2 * s_q0 - 0.45 * c_q4 * t4;
+    let t34 = 0.2 * s_q1 + 0.45 * t12 + t33 + 0.05 * d.k2 * t32 - t15 * d.k10;
+    let t35 = t8 * d.k0;
+    let t36 = t8 * d.k2;
+    let t37 = t28 + t16 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t24
+        - 0.05 * d.k7 * t27;
+    let t38 = 0.45 * (s_q4 - t26) + t30 * d.k13 + d.k15
+        + d.k7 * (0.05 * t2 - 0.2 * c_q2);
+    let t39 = 0.2 * s_q2 + 0.45 * t13 + t33 + 0.05 * d.k7 * t32 - t15 * d.k13;
+    let t40 = t11 * d.k5;
+    let t41 = t11 * d.k7;
     [
-        t33 * t43 + t35 * t45 - t26 * t48,
-        (c_q6 * d.k0 - t21 * t31) * t45 + s_q6 * t22 * t48
-            - (c_q6 * d.k2 + t21 * t34) * t43,
-        t43 * t49 + t45 * t50 + t21 * t48,
-        t50 * (t16 * d.k0 - d.k2 * t44) + t21 * (d.k0 * t46 + t29 * d.k2)
-            - t49 * (t30 * d.k2 + d.k0 * t41),
-        t38 * t51 + t40 * t52 - t27 * t53,
-        (c_q8 * d.k5 - t24 * t36) * t52 + s_q8 * t25 * t53
-            - (c_q8 * d.k7 + t24 * t39) * t51,
-        t51 * t54 + t52 * t55 + t24 * t53,
-        t55 * (t16 * d.k5 - d.k7 * t44) + t24 * (d.k5 * t46 + t29 * d.k7)
-            - t54 * (t30 * d.k7 + d.k5 * t41),
+        t19 * t29 + t21 * t31 - t12 * t34,
+        (c_q6 * d.k0 - t7 * t17) * t31 + s_q6 * t8 * t34
+            - (c_q6 * d.k2 + t7 * t20) * t29,
+        t29 * t35 + t31 * t36 + t7 * t34,
+        t36 * (t2 * d.k0 - d.k2 * t30) + t7 * (d.k0 * t32 + t15 * d.k2)
+            - t35 * (t16 * d.k2 + d.k0 * t27),
+        t24 * t37 + t26 * t38 - t13 * t39,
+        (c_q8 * d.k5 - t10 * t22) * t38 + s_q8 * t11 * t39
+            - (c_q8 * d.k7 + t10 * t25) * t37,
+        t37 * t40 + t38 * t41 + t10 * t39,
+        t41 * (t2 * d.k5 - d.k7 * t30) + t10 * (d.k5 * t32 + t15 * d.k7)
+            - t40 * (t16 * d.k7 + d.k5 * t27),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -2260,250 +2236,248 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t14 = q[4] + q[9];
-    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
-    let t17 = q[0] + q[3];
-    let (t18, t21) = libm::Libm::<Real>::sincos(t17);
-    let t19 = s_q4 * t18;
-    let t20 = t16 * t18;
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = c_q6 * t23;
-    let t25 = libm::Libm::<Real>::sin(t22);
-    let t26 = q[2] + q[7];
-    let t27 = libm::Libm::<Real>::cos(t26);
-    let t28 = c_q8 * t27;
-    let t29 = libm::Libm::<Real>::sin(t26);
-    let t30 = c_q4 * t18;
-    let t31 = c_q6 * t25;
-    let t32 = c_q8 * t29;
-    let t33 = c_q10 * t20 + s_q10 * t21;
-    let t34 = c_q4 * t21;
-    let t35 = s_q4 * t21;
-    let t36 = t16 * t21;
-    let t37 = c_q10 * t36 - s_q10 * t18;
-    let t38 = t37;
-    let t39 = 0.2 * c_q1 + 0.45 * t24;
-    let t40 = s_q6 * t25;
-    let t41 = 0.2 * c_q2 + 0.45 * t28;
-    let t42 = s_q8 * t29;
-    let t43 = s_q6 * t23;
-    let t44 = s_q8 * t27;
-    let t45 = -(s_q10 * t36) - c_q10 * t18;
-    let t46 = s_q10 * t20 - c_q10 * t21;
-    let t47 = s_q6 * d.k2 - t24 * d.k0;
-    let t48 = -t47;
-    let t49 = c_q6 * d.k2 + t43 * d.k0;
-    let t50 = s_q6 * d.k0 + t24 * d.k2;
-    let t51 = c_q6 * d.k0 - t43 * d.k2;
-    let t52 = s_q8 * d.k7 - t28 * d.k5;
-    let t53 = -t52;
-    let t54 = c_q8 * d.k7 + t44 * d.k5;
-    let t55 = s_q8 * d.k5 + t28 * d.k7;
-    let t56 = c_q8 * d.k5 - t44 * d.k7;
-    let t57 = t15 * t21;
-    let t58 = d.k2 * t57;
-    let t59 = 0.2 * c_q0 + 0.45 * t34;
-    let t60 = t37 * d.k10 + d.k11 + t59 - 0.2 * c_q1 * d.k0 - 0.45 * t48 - 0.05 * t58;
-    let t61 = c_q10 * t15;
-    let t62 = 0.45 * (s_q4 - t50) + d.k10 * t61 + d.k12
-        + d.k2 * (0.05 * t16 - 0.2 * c_q1);
-    let t63 = t15 * t18;
-    let t64 = -0.2 * s_q0 - 0.45 * t30;
-    let t65 = 0.05 * d.k2 * t63 - t33 * d.k10;
-    let t66 = t64 + t65;
-    let t67 = 0.2 * s_q1 + 0.45 * t31 + t66;
-    let t68 = d.k0 * t57;
-    let t69 = d.k0 * t63 + t33 * d.k2;
-    let t70 = d.k7 * t57;
-    let t71 = t59 + t37 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t53 - 0.05 * t70;
-    let t72 = 0.45 * (s_q4 - t55) + t61 * d.k13 + d.k15
-        + d.k7 * (0.05 * t16 - 0.2 * c_q2);
-    let t73 = 0.05 * d.k7 * t63 - t33 * d.k13;
-    let t74 = t64 + t73;
-    let t75 = 0.2 * s_q2 + 0.45 * t32 + t74;
-    let t76 = d.k5 * t57;
-    let t77 = d.k5 * t63 + t33 * d.k7;
-    let t78 = 0.05 * t58 - t38 * d.k10;
-    let t79 = t78 - t59;
-    let t80 = t31 * d.k0;
-    let t81 = 0.2 * s_q1 * d.k0 + 0.45 * t80;
-    let t82 = t31 * d.k2;
-    let t83 = 0.2 * s_q1 * d.k2 + 0.45 * t82;
-    let t84 = t60 * t80 + t62 * t82 + t24 * t67;
-    let t85 = t65 - 0.45 * t30;
-    let t86 = t78 - 0.45 * t34;
-    let t87 = t21 * t61;
-    let t88 = -0.05 * t36 * d.k2 - d.k10 * t87;
-    let t89 = t88 - 0.45 * t35;
-    let t90 = c_q10 * t16;
-    let t91 = d.k10 * t90 - 0.05 * t15 * d.k2;
-    let t92 = 0.45 * c_q4 + t91;
-    let t93 = t18 * t61;
-    let t94 = d.k10 * t93 + 0.05 * t20 * d.k2;
-    let t95 = 0.45 * t19 + t94;
-    let t96 = t45 * d.k10;
-    let t97 = s_q10 * t15;
-    let t98 = d.k10 * t97;
-    let t99 = t46 * d.k10;
-    let t100 = t43 * t67 + t40 * (d.k0 * t60 + d.k2 * t62);
-    let t101 = t25 * d.k0;
-    let t102 = t23 * d.k0;
-    let t103 = t23 * d.k2;
-    let t104 = t25 * d.k2;
-    let t105 = t60 * t102 + t62 * t103 - t25 * t67;
-    let t106 = t25 * d.k17;
-    let t107 = t25 * t45;
-    let t108 = t69 * t101 + t23 * (t68 + t38 * d.k2);
-    let t109 = (t16 * d.k0 - d.k2 * t61) * t103 - (t37 * d.k2 + t68) * t102 - t25 * t69;
-    let t110 = t101 * (d.k2 * t87 - t36 * d.k0) + t23 * (t20 * d.k0 - d.k2 * t93)
-        - t104 * (d.k2 * t90 + t15 * d.k0);
-    let t111 = 0.05 * t70 - t38 * d.k13;
-    let t112 = t111 - t59;
-    let t113 = t32 * d.k5;
-    let t114 = 0.2 * s_q2 * d.k5 + 0.45 * t113;
-    let t115 = t32 * d.k7;
-    let t116 = 0.2 * s_q2 * d.k7 + 0.45 * t115;
-    let t117 = t71 * t113 + t72 * t115 + t28 * t75;
-    let t118 = t73 - 0.45 * t30;
-    let t119 = t111 - 0.45 * t34;
-    let t120 = -0.05 * t36 * d.k7 - d.k13 * t87;
-    let t121 = t120 - 0.45 * t35;
-    let t122 = d.k13 * t90 - 0.05 * t15 * d.k7;
-    let t123 = 0.45 * c_q4 + t122;
-    let t124 = d.k13 * t93 + 0.05 * t20 * d.k7;
-    let t125 = 0.45 * t19 + t124;
-    let t126 = t45 * d.k13;
-    let t127 = d.k13 * t97;
-    let t128 = t46 * d.k13;
-    let t129 = t44 * t75 + t42 * (d.k5 * t71 + d.k7 * t72);
-    let t130 = t29 * d.k5;
-    let t131 = t27 * d.k5;
-    let t132 = t27 * d.k7;
-    let t133 = t29 * d.k7;
-    let t134 = t71 * t131 + t72 * t132 - t29 * t75;
-    let t135 = t29 * d.k22;
-    let t136 = t29 * t45;
-    let t137 = t77 * t130 + t27 * (t76 + t38 * d.k7);
-    let t138 = (t16 * d.k5 - d.k7 * t61) * t132 - (t37 * d.k7 + t76) * t131 - t29 * t77;
-    let t139 = t130 * (d.k7 * t87 - t36 * d.k5) + t27 * (t20 * d.k5 - d.k7 * t93)
-        - t133 * (d.k7 * t90 + t15 * d.k5);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t7) = sin_cos(t3);
+    let t5 = s_q4 * t4;
+    let t6 = t2 * t4;
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = c_q6 * t9;
+    let t11 = sin(t8);
+    let t12 = q[2] + q[7];
+    let t13 = cos(t12);
+    let t14 = c_q8 * t13;
+    let t15 = sin(t12);
+    let t16 = c_q4 * t4;
+    let t17 = c_q6 * t11;
+    let t18 = c_q8 * t15;
+    let t19 = c_q10 * t6 + s_q10 * t7;
+    let t20 = c_q4 * t7;
+    let t21 = s_q4 * t7;
+    let t22 = t2 * t7;
+    let t23 = c_q10 * t22 - s_q10 * t4;
+    let t24 = 0.2 * c_q1 + 0.45 * t10;
+    let t25 = s_q6 * t11;
+    let t26 = 0.2 * c_q2 + 0.45 * t14;
+    let t27 = s_q8 * t15;
+    let t28 = s_q6 * t9;
+    let t29 = s_q8 * t13;
+    let t30 = -s_q10 * t22 - c_q10 * t4;
+    let t31 = s_q10 * t6 - c_q10 * t7;
+    let t32 = s_q6 * d.k2 - t10 * d.k0;
+    let t33 = -t32;
+    let t34 = c_q6 * d.k2 + t28 * d.k0;
+    let t35 = s_q6 * d.k0 + t10 * d.k2;
+    let t36 = c_q6 * d.k0 - t28 * d.k2;
+    let t37 = s_q8 * d.k7 - t14 * d.k5;
+    let t38 = -t37;
+    let t39 = c_q8 * d.k7 + t29 * d.k5;
+    let t40 = s_q8 * d.k5 + t14 * d.k7;
+    let t41 = c_q8 * d.k5 - t29 * d.k7;
+    let t42 = t1 * t7;
+    let t43 = d.k2 * t42;
+    let t44 = 0.2 * c_q0 + 0.45 * t20;
+    let t45 = t23 * d.k10 + d.k11 + t44 - 0.2 * c_q1 * d.k0 - 0.45 * t33 - 0.05 * t43;
+    let t46 = c_q10 * t1;
+    let t47 = 0.45 * (s_q4 - t35) + d.k10 * t46 + d.k12
+        + d.k2 * (0.05 * t2 - 0.2 * c_q1);
+    let t48 = t1 * t4;
+    let t49 = -0.2 * s_q0 - 0.45 * t16;
+    let t50 = 0.05 * d.k2 * t48 - t19 * d.k10;
+    let t51 = t49 + t50;
+    let t52 = 0.2 * s_q1 + 0.45 * t17 + t51;
+    let t53 = d.k0 * t42;
+    let t54 = d.k0 * t48 + t19 * d.k2;
+    let t55 = d.k7 * t42;
+    let t56 = t44 + t23 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t38 - 0.05 * t55;
+    let t57 = 0.45 * (s_q4 - t40) + t46 * d.k13 + d.k15
+        + d.k7 * (0.05 * t2 - 0.2 * c_q2);
+    let t58 = 0.05 * d.k7 * t48 - t19 * d.k13;
+    let t59 = t49 + t58;
+    let t60 = 0.2 * s_q2 + 0.45 * t18 + t59;
+    let t61 = d.k5 * t42;
+    let t62 = d.k5 * t48 + t19 * d.k7;
+    let t63 = 0.05 * t43 - t23 * d.k10;
+    let t64 = t63 - t44;
+    let t65 = t17 * d.k0;
+    let t66 = 0.2 * s_q1 * d.k0 + 0.45 * t65;
+    let t67 = t17 * d.k2;
+    let t68 = 0.2 * s_q1 * d.k2 + 0.45 * t67;
+    let t69 = t45 * t65 + t47 * t67 + t10 * t52;
+    let t70 = t50 - 0.45 * t16;
+    let t71 = t63 - 0.45 * t20;
+    let t72 = t7 * t46;
+    let t73 = -0.05 * t22 * d.k2 - d.k10 * t72;
+    let t74 = t73 - 0.45 * t21;
+    let t75 = c_q10 * t2;
+    let t76 = d.k10 * t75 - 0.05 * t1 * d.k2;
+    let t77 = 0.45 * c_q4 + t76;
+    let t78 = t4 * t46;
+    let t79 = d.k10 * t78 + 0.05 * t6 * d.k2;
+    let t80 = 0.45 * t5 + t79;
+    let t81 = t30 * d.k10;
+    let t82 = s_q10 * t1;
+    let t83 = d.k10 * t82;
+    let t84 = t31 * d.k10;
+    let t85 = t28 * t52 + t25 * (d.k0 * t45 + d.k2 * t47);
+    let t86 = t11 * d.k0;
+    let t87 = t9 * d.k0;
+    let t88 = t9 * d.k2;
+    let t89 = t11 * d.k2;
+    let t90 = t45 * t87 + t47 * t88 - t11 * t52;
+    let t91 = t11 * d.k17;
+    let t92 = t11 * t30;
+    let t93 = t54 * t86 + t9 * (t53 + t23 * d.k2);
+    let t94 = (t2 * d.k0 - d.k2 * t46) * t88 - (t23 * d.k2 + t53) * t87 - t11 * t54;
+    let t95 = t86 * (d.k2 * t72 - t22 * d.k0) + t9 * (t6 * d.k0 - d.k2 * t78)
+        - t89 * (d.k2 * t75 + t1 * d.k0);
+    let t96 = 0.05 * t55 - t23 * d.k13;
+    let t97 = t96 - t44;
+    let t98 = t18 * d.k5;
+    let t99 = 0.2 * s_q2 * d.k5 + 0.45 * t98;
+    let t100 = t18 * d.k7;
+    let t101 = 0.2 * s_q2 * d.k7 + 0.45 * t100;
+    let t102 = t56 * t98 + t57 * t100 + t14 * t60;
+    let t103 = t58 - 0.45 * t16;
+    let t104 = t96 - 0.45 * t20;
+    let t105 = -0.05 * t22 * d.k7 - d.k13 * t72;
+    let t106 = t105 - 0.45 * t21;
+    let t107 = d.k13 * t75 - 0.05 * t1 * d.k7;
+    let t108 = 0.45 * c_q4 + t107;
+    let t109 = d.k13 * t78 + 0.05 * t6 * d.k7;
+    let t110 = 0.45 * t5 + t109;
+    let t111 = t30 * d.k13;
+    let t112 = d.k13 * t82;
+    let t113 = t31 * d.k13;
+    let t114 = t29 * t60 + t27 * (d.k5 * t56 + d.k7 * t57);
+    let t115 = t15 * d.k5;
+    let t116 = t13 * d.k5;
+    let t117 = t13 * d.k7;
+    let t118 = t15 * d.k7;
+    let t119 = t56 * t116 + t57 * t117 - t15 * t60;
+    let t120 = t15 * d.k22;
+    let t121 = t15 * t30;
+    let t122 = t62 * t115 + t13 * (t61 + t23 * d.k7);
+    let t123 = (t2 * d.k5 - d.k7 * t46) * t117 - (t23 * d.k7 + t61) * t116 - t15 * t62;
+    let t124 = t115 * (d.k7 * t72 - t22 * d.k5) + t13 * (t6 * d.k5 - d.k7 * t78)
+        - t118 * (d.k7 * t75 + t1 * d.k5);
     [
         [
-            t48 * t66 - t31 * t79,
-            t48 * t81 + t50 * t83 - t84 - t31 * t39,
+            t33 * t51 - t17 * t64,
+            t33 * t66 + t35 * t68 - t69 - t17 * t24,
             0.0,
-            t48 * t85 - t31 * t86,
-            t48 * t89 + t50 * t92 - t31 * t95,
-            0.45 * (t48 * t80 + t50 * t82 - t24 * t31) - t84,
-            0.45 * (t31 * t40 + t48 * t49 - t50 * t51) + t51 * t62 + t40 * t67
-                - t49 * t60,
+            t33 * t70 - t17 * t71,
+            t33 * t74 + t35 * t77 - t17 * t80,
+            0.45 * (t33 * t65 + t35 * t67 - t10 * t17) - t69,
+            0.45 * (t17 * t25 + t33 * t34 - t35 * t36) + t36 * t47 + t25 * t52
+                - t34 * t45,
             0.0,
             0.0,
-            t48 * t88 + t50 * t91 - t31 * t94,
-            t48 * t96 - t50 * t98 - t31 * t99,
+            t33 * t73 + t35 * t76 - t17 * t79,
+            t33 * t81 - t35 * t83 - t17 * t84,
         ],
         [
-            t40 * t79 - t49 * t66,
-            t39 * t40 + t51 * t83 + t100 - t49 * t81,
+            t25 * t64 - t34 * t51,
+            t24 * t25 + t36 * t68 + t85 - t34 * t66,
             0.0,
-            t40 * t86 - t49 * t85,
-            t51 * t92 + t40 * t95 - t49 * t89,
-            0.45 * (t31 * t43 + t51 * t82 - t49 * t80) + t100,
-            t31 * t67 + t47 * t60 - t62 * t50
-                - 0.45 * (t40 * t40 + t49 * t49 + t51 * t51),
+            t25 * t71 - t34 * t70,
+            t36 * t77 + t25 * t80 - t34 * t74,
+            0.45 * (t17 * t28 + t36 * t67 - t34 * t65) + t85,
+            t17 * t52 + t32 * t45 - t47 * t35
+                - 0.45 * (t25 * t25 + t34 * t34 + t36 * t36),
             0.0,
             0.0,
-            t51 * t91 + t40 * t94 - t49 * t88,
-            t40 * t99 - t49 * t96 - t51 * t98,
+            t36 * t76 + t25 * t79 - t34 * t73,
+            t25 * t84 - t34 * t81 - t36 * t83,
         ],
         [
-            t66 * t101 + t23 * t79,
-            t23 * t39 + t81 * t101 + t83 * t104 + t105,
+            t51 * t86 + t9 * t64,
+            t9 * t24 + t66 * t86 + t68 * t89 + t90,
             0.0,
-            t85 * t101 + t23 * t86,
-            t89 * t101 + t92 * t104 + t23 * t95,
-            0.45 * (t23 * t24 + t31 * (t25 * d.k16 + t106)) + t105,
-            -0.45 * (t23 * t40 + t51 * t104 - t49 * t101),
+            t70 * t86 + t9 * t71,
+            t74 * t86 + t77 * t89 + t9 * t80,
+            0.45 * (t9 * t10 + t17 * (t11 * d.k16 + t91)) + t90,
+            -0.45 * (t9 * t25 + t36 * t89 - t34 * t86),
             0.0,
             0.0,
-            t88 * t101 + t91 * t104 + t23 * t94,
-            d.k18 * t107 + t23 * t99 - t25 * t97 * d.k19,
+            t73 * t86 + t76 * t89 + t9 * t79,
+            d.k18 * t92 + t9 * t84 - t11 * t82 * d.k19,
         ],
         [
-            t108,
-            t109,
+            t93,
+            t94,
             0.0,
-            t108,
-            t110,
-            t109,
+            t93,
+            t95,
+            t94,
             0.0,
             0.0,
             0.0,
-            t110,
-            t97 * t106 - t107 * d.k20 - t46 * t103,
+            t95,
+            t82 * t91 - t92 * d.k20 - t31 * t88,
         ],
         [
-            t53 * t74 - t32 * t112,
+            t38 * t59 - t18 * t97,
             0.0,
-            t53 * t114 + t55 * t116 - t117 - t32 * t41,
-            t53 * t118 - t32 * t119,
-            t53 * t121 + t55 * t123 - t32 * t125,
+            t38 * t99 + t40 * t101 - t102 - t18 * t26,
+            t38 * t103 - t18 * t104,
+            t38 * t106 + t40 * t108 - t18 * t110,
             0.0,
             0.0,
-            0.45 * (t53 * t113 + t55 * t115 - t28 * t32) - t117,
-            0.45 * (t32 * t42 + t53 * t54 - t55 * t56) + t56 * t72 + t42 * t75
-                - t54 * t71,
-            t53 * t120 + t55 * t122 - t32 * t124,
-            t53 * t126 - t55 * t127 - t32 * t128,
+            0.45 * (t38 * t98 + t40 * t100 - t14 * t18) - t102,
+            0.45 * (t18 * t27 + t38 * t39 - t40 * t41) + t41 * t57 + t27 * t60
+                - t39 * t56,
+            t38 * t105 + t40 * t107 - t18 * t109,
+            t38 * t111 - t40 * t112 - t18 * t113,
         ],
         [
-            t42 * t112 - t54 * t74,
+            t27 * t97 - t39 * t59,
             0.0,
-            t41 * t42 + t56 * t116 + t129 - t54 * t114,
-            t42 * t119 - t54 * t118,
-            t56 * t123 + t42 * t125 - t54 * t121,
+            t26 * t27 + t41 * t101 + t114 - t39 * t99,
+            t27 * t104 - t39 * t103,
+            t41 * t108 + t27 * t110 - t39 * t106,
             0.0,
             0.0,
-            0.45 * (t32 * t44 + t56 * t115 - t54 * t113) + t129,
-            t32 * t75 + t52 * t71 - t72 * t55
-                - 0.45 * (t42 * t42 + t54 * t54 + t56 * t56),
-            t56 * t122 + t42 * t124 - t54 * t120,
-            t42 * t128 - t54 * t126 - t56 * t127,
+            0.45 * (t18 * t29 + t41 * t100 - t39 * t98) + t114,
+            t18 * t60 + t37 * t56 - t57 * t40
+                - 0.45 * (t27 * t27 + t39 * t39 + t41 * t41),
+            t41 * t107 + t27 * t109 - t39 * t105,
+            t27 * t113 - t39 * t111 - t41 * t112,
         ],
         [
-            t74 * t130 + t27 * t112,
+            t59 * t115 + t13 * t97,
             0.0,
-            t27 * t41 + t114 * t130 + t116 * t133 + t134,
-            t118 * t130 + t27 * t119,
-            t121 * t130 + t123 * t133 + t27 * t125,
+            t13 * t26 + t99 * t115 + t101 * t118 + t119,
+            t103 * t115 + t13 * t104,
+            t106 * t115 + t108 * t118 + t13 * t110,
             0.0,
             0.0,
-            0.45 * (t27 * t28 + t32 * (t29 * d.k21 + t135)) + t134,
-            -0.45 * (t27 * t42 + t56 * t133 - t54 * t130),
-            t120 * t130 + t122 * t133 + t27 * t124,
-            d.k23 * t136 + t27 * t128 - t29 * t97 * d.k24,
+            0.45 * (t13 * t14 + t18 * (t15 * d.k21 + t120)) + t119,
+            -0.45 * (t13 * t27 + t41 * t118 - t39 * t115),
+            t105 * t115 + t107 * t118 + t13 * t109,
+            d.k23 * t121 + t13 * t113 - t15 * t82 * d.k24,
         ],
         [
-            t137,
+            t122,
             0.0,
-            t138,
-            t137,
-            t139,
+            t123,
+            t122,
+            t124,
             0.0,
             0.0,
-            t138,
+            t123,
             0.0,
-            t139,
-            t97 * t135 - t136 * d.k25 - t46 * t132,
+            t124,
+            t82 * t120 - t121 * d.k25 - t31 * t117,
         ],
     ]
 }
@@ -2527,593 +2501,585 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t14 = q[4] + q[9];
-    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
-    let t17 = q[0] + q[3];
-    let (t18, t21) = libm::Libm::<Real>::sincos(t17);
-    let t19 = s_q4 * t18;
-    let t20 = s_q10 * t16;
-    let t22 = q[1] + q[5];
-    let t23 = libm::Libm::<Real>::cos(t22);
-    let t24 = c_q6 * t23;
-    let t25 = libm::Libm::<Real>::sin(t22);
-    let t26 = q[2] + q[7];
-    let t27 = libm::Libm::<Real>::cos(t26);
-    let t28 = c_q8 * t27;
-    let t29 = libm::Libm::<Real>::sin(t26);
-    let t30 = c_q4 * t18;
-    let t31 = c_q6 * t25;
-    let t32 = c_q8 * t29;
-    let t33 = c_q10 * t16;
-    let t34 = t18 * t33;
-    let t35 = t34 + s_q10 * t21;
-    let t36 = -t35;
-    let t37 = c_q4 * t21;
-    let t38 = s_q4 * t21;
-    let t39 = t21 * t33;
-    let t40 = t39 - s_q10 * t18;
-    let t41 = t20 * t21 + c_q10 * t18;
-    let t42 = -t40;
-    let t43 = 0.2 * c_q1 + 0.45 * t24;
-    let t44 = s_q6 * t25;
-    let t45 = 0.2 * c_q2 + 0.45 * t28;
-    let t46 = s_q8 * t29;
-    let t47 = s_q6 * t23;
-    let t48 = t31 * t47;
-    let t49 = t31 * t44;
-    let t50 = s_q8 * t27;
-    let t51 = t32 * t50;
-    let t52 = t32 * t46;
-    let t53 = -t41;
-    let t54 = t18 * t20 - c_q10 * t21;
-    let t55 = -0.2 * s_q1 - 0.45 * t31;
-    let t56 = t24 * t24;
-    let t57 = t31 * t31;
-    let t58 = t56 - t57;
-    let t59 = t24 * t47;
-    let t60 = t59 - t49;
-    let t61 = t23 * t31;
-    let t62 = t25 * t44;
-    let t63 = -0.2 * s_q2 - 0.45 * t32;
-    let t64 = t28 * t28;
-    let t65 = t32 * t32;
-    let t66 = t64 - t65;
-    let t67 = t28 * t50;
-    let t68 = t67 - t52;
-    let t69 = t27 * t32;
-    let t70 = t29 * t46;
-    let t71 = c_q1 * d.k0;
-    let t72 = c_q1 * d.k2;
-    let t73 = c_q2 * d.k5;
-    let t74 = c_q2 * d.k7;
-    let t75 = t24 * d.k0;
-    let t76 = s_q6 * d.k2 - t75;
-    let t77 = -t76;
-    let t78 = t47 * d.k0;
-    let t79 = c_q6 * d.k2 + t78;
-    let t80 = -t79;
-    let t81 = t24 * d.k2;
-    let t82 = s_q6 * d.k0 + t81;
-    let t83 = t47 * d.k2;
-    let t84 = c_q6 * d.k0 - t83;
-    let t85 = t28 * d.k5;
-    let t86 = s_q8 * d.k7 - t85;
-    let t87 = -t86;
-    let t88 = t50 * d.k5;
-    let t89 = c_q8 * d.k7 + t88;
-    let t90 = -t89;
-    let t91 = t28 * d.k7;
-    let t92 = s_q8 * d.k5 + t91;
-    let t93 = t50 * d.k7;
-    let t94 = c_q8 * d.k5 - t93;
-    let t95 = t15 * t21;
-    let t96 = d.k2 * t95;
-    let t97 = 0.2 * c_q0 + 0.45 * t37;
-    let t98 = 0.05 * t96 - t97;
-    let t99 = t40 * d.k10 + d.k11 - 0.2 * t71 - 0.45 * t77 - t98;
-    let t100 = c_q10 * t15;
-    let t101 = d.k10 * t100;
-    let t102 = -0.05 * t16 * d.k2 - t101;
-    let t103 = t102 - 0.45 * s_q4;
-    let t104 = d.k12 - 0.2 * t72 - 0.45 * t82 - t103;
-    let t105 = t36 * d.k10;
-    let t106 = t15 * t18;
-    let t107 = d.k2 * t106;
-    let t108 = -0.2 * s_q0 - 0.45 * t30;
-    let t109 = 0.05 * t107 + t108;
-    let t110 = t105 + t109;
-    let t111 = t110 - t55;
-    let t112 = t31 * t111;
-    let t113 = t44 * t111;
-    let t114 = t25 * d.k0;
-    let t115 = t25 * d.k2;
-    let t116 = d.k0 * t95;
-    let t117 = d.k2 * t100;
-    let t118 = t117 - t16 * d.k0;
-    let t119 = d.k0 * t106;
-    let t120 = t119 - t36 * d.k2;
-    let t121 = d.k7 * t95;
-    let t122 = 0.05 * t121 - t97;
-    let t123 = t40 * d.k13 + d.k14 - 0.2 * t73 - 0.45 * t87 - t122;
-    let t124 = t100 * d.k13;
-    let t125 = -0.05 * t16 * d.k7 - t124;
-    let t126 = t125 - 0.45 * s_q4;
-    let t127 = d.k15 - 0.2 * t74 - 0.45 * t92 - t126;
-    let t128 = t36 * d.k13;
-    let t129 = d.k7 * t106;
-    let t130 = t108 + 0.05 * t129;
-    let t131 = t128 + t130;
-    let t132 = t131 - t63;
-    let t133 = t32 * t132;
-    let t134 = t46 * t132;
-    let t135 = t29 * d.k5;
-    let t136 = t29 * d.k7;
-    let t137 = d.k5 * t95;
-    let t138 = d.k7 * t100;
-    let t139 = t138 - t16 * d.k5;
-    let t140 = d.k5 * t106;
-    let t141 = t140 - t36 * d.k7;
-    let t142 = t42 * d.k10;
-    let t143 = t98 + t142;
-    let t144 = t31 * d.k0;
-    let t145 = 0.2 * s_q1 * d.k0 + 0.45 * t144;
-    let t146 = t31 * d.k2;
-    let t147 = 0.2 * s_q1 * d.k2 + 0.45 * t146;
-    let t148 = 0.45 * t30 - 0.05 * t107;
-    let t149 = t105 - t148;
-    let t150 = 0.05 * t96 - 0.45 * t37;
-    let t151 = t142 + t150;
-    let t152 = t16 * t21;
-    let t153 = t21 * t101 + 0.05 * d.k2 * t152;
-    let t154 = 0.45 * t38 + t153;
-    let t155 = t154;
-    let t156 = t33 * d.k10 - 0.05 * t15 * d.k2;
-    let t157 = 0.45 * c_q4 + t156;
-    let t158 = t16 * t18;
-    let t159 = t18 * t101 + 0.05 * d.k2 * t158;
-    let t160 = 0.45 * t19 + t159;
-    let t161 = t153;
-    let t162 = t54 * d.k10;
-    let t163 = t80 * t110 + t44 * t143;
-    let t164 = t44 * d.k0;
-    let t165 = t44 * d.k2;
-    let t166 = t80 * t149 + t44 * t151;
-    let t167 = t84 * t157 + t44 * t160 - t80 * t155;
-    let t168 = t80 * t144;
-    let t169 = t84 * t146;
-    let t170 = t82;
-    let t171 = t84 * t156 + t44 * t159 - t80 * t161;
-    let t172 = t53 * d.k10;
-    let t173 = s_q10 * t15;
-    let t174 = t84 * d.k10;
-    let t175 = t80 * t172 + t44 * t162 - t173 * t174;
-    let t176 = t116 - t42 * d.k2;
-    let t177 = t21 * t117 - d.k0 * t152;
-    let t178 = d.k0 * t158 - t18 * t117;
-    let t179 = t42 * d.k13;
-    let t180 = t122 + t179;
-    let t181 = t32 * d.k5;
-    let t182 = 0.2 * s_q2 * d.k5 + 0.45 * t181;
-    let t183 = t32 * d.k7;
-    let t184 = 0.2 * s_q2 * d.k7 + 0.45 * t183;
-    let t185 = 0.45 * t30 - 0.05 * t129;
-    let t186 = t128 - t185;
-    let t187 = 0.05 * t121 - 0.45 * t37;
-    let t188 = t179 + t187;
-    let t189 = t21 * t124 + 0.05 * d.k7 * t152;
-    let t190 = 0.45 * t38 + t189;
-    let t191 = t190;
-    let t192 = t33 * d.k13 - 0.05 * t15 * d.k7;
-    let t193 = 0.45 * c_q4 + t192;
-    let t194 = t18 * t124 + 0.05 * d.k7 * t158;
-    let t195 = 0.45 * t19 + t194;
-    let t196 = t189;
-    let t197 = t54 * d.k13;
-    let t198 = t90 * t131 + t46 * t180;
-    let t199 = t46 * d.k5;
-    let t200 = t46 * d.k7;
-    let t201 = t90 * t186 + t46 * t188;
-    let t202 = t94 * t193 + t46 * t195 - t90 * t191;
-    let t203 = t90 * t181;
-    let t204 = t94 * t183;
-    let t205 = t92;
-    let t206 = t94 * t192 + t46 * t194 - t90 * t196;
-    let t207 = t53 * d.k13;
-    let t208 = t94 * d.k13;
-    let t209 = t90 * t207 + t46 * t197 - t173 * t208;
-    let t210 = t137 - t42 * d.k7;
-    let t211 = t21 * t138 - d.k5 * t152;
-    let t212 = d.k5 * t158 - t18 * t138;
-    let t213 = t35 * d.k10;
-    let t214 = t213 - t109;
-    let t215 = t110 * t144 + t24 * t143;
-    let t216 = t148 + t213;
-    let t217 = t77 * t151 - t31 * t216;
-    let t218 = t77 * t160 - t31 * t154;
-    let t219 = t77 * t159 - t31 * t153;
-    let t220 = t41 * d.k10;
-    let t221 = t77 * t162 - t31 * t220;
-    let t222 = qd[3] * t217 + qd[4] * t218 + qd[9] * t219 + qd[10] * t221;
-    let t223 = 0.2 * t71 + 0.45 * t75;
-    let t224 = 0.2 * t72 + 0.45 * t81;
-    let t225 = t112 - t75 * t99 - t81 * t104;
-    let t226 = t24 * t43 + t144 * t145 + t146 * t147;
-    let t227 = t144 * t149 + t24 * t151;
-    let t228 = t144 * t155 - t146 * t157 - t24 * t160;
-    let t229 = t57 * d.k16;
-    let t230 = t229 - t75 * t77;
-    let t231 = t57 * d.k17;
-    let t232 = t231 - t81 * t82;
-    let t233 = -0.45 * (t58 + t230) + t225 - 0.45 * t232;
-    let t234 = t77 * t164 - t168;
-    let t235 = t82 * t165 - t169;
-    let t236 = -0.45 * (t234 + t235);
-    let t237 = t47 * t111 + t99 * t164 + t104 * t165;
-    let t238 = t80 * t145 + t84 * t147 + t237 + t43 * t44 + 0.9 * t48;
-    let t239 = t144 * t161 - t146 * t156 - t24 * t159;
-    let t240 = t53 * d.k18;
-    let t241 = t173 * d.k19;
-    let t242 = t31 * (t241 - t240) - t24 * t162;
-    let t243 = qd[4] * t228 + qd[9] * t239 + qd[10] * t242 - qd[0] * t215 - qd[3] * t227;
-    let t244 = t39 * d.k10;
-    let t245 = t150 - t244;
-    let t246 = t34 * d.k10;
-    let t247 = t148 + t246;
-    let t248 = 0.05 * t96 - t244;
-    let t249 = t246 - 0.05 * t107;
-    let t250 = t77 * t248 + t82 * t102 - t31 * t249;
-    let t251 = t21 * t173;
-    let t252 = d.k10 * t251;
-    let t253 = t18 * t173;
-    let t254 = d.k10 * t253;
-    let t255 = t77 * t252 + t31 * t254 - t20 * t82 * d.k10;
-    let t256 = qd[9] * t250 + qd[10] * t255;
-    let t257 = 1.35 * t48 + 0.45 * (t168 + t169) + t236 + t237;
-    let t258 = t110 * t164 + t47 * t143;
-    let t259 = t80 * t151 + t44 * t216;
-    let t260 = t80 * t160 + t44 * t154;
-    let t261 = t31 * t143 + t76 * t110;
-    let t262 = t80 * t159 + t44 * t153;
-    let t263 = t80 * t162 + t44 * t220;
-    let t264 = qd[3] * t259 + qd[4] * t260 + qd[9] * t262 + qd[10] * t263;
-    let t265 = t83 * t104 + t78 * t99 - t113;
-    let t266 = t147 * t165 + t43 * t47 + t145 * t164;
-    let t267 = t149 * t164 + t47 * t151;
-    let t268 = t157 * t165 + t47 * t160 - t155 * t164;
-    let t269 = t49 * d.k16;
-    let t270 = t269 + t75 * t80;
-    let t271 = t49 * d.k17;
-    let t272 = t271 + t81 * t84;
-    let t273 = 0.45 * (t60 + t270) + t265 + 0.45 * t272;
-    let t274 = -0.9 * (t80 * t164 + t84 * t165) + t99 * t144 + t104 * t146 + t24 * t111
-        - 0.9 * t44 * t47;
-    let t275 = t31 * t43 + t76 * t145 + t274 - t147 * t170;
-    let t276 = t156 * t165 + t47 * t159 - t161 * t164;
-    let t277 = t47 * t162 + t44 * (t240 - t241);
-    let t278 = qd[4] * t268 + qd[9] * t276 + qd[10] * t277 + qd[0] * t258 + qd[3] * t267;
-    let t279 = t31 * t151 + t76 * t149;
-    let t280 = t31 * t160 - t76 * t155 - t157 * t170;
-    let t281 = t80 * t248 + t84 * t102 + t44 * t249;
-    let t282 = t80 * t252 - t20 * t174 - t44 * t254;
-    let t283 = qd[9] * t281 + qd[10] * t282;
-    let t284 = 0.45 * (t24 * t31 + t76 * t144) + t274 - 0.45 * t146 * t170;
-    let t285 = t31 * t159 - t76 * t161 - t156 * t170;
-    let t286 = t31 * t162 + t76 * t172 + d.k10 * t170 * t173;
-    let t287 = t23 * d.k0;
-    let t288 = t110 * t287 - t25 * t143;
-    let t289 = t114 * t151 + t23 * t216;
-    let t290 = t114 * t160 + t23 * t154;
-    let t291 = t114 * t159 + t23 * t153;
-    let t292 = t25 * d.k18;
-    let t293 = t54 * t292 + t23 * t220;
-    let t294 = qd[3] * t289 + qd[4] * t290 + qd[9] * t291 + qd[10] * t293;
-    let t295 = t23 * d.k2;
-    let t296 = t99 * t114 + t104 * t115 + t23 * t111;
-    let t297 = t147 * t295 + t145 * t287 - t25 * t43;
-    let t298 = t149 * t287 - t25 * t151;
-    let t299 = t157 * t295 - t155 * t287 - t25 * t160;
-    let t300 = t61 * (d.k17 + d.k16) - t61;
-    let t301 = t297 + 0.9 * t300 - t296;
-    let t302 = t25 * d.k17;
-    let t303 = 0.45
-        * (t62 - t23 * t47 - t80 * t287 - t62 * d.k16 - t84 * t295 - t44 * t302);
-    let t304 = t156 * t295 - t161 * t287 - t25 * t159;
-    let t305 = t23 * (t240 - t241) - t25 * t162;
-    let t306 = qd[9] * t304 + qd[10] * t305 + qd[0] * t288 + qd[3] * t298 + qd[4] * t299
-        + qd[6] * t303;
-    let t307 = t114 * t248 + t102 * t115 + t23 * t249;
-    let t308 = t25 * d.k19;
-    let t309 = t251 * t292 - t20 * t308 - t23 * t254;
-    let t310 = qd[9] * t307 + qd[10] * t309;
-    let t311 = t114 * t176 - t23 * (t119 + t35 * d.k2);
-    let t312 = t120 * t287 - t25 * t176;
-    let t313 = t114 * t178 - t23 * t177;
-    let t314 = t25 * d.k20;
-    let t315 = t54 * t314 + t41 * t295;
-    let t316 = t311 * (qd[0] + qd[3]) + t312 * (qd[1] + qd[5]) + t313 * (qd[4] + qd[9])
-        - qd[10] * t315;
-    let t317 = t115 * t118 + t114 * (t40 * d.k2 + t116) - t23 * t120;
-    let t318 = t177 * t287 - (t33 * d.k2 + t15 * d.k0) * t295 - t25 * t178;
-    let t319 = t54 * t115 + t23 * (t173 * d.k17 - t53 * d.k20);
-    let t320 = qd[10] * t319 + t312 * (qd[0] + qd[3]) + t317 * (qd[1] + qd[5])
-        + t318 * (qd[4] + qd[9]);
-    let t321 = t114 * (t116 + t39 * d.k2) + t115 * t118 - t23 * (t119 + t34 * d.k2);
-    let t322 = t20 * t302 + t253 * t295 - t251 * t314;
-    let t323 = qd[10] * t322 + t313 * (qd[0] + qd[3]) + t318 * (qd[1] + qd[5])
-        + t321 * (qd[4] + qd[9]);
-    let t324 = t35 * d.k13;
-    let t325 = t324 - t130;
-    let t326 = t131 * t181 + t28 * t180;
-    let t327 = t185 + t324;
-    let t328 = t87 * t188 - t32 * t327;
-    let t329 = t87 * t195 - t32 * t190;
-    let t330 = t87 * t194 - t32 * t189;
-    let t331 = t41 * d.k13;
-    let t332 = t87 * t197 - t32 * t331;
-    let t333 = qd[3] * t328 + qd[4] * t329 + qd[9] * t330 + qd[10] * t332;
-    let t334 = 0.2 * t73 + 0.45 * t85;
-    let t335 = 0.2 * t74 + 0.45 * t91;
-    let t336 = t133 - t85 * t123 - t91 * t127;
-    let t337 = t28 * t45 + t181 * t182 + t183 * t184;
-    let t338 = t181 * t186 + t28 * t188;
-    let t339 = t181 * t191 - t183 * t193 - t28 * t195;
-    let t340 = t65 * d.k21;
-    let t341 = t340 - t85 * t87;
-    let t342 = t65 * d.k22;
-    let t343 = t342 - t91 * t92;
-    let t344 = -0.45 * (t66 + t341) + t336 - 0.45 * t343;
-    let t345 = t87 * t199 - t203;
-    let t346 = t92 * t200 - t204;
-    let t347 = -0.45 * (t345 + t346);
-    let t348 = t50 * t132 + t123 * t199 + t127 * t200;
-    let t349 = t90 * t182 + t94 * t184 + t348 + t45 * t46 + 0.9 * t51;
-    let t350 = t181 * t196 - t183 * t192 - t28 * t194;
-    let t351 = t53 * d.k23;
-    let t352 = t173 * d.k24;
-    let t353 = t32 * (t352 - t351) - t28 * t197;
-    let t354 = qd[4] * t339 + qd[9] * t350 + qd[10] * t353 - qd[0] * t326 - qd[3] * t338;
-    let t355 = t39 * d.k13;
-    let t356 = t187 - t355;
-    let t357 = t34 * d.k13;
-    let t358 = t185 + t357;
-    let t359 = 0.05 * t121 - t355;
-    let t360 = t357 - 0.05 * t129;
-    let t361 = t87 * t359 + t92 * t125 - t32 * t360;
-    let t362 = d.k13 * t251;
-    let t363 = d.k13 * t253;
-    let t364 = t87 * t362 + t32 * t363 - t20 * t92 * d.k13;
-    let t365 = qd[9] * t361 + qd[10] * t364;
-    let t366 = 1.35 * t51 + 0.45 * (t203 + t204) + t347 + t348;
-    let t367 = t131 * t199 + t50 * t180;
-    let t368 = t90 * t188 + t46 * t327;
-    let t369 = t90 * t195 + t46 * t190;
-    let t370 = t32 * t180 + t86 * t131;
-    let t371 = t90 * t194 + t46 * t189;
-    let t372 = t90 * t197 + t46 * t331;
-    let t373 = qd[3] * t368 + qd[4] * t369 + qd[9] * t371 + qd[10] * t372;
-    let t374 = t93 * t127 + t88 * t123 - t134;
-    let t375 = t184 * t200 + t45 * t50 + t182 * t199;
-    let t376 = t186 * t199 + t50 * t188;
-    let t377 = t193 * t200 + t50 * t195 - t191 * t199;
-    let t378 = t52 * d.k21;
-    let t379 = t378 + t85 * t90;
-    let t380 = t52 * d.k22;
-    let t381 = t380 + t91 * t94;
-    let t382 = 0.45 * (t68 + t379) + t374 + 0.45 * t381;
-    let t383 = -0.9 * (t90 * t199 + t94 * t200) + t123 * t181 + t127 * t183 + t28 * t132
-        - 0.9 * t46 * t50;
-    let t384 = t32 * t45 + t86 * t182 + t383 - t184 * t205;
-    let t385 = t192 * t200 + t50 * t194 - t196 * t199;
-    let t386 = t50 * t197 + t46 * (t351 - t352);
-    let t387 = qd[4] * t377 + qd[9] * t385 + qd[10] * t386 + qd[0] * t367 + qd[3] * t376;
-    let t388 = t32 * t188 + t86 * t186;
-    let t389 = t32 * t195 - t86 * t191 - t193 * t205;
-    let t390 = t90 * t359 + t94 * t125 + t46 * t360;
-    let t391 = t90 * t362 - t20 * t208 - t46 * t363;
-    let t392 = qd[9] * t390 + qd[10] * t391;
-    let t393 = 0.45 * (t28 * t32 + t86 * t181) + t383 - 0.45 * t183 * t205;
-    let t394 = t32 * t194 - t86 * t196 - t192 * t205;
-    let t395 = t32 * t197 + t86 * t207 + d.k13 * t173 * t205;
-    let t396 = t27 * d.k5;
-    let t397 = t131 * t396 - t29 * t180;
-    let t398 = t135 * t188 + t27 * t327;
-    let t399 = t135 * t195 + t27 * t190;
-    let t400 = t135 * t194 + t27 * t189;
-    let t401 = t29 * d.k23;
-    let t402 = t54 * t401 + t27 * t331;
-    let t403 = qd[3] * t398 + qd[4] * t399 + qd[9] * t400 + qd[10] * t402;
-    let t404 = t27 * d.k7;
-    let t405 = t123 * t135 + t127 * t136 + t27 * t132;
-    let t406 = t184 * t404 + t182 * t396 - t29 * t45;
-    let t407 = t186 * t396 - t29 * t188;
-    let t408 = t193 * t404 - t191 * t396 - t29 * t195;
-    let t409 = t69 * (d.k22 + d.k21) - t69;
-    let t410 = t406 + 0.9 * t409 - t405;
-    let t411 = t29 * d.k22;
-    let t412 = 0.45
-        * (t70 - t27 * t50 - t90 * t396 - t70 * d.k21 - t94 * t404 - t46 * t411);
-    let t413 = t192 * t404 - t196 * t396 - t29 * t194;
-    let t414 = t27 * (t351 - t352) - t29 * t197;
-    let t415 = qd[9] * t413 + qd[10] * t414 + qd[0] * t397 + qd[3] * t407 + qd[4] * t408
-        + qd[8] * t412;
-    let t416 = t135 * t359 + t125 * t136 + t27 * t360;
-    let t417 = t29 * d.k24;
-    let t418 = t251 * t401 - t20 * t417 - t27 * t363;
-    let t419 = qd[9] * t416 + qd[10] * t418;
-    let t420 = t135 * t210 - t27 * (t140 + t35 * d.k7);
-    let t421 = t141 * t396 - t29 * t210;
-    let t422 = t135 * t212 - t27 * t211;
-    let t423 = t29 * d.k25;
-    let t424 = t54 * t423 + t41 * t404;
-    let t425 = t420 * (qd[0] + qd[3]) + t421 * (qd[2] + qd[7]) + t422 * (qd[4] + qd[9])
-        - qd[10] * t424;
-    let t426 = t136 * t139 + t135 * (t40 * d.k7 + t137) - t27 * t141;
-    let t427 = t211 * t396 - (t33 * d.k7 + t15 * d.k5) * t404 - t29 * t212;
-    let t428 = t54 * t136 + t27 * (t173 * d.k22 - t53 * d.k25);
-    let t429 = qd[10] * t428 + t421 * (qd[0] + qd[3]) + t426 * (qd[2] + qd[7])
-        + t427 * (qd[4] + qd[9]);
-    let t430 = t135 * (t137 + t39 * d.k7) + t136 * t139 - t27 * (t140 + t34 * d.k7);
-    let t431 = t20 * t411 + t253 * t404 - t251 * t423;
-    let t432 = qd[10] * t431 + t422 * (qd[0] + qd[3]) + t427 * (qd[2] + qd[7])
-        + t430 * (qd[4] + qd[9]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t7) = sin_cos(t3);
+    let t5 = s_q4 * t4;
+    let t6 = s_q10 * t2;
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = c_q6 * t9;
+    let t11 = sin(t8);
+    let t12 = q[2] + q[7];
+    let t13 = cos(t12);
+    let t14 = c_q8 * t13;
+    let t15 = sin(t12);
+    let t16 = c_q4 * t4;
+    let t17 = c_q6 * t11;
+    let t18 = c_q8 * t15;
+    let t19 = c_q10 * t2;
+    let t20 = t4 * t19;
+    let t21 = t20 + s_q10 * t7;
+    let t22 = -t21;
+    let t23 = c_q4 * t7;
+    let t24 = s_q4 * t7;
+    let t25 = t7 * t19;
+    let t26 = t25 - s_q10 * t4;
+    let t27 = t6 * t7 + c_q10 * t4;
+    let t28 = -t26;
+    let t29 = 0.2 * c_q1 + 0.45 * t10;
+    let t30 = s_q6 * t11;
+    let t31 = 0.2 * c_q2 + 0.45 * t14;
+    let t32 = s_q8 * t15;
+    let t33 = s_q6 * t9;
+    let t34 = t17 * t33;
+    let t35 = t17 * t30;
+    let t36 = s_q8 * t13;
+    let t37 = t18 * t36;
+    let t38 = t18 * t32;
+    let t39 = -t27;
+    let t40 = t4 * t6 - c_q10 * t7;
+    let t41 = -0.2 * s_q1 - 0.45 * t17;
+    let t42 = t10 * t10;
+    let t43 = t17 * t17;
+    let t44 = t42 - t43;
+    let t45 = t10 * t33;
+    let t46 = t45 - t35;
+    let t47 = t9 * t17;
+    let t48 = t11 * t30;
+    let t49 = -0.2 * s_q2 - 0.45 * t18;
+    let t50 = t14 * t14;
+    let t51 = t18 * t18;
+    let t52 = t50 - t51;
+    let t53 = t14 * t36;
+    let t54 = t53 - t38;
+    let t55 = t13 * t18;
+    let t56 = t15 * t32;
+    let t57 = c_q1 * d.k0;
+    let t58 = c_q1 * d.k2;
+    let t59 = c_q2 * d.k5;
+    let t60 = c_q2 * d.k7;
+    let t61 = t10 * d.k0;
+    let t62 = s_q6 * d.k2 - t61;
+    let t63 = -t62;
+    let t64 = t33 * d.k0;
+    let t65 = c_q6 * d.k2 + t64;
+    let t66 = -t65;
+    let t67 = t10 * d.k2;
+    let t68 = s_q6 * d.k0 + t67;
+    let t69 = t33 * d.k2;
+    let t70 = c_q6 * d.k0 - t69;
+    let t71 = t14 * d.k5;
+    let t72 = s_q8 * d.k7 - t71;
+    let t73 = -t72;
+    let t74 = t36 * d.k5;
+    let t75 = c_q8 * d.k7 + t74;
+    let t76 = -t75;
+    let t77 = t14 * d.k7;
+    let t78 = s_q8 * d.k5 + t77;
+    let t79 = t36 * d.k7;
+    let t80 = c_q8 * d.k5 - t79;
+    let t81 = t1 * t7;
+    let t82 = d.k2 * t81;
+    let t83 = 0.2 * c_q0 + 0.45 * t23;
+    let t84 = 0.05 * t82 - t83;
+    let t85 = t26 * d.k10 + d.k11 - 0.2 * t57 - 0.45 * t63 - t84;
+    let t86 = c_q10 * t1;
+    let t87 = d.k10 * t86;
+    let t88 = -0.05 * t2 * d.k2 - t87;
+    let t89 = t88 - 0.45 * s_q4;
+    let t90 = d.k12 - 0.2 * t58 - 0.45 * t68 - t89;
+    let t91 = t22 * d.k10;
+    let t92 = t1 * t4;
+    let t93 = d.k2 * t92;
+    let t94 = -0.2 * s_q0 - 0.45 * t16;
+    let t95 = 0.05 * t93 + t94;
+    let t96 = t91 + t95;
+    let t97 = t96 - t41;
+    let t98 = t17 * t97;
+    let t99 = t30 * t97;
+    let t100 = t11 * d.k0;
+    let t101 = t11 * d.k2;
+    let t102 = d.k0 * t81;
+    let t103 = d.k2 * t86;
+    let t104 = t103 - t2 * d.k0;
+    let t105 = d.k0 * t92;
+    let t106 = t105 - t22 * d.k2;
+    let t107 = d.k7 * t81;
+    let t108 = 0.05 * t107 - t83;
+    let t109 = t26 * d.k13 + d.k14 - 0.2 * t59 - 0.45 * t73 - t108;
+    let t110 = t86 * d.k13;
+    let t111 = -0.05 * t2 * d.k7 - t110;
+    let t112 = t111 - 0.45 * s_q4;
+    let t113 = d.k15 - 0.2 * t60 - 0.45 * t78 - t112;
+    let t114 = t22 * d.k13;
+    let t115 = d.k7 * t92;
+    let t116 = t94 + 0.05 * t115;
+    let t117 = t114 + t116;
+    let t118 = t117 - t49;
+    let t119 = t18 * t118;
+    let t120 = t32 * t118;
+    let t121 = t15 * d.k5;
+    let t122 = t15 * d.k7;
+    let t123 = d.k5 * t81;
+    let t124 = d.k7 * t86;
+    let t125 = t124 - t2 * d.k5;
+    let t126 = d.k5 * t92;
+    let t127 = t126 - t22 * d.k7;
+    let t128 = t28 * d.k10;
+    let t129 = t84 + t128;
+    let t130 = t17 * d.k0;
+    let t131 = 0.2 * s_q1 * d.k0 + 0.45 * t130;
+    let t132 = t17 * d.k2;
+    let t133 = 0.2 * s_q1 * d.k2 + 0.45 * t132;
+    let t134 = 0.45 * t16 - 0.05 * t93;
+    let t135 = t91 - t134;
+    let t136 = 0.05 * t82 - 0.45 * t23;
+    let t137 = t128 + t136;
+    let t138 = t2 * t7;
+    let t139 = t7 * t87 + 0.05 * d.k2 * t138;
+    let t140 = 0.45 * t24 + t139;
+    let t141 = t19 * d.k10 - 0.05 * t1 * d.k2;
+    let t142 = 0.45 * c_q4 + t141;
+    let t143 = t2 * t4;
+    let t144 = t4 * t87 + 0.05 * d.k2 * t143;
+    let t145 = 0.45 * t5 + t144;
+    let t146 = t40 * d.k10;
+    let t147 = t66 * t96 + t30 * t129;
+    let t148 = t30 * d.k0;
+    let t149 = t30 * d.k2;
+    let t150 = t66 * t135 + t30 * t137;
+    let t151 = t70 * t142 + t30 * t145 - t66 * t140;
+    let t152 = t66 * t130;
+    let t153 = t70 * t132;
+    let t154 = t70 * t141 + t30 * t144 - t66 * t139;
+    let t155 = t39 * d.k10;
+    let t156 = s_q10 * t1;
+    let t157 = t70 * d.k10;
+    let t158 = t66 * t155 + t30 * t146 - t156 * t157;
+    let t159 = t102 - t28 * d.k2;
+    let t160 = t7 * t103 - d.k0 * t138;
+    let t161 = d.k0 * t143 - t4 * t103;
+    let t162 = t28 * d.k13;
+    let t163 = t108 + t162;
+    let t164 = t18 * d.k5;
+    let t165 = 0.2 * s_q2 * d.k5 + 0.45 * t164;
+    let t166 = t18 * d.k7;
+    let t167 = 0.2 * s_q2 * d.k7 + 0.45 * t166;
+    let t168 = 0.45 * t16 - 0.05 * t115;
+    let t169 = t114 - t168;
+    let t170 = 0.05 * t107 - 0.45 * t23;
+    let t171 = t162 + t170;
+    let t172 = t7 * t110 + 0.05 * d.k7 * t138;
+    let t173 = 0.45 * t24 + t172;
+    let t174 = t19 * d.k13 - 0.05 * t1 * d.k7;
+    let t175 = 0.45 * c_q4 + t174;
+    let t176 = t4 * t110 + 0.05 * d.k7 * t143;
+    let t177 = 0.45 * t5 + t176;
+    let t178 = t40 * d.k13;
+    let t179 = t76 * t117 + t32 * t163;
+    let t180 = t32 * d.k5;
+    let t181 = t32 * d.k7;
+    let t182 = t76 * t169 + t32 * t171;
+    let t183 = t80 * t175 + t32 * t177 - t76 * t173;
+    let t184 = t76 * t164;
+    let t185 = t80 * t166;
+    let t186 = t80 * t174 + t32 * t176 - t76 * t172;
+    let t187 = t39 * d.k13;
+    let t188 = t80 * d.k13;
+    let t189 = t76 * t187 + t32 * t178 - t156 * t188;
+    let t190 = t123 - t28 * d.k7;
+    let t191 = t7 * t124 - d.k5 * t138;
+    let t192 = d.k5 * t143 - t4 * t124;
+    let t193 = t21 * d.k10;
+    let t194 = t193 - t95;
+    let t195 = t96 * t130 + t10 * t129;
+    let t196 = t134 + t193;
+    let t197 = t63 * t137 - t17 * t196;
+    let t198 = t63 * t145 - t17 * t140;
+    let t199 = t63 * t144 - t17 * t139;
+    let t200 = t27 * d.k10;
+    let t201 = t63 * t146 - t17 * t200;
+    let t202 = qd[3] * t197 + qd[4] * t198 + qd[9] * t199 + qd[10] * t201;
+    let t203 = 0.2 * t57 + 0.45 * t61;
+    let t204 = 0.2 * t58 + 0.45 * t67;
+    let t205 = t98 - t61 * t85 - t67 * t90;
+    let t206 = t10 * t29 + t130 * t131 + t132 * t133;
+    let t207 = t130 * t135 + t10 * t137;
+    let t208 = t130 * t140 - t132 * t142 - t10 * t145;
+    let t209 = t43 * d.k16;
+    let t210 = t209 - t61 * t63;
+    let t211 = t43 * d.k17;
+    let t212 = t211 - t67 * t68;
+    let t213 = t205 - 0.45 * (t44 + t210) - 0.45 * t212;
+    let t214 = t63 * t148 - t152;
+    let t215 = t68 * t149 - t153;
+    let t216 = -0.45 * (t214 + t215);
+    let t217 = t33 * t97 + t85 * t148 + t90 * t149;
+    let t218 = t66 * t131 + t70 * t133 + t217 + t29 * t30 + 0.9 * t34;
+    let t219 = t130 * t139 - t132 * t141 - t10 * t144;
+    let t220 = t39 * d.k18;
+    let t221 = t156 * d.k19;
+    let t222 = t17 * (t221 - t220) - t10 * t146;
+    let t223 = qd[4] * t208 + qd[9] * t219 + qd[10] * t222 - qd[0] * t195 - qd[3] * t207;
+    let t224 = t25 * d.k10;
+    let t225 = t136 - t224;
+    let t226 = t20 * d.k10;
+    let t227 = t134 + t226;
+    let t228 = 0.05 * t82 - t224;
+    let t229 = t226 - 0.05 * t93;
+    let t230 = t63 * t228 + t68 * t88 - t17 * t229;
+    let t231 = t7 * t156;
+    let t232 = d.k10 * t231;
+    let t233 = t4 * t156;
+    let t234 = d.k10 * t233;
+    let t235 = t63 * t232 + t17 * t234 - t6 * t68 * d.k10;
+    let t236 = qd[9] * t230 + qd[10] * t235;
+    let t237 = 1.35 * t34 + 0.45 * (t152 + t153) + t216 + t217;
+    let t238 = t96 * t148 + t33 * t129;
+    let t239 = t66 * t137 + t30 * t196;
+    let t240 = t66 * t145 + t30 * t140;
+    let t241 = t17 * t129 + t62 * t96;
+    let t242 = t66 * t144 + t30 * t139;
+    let t243 = t66 * t146 + t30 * t200;
+    let t244 = qd[3] * t239 + qd[4] * t240 + qd[9] * t242 + qd[10] * t243;
+    let t245 = t69 * t90 + t64 * t85 - t99;
+    let t246 = t133 * t149 + t29 * t33 + t131 * t148;
+    let t247 = t135 * t148 + t33 * t137;
+    let t248 = t142 * t149 + t33 * t145 - t140 * t148;
+    let t249 = t35 * d.k16;
+    let t250 = t249 + t61 * t66;
+    let t251 = t35 * d.k17;
+    let t252 = t251 + t67 * t70;
+    let t253 = 0.45 * (t46 + t250) + t245 + 0.45 * t252;
+    let t254 = t85 * t130 + t90 * t132 + t10 * t97 - 0.9 * (t66 * t148 + t70 * t149)
+        - 0.9 * t30 * t33;
+    let t255 = t17 * t29 + t62 * t131 + t254 - t133 * t68;
+    let t256 = t141 * t149 + t33 * t144 - t139 * t148;
+    let t257 = t33 * t146 + t30 * (t220 - t221);
+    let t258 = qd[4] * t248 + qd[9] * t256 + qd[10] * t257 + qd[0] * t238 + qd[3] * t247;
+    let t259 = t17 * t137 + t62 * t135;
+    let t260 = t17 * t145 - t62 * t140 - t142 * t68;
+    let t261 = t66 * t228 + t70 * t88 + t30 * t229;
+    let t262 = t66 * t232 - t6 * t157 - t30 * t234;
+    let t263 = qd[9] * t261 + qd[10] * t262;
+    let t264 = 0.45 * (t10 * t17 + t62 * t130) + t254 - 0.45 * t132 * t68;
+    let t265 = t17 * t144 - t62 * t139 - t141 * t68;
+    let t266 = t17 * t146 + t62 * t155 + d.k10 * t68 * t156;
+    let t267 = t9 * d.k0;
+    let t268 = t96 * t267 - t11 * t129;
+    let t269 = t100 * t137 + t9 * t196;
+    let t270 = t100 * t145 + t9 * t140;
+    let t271 = t100 * t144 + t9 * t139;
+    let t272 = t11 * d.k18;
+    let t273 = t40 * t272 + t9 * t200;
+    let t274 = qd[3] * t269 + qd[4] * t270 + qd[9] * t271 + qd[10] * t273;
+    let t275 = t9 * d.k2;
+    let t276 = t85 * t100 + t90 * t101 + t9 * t97;
+    let t277 = t133 * t275 + t131 * t267 - t11 * t29;
+    let t278 = t135 * t267 - t11 * t137;
+    let t279 = t142 * t275 - t140 * t267 - t11 * t145;
+    let t280 = t47 * (d.k17 + d.k16) - t47;
+    let t281 = t277 + 0.9 * t280 - t276;
+    let t282 = t11 * d.k17;
+    let t283 = 0.45
+        * (t48 - t9 * t33 - t66 * t267 - t48 * d.k16 - t70 * t275 - t30 * t282);
+    let t284 = t141 * t275 - t139 * t267 - t11 * t144;
+    let t285 = t9 * (t220 - t221) - t11 * t146;
+    let t286 = qd[9] * t284 + qd[10] * t285 + qd[0] * t268 + qd[3] * t278 + qd[4] * t279
+        + qd[6] * t283;
+    let t287 = t100 * t228 + t88 * t101 + t9 * t229;
+    let t288 = t11 * d.k19;
+    let t289 = t231 * t272 - t6 * t288 - t9 * t234;
+    let t290 = qd[9] * t287 + qd[10] * t289;
+    let t291 = t100 * t159 - t9 * (t105 + t21 * d.k2);
+    let t292 = t106 * t267 - t11 * t159;
+    let t293 = t100 * t161 - t9 * t160;
+    let t294 = t11 * d.k20;
+    let t295 = t40 * t294 + t27 * t275;
+    let t296 = t291 * (qd[0] + qd[3]) + t292 * (qd[1] + qd[5]) + t293 * (qd[4] + qd[9])
+        - qd[10] * t295;
+    let t297 = t101 * t104 + t100 * (t26 * d.k2 + t102) - t9 * t106;
+    let t298 = t160 * t267 - (t19 * d.k2 + t1 * d.k0) * t275 - t11 * t161;
+    let t299 = t40 * t101 + t9 * (t156 * d.k17 - t39 * d.k20);
+    let t300 = qd[10] * t299 + t292 * (qd[0] + qd[3]) + t297 * (qd[1] + qd[5])
+        + t298 * (qd[4] + qd[9]);
+    let t301 = t100 * (t102 + t25 * d.k2) + t101 * t104 - t9 * (t105 + t20 * d.k2);
+    let t302 = t6 * t282 + t233 * t275 - t231 * t294;
+    let t303 = qd[10] * t302 + t293 * (qd[0] + qd[3]) + t298 * (qd[1] + qd[5])
+        + t301 * (qd[4] + qd[9]);
+    let t304 = t21 * d.k13;
+    let t305 = t304 - t116;
+    let t306 = t117 * t164 + t14 * t163;
+    let t307 = t168 + t304;
+    let t308 = t73 * t171 - t18 * t307;
+    let t309 = t73 * t177 - t18 * t173;
+    let t310 = t73 * t176 - t18 * t172;
+    let t311 = t27 * d.k13;
+    let t312 = t73 * t178 - t18 * t311;
+    let t313 = qd[3] * t308 + qd[4] * t309 + qd[9] * t310 + qd[10] * t312;
+    let t314 = 0.2 * t59 + 0.45 * t71;
+    let t315 = 0.2 * t60 + 0.45 * t77;
+    let t316 = t119 - t71 * t109 - t77 * t113;
+    let t317 = t14 * t31 + t164 * t165 + t166 * t167;
+    let t318 = t164 * t169 + t14 * t171;
+    let t319 = t164 * t173 - t166 * t175 - t14 * t177;
+    let t320 = t51 * d.k21;
+    let t321 = t320 - t71 * t73;
+    let t322 = t51 * d.k22;
+    let t323 = t322 - t77 * t78;
+    let t324 = t316 - 0.45 * (t52 + t321) - 0.45 * t323;
+    let t325 = t73 * t180 - t184;
+    let t326 = t78 * t181 - t185;
+    let t327 = -0.45 * (t325 + t326);
+    let t328 = t36 * t118 + t109 * t180 + t113 * t181;
+    let t329 = t76 * t165 + t80 * t167 + t328 + t31 * t32 + 0.9 * t37;
+    let t330 = t164 * t172 - t166 * t174 - t14 * t176;
+    let t331 = t39 * d.k23;
+    let t332 = t156 * d.k24;
+    let t333 = t18 * (t332 - t331) - t14 * t178;
+    let t334 = qd[4] * t319 + qd[9] * t330 + qd[10] * t333 - qd[0] * t306 - qd[3] * t318;
+    let t335 = t25 * d.k13;
+    let t336 = t170 - t335;
+    let t337 = t20 * d.k13;
+    let t338 = t168 + t337;
+    let t339 = 0.05 * t107 - t335;
+    let t340 = t337 - 0.05 * t115;
+    let t341 = t73 * t339 + t78 * t111 - t18 * t340;
+    let t342 = d.k13 * t231;
+    let t343 = d.k13 * t233;
+    let t344 = t73 * t342 + t18 * t343 - t6 * t78 * d.k13;
+    let t345 = qd[9] * t341 + qd[10] * t344;
+    let t346 = 1.35 * t37 + 0.45 * (t184 + t185) + t327 + t328;
+    let t347 = t117 * t180 + t36 * t163;
+    let t348 = t76 * t171 + t32 * t307;
+    let t349 = t76 * t177 + t32 * t173;
+    let t350 = t18 * t163 + t72 * t117;
+    let t351 = t76 * t176 + t32 * t172;
+    let t352 = t76 * t178 + t32 * t311;
+    let t353 = qd[3] * t348 + qd[4] * t349 + qd[9] * t351 + qd[10] * t352;
+    let t354 = t79 * t113 + t74 * t109 - t120;
+    let t355 = t167 * t181 + t31 * t36 + t165 * t180;
+    let t356 = t169 * t180 + t36 * t171;
+    let t357 = t175 * t181 + t36 * t177 - t173 * t180;
+    let t358 = t38 * d.k21;
+    let t359 = t358 + t71 * t76;
+    let t360 = t38 * d.k22;
+    let t361 = t360 + t77 * t80;
+    let t362 = 0.45 * (t54 + t359) + t354 + 0.45 * t361;
+    let t363 = t109 * t164 + t113 * t166 + t14 * t118 - 0.9 * (t76 * t180 + t80 * t181)
+        - 0.9 * t32 * t36;
+    let t364 = t18 * t31 + t72 * t165 + t363 - t167 * t78;
+    let t365 = t174 * t181 + t36 * t176 - t172 * t180;
+    let t366 = t36 * t178 + t32 * (t331 - t332);
+    let t367 = qd[4] * t357 + qd[9] * t365 + qd[10] * t366 + qd[0] * t347 + qd[3] * t356;
+    let t368 = t18 * t171 + t72 * t169;
+    let t369 = t18 * t177 - t72 * t173 - t175 * t78;
+    let t370 = t76 * t339 + t80 * t111 + t32 * t340;
+    let t371 = t76 * t342 - t6 * t188 - t32 * t343;
+    let t372 = qd[9] * t370 + qd[10] * t371;
+    let t373 = 0.45 * (t14 * t18 + t72 * t164) + t363 - 0.45 * t166 * t78;
+    let t374 = t18 * t176 - t72 * t172 - t174 * t78;
+    let t375 = t18 * t178 + t72 * t187 + d.k13 * t156 * t78;
+    let t376 = t13 * d.k5;
+    let t377 = t117 * t376 - t15 * t163;
+    let t378 = t121 * t171 + t13 * t307;
+    let t379 = t121 * t177 + t13 * t173;
+    let t380 = t121 * t176 + t13 * t172;
+    let t381 = t15 * d.k23;
+    let t382 = t40 * t381 + t13 * t311;
+    let t383 = qd[3] * t378 + qd[4] * t379 + qd[9] * t380 + qd[10] * t382;
+    let t384 = t13 * d.k7;
+    let t385 = t109 * t121 + t113 * t122 + t13 * t118;
+    let t386 = t167 * t384 + t165 * t376 - t15 * t31;
+    let t387 = t169 * t376 - t15 * t171;
+    let t388 = t175 * t384 - t173 * t376 - t15 * t177;
+    let t389 = t55 * (d.k22 + d.k21) - t55;
+    let t390 = t386 + 0.9 * t389 - t385;
+    let t391 = t15 * d.k22;
+    let t392 = 0.45
+        * (t56 - t13 * t36 - t76 * t376 - t56 * d.k21 - t80 * t384 - t32 * t391);
+    let t393 = t174 * t384 - t172 * t376 - t15 * t176;
+    let t394 = t13 * (t331 - t332) - t15 * t178;
+    let t395 = qd[9] * t393 + qd[10] * t394 + qd[0] * t377 + qd[3] * t387 + qd[4] * t388
+        + qd[8] * t392;
+    let t396 = t121 * t339 + t111 * t122 + t13 * t340;
+    let t397 = t15 * d.k24;
+    let t398 = t231 * t381 - t6 * t397 - t13 * t343;
+    let t399 = qd[9] * t396 + qd[10] * t398;
+    let t400 = t121 * t190 - t13 * (t126 + t21 * d.k7);
+    let t401 = t127 * t376 - t15 * t190;
+    let t402 = t121 * t192 - t13 * t191;
+    let t403 = t15 * d.k25;
+    let t404 = t40 * t403 + t27 * t384;
+    let t405 = t400 * (qd[0] + qd[3]) + t401 * (qd[2] + qd[7]) + t402 * (qd[4] + qd[9])
+        - qd[10] * t404;
+    let t406 = t122 * t125 + t121 * (t26 * d.k7 + t123) - t13 * t127;
+    let t407 = t191 * t376 - (t19 * d.k7 + t1 * d.k5) * t384 - t15 * t192;
+    let t408 = t40 * t122 + t13 * (t156 * d.k22 - t39 * d.k25);
+    let t409 = qd[10] * t408 + t401 * (qd[0] + qd[3]) + t406 * (qd[2] + qd[7])
+        + t407 * (qd[4] + qd[9]);
+    let t410 = t121 * (t123 + t25 * d.k7) + t122 * t125 - t13 * (t126 + t20 * d.k7);
+    let t411 = t6 * t391 + t233 * t384 - t231 * t403;
+    let t412 = qd[10] * t411 + t402 * (qd[0] + qd[3]) + t407 * (qd[2] + qd[7])
+        + t410 * (qd[4] + qd[9]);
     [
         qd[0]
-            * (qd[0] * (t77 * t143 - t31 * t214) + qd[6] * t163 + t222
-                - t215 * (qd[1] + qd[5]))
+            * (qd[0] * (t63 * t129 - t17 * t194) + qd[6] * t147 + t202
+                - t195 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t77 * t223 + t82 * t224 + t225 - 2.0 * t226 - t31 * t55)
-                    + qd[5] * (t233 - t226) + qd[6] * (t236 + t238) + t243)
-            + qd[3] * (t222 + qd[0] * t217 + qd[6] * t166 - t227 * (qd[1] + qd[5]))
+                * (qd[1] * (t63 * t203 + t68 * t204 + t205 - 2.0 * t206 - t17 * t41)
+                    + qd[5] * (t213 - t206) + qd[6] * (t216 + t218) + t223)
+            + qd[3] * (t202 + qd[0] * t197 + qd[6] * t150 - t207 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t77 * t245 + t82 * t103 - t31 * t247) + qd[6] * t167 + t256
-                    + t218 * (qd[0] + qd[3]) + t228 * (qd[1] + qd[5]))
+                * (qd[4] * (t63 * t225 + t68 * t89 - t17 * t227) + qd[6] * t151 + t236
+                    + t198 * (qd[0] + qd[3]) + t208 * (qd[1] + qd[5]))
             + qd[5]
-                * (t243 + qd[1] * (t225 - t226 - 0.45 * (t58 + t230 + t232))
-                    + qd[5] * (t233 - 0.45 * (t56 + t229 + t231)) + qd[6] * t257)
+                * (t223 + qd[1] * (t205 - t206 - 0.45 * (t44 + t210 + t212))
+                    + qd[5] * (t213 - 0.45 * (t42 + t209 + t211)) + qd[6] * t237)
             + qd[6]
-                * (qd[0] * t163 + qd[3] * t166 + qd[4] * t167 + qd[9] * t171
-                    + qd[10] * t175 + qd[1] * (t236 + t238) + qd[5] * t257
+                * (qd[0] * t147 + qd[3] * t150 + qd[4] * t151 + qd[9] * t154
+                    + qd[10] * t158 + qd[1] * (t216 + t218) + qd[5] * t237
                     + qd[6]
-                        * (0.45 * (t57 + t82 * t170 - t76 * t77) + t112 + t76 * t99
-                            - t104 * t170 - 0.9 * (t44 * t44 + t80 * t80 + t84 * t84)))
+                        * (0.45 * (t43 + t68 * t68 - t62 * t63) + t98 + t62 * t85
+                            - t90 * t68 - 0.9 * (t30 * t30 + t66 * t66 + t70 * t70)))
             + qd[9]
-                * (t256 + qd[4] * t250 + qd[6] * t171 + t219 * (qd[0] + qd[3])
-                    + t239 * (qd[1] + qd[5]))
+                * (t236 + qd[4] * t230 + qd[6] * t154 + t199 * (qd[0] + qd[3])
+                    + t219 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[6] * t175 + qd[10] * (t77 * t142 - t82 * t101 - t31 * t213)
-                    + t221 * (qd[0] + qd[3]) + t242 * (qd[1] + qd[5])
-                    + t255 * (qd[4] + qd[9])),
+                * (qd[6] * t158 + qd[10] * (t63 * t128 - t68 * t87 - t17 * t193)
+                    + t201 * (qd[0] + qd[3]) + t222 * (qd[1] + qd[5])
+                    + t235 * (qd[4] + qd[9])),
         qd[0]
-            * (qd[0] * (t80 * t143 + t44 * t214) + qd[6] * t261 + t264
-                + t258 * (qd[1] + qd[5]))
+            * (qd[0] * (t66 * t129 + t30 * t194) + qd[6] * t241 + t244
+                + t238 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t44 * t55 + t80 * t223 + t84 * t224 + t265 + 2.0 * t266)
-                    + qd[5] * (t266 + t273) + qd[6] * t275 + t278)
-            + qd[3] * (t264 + qd[0] * t259 + qd[6] * t279 + t267 * (qd[1] + qd[5]))
+                * (qd[1] * (t30 * t41 + t66 * t203 + t70 * t204 + t245 + 2.0 * t246)
+                    + qd[5] * (t246 + t253) + qd[6] * t255 + t258)
+            + qd[3] * (t244 + qd[0] * t239 + qd[6] * t259 + t247 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t80 * t245 + t84 * t103 + t44 * t247) + qd[6] * t280 + t283
-                    + t260 * (qd[0] + qd[3]) + t268 * (qd[1] + qd[5]))
+                * (qd[4] * (t66 * t225 + t70 * t89 + t30 * t227) + qd[6] * t260 + t263
+                    + t240 * (qd[0] + qd[3]) + t248 * (qd[1] + qd[5]))
             + qd[5]
-                * (t278 + qd[1] * (0.45 * (t60 + t270 + t272) + t265 + t266)
-                    + qd[5] * (0.45 * (t59 + t269 + t271) + t273) + qd[6] * t284)
+                * (t258 + qd[1] * (0.45 * (t46 + t250 + t252) + t245 + t246)
+                    + qd[5] * (0.45 * (t45 + t249 + t251) + t253) + qd[6] * t264)
             + qd[6]
-                * (qd[0] * t261 + qd[1] * t275 + qd[3] * t279 + qd[4] * t280
-                    + qd[5] * t284
+                * (qd[0] * t241 + qd[1] * t255 + qd[3] * t259 + qd[4] * t260
+                    + qd[5] * t264
                     + qd[6]
-                        * (t79 * t99 - t104 * t84 - 1.35 * (t49 + t76 * t80 - t84 * t170)
-                            - t113) + qd[9] * t285 + qd[10] * t286)
+                        * (t65 * t85 - t90 * t70 - 1.35 * (t35 + t62 * t66 - t70 * t68)
+                            - t99) + qd[9] * t265 + qd[10] * t266)
             + qd[9]
-                * (t283 + qd[4] * t281 + qd[6] * t285 + t262 * (qd[0] + qd[3])
-                    + t276 * (qd[1] + qd[5]))
+                * (t263 + qd[4] * t261 + qd[6] * t265 + t242 * (qd[0] + qd[3])
+                    + t256 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[6] * t286 + qd[10] * (t80 * t142 + t44 * t213 - t84 * t101)
-                    + t263 * (qd[0] + qd[3]) + t277 * (qd[1] + qd[5])
-                    + t282 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t114 * t143 + t23 * t214) + t294 + t288 * (qd[1] + qd[5]))
+                * (qd[6] * t266 + qd[10] * (t66 * t128 + t30 * t193 - t70 * t87)
+                    + t243 * (qd[0] + qd[3]) + t257 * (qd[1] + qd[5])
+                    + t262 * (qd[4] + qd[9])),
+        qd[0] * (qd[0] * (t100 * t129 + t9 * t194) + t274 + t268 * (qd[1] + qd[5]))
             + qd[1]
-                * (qd[1] * (t23 * t55 + t114 * t223 + t115 * t224 + 2.0 * t297 - t296)
-                    + qd[5] * t301 + t306)
-            + qd[3] * (t294 + qd[0] * t289 + t298 * (qd[1] + qd[5]))
+                * (qd[1] * (t9 * t41 + t100 * t203 + t101 * t204 + 2.0 * t277 - t276)
+                    + qd[5] * t281 + t286)
+            + qd[3] * (t274 + qd[0] * t269 + t278 * (qd[1] + qd[5]))
             + qd[4]
-                * (qd[4] * (t114 * t245 + t103 * t115 + t23 * t247) + t310
-                    + t290 * (qd[0] + qd[3]) + t299 * (qd[1] + qd[5]))
-            + qd[5] * (t306 + qd[1] * t301 + qd[5] * (1.35 * t300 - t296))
+                * (qd[4] * (t100 * t225 + t89 * t101 + t9 * t227) + t290
+                    + t270 * (qd[0] + qd[3]) + t279 * (qd[1] + qd[5]))
+            + qd[5] * (t286 + qd[1] * t281 + qd[5] * (1.35 * t280 - t276))
             + qd[6]
-                * (qd[6] * -0.45 * (t61 + t76 * t114 - t115 * t170)
-                    + t303 * (qd[1] + qd[5]))
+                * (t283 * (qd[1] + qd[5])
+                    - 0.45 * qd[6] * (t47 + t62 * t100 - t101 * t68))
             + qd[9]
-                * (t310 + qd[4] * t307 + t291 * (qd[0] + qd[3]) + t304 * (qd[1] + qd[5]))
+                * (t290 + qd[4] * t287 + t271 * (qd[0] + qd[3]) + t284 * (qd[1] + qd[5]))
             + qd[10]
-                * (qd[10] * (t42 * t292 + t23 * t213 - t100 * t308)
-                    + t293 * (qd[0] + qd[3]) + t305 * (qd[1] + qd[5])
-                    + t309 * (qd[4] + qd[9])),
+                * (qd[10] * (t28 * t272 + t9 * t193 - t86 * t288)
+                    + t273 * (qd[0] + qd[3]) + t285 * (qd[1] + qd[5])
+                    + t289 * (qd[4] + qd[9])),
         qd[10]
-            * (qd[10] * (t100 * t302 - t42 * t314 - t35 * t295) + t319 * (qd[1] + qd[5])
-                + t322 * (qd[4] + qd[9]) - t315 * (qd[0] + qd[3]))
-            + t316 * (qd[0] + qd[3]) + t320 * (qd[1] + qd[5]) + t323 * (qd[4] + qd[9]),
+            * (qd[10] * (t86 * t282 - t28 * t294 - t21 * t275) + t299 * (qd[1] + qd[5])
+                + t302 * (qd[4] + qd[9]) - t295 * (qd[0] + qd[3]))
+            + t296 * (qd[0] + qd[3]) + t300 * (qd[1] + qd[5]) + t303 * (qd[4] + qd[9]),
         qd[0]
-            * (qd[0] * (t87 * t180 - t32 * t325) + qd[8] * t198 + t333
-                - t326 * (qd[2] + qd[7]))
+            * (qd[0] * (t73 * t163 - t18 * t305) + qd[8] * t179 + t313
+                - t306 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t87 * t334 + t92 * t335 + t336 - 2.0 * t337 - t32 * t63)
-                    + qd[7] * (t344 - t337) + qd[8] * (t347 + t349) + t354)
-            + qd[3] * (t333 + qd[0] * t328 + qd[8] * t201 - t338 * (qd[2] + qd[7]))
+                * (qd[2] * (t73 * t314 + t78 * t315 + t316 - 2.0 * t317 - t18 * t49)
+                    + qd[7] * (t324 - t317) + qd[8] * (t327 + t329) + t334)
+            + qd[3] * (t313 + qd[0] * t308 + qd[8] * t182 - t318 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t87 * t356 + t92 * t126 - t32 * t358) + qd[8] * t202 + t365
-                    + t329 * (qd[0] + qd[3]) + t339 * (qd[2] + qd[7]))
+                * (qd[4] * (t73 * t336 + t78 * t112 - t18 * t338) + qd[8] * t183 + t345
+                    + t309 * (qd[0] + qd[3]) + t319 * (qd[2] + qd[7]))
             + qd[7]
-                * (t354 + qd[2] * (t336 - t337 - 0.45 * (t66 + t341 + t343))
-                    + qd[7] * (t344 - 0.45 * (t64 + t340 + t342)) + qd[8] * t366)
+                * (t334 + qd[2] * (t316 - t317 - 0.45 * (t52 + t321 + t323))
+                    + qd[7] * (t324 - 0.45 * (t50 + t320 + t322)) + qd[8] * t346)
             + qd[8]
-                * (qd[0] * t198 + qd[3] * t201 + qd[4] * t202 + qd[9] * t206
-                    + qd[10] * t209 + qd[2] * (t347 + t349) + qd[7] * t366
+                * (qd[0] * t179 + qd[3] * t182 + qd[4] * t183 + qd[9] * t186
+                    + qd[10] * t189 + qd[2] * (t327 + t329) + qd[7] * t346
                     + qd[8]
-                        * (0.45 * (t65 + t92 * t205 - t86 * t87) + t133 + t86 * t123
-                            - t127 * t205 - 0.9 * (t46 * t46 + t90 * t90 + t94 * t94)))
+                        * (0.45 * (t51 + t78 * t78 - t72 * t73) + t119 + t72 * t109
+                            - t113 * t78 - 0.9 * (t32 * t32 + t76 * t76 + t80 * t80)))
             + qd[9]
-                * (t365 + qd[4] * t361 + qd[8] * t206 + t330 * (qd[0] + qd[3])
-                    + t350 * (qd[2] + qd[7]))
+                * (t345 + qd[4] * t341 + qd[8] * t186 + t310 * (qd[0] + qd[3])
+                    + t330 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[8] * t209 + qd[10] * (t87 * t179 - t92 * t124 - t32 * t324)
-                    + t332 * (qd[0] + qd[3]) + t353 * (qd[2] + qd[7])
-                    + t364 * (qd[4] + qd[9])),
+                * (qd[8] * t189 + qd[10] * (t73 * t162 - t78 * t110 - t18 * t304)
+                    + t312 * (qd[0] + qd[3]) + t333 * (qd[2] + qd[7])
+                    + t344 * (qd[4] + qd[9])),
         qd[0]
-            * (qd[0] * (t90 * t180 + t46 * t325) + qd[8] * t370 + t373
-                + t367 * (qd[2] + qd[7]))
+            * (qd[0] * (t76 * t163 + t32 * t305) + qd[8] * t350 + t353
+                + t347 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t46 * t63 + t90 * t334 + t94 * t335 + t374 + 2.0 * t375)
-                    + qd[7] * (t375 + t382) + qd[8] * t384 + t387)
-            + qd[3] * (t373 + qd[0] * t368 + qd[8] * t388 + t376 * (qd[2] + qd[7]))
+                * (qd[2] * (t32 * t49 + t76 * t314 + t80 * t315 + t354 + 2.0 * t355)
+                    + qd[7] * (t355 + t362) + qd[8] * t364 + t367)
+            + qd[3] * (t353 + qd[0] * t348 + qd[8] * t368 + t356 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t90 * t356 + t94 * t126 + t46 * t358) + qd[8] * t389 + t392
-                    + t369 * (qd[0] + qd[3]) + t377 * (qd[2] + qd[7]))
+                * (qd[4] * (t76 * t336 + t80 * t112 + t32 * t338) + qd[8] * t369 + t372
+                    + t349 * (qd[0] + qd[3]) + t357 * (qd[2] + qd[7]))
             + qd[7]
-                * (t387 + qd[2] * (0.45 * (t68 + t379 + t381) + t374 + t375)
-                    + qd[7] * (0.45 * (t67 + t378 + t380) + t382) + qd[8] * t393)
+                * (t367 + qd[2] * (0.45 * (t54 + t359 + t361) + t354 + t355)
+                    + qd[7] * (0.45 * (t53 + t358 + t360) + t362) + qd[8] * t373)
             + qd[8]
-                * (qd[0] * t370 + qd[2] * t384 + qd[3] * t388 + qd[4] * t389
-                    + qd[7] * t393
+                * (qd[0] * t350 + qd[2] * t364 + qd[3] * t368 + qd[4] * t369
+                    + qd[7] * t373
                     + qd[8]
-                        * (t89 * t123 - t127 * t94
-                            - 1.35 * (t52 + t86 * t90 - t94 * t205) - t134)
-                    + qd[9] * t394 + qd[10] * t395)
+                        * (t75 * t109 - t113 * t80 - 1.35 * (t38 + t72 * t76 - t80 * t78)
+                            - t120) + qd[9] * t374 + qd[10] * t375)
             + qd[9]
-                * (t392 + qd[4] * t390 + qd[8] * t394 + t371 * (qd[0] + qd[3])
-                    + t385 * (qd[2] + qd[7]))
+                * (t372 + qd[4] * t370 + qd[8] * t374 + t351 * (qd[0] + qd[3])
+                    + t365 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[8] * t395 + qd[10] * (t90 * t179 + t46 * t324 - t94 * t124)
-                    + t372 * (qd[0] + qd[3]) + t386 * (qd[2] + qd[7])
-                    + t391 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t135 * t180 + t27 * t325) + t403 + t397 * (qd[2] + qd[7]))
+                * (qd[8] * t375 + qd[10] * (t76 * t162 + t32 * t304 - t80 * t110)
+                    + t352 * (qd[0] + qd[3]) + t366 * (qd[2] + qd[7])
+                    + t371 * (qd[4] + qd[9])),
+        qd[0] * (qd[0] * (t121 * t163 + t13 * t305) + t383 + t377 * (qd[2] + qd[7]))
             + qd[2]
-                * (qd[2] * (t27 * t63 + t135 * t334 + t136 * t335 + 2.0 * t406 - t405)
-                    + qd[7] * t410 + t415)
-            + qd[3] * (t403 + qd[0] * t398 + t407 * (qd[2] + qd[7]))
+                * (qd[2] * (t13 * t49 + t121 * t314 + t122 * t315 + 2.0 * t386 - t385)
+                    + qd[7] * t390 + t395)
+            + qd[3] * (t383 + qd[0] * t378 + t387 * (qd[2] + qd[7]))
             + qd[4]
-                * (qd[4] * (t135 * t356 + t126 * t136 + t27 * t358) + t419
-                    + t399 * (qd[0] + qd[3]) + t408 * (qd[2] + qd[7]))
-            + qd[7] * (t415 + qd[2] * t410 + qd[7] * (1.35 * t409 - t405))
+                * (qd[4] * (t121 * t336 + t112 * t122 + t13 * t338) + t399
+                    + t379 * (qd[0] + qd[3]) + t388 * (qd[2] + qd[7]))
+            + qd[7] * (t395 + qd[2] * t390 + qd[7] * (1.35 * t389 - t385))
             + qd[8]
-                * (qd[8] * -0.45 * (t69 + t86 * t135 - t136 * t205)
-                    + t412 * (qd[2] + qd[7]))
+                * (t392 * (qd[2] + qd[7])
+                    - 0.45 * qd[8] * (t55 + t72 * t121 - t122 * t78))
             + qd[9]
-                * (t419 + qd[4] * t416 + t400 * (qd[0] + qd[3]) + t413 * (qd[2] + qd[7]))
+                * (t399 + qd[4] * t396 + t380 * (qd[0] + qd[3]) + t393 * (qd[2] + qd[7]))
             + qd[10]
-                * (qd[10] * (t42 * t401 + t27 * t324 - t100 * t417)
-                    + t402 * (qd[0] + qd[3]) + t414 * (qd[2] + qd[7])
-                    + t418 * (qd[4] + qd[9])),
+                * (qd[10] * (t28 * t381 + t13 * t304 - t86 * t397)
+                    + t382 * (qd[0] + qd[3]) + t394 * (qd[2] + qd[7])
+                    + t398 * (qd[4] + qd[9])),
         qd[10]
-            * (qd[10] * (t100 * t411 - t42 * t423 - t35 * t404) + t428 * (qd[2] + qd[7])
-                + t431 * (qd[4] + qd[9]) - t424 * (qd[0] + qd[3]))
-            + t425 * (qd[0] + qd[3]) + t429 * (qd[2] + qd[7]) + t432 * (qd[4] + qd[9]),
+            * (qd[10] * (t86 * t391 - t28 * t403 - t21 * t384) + t408 * (qd[2] + qd[7])
+                + t411 * (qd[4] + qd[9]) - t404 * (qd[0] + qd[3]))
+            + t405 * (qd[0] + qd[3]) + t409 * (qd[2] + qd[7]) + t412 * (qd[4] + qd[9]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -3146,72 +3112,71 @@ pub fn reactions_of_multipliers_with(
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q6, c_q6) = libm::Libm::<Real>::sincos(q[6]);
-    let (s_q8, c_q8) = libm::Libm::<Real>::sincos(q[8]);
-    let (s_q10, c_q10) = libm::Libm::<Real>::sincos(q[10]);
-    let t6 = q[4] + q[9];
-    let (t7, t8) = libm::Libm::<Real>::sincos(t6);
-    let t9 = q[0] + q[3];
-    let (t10, t11) = libm::Libm::<Real>::sincos(t9);
-    let t12 = q[1] + q[5];
-    let t13 = libm::Libm::<Real>::cos(t12);
-    let t14 = libm::Libm::<Real>::sin(t12);
-    let t15 = q[2] + q[7];
-    let t16 = libm::Libm::<Real>::cos(t15);
-    let t17 = libm::Libm::<Real>::sin(t15);
-    let t18 = c_q10 * t8;
-    let t19 = t10 * t18 + s_q10 * t11;
-    let t20 = t11 * t18 - s_q10 * t10;
-    let t21 = c_q6 * t14;
-    let t22 = s_q6 * t14;
-    let t23 = c_q8 * t17;
-    let t24 = s_q8 * t17;
-    let t25 = s_q6 * d.k2;
-    let t26 = c_q6 * t13;
-    let t27 = d.k0 * t26 - t25;
-    let t28 = s_q6 * d.k0;
-    let t29 = c_q6 * d.k2 + t13 * t28;
-    let t30 = t28 + d.k2 * t26;
-    let t31 = c_q6 * d.k0 - t13 * t25;
-    let t32 = s_q8 * d.k7;
-    let t33 = c_q8 * t16;
-    let t34 = d.k5 * t33 - t32;
-    let t35 = s_q8 * d.k5;
-    let t36 = c_q8 * d.k7 + t16 * t35;
-    let t37 = t35 + d.k7 * t33;
-    let t38 = c_q8 * d.k5 - t16 * t32;
-    let t39 = t7 * t11;
-    let t40 = t20 * d.k2 + d.k0 * t39;
-    let t41 = c_q10 * t7;
-    let t42 = t8 * d.k0 - d.k2 * t41;
-    let t43 = t7 * t10;
-    let t44 = d.k0 * t43 + t19 * d.k2;
-    let t45 = t20 * d.k7 + d.k5 * t39;
-    let t46 = t8 * d.k5 - d.k7 * t41;
-    let t47 = d.k5 * t43 + t19 * d.k7;
-    let t48 = lambda[2] * t14;
-    let t49 = lambda[3] * (t29 * t40 + t31 * t42 + t22 * t44);
-    let t50 = lambda[3] * (t21 * t44 + t27 * t40 - t30 * t42);
-    let t51 = lambda[6] * t17;
-    let t52 = lambda[7] * (t36 * t45 + t38 * t46 + t24 * t47);
-    let t53 = lambda[7] * (t23 * t47 + t34 * t45 - t37 * t46);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let (s_q8, c_q8) = sin_cos(q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = q[4] + q[9];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = q[0] + q[3];
+    let (t4, t5) = sin_cos(t3);
+    let t6 = q[1] + q[5];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[2] + q[7];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = c_q10 * t2;
+    let t13 = t4 * t12 + s_q10 * t5;
+    let t14 = t5 * t12 - s_q10 * t4;
+    let t15 = c_q6 * t8;
+    let t16 = s_q6 * t8;
+    let t17 = c_q8 * t11;
+    let t18 = s_q8 * t11;
+    let t19 = s_q6 * d.k2;
+    let t20 = c_q6 * t7;
+    let t21 = d.k0 * t20 - t19;
+    let t22 = s_q6 * d.k0;
+    let t23 = c_q6 * d.k2 + t7 * t22;
+    let t24 = t22 + d.k2 * t20;
+    let t25 = c_q6 * d.k0 - t7 * t19;
+    let t26 = s_q8 * d.k7;
+    let t27 = c_q8 * t10;
+    let t28 = d.k5 * t27 - t26;
+    let t29 = s_q8 * d.k5;
+    let t30 = c_q8 * d.k7 + t10 * t29;
+    let t31 = t29 + d.k7 * t27;
+    let t32 = c_q8 * d.k5 - t10 * t26;
+    let t33 = t1 * t5;
+    let t34 = t14 * d.k2 + d.k0 * t33;
+    let t35 = c_q10 * t1;
+    let t36 = t2 * d.k0 - d.k2 * t35;
+    let t37 = t1 * t4;
+    let t38 = d.k0 * t37 + t13 * d.k2;
+    let t39 = t14 * d.k7 + d.k5 * t33;
+    let t40 = t2 * d.k5 - d.k7 * t35;
+    let t41 = d.k5 * t37 + t13 * d.k7;
+    let t42 = lambda[2] * t8;
+    let t43 = lambda[3] * (t23 * t34 + t25 * t36 + t16 * t38);
+    let t44 = lambda[3] * (t15 * t38 + t21 * t34 - t24 * t36);
+    let t45 = lambda[6] * t11;
+    let t46 = lambda[7] * (t30 * t39 + t32 * t40 + t18 * t41);
+    let t47 = lambda[7] * (t17 * t41 + t28 * t39 - t31 * t40);
     [
         [
-            lambda[0] * t27 + d.k0 * t48 - lambda[1] * t29,
-            lambda[0] * t30 + lambda[1] * t31 + d.k2 * t48,
-            lambda[1] * t22 + lambda[2] * t13 - lambda[0] * t21,
-            t27 * t49 - t29 * t50,
-            t30 * t49 + t31 * t50,
-            t22 * t50 - t21 * t49,
+            lambda[0] * t21 + d.k0 * t42 - lambda[1] * t23,
+            lambda[0] * t24 + lambda[1] * t25 + d.k2 * t42,
+            lambda[1] * t16 + lambda[2] * t7 - lambda[0] * t15,
+            t21 * t43 - t23 * t44,
+            t24 * t43 + t25 * t44,
+            t16 * t44 - t15 * t43,
         ],
         [
-            lambda[4] * t34 + d.k5 * t51 - lambda[5] * t36,
-            lambda[4] * t37 + lambda[5] * t38 + d.k7 * t51,
-            lambda[5] * t24 + lambda[6] * t16 - lambda[4] * t23,
-            t34 * t52 - t36 * t53,
-            t37 * t52 + t38 * t53,
-            t24 * t53 - t23 * t52,
+            lambda[4] * t28 + d.k5 * t45 - lambda[5] * t30,
+            lambda[4] * t31 + lambda[5] * t32 + d.k7 * t45,
+            lambda[5] * t18 + lambda[6] * t10 - lambda[4] * t17,
+            t28 * t46 - t30 * t47,
+            t31 * t46 + t32 * t47,
+            t18 * t47 - t17 * t46,
         ],
     ]
 }
@@ -3349,7 +3314,7 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3980,
+    mul: 3977,
     add: 3429,
     div: 297,
     sqrt: 19,
@@ -3420,7 +3385,7 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 4070,
+    mul: 4067,
     add: 3475,
     div: 297,
     sqrt: 19,
@@ -3603,4 +3568,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -28,7 +28,7 @@
 //! | `bias` | 17 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 6 | 4 | 0 | 0 | 2 | 2 |
 //! | `joint_space` | 25 | 16 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 46 | 28 | 1 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 45 | 28 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 26 | 14 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 2 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -139,7 +139,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -185,24 +184,24 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let t3 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t6 = t2 - 0.1 * qdd[0];
-    let t7 = t3 - 0.1 * qd[0] * qd[0];
-    let t8 = c_q1 * t6 + s_q1 * t7;
-    let t9 = c_q1 * t7 - s_q1 * t6;
-    let t10 = qd[0] + qd[1];
-    let t11 = qdd[0] + qdd[1];
-    let t12 = t10 * t10;
-    let t13 = 0.0000000000643853298 * t9 + 0.004557856275072 * t11 - 0.0335304944 * t8;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = t0 - 0.1 * qdd[0];
+    let t3 = t1 - 0.1 * qd[0] * qd[0];
+    let t4 = c_q1 * t2 + s_q1 * t3;
+    let t5 = c_q1 * t3 - s_q1 * t2;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = t6 * t6;
+    let t9 = 0.0000000000643853298 * t5 + 0.004557856275072 * t7 - 0.0335304944 * t4;
     [
-        t13 + 0.004078371633632868 * qdd[0] + 0.000000580176081 * t3 - 0.04285428436 * t2
+        t9 + 0.004078371633632868 * qdd[0] + 0.000000580176081 * t1 - 0.04285428436 * t0
             - 0.1
-                * (c_q1 * (-0.0335304944 * t11 - 0.0000000000643853298 * t12)
-                    - s_q1 * (0.0000000000643853298 * t11 - 0.0335304944 * t12)),
-        t13,
+                * (c_q1 * (-0.0335304944 * t7 - 0.0000000000643853298 * t8)
+                    - s_q1 * (0.0000000000643853298 * t7 - 0.0335304944 * t8)),
+        t9,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -225,12 +224,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
-    let t3 = 0.004557856275072 + 0.1 * t2;
-    [[0.2 * t2 + 0.008636227908704868, t3], [t3, 0.004557856275072]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t1 = 0.004557856275072 + 0.1 * t0;
+    [[0.2 * t0 + 0.008636227908704868, t1], [t1, 0.004557856275072]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -254,18 +252,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let t3 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t6 = t3 - 0.1 * qd[0] * qd[0];
-    let t7 = qd[0] + qd[1];
-    let t8 = 0.0000000000643853298 * (c_q1 * t6 - t2 * s_q1)
-        - 0.0335304944 * (s_q1 * t6 + t2 * c_q1);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = t1 - 0.1 * qd[0] * qd[0];
+    let t3 = qd[0] + qd[1];
+    let t4 = 0.0000000000643853298 * (c_q1 * t2 - t0 * s_q1)
+        - 0.0335304944 * (s_q1 * t2 + t0 * c_q1);
     [
-        0.000000580176081 * t3 + t8 - 0.04285428436 * t2
-            - 0.1 * t7 * t7 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-        t8,
+        0.000000580176081 * t1 + t4 - 0.04285428436 * t0
+            - 0.1 * t3 * t3 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
+        t4,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -289,11 +287,11 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
-    let t5 = p.g * (0.0000000000643853298 * t4 - 0.0335304944 * t3);
-    [t5 + p.g * (0.000000580176081 * c_q0 - 0.04285428436 * s_q0), t5]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = p.g * (0.0000000000643853298 * t2 - 0.0335304944 * t1);
+    [t3 + p.g * (0.000000580176081 * c_q0 - 0.04285428436 * s_q0), t3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -319,34 +317,32 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let t3 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t6 = t3 - 0.1 * qd[0] * qd[0];
-    let t7 = qd[0] + qd[1];
-    let t8 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
-    let t9 = 0.004557856275072 + 0.1 * t8;
-    let t10 = t2 * c_q1;
-    let t11 = t2 * s_q1;
-    let t12 = 0.0000000000643853298 * (t3 * c_q1 - t11)
-        - 0.0335304944 * (t10 + t3 * s_q1);
-    let t13 = 0.000000580176081 * t3 - 0.04285428436 * t2;
-    let t14 = 0.0000000000643853298 * (c_q1 * t6 - t11)
-        - 0.0335304944 * (s_q1 * t6 + t10);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let t1 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t2 = t1 - 0.1 * qd[0] * qd[0];
+    let t3 = qd[0] + qd[1];
+    let t4 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t5 = 0.004557856275072 + 0.1 * t4;
+    let t6 = t0 * c_q1;
+    let t7 = t0 * s_q1;
+    let t8 = 0.0000000000643853298 * (t1 * c_q1 - t7) - 0.0335304944 * (t6 + t1 * s_q1);
+    let t9 = 0.000000580176081 * t1 - 0.04285428436 * t0;
+    let t10 = 0.0000000000643853298 * (c_q1 * t2 - t7) - 0.0335304944 * (s_q1 * t2 + t6);
     JointSpace {
-        mass_matrix: [[0.2 * t8 + 0.008636227908704868, t9], [t9, 0.004557856275072]],
+        mass_matrix: [[0.2 * t4 + 0.008636227908704868, t5], [t5, 0.004557856275072]],
         bias: [
-            t13 + t14
-                - 0.1 * t7 * t7 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-            t14,
+            t9 + t10
+                - 0.1 * t3 * t3 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
+            t10,
         ],
-        gravity: [t12 + t13, t12],
+        gravity: [t8 + t9, t8],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 46,
+    mul: 45,
     add: 28,
     div: 1,
     sqrt: 0,
@@ -377,21 +373,21 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
-    let t6 = t5 * t5;
-    let t7 = p.g * c_q0;
-    let t8 = qd[0] * qd[0] * s_q1;
-    let t9 = qd[0] * qd[0] * c_q1;
-    let t10 = t8 - 0.0000000019202022204599526 * t9;
-    let t11 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] + qd[1];
+    let t2 = t1 * t1;
+    let t3 = p.g * c_q0;
+    let t4 = qd[0] * qd[0] * s_q1;
+    let t5 = qd[0] * qd[0] * c_q1;
+    let t6 = t4 - 0.0000000019202022204599526 * t5;
+    let t7 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
         - s_q1
             * (0.0000000000000000009095220303736504 * s_q1
                 + 0.0000000004736595035057242 * c_q1);
-    let t12 = (tau[0] - 1.0 * tau[1] - t2 * (-0.1 * t11 - 0.04285428436)
-        - t7
+    let t8 = (tau[0] - tau[1] - t0 * (-0.1 * t7 - 0.04285428436)
+        - t3
             * (0.000000580176081
                 - 0.1
                     * (c_q1
@@ -402,19 +398,19 @@ pub fn forward_dynamics_with(
                                 - 0.0000000000000000009095220303736504 * c_q1)))
         - 0.1
             * (c_q1
-                * (0.0000000000643853298 * t6 + 7.356637062775817 * tau[1]
-                    - 0.024667167783623697 * t10)
+                * (0.0000000000643853298 * t2 + 7.356637062775817 * tau[1]
+                    - 0.024667167783623697 * t6)
                 - s_q1
-                    * (0.0335304944 * t6 + 0.000000000047365950350572425 * t10
+                    * (0.0335304944 * t2 + 0.000000000047365950350572425 * t6
                         - 0.000000014126230823060104 * tau[1])))
-        / (0.01 * t11 + 0.004078371633632868);
-    let t13 = t2 - 0.1 * t12;
+        / (0.01 * t7 + 0.004078371633632868);
+    let t9 = t0 - 0.1 * t8;
     [
-        t12,
+        t8,
         219.4013895236754
-            * (tau[1] + 0.0335304944 * (s_q1 * t7 + c_q1 * t13 - 0.1 * t8)
-                - 0.004557856275072 * t12
-                - 0.0000000000643853298 * (c_q1 * t7 - s_q1 * t13 - 0.1 * t9)),
+            * (tau[1] + 0.0335304944 * (s_q1 * t3 + c_q1 * t9 - 0.1 * t4)
+                - 0.004557856275072 * t8
+                - 0.0000000000643853298 * (c_q1 * t3 - s_q1 * t9 - 0.1 * t5)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -439,16 +435,15 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
-    let t4 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
-    [[0.5 * (t4 - 0.1 * t3), -0.05 * t3], [0.5 * t4, 0.0]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t2 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
+    [[0.5 * (t2 - 0.1 * t1), -0.05 * t1], [0.5 * t2, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -472,14 +467,14 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = -0.10088 * t4 - 0.1 * qd[0] * c_q1;
-    let t6 = 0.00000000019371 * t4 + 0.1 * qd[0] * s_q1;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = -0.10088 * t0 - 0.1 * qd[0] * c_q1;
+    let t2 = 0.00000000019371 * t0 + 0.1 * qd[0] * s_q1;
     (
         0.00037728581681643425 * qd[0] * qd[0]
-            + 0.5 * (0.0011753 * t4 * t4 + 0.33238 * (t5 * t5 + t6 * t6)),
+            + 0.5 * (0.0011753 * t0 * t0 + 0.33238 * (t1 * t1 + t2 * t2)),
         p.g
             * (0.26703 * (0.0000021727 * s_q0 + 0.036012 * c_q0 + 0.035)
                 + 0.33238
@@ -506,18 +501,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, c_q0, -s_q0], [0.0, s_q0, c_q0]],
             position: [0.0060872, 0.0, 0.035],
         },
         Pose {
-            rotation: [[1.0, 0.0, 0.0], [0.0, t4, -t3], [0.0, t3, t4]],
+            rotation: [[1.0, 0.0, 0.0], [0.0, t2, -t1], [0.0, t1, t2]],
             position: [0.0290872, -0.1 * s_q0, 0.1 * c_q0 + 0.035],
         },
     ]
@@ -545,11 +539,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -574,9 +567,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [
@@ -611,8 +603,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -638,8 +629,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -664,7 +654,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
     [-0.05 * qd[0], -0.05 * qd[1]]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

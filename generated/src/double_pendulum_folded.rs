@@ -27,8 +27,8 @@
 //! | `mass_matrix` | 4 | 3 | 0 | 0 | 1 | 1 |
 //! | `bias` | 18 | 9 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 4 | 4 | 0 | 0 | 2 | 2 |
-//! | `joint_space` | 28 | 16 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 48 | 28 | 1 | 0 | 2 | 2 |
+//! | `joint_space` | 26 | 16 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 47 | 28 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 14 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 2 | 2 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 2 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -118,13 +118,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -136,7 +131,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -176,29 +170,28 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * s_q0 - 0.1 * qdd[0];
-    let t5 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
-    let t6 = c_q1 * t4 + s_q1 * t5;
-    let t7 = c_q1 * t5 - s_q1 * t4;
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
-    let t10 = t8 * t8;
-    let t11 = 0.0000000000643853298 * t7 + 0.004557856275072 * t9 - 0.0335304944 * t6;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * s_q0 - 0.1 * qdd[0];
+    let t1 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t2 = c_q1 * t0 + s_q1 * t1;
+    let t3 = c_q1 * t1 - s_q1 * t0;
+    let t4 = qd[0] + qd[1];
+    let t5 = qdd[0] + qdd[1];
+    let t6 = t4 * t4;
+    let t7 = 0.0000000000643853298 * t3 + 0.004557856275072 * t5 - 0.0335304944 * t2;
     [
-        t11 + 0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
+        t7 + 0.00000569152735461 * c_q0 + 0.004078371633632868 * qdd[0]
             - 0.4204005295716 * s_q0
             - 0.1
-                * (c_q1 * (-0.0335304944 * t9 - 0.0000000000643853298 * t10)
-                    - s_q1 * (0.0000000000643853298 * t9 - 0.0335304944 * t10)),
-        t11,
+                * (c_q1 * (-0.0335304944 * t5 - 0.0000000000643853298 * t6)
+                    - s_q1 * (0.0000000000643853298 * t5 - 0.0335304944 * t6)),
+        t7,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -221,12 +214,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
-    let t3 = 0.004557856275072 + 0.1 * t2;
-    [[0.2 * t2 + 0.008636227908704868, t3], [t3, 0.004557856275072]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t1 = 0.004557856275072 + 0.1 * t0;
+    [[0.2 * t0 + 0.008636227908704868, t1], [t1, 0.004557856275072]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -248,19 +240,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q1 * t4 + 9.81 * s_q0 * c_q1;
-    let t7 = c_q1 * t4 - 9.81 * s_q0 * s_q1;
-    let t8 = 0.0000000000643853298 * t7 - 0.0335304944 * t6;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q1 * t0 + 9.81 * s_q0 * c_q1;
+    let t3 = c_q1 * t0 - 9.81 * s_q0 * s_q1;
+    let t4 = 0.0000000000643853298 * t3 - 0.0335304944 * t2;
     [
-        t8 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
-            - 0.1 * t5 * t5 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-        t8,
+        t4 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0
+            - 0.1 * t1 * t1 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
+        t4,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -282,17 +273,16 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
-    let t5 = 0.000000000631620085338 * t4 - 0.328934150064 * t3;
-    [t5 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0, t5]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = 0.000000000631620085338 * t2 - 0.328934150064 * t1;
+    [t3 + 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0, t3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 28,
+    mul: 26,
     add: 16,
     div: 0,
     sqrt: 0,
@@ -312,34 +302,33 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let t6 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
-    let t7 = 0.004557856275072 + 0.1 * t6;
-    let t8 = s_q0 * c_q1;
-    let t9 = s_q0 * s_q1;
-    let t10 = 0.0000000000643853298 * 9.81 * (c_q0 * c_q1 - t9)
-        - 0.0335304944 * 9.81 * (t8 + c_q0 * s_q1);
-    let t11 = 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0;
-    let t12 = 0.0000000000643853298 * (c_q1 * t4 - 9.81 * t9)
-        - 0.0335304944 * (s_q1 * t4 + 9.81 * t8);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 9.81 * c_q0 - 0.1 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
+    let t3 = 0.004557856275072 + 0.1 * t2;
+    let t4 = s_q0 * c_q1;
+    let t5 = s_q0 * s_q1;
+    let t6 = 0.000000000631620085338 * (c_q0 * c_q1 - t5)
+        - 0.328934150064 * (t4 + c_q0 * s_q1);
+    let t7 = 0.00000569152735461 * c_q0 - 0.4204005295716 * s_q0;
+    let t8 = 0.0000000000643853298 * (c_q1 * t0 - 9.81 * t5)
+        - 0.0335304944 * (s_q1 * t0 + 9.81 * t4);
     JointSpace {
-        mass_matrix: [[0.2 * t6 + 0.008636227908704868, t7], [t7, 0.004557856275072]],
+        mass_matrix: [[0.2 * t2 + 0.008636227908704868, t3], [t3, 0.004557856275072]],
         bias: [
-            t11 + t12
-                - 0.1 * t5 * t5 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
-            t12,
+            t7 + t8
+                - 0.1 * t1 * t1 * (0.0335304944 * s_q1 - 0.0000000000643853298 * c_q1),
+            t8,
         ],
-        gravity: [t10 + t11, t10],
+        gravity: [t6 + t7, t6],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 48,
+    mul: 47,
     add: 28,
     div: 1,
     sqrt: 0,
@@ -364,33 +353,32 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = t4 * t4;
-    let t6 = qd[0] * qd[0] * s_q1;
-    let t7 = qd[0] * qd[0] * c_q1;
-    let t8 = t6 - 0.0000000019202022204599526 * t7;
-    let t9 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 * t0;
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = qd[0] * qd[0] * c_q1;
+    let t4 = t2 - 0.0000000019202022204599526 * t3;
+    let t5 = c_q1 * (-0.0000000004736595035057242 * s_q1 - 0.24667167783623697 * c_q1)
         - s_q1
             * (0.0000000000000000009095220303736504 * s_q1
                 + 0.0000000004736595035057242 * c_q1);
-    let t10 = (tau[0] - 1.0 * tau[1]
+    let t6 = (tau[0] - tau[1]
         - 0.1
             * (c_q1
-                * (0.0000000000643853298 * t5 + 7.356637062775817 * tau[1]
-                    - 0.024667167783623697 * t8)
+                * (0.0000000000643853298 * t1 + 7.356637062775817 * tau[1]
+                    - 0.024667167783623697 * t4)
                 - s_q1
-                    * (0.0335304944 * t5 + 0.000000000047365950350572425 * t8
+                    * (0.0335304944 * t1 + 0.000000000047365950350572425 * t4
                         - 0.000000014126230823060104 * tau[1]))
         - 9.81
-            * (s_q0 * (-0.1 * t9 - 0.04285428436)
+            * (s_q0 * (-0.1 * t5 - 0.04285428436)
                 + c_q0
                     * (0.000000580176081
                         - 0.1
@@ -400,14 +388,14 @@ pub fn forward_dynamics_with(
                                 - s_q1
                                     * (0.0000000004736595035057242 * s_q1
                                         - 0.0000000000000000009095220303736504 * c_q1)))))
-        / (0.01 * t9 + 0.004078371633632868);
-    let t11 = 9.81 * s_q0 - 0.1 * t10;
+        / (0.01 * t5 + 0.004078371633632868);
+    let t7 = 9.81 * s_q0 - 0.1 * t6;
     [
-        t10,
+        t6,
         219.4013895236754
-            * (tau[1] + 0.0335304944 * (9.81 * c_q0 * s_q1 + c_q1 * t11 - 0.1 * t6)
-                - 0.004557856275072 * t10
-                - 0.0000000000643853298 * (9.81 * c_q0 * c_q1 - 0.1 * t7 - s_q1 * t11)),
+            * (tau[1] + 0.0335304944 * (9.81 * c_q0 * s_q1 + c_q1 * t7 - 0.1 * t2)
+                - 0.004557856275072 * t6
+                - 0.0000000000643853298 * (9.81 * c_q0 * c_q1 - 0.1 * t3 - s_q1 * t7)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -432,16 +420,15 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = t2 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
-    let t4 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
-    [[0.5 * (t4 - 0.1 * t3), -0.05 * t3], [0.5 * t4, 0.0]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 * (0.0670609888 * s_q1 - 0.0000000001287706596 * c_q1);
+    let t2 = qd[0] * (0.00670609888 * s_q1 - 0.00000000001287706596 * c_q1);
+    [[0.5 * (t2 - 0.1 * t1), -0.05 * t1], [0.5 * t2, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -463,16 +450,15 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = -0.10088 * t4 - 0.1 * qd[0] * c_q1;
-    let t6 = 0.00000000019371 * t4 + 0.1 * qd[0] * s_q1;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = -0.10088 * t0 - 0.1 * qd[0] * c_q1;
+    let t2 = 0.00000000019371 * t0 + 0.1 * qd[0] * s_q1;
     (
         0.00037728581681643425 * qd[0] * qd[0]
-            + 0.5 * (0.0011753 * t4 * t4 + 0.33238 * (t5 * t5 + t6 * t6)),
+            + 0.5 * (0.0011753 * t0 * t0 + 0.33238 * (t1 * t1 + t2 * t2)),
         2.6195643 * (0.0000021727 * s_q0 + 0.036012 * c_q0 + 0.035)
             + 3.2606478
                 * (0.1 * c_q0 + 0.10088 * (c_q0 * c_q1 - s_q0 * s_q1)
@@ -498,18 +484,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, c_q0, -s_q0], [0.0, s_q0, c_q0]],
             position: [0.0060872, 0.0, 0.035],
         },
         Pose {
-            rotation: [[1.0, 0.0, 0.0], [0.0, t4, -t3], [0.0, t3, t4]],
+            rotation: [[1.0, 0.0, 0.0], [0.0, t2, -t1], [0.0, t1, t2]],
             position: [0.0290872, -0.1 * s_q0, 0.1 * c_q0 + 0.035],
         },
     ]
@@ -537,11 +522,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -566,9 +550,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.0, 0.0]],
         [
@@ -603,8 +586,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -630,8 +612,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -656,7 +637,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
     [-0.05 * qd[0], -0.05 * qd[1]]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

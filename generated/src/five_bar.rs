@@ -54,7 +54,11 @@
 //! | `dependent_velocities` | 49 | 46 | 9 | 2 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 87 | 68 | 9 | 2 | 9 | 9 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -236,33 +240,33 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.l2;
-        let t1 = p.l1 * p.m1;
-        let t2 = p.l1 * t1;
-        let t3 = p.l2 * p.m2;
-        let t4 = p.l2 * t3;
-        let t5 = p.l1 * p.m2;
-        let t6 = p.l1 * t5;
-        let t7 = 0.3333333333333333 * t2 + t6;
-        let t8 = 0.5 * t1 + t5;
+        let t0 = p.l1 * p.m1;
+        let t1 = p.l1 * t0;
+        let t2 = p.l2 * p.m2;
+        let t3 = p.l2 * t2;
+        let t4 = p.l1 * p.m2;
+        let t5 = p.l1 * t4;
+        let t6 = 0.3333333333333333 * t1 + t5;
+        let t7 = 0.5 * t0 + t4;
         Derived {
             params: *self,
-            k0: t4,
-            k1: t7,
-            k2: p.g * t8,
-            k3: t3,
-            k4: p.l1 * t3,
-            k5: 0.3333333333333333 * t4 + t7,
-            k6: 0.3333333333333333 * t4,
-            k7: p.g * t3,
-            k8: t6,
-            k9: p.g * t5,
-            k10: t5,
+            k0: t3,
+            k1: t6,
+            k2: p.g * t7,
+            k3: t2,
+            k4: p.l1 * t2,
+            k5: 0.3333333333333333 * t3 + t6,
+            k6: 0.3333333333333333 * t3,
+            k7: p.g * t2,
+            k8: t5,
+            k9: p.g * t4,
+            k10: t4,
             k11: inv0,
-            k12: t8,
+            k12: t7,
             k13: inv0 * inv0 / p.m2,
-            k14: t2,
+            k14: t1,
             k15: p.l1 * p.l1,
-            k16: p.g * t1,
+            k16: p.g * t0,
             k17: p.g * p.m2,
             k18: -0.5 * p.d,
             k19: 0.5 * p.d,
@@ -311,29 +315,29 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
-    let t10 = qd[2] + qd[3];
-    let t11 = qdd[2] + qdd[3];
-    let t12 = t9 * d.k0;
-    let t13 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = qd[2] + qd[3];
+    let t3 = qdd[2] + qdd[3];
+    let t4 = t1 * d.k0;
+    let t5 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
         - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t14 = t11 * d.k0;
-    let t15 = (c_q3 * (p.g * c_q2 + p.l1 * qdd[2])
+    let t6 = t3 * d.k0;
+    let t7 = (c_q3 * (p.g * c_q2 + p.l1 * qdd[2])
         - s_q3 * (p.g * s_q2 - p.l1 * qd[2] * qd[2])) * d.k3;
-    let t16 = 0.3333333333333333 * t12 + 0.5 * t13;
-    let t17 = 0.3333333333333333 * t14 + 0.5 * t15;
+    let t8 = 0.3333333333333333 * t4 + 0.5 * t5;
+    let t9 = 0.3333333333333333 * t6 + 0.5 * t7;
     [
-        t16 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.l1 * 0.5 * d.k3 * (c_q1 * t9 - s_q1 * t8 * t8),
-        t16,
-        t17 + qdd[2] * d.k1 + c_q2 * d.k2
-            + p.l1 * 0.5 * d.k3 * (c_q3 * t11 - s_q3 * t10 * t10),
-        t17,
+        t8 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.l1 * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t8,
+        t9 + qdd[2] * d.k1 + c_q2 * d.k2
+            + 0.5 * p.l1 * d.k3 * (c_q3 * t3 - s_q3 * t2 * t2),
+        t9,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -357,18 +361,17 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t2 = c_q1 * d.k4;
-    let t3 = 0.5 * t2 + d.k6;
-    let t4 = c_q3 * d.k4;
-    let t5 = d.k6 + 0.5 * t4;
+    let c_q1 = cos(q[1]);
+    let c_q3 = cos(q[3]);
+    let t0 = c_q1 * d.k4;
+    let t1 = 0.5 * t0 + d.k6;
+    let t2 = c_q3 * d.k4;
+    let t3 = d.k6 + 0.5 * t2;
     [
-        [t2 + d.k5, t3, 0.0, 0.0],
-        [t3, d.k6, 0.0, 0.0],
-        [0.0, 0.0, d.k5 + t4, t5],
-        [0.0, 0.0, t5, d.k6],
+        [t0 + d.k5, t1, 0.0, 0.0],
+        [t1, d.k6, 0.0, 0.0],
+        [0.0, 0.0, d.k5 + t2, t3],
+        [0.0, 0.0, t3, d.k6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -393,19 +396,19 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = qd[0] + qd[1];
-    let t9 = qd[2] + qd[3];
-    let t10 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t11 = (p.g * c_q2 * c_q3 - s_q3 * (p.g * s_q2 - p.l1 * qd[2] * qd[2])) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let t3 = (p.g * c_q2 * c_q3 - s_q3 * (p.g * s_q2 - p.l1 * qd[2] * qd[2])) * d.k3;
     [
-        c_q0 * d.k2 + 0.5 * (t10 - s_q1 * t8 * t8 * d.k4),
-        0.5 * t10,
-        c_q2 * d.k2 + 0.5 * (t11 - s_q3 * t9 * t9 * d.k4),
-        0.5 * t11,
+        c_q0 * d.k2 + 0.5 * (t2 - s_q1 * t0 * t0 * d.k4),
+        0.5 * t2,
+        c_q2 * d.k2 + 0.5 * (t3 - s_q3 * t1 * t1 * d.k4),
+        0.5 * t3,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -428,14 +431,13 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t3 = libm::Libm::<Real>::cos(q[2] + q[3]);
-    let t4 = t2 * d.k7;
-    let t5 = t3 * d.k7;
-    [c_q0 * d.k2 + 0.5 * t4, 0.5 * t4, c_q2 * d.k2 + 0.5 * t5, 0.5 * t5]
+    let c_q0 = cos(q[0]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = cos(q[2] + q[3]);
+    let t2 = t0 * d.k7;
+    let t3 = t1 * d.k7;
+    [c_q0 * d.k2 + 0.5 * t2, 0.5 * t2, c_q2 * d.k2 + 0.5 * t3, 0.5 * t3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -461,40 +463,40 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = p.g * s_q0;
-    let t9 = qd[0] + qd[1];
-    let t10 = p.g * s_q2;
-    let t11 = qd[2] + qd[3];
-    let t12 = p.g * c_q0 * c_q1;
-    let t13 = p.g * c_q2 * c_q3;
-    let t14 = c_q0 * d.k2;
-    let t15 = c_q2 * d.k2;
-    let t16 = c_q1 * d.k4;
-    let t17 = 0.5 * t16 + d.k6;
-    let t18 = c_q3 * d.k4;
-    let t19 = d.k6 + 0.5 * t18;
-    let t20 = (t12 - s_q1 * (t8 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t21 = (t13 - s_q3 * (t10 - p.l1 * qd[2] * qd[2])) * d.k3;
-    let t22 = (t12 - s_q1 * t8) * d.k3;
-    let t23 = (t13 - s_q3 * t10) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.g * s_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * s_q2;
+    let t3 = qd[2] + qd[3];
+    let t4 = p.g * c_q0 * c_q1;
+    let t5 = p.g * c_q2 * c_q3;
+    let t6 = c_q0 * d.k2;
+    let t7 = c_q2 * d.k2;
+    let t8 = c_q1 * d.k4;
+    let t9 = 0.5 * t8 + d.k6;
+    let t10 = c_q3 * d.k4;
+    let t11 = d.k6 + 0.5 * t10;
+    let t12 = (t4 - s_q1 * (t0 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let t13 = (t5 - s_q3 * (t2 - p.l1 * qd[2] * qd[2])) * d.k3;
+    let t14 = (t4 - s_q1 * t0) * d.k3;
+    let t15 = (t5 - s_q3 * t2) * d.k3;
     JointSpace {
         mass_matrix: [
-            [t16 + d.k5, t17, 0.0, 0.0],
-            [t17, d.k6, 0.0, 0.0],
-            [0.0, 0.0, d.k5 + t18, t19],
-            [0.0, 0.0, t19, d.k6],
+            [t8 + d.k5, t9, 0.0, 0.0],
+            [t9, d.k6, 0.0, 0.0],
+            [0.0, 0.0, d.k5 + t10, t11],
+            [0.0, 0.0, t11, d.k6],
         ],
         bias: [
-            t14 + 0.5 * (t20 - s_q1 * t9 * t9 * d.k4),
-            0.5 * t20,
-            t15 + 0.5 * (t21 - s_q3 * t11 * t11 * d.k4),
-            0.5 * t21,
+            t6 + 0.5 * (t12 - s_q1 * t1 * t1 * d.k4),
+            0.5 * t12,
+            t7 + 0.5 * (t13 - s_q3 * t3 * t3 * d.k4),
+            0.5 * t13,
         ],
-        gravity: [t14 + 0.5 * t22, 0.5 * t22, t15 + 0.5 * t23, 0.5 * t23],
+        gravity: [t6 + 0.5 * t14, 0.5 * t14, t7 + 0.5 * t15, 0.5 * t15],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -530,46 +532,45 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = p.g * c_q0;
-    let t9 = qd[0] + qd[1];
-    let t10 = p.g * c_q2;
-    let t11 = qd[2] + qd[3];
-    let t12 = s_q0 * s_q1;
-    let t13 = s_q2 * s_q3;
-    let t14 = qd[0] * (s_q1 * qd[0]);
-    let t15 = qd[2] * (s_q3 * qd[2]);
-    let t16 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
-    let inv17 = 1.0 / t16;
-    let t18 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * c_q2;
+    let t3 = qd[2] + qd[3];
+    let t4 = s_q0 * s_q1;
+    let t5 = s_q2 * s_q3;
+    let t6 = qd[0] * (s_q1 * qd[0]);
+    let t7 = qd[2] * (s_q3 * qd[2]);
+    let t8 = d.k1 - 0.75 * c_q1 * c_q1 * d.k8;
+    let inv0 = 1.0 / t8;
+    let t9 = tau[0]
         + p.l1
-            * (0.5 * s_q1 * t9 * t9 * d.k3
-                + c_q1 * (0.75 * t14 * d.k10 - 1.5 * tau[1] * d.k11)) - tau[1]
-        - t8 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10) - 0.75 * c_q1 * t12 * d.k9;
-    let t19 = d.k1 - 0.75 * c_q3 * c_q3 * d.k8;
-    let inv20 = 1.0 / t19;
-    let t21 = tau[2]
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t6 * d.k10 - 1.5 * tau[1] * d.k11)) - tau[1]
+        - t0 * (d.k12 - 0.75 * c_q1 * c_q1 * d.k10) - 0.75 * c_q1 * t4 * d.k9;
+    let t10 = d.k1 - 0.75 * c_q3 * c_q3 * d.k8;
+    let inv1 = 1.0 / t10;
+    let t11 = tau[2]
         + p.l1
-            * (0.5 * s_q3 * t11 * t11 * d.k3
-                + c_q3 * (0.75 * t15 * d.k10 - 1.5 * tau[3] * d.k11)) - tau[3]
-        - t10 * (d.k12 - 0.75 * c_q3 * c_q3 * d.k10) - 0.75 * c_q3 * t13 * d.k9;
+            * (0.5 * s_q3 * t3 * t3 * d.k3
+                + c_q3 * (0.75 * t7 * d.k10 - 1.5 * tau[3] * d.k11)) - tau[3]
+        - t2 * (d.k12 - 0.75 * c_q3 * c_q3 * d.k10) - 0.75 * c_q3 * t5 * d.k9;
     [
-        inv17 * t18,
+        inv0 * t9,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3
-                    * (p.l1 * t14 + c_q1 * (t8 + p.l1 * inv17 * t18) - p.g * t12)
-                - 0.3333333333333333 * d.k0 * inv17 * t18) * d.k13),
-        inv20 * t21,
+                - 0.5 * d.k3 * (p.l1 * t6 + c_q1 * (t0 + p.l1 * inv0 * t9) - p.g * t4)
+                - 0.3333333333333333 * d.k0 * inv0 * t9) * d.k13),
+        inv1 * t11,
         3.0
             * (d.k13
                 * (tau[3]
                     - 0.5 * d.k3
-                        * (p.l1 * t15 + c_q3 * (t10 + p.l1 * inv20 * t21) - p.g * t13)
-                    - 0.3333333333333333 * d.k0 * inv20 * t21)),
+                        * (p.l1 * t7 + c_q3 * (t2 + p.l1 * inv1 * t11) - p.g * t5)
+                    - 0.3333333333333333 * d.k0 * inv1 * t11)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -598,20 +599,19 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t2 = s_q1 * d.k4;
-    let t3 = qd[0] * t2;
-    let t4 = (qd[0] + qd[1]) * t2;
-    let t5 = s_q3 * d.k4;
-    let t6 = qd[2] * t5;
-    let t7 = (qd[2] + qd[3]) * t5;
+    let s_q1 = sin(q[1]);
+    let s_q3 = sin(q[3]);
+    let t0 = s_q1 * d.k4;
+    let t1 = qd[0] * t0;
+    let t2 = (qd[0] + qd[1]) * t0;
+    let t3 = s_q3 * d.k4;
+    let t4 = qd[2] * t3;
+    let t5 = (qd[2] + qd[3]) * t3;
     [
-        [0.5 * (t3 - t4), -0.5 * t4, 0.0, 0.0],
-        [0.5 * t3, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.5 * (t6 - t7), -0.5 * t7],
-        [0.0, 0.0, 0.5 * t6, 0.0],
+        [0.5 * (t1 - t2), -0.5 * t2, 0.0, 0.0],
+        [0.5 * t1, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.5 * (t4 - t5), -0.5 * t5],
+        [0.0, 0.0, 0.5 * t4, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -636,27 +636,27 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = qd[0] + qd[1];
-    let t7 = qd[2] + qd[3];
-    let t8 = 0.5 * p.l2 * t6 + p.l1 * c_q1 * qd[0];
-    let t9 = 0.5 * p.l2 * t7 + p.l1 * c_q3 * qd[2];
-    let t10 = libm::Libm::<Real>::sin(q[0] + q[1]);
-    let t11 = libm::Libm::<Real>::sin(q[2] + q[3]);
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q2 = sin(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = 0.5 * p.l2 * t0 + p.l1 * c_q1 * qd[0];
+    let t3 = 0.5 * p.l2 * t1 + p.l1 * c_q3 * qd[2];
+    let t4 = sin(q[0] + q[1]);
+    let t5 = sin(q[2] + q[3]);
     (
         0.16666666666666666 * d.k14 * (qd[0] * qd[0] + qd[2] * qd[2])
             + 0.5
                 * (p.m2
-                    * (t8 * t8 + s_q1 * s_q1 * qd[0] * qd[0] * d.k15
-                        + (t9 * t9 + s_q3 * s_q3 * qd[2] * qd[2] * d.k15))
+                    * (t2 * t2 + s_q1 * s_q1 * qd[0] * qd[0] * d.k15 + t3 * t3
+                        + s_q3 * s_q3 * qd[2] * qd[2] * d.k15)
                     + d.k0
-                        * (0.08333333333333333 * t6 * t6
-                            + 0.08333333333333333 * t7 * t7)),
+                        * (0.08333333333333333 * t0 * t0
+                            + 0.08333333333333333 * t1 * t1)),
         0.5 * d.k16 * (s_q0 + s_q2)
-            + d.k17 * (p.l1 * s_q0 + 0.5 * p.l2 * t10 + (p.l1 * s_q2 + 0.5 * p.l2 * t11)),
+            + d.k17 * (p.l1 * s_q0 + 0.5 * p.l2 * t4 + p.l1 * s_q2 + 0.5 * p.l2 * t5),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -680,21 +680,21 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [d.k18, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t8, 0.0], [t8, t5, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q0 + d.k18, p.l1 * s_q0, 0.0],
         },
         Pose {
@@ -702,7 +702,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [d.k19, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t9, 0.0], [t9, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q2 + d.k19, p.l1 * s_q2, 0.0],
         },
     ]
@@ -730,11 +730,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -761,8 +760,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -773,7 +772,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0],
         ],
         [
-            [-(p.l1 * s_q0), 0.0, 0.0, 0.0],
+            [-p.l1 * s_q0, 0.0, 0.0, 0.0],
             [p.l1 * c_q0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
@@ -789,7 +788,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 1.0, 0.0],
         ],
         [
-            [0.0, 0.0, -(p.l1 * s_q2), 0.0],
+            [0.0, 0.0, -p.l1 * s_q2, 0.0],
             [0.0, 0.0, p.l1 * c_q2, 0.0],
             [0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
@@ -820,8 +819,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -847,8 +845,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -873,8 +870,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -900,17 +900,17 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = p.d + p.l1 * (c_q2 - c_q0) + p.l2 * (t7 - t5);
-    let t11 = p.l1 * (s_q2 - s_q0) + p.l2 * (t9 - t8);
-    [t5 * t10 + t8 * t11, t5 * t11 - t8 * t10]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = p.d + p.l1 * (c_q2 - c_q0) + p.l2 * (t3 - t1);
+    let t7 = p.l1 * (s_q2 - s_q0) + p.l2 * (t5 - t4);
+    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -935,33 +935,33 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = p.l2 * t8;
-    let t11 = p.l2 * t5;
-    let t12 = p.l1 * c_q0 + t11;
-    let t13 = p.l1 * c_q2 + p.l2 * t7;
-    let t14 = p.d + t13 - t12;
-    let t15 = p.l1 * s_q0 + t10;
-    let t16 = p.l1 * s_q2 + p.l2 * t9;
-    let t17 = t16 - t15;
-    let t18 = t5 * t17 - t8 * t14;
-    let t19 = -(t5 * t14) - t8 * t17;
-    let t20 = t4 - t6;
-    let (t21, t22) = libm::Libm::<Real>::sincos(t20);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = p.l2 * t4;
+    let t7 = p.l2 * t1;
+    let t8 = p.l1 * c_q0 + t7;
+    let t9 = p.l1 * c_q2 + p.l2 * t3;
+    let t10 = p.d + t9 - t8;
+    let t11 = p.l1 * s_q0 + t6;
+    let t12 = p.l1 * s_q2 + p.l2 * t5;
+    let t13 = t12 - t11;
+    let t14 = t1 * t13 - t4 * t10;
+    let t15 = -t1 * t10 - t4 * t13;
+    let t16 = t0 - t2;
+    let (t17, t18) = sin_cos(t16);
     [
-        [t18 + t5 * t15 - t8 * t12, t18, t8 * t13 - t5 * t16, p.l2 * t21],
+        [t14 + t1 * t11 - t4 * t8, t14, t4 * t9 - t1 * t12, p.l2 * t17],
         [
-            t19 - t5 * t12 - t8 * t15,
-            t19 - t8 * t10 - t5 * t11,
-            t5 * t13 + t8 * t16,
-            p.l2 * t22,
+            t15 - t1 * t8 - t4 * t11,
+            t15 - t4 * t6 - t1 * t7,
+            t1 * t9 + t4 * t12,
+            p.l2 * t18,
         ],
     ]
 }
@@ -986,53 +986,51 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = p.l2 * t8;
-    let t11 = p.l2 * t5;
-    let t12 = -(p.l1 * c_q0) - t11;
-    let t13 = p.l1 * c_q2 + p.l2 * t7;
-    let t14 = p.d + t12 + t13;
-    let t15 = p.l1 * s_q0 + t10;
-    let t16 = -(p.l1 * s_q2) - p.l2 * t9;
-    let t17 = t15 + t16;
-    let t18 = t8 * t12;
-    let t19 = t5 * t12;
-    let t20 = t8 * t17 - t5 * t14;
-    let t21 = t20 - t8 * t15;
-    let t22 = t19 + t21;
-    let t23 = t5 * t16;
-    let t24 = t8 * t16;
-    let t25 = t5 * t13 - t24;
-    let t26 = t4 - t6;
-    let (t27, t28) = libm::Libm::<Real>::sincos(t26);
-    let t29 = p.l2 * t28;
-    let t30 = qd[3] * t29;
-    let t31 = t12;
-    let t32 = qd[2] * t25 + t30;
-    let t33 = t8 * t14 + t5 * t17;
-    let t34 = t33 - t5 * t15;
-    let t35 = t34 - t18;
-    let t36 = -t23 - t8 * t13;
-    let t37 = p.l2 * t27;
-    let t38 = qd[3] * t37;
-    let t39 = qd[2] * t36 - t38;
-    let t40 = t13;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = p.l2 * t4;
+    let t7 = p.l2 * t1;
+    let t8 = -p.l1 * c_q0 - t7;
+    let t9 = p.l1 * c_q2 + p.l2 * t3;
+    let t10 = p.d + t8 + t9;
+    let t11 = p.l1 * s_q0 + t6;
+    let t12 = -p.l1 * s_q2 - p.l2 * t5;
+    let t13 = t11 + t12;
+    let t14 = t4 * t8;
+    let t15 = t1 * t8;
+    let t16 = t4 * t13 - t1 * t10;
+    let t17 = t16 - t4 * t11;
+    let t18 = t15 + t17;
+    let t19 = t1 * t12;
+    let t20 = t4 * t12;
+    let t21 = t1 * t9 - t20;
+    let t22 = t0 - t2;
+    let (t23, t24) = sin_cos(t22);
+    let t25 = p.l2 * t24;
+    let t26 = qd[3] * t25;
+    let t27 = qd[2] * t21 + t26;
+    let t28 = t4 * t10 + t1 * t13;
+    let t29 = t28 - t1 * t11;
+    let t30 = t29 - t14;
+    let t31 = -t19 - t4 * t9;
+    let t32 = p.l2 * t23;
+    let t33 = qd[3] * t32;
+    let t34 = qd[2] * t31 - t33;
     [
-        qd[0] * (qd[0] * (2.0 * t19 + t21 - t5 * t31) + qd[1] * t22 + t32)
-            + qd[1] * (t32 + qd[0] * t22 + qd[1] * (t20 - t8 * t10 - t5 * t11))
-            + qd[2] * (qd[2] * (t24 - t5 * t40) + t25 * (qd[0] + qd[1]) - t30)
-            + qd[3] * (t29 * (qd[0] + qd[1] - qd[2]) - t30),
-        qd[0] * (qd[0] * (t34 + t8 * t31 - 2.0 * t18) + qd[1] * t35 + t39)
-            + qd[1] * (t39 + qd[0] * t35 + qd[1] * t33)
-            + qd[2] * (t38 + qd[2] * (t23 + t8 * t40) + t36 * (qd[0] + qd[1]))
-            + qd[3] * (t38 + t37 * (qd[2] - qd[0] - qd[1])),
+        qd[0] * (qd[0] * (2.0 * t15 + t17 - t1 * t8) + qd[1] * t18 + t27)
+            + qd[1] * (t27 + qd[0] * t18 + qd[1] * (t16 - t4 * t6 - t1 * t7))
+            + qd[2] * (qd[2] * (t20 - t1 * t9) + t21 * (qd[0] + qd[1]) - t26)
+            + qd[3] * (t25 * (qd[0] + qd[1] - qd[2]) - t26),
+        qd[0] * (qd[0] * (t29 + t4 * t8 - 2.0 * t14) + qd[1] * t30 + t34)
+            + qd[1] * (t34 + qd[0] * t30 + qd[1] * t28)
+            + qd[2] * (t33 + qd[2] * (t19 + t4 * t9) + t31 * (qd[0] + qd[1]))
+            + qd[3] * (t33 + t32 * (qd[2] - qd[0] - qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1061,14 +1059,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1468,4 +1465,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -31,13 +31,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 32 | 20 | 0 | 0 | 4 | 4 |
+//! | `inverse_dynamics` | 30 | 20 | 0 | 0 | 4 | 4 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 0 | 2 |
 //! | `bias` | 24 | 10 | 0 | 0 | 4 | 4 |
 //! | `gravity` | 6 | 4 | 0 | 0 | 0 | 4 |
 //! | `joint_space` | 38 | 18 | 0 | 0 | 4 | 4 |
 //! | `forward_dynamics` | 50 | 28 | 2 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 12 | 4 | 0 | 0 | 2 | 0 |
+//! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 2 | 0 |
 //! | `energy` | 28 | 16 | 0 | 0 | 6 | 2 |
 //! | `body_poses` | 4 | 8 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -52,9 +52,13 @@
 //! | `constrained_forward_dynamics` | 199 | 174 | 35 | 6 | 14 | 14 |
 //! | `cut_joint_reactions` | 203 | 177 | 35 | 6 | 15 | 15 |
 //! | `dependent_velocities` | 47 | 45 | 9 | 2 | 5 | 5 |
-//! | `constrained_inverse_dynamics` | 79 | 67 | 9 | 2 | 9 | 9 |
+//! | `constrained_inverse_dynamics` | 77 | 67 | 9 | 2 | 9 | 9 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -153,13 +157,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,7 +170,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -187,7 +185,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 32,
+    mul: 30,
     add: 20,
     div: 0,
     sqrt: 0,
@@ -211,33 +209,30 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
-    let t11 = c_q3 * (9.81 * c_q2 + 0.2 * qdd[2])
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = c_q3 * (9.81 * c_q2 + 0.2 * qdd[2])
         - s_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]);
-    let t12 = qd[2] + qd[3];
-    let t13 = qdd[2] + qdd[3];
-    let t14 = 0.03 * t8 + 0.006 * t10;
-    let t15 = 0.03 * t11 + 0.006 * t13;
+    let t4 = qd[2] + qd[3];
+    let t5 = qdd[2] + qdd[3];
+    let t6 = 0.03 * t0 + 0.006 * t2;
+    let t7 = 0.03 * t3 + 0.006 * t5;
     [
-        t14 + 0.6867 * c_q0 + 0.012 * qdd[0]
-            + 0.2 * 0.03 * (c_q1 * t10 - s_q1 * t9 * t9),
-        t14,
-        t15 + 0.6867 * c_q2 + 0.012 * qdd[2]
-            + 0.2 * 0.03 * (c_q3 * t13 - s_q3 * t12 * t12),
-        t15,
+        t6 + 0.6867 * c_q0 + 0.012 * qdd[0] + 0.006 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t6,
+        t7 + 0.6867 * c_q2 + 0.012 * qdd[2] + 0.006 * (c_q3 * t5 - s_q3 * t4 * t4),
+        t7,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -260,17 +255,16 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t2 = 0.006 * c_q1 + 0.006;
-    let t3 = 0.006 * c_q3 + 0.006;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let c_q3 = cos(q[3]);
+    let t0 = 0.006 * c_q1 + 0.006;
+    let t1 = 0.006 * c_q3 + 0.006;
     [
-        [0.012 * c_q1 + 0.018, t2, 0.0, 0.0],
-        [t2, 0.006, 0.0, 0.0],
-        [0.0, 0.0, 0.012 * c_q3 + 0.018, t3],
-        [0.0, 0.0, t3, 0.006],
+        [0.012 * c_q1 + 0.018, t0, 0.0, 0.0],
+        [t0, 0.006, 0.0, 0.0],
+        [0.0, 0.0, 0.012 * c_q3 + 0.018, t1],
+        [0.0, 0.0, t1, 0.006],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -293,21 +287,20 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = qd[0] + qd[1];
-    let t9 = qd[2] + qd[3];
-    let t10 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t11 = 9.81 * c_q2 * c_q3 - s_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t3 = 9.81 * c_q2 * c_q3 - s_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]);
     [
-        0.6867 * c_q0 + 0.03 * t10 - 0.006 * s_q1 * t8 * t8,
-        0.03 * t10,
-        0.6867 * c_q2 + 0.03 * t11 - 0.006 * s_q3 * t9 * t9,
-        0.03 * t11,
+        0.6867 * c_q0 + 0.03 * t2 - 0.006 * s_q1 * t0 * t0,
+        0.03 * t2,
+        0.6867 * c_q2 + 0.03 * t3 - 0.006 * s_q3 * t1 * t1,
+        0.03 * t3,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -329,13 +322,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t3 = libm::Libm::<Real>::cos(q[2] + q[3]);
-    [0.6867 * c_q0 + 0.2943 * t2, 0.2943 * t2, 0.6867 * c_q2 + 0.2943 * t3, 0.2943 * t3]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = cos(q[2] + q[3]);
+    [0.6867 * c_q0 + 0.2943 * t0, 0.2943 * t0, 0.6867 * c_q2 + 0.2943 * t1, 0.2943 * t1]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -359,40 +351,39 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q0 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = c_q2 * c_q3;
-    let t10 = qd[0] + qd[1];
-    let t11 = qd[2] + qd[3];
-    let t12 = 0.006 * c_q1 + 0.006;
-    let t13 = 0.006 * c_q3 + 0.006;
-    let t14 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t15 = 9.81 * t9 - s_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]);
-    let t16 = 9.81 * (t4 - s_q0 * s_q1);
-    let t17 = 9.81 * (t9 - s_q2 * s_q3);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t1 = c_q2 * c_q3;
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[2] + qd[3];
+    let t4 = 0.006 * c_q1 + 0.006;
+    let t5 = 0.006 * c_q3 + 0.006;
+    let t6 = 9.81 * t0 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t7 = 9.81 * t1 - s_q3 * (9.81 * s_q2 - 0.2 * qd[2] * qd[2]);
+    let t8 = 9.81 * (t0 - s_q0 * s_q1);
+    let t9 = 9.81 * (t1 - s_q2 * s_q3);
     JointSpace {
         mass_matrix: [
-            [0.012 * c_q1 + 0.018, t12, 0.0, 0.0],
-            [t12, 0.006, 0.0, 0.0],
-            [0.0, 0.0, 0.012 * c_q3 + 0.018, t13],
-            [0.0, 0.0, t13, 0.006],
+            [0.012 * c_q1 + 0.018, t4, 0.0, 0.0],
+            [t4, 0.006, 0.0, 0.0],
+            [0.0, 0.0, 0.012 * c_q3 + 0.018, t5],
+            [0.0, 0.0, t5, 0.006],
         ],
         bias: [
-            0.6867 * c_q0 + 0.03 * t14 - 0.006 * s_q1 * t10 * t10,
-            0.03 * t14,
-            0.6867 * c_q2 + 0.03 * t15 - 0.006 * s_q3 * t11 * t11,
-            0.03 * t15,
+            0.6867 * c_q0 + 0.03 * t6 - 0.006 * s_q1 * t2 * t2,
+            0.03 * t6,
+            0.6867 * c_q2 + 0.03 * t7 - 0.006 * s_q3 * t3 * t3,
+            0.03 * t7,
         ],
         gravity: [
-            0.6867 * c_q0 + 0.03 * t16,
-            0.03 * t16,
-            0.6867 * c_q2 + 0.03 * t17,
-            0.03 * t17,
+            0.6867 * c_q0 + 0.03 * t8,
+            0.03 * t8,
+            0.6867 * c_q2 + 0.03 * t9,
+            0.03 * t9,
         ],
     }
 }
@@ -423,46 +414,43 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 * s_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = s_q2 * s_q3;
-    let t10 = qd[0] + qd[1];
-    let t11 = qd[2] + qd[3];
-    let t12 = s_q1 * (qd[0] * qd[0]);
-    let t13 = s_q3 * (qd[2] * qd[2]);
-    let t14 = c_q3 * c_q3;
-    let t15 = c_q1 * c_q1;
-    let t16 = (tau[0]
-        + 0.2 * (0.03 * s_q1 * t10 * t10 + c_q1 * (0.03 * t12 - 5.0 * tau[1])) - tau[1]
-        - 0.2943 * c_q1 * t4 - 9.81 * c_q0 * (0.07 - 0.03 * t15))
-        / (0.012 - 0.006 * t15);
-    let t17 = (tau[2]
-        + 0.2 * (0.03 * s_q3 * t11 * t11 + c_q3 * (0.03 * t13 - 5.0 * tau[3])) - tau[3]
-        - 0.2943 * c_q3 * t9 - 9.81 * c_q2 * (0.07 - 0.03 * t14))
-        / (0.012 - 0.006 * t14);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 * s_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t1 = s_q2 * s_q3;
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[2] + qd[3];
+    let t4 = s_q1 * (qd[0] * qd[0]);
+    let t5 = s_q3 * (qd[2] * qd[2]);
+    let t6 = c_q3 * c_q3;
+    let t7 = c_q1 * c_q1;
+    let t8 = (tau[0] + 0.2 * (0.03 * s_q1 * t2 * t2 + c_q1 * (0.03 * t4 - 5.0 * tau[1]))
+        - tau[1] - 0.2943 * c_q1 * t0 - 9.81 * c_q0 * (0.07 - 0.03 * t7))
+        / (0.012 - 0.006 * t7);
+    let t9 = (tau[2] + 0.2 * (0.03 * s_q3 * t3 * t3 + c_q3 * (0.03 * t5 - 5.0 * tau[3]))
+        - tau[3] - 0.2943 * c_q3 * t1 - 9.81 * c_q2 * (0.07 - 0.03 * t6))
+        / (0.012 - 0.006 * t6);
     [
-        t16,
+        t8,
         166.66666666666666
-            * (tau[1] - 0.006 * t16
-                - 0.03 * (0.2 * t12 + c_q1 * (9.81 * c_q0 + 0.2 * t16) - 9.81 * t4)),
-        t17,
+            * (tau[1] - 0.006 * t8
+                - 0.03 * (0.2 * t4 + c_q1 * (9.81 * c_q0 + 0.2 * t8) - 9.81 * t0)),
+        t9,
         166.66666666666666
-            * (tau[3] - 0.006 * t17
-                - 0.03 * (0.2 * t13 + c_q3 * (9.81 * c_q2 + 0.2 * t17) - 9.81 * t9)),
+            * (tau[3] - 0.006 * t9
+                - 0.03 * (0.2 * t5 + c_q3 * (9.81 * c_q2 + 0.2 * t9) - 9.81 * t1)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 12,
+    mul: 10,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -482,22 +470,21 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t2 = s_q1 * qd[0];
-    let t3 = s_q1 * (qd[0] + qd[1]);
-    let t4 = s_q3 * qd[2];
-    let t5 = s_q3 * (qd[2] + qd[3]);
+    let s_q1 = sin(q[1]);
+    let s_q3 = sin(q[3]);
+    let t0 = s_q1 * qd[0];
+    let t1 = s_q1 * (qd[0] + qd[1]);
+    let t2 = s_q3 * qd[2];
+    let t3 = s_q3 * (qd[2] + qd[3]);
     [
-        [0.5 * (0.012 * (t2 - t3)), -0.006 * t3, 0.0, 0.0],
-        [0.006 * t2, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.5 * (0.012 * (t4 - t5)), -0.006 * t5],
-        [0.0, 0.0, 0.006 * t4, 0.0],
+        [0.006 * (t0 - t1), -0.006 * t1, 0.0, 0.0],
+        [0.006 * t0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.006 * (t2 - t3), -0.006 * t3],
+        [0.0, 0.0, 0.006 * t2, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -520,26 +507,25 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = qd[0] + qd[1];
-    let t7 = qd[2] + qd[3];
-    let t8 = 0.15 * t6 + 0.2 * c_q1 * qd[0];
-    let t9 = 0.15 * t7 + 0.2 * c_q3 * qd[2];
-    let t10 = libm::Libm::<Real>::sin(q[0] + q[1]);
-    let t11 = libm::Libm::<Real>::sin(q[2] + q[3]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q2 = sin(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = 0.15 * t0 + 0.2 * c_q1 * qd[0];
+    let t3 = 0.15 * t1 + 0.2 * c_q3 * qd[2];
+    let t4 = sin(q[0] + q[1]);
+    let t5 = sin(q[2] + q[3]);
     (
         0.002 * (qd[0] * qd[0] + qd[2] * qd[2])
             + 0.5
-                * (0.0015 * t6 * t6
-                    + 0.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t8 * t8)
-                    + 0.0015 * t7 * t7
-                    + 0.2 * (0.04 * s_q3 * s_q3 * qd[2] * qd[2] + t9 * t9)),
-        0.6867 * (s_q0 + s_q2) + 0.2943 * (t10 + t11),
+                * (0.0015 * t0 * t0
+                    + 0.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t2 * t2)
+                    + 0.0015 * t1 * t1
+                    + 0.2 * (0.04 * s_q3 * s_q3 * qd[2] * qd[2] + t3 * t3)),
+        0.6867 * (s_q0 + s_q2) + 0.2943 * (t4 + t5),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -561,23 +547,22 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [-0.125, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t8, 0.0], [t8, t5, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q0 - 0.125, 0.2 * s_q0, 0.0],
         },
         Pose {
@@ -585,7 +570,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.125, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t9, 0.0], [t9, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q2 + 0.125, 0.2 * s_q2, 0.0],
         },
     ]
@@ -613,11 +598,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -642,10 +626,9 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -703,8 +686,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -730,8 +712,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -756,8 +737,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -781,19 +765,18 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = 0.2 * (c_q2 - c_q0) + 0.3 * (t7 - t5) + 0.25;
-    let t11 = 0.2 * (s_q2 - s_q0) + 0.3 * (t9 - t8);
-    [t5 * t10 + t8 * t11, t5 * t11 - t8 * t10]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = 0.2 * (c_q2 - c_q0) + 0.3 * (t3 - t1) + 0.25;
+    let t7 = 0.2 * (s_q2 - s_q0) + 0.3 * (t5 - t4);
+    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -816,29 +799,28 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = -0.2 * c_q0 - 0.3 * t5;
-    let t11 = 0.2 * c_q2 + 0.3 * t7;
-    let t12 = t10 + t11 + 0.25;
-    let t13 = 0.2 * s_q0 + 0.3 * t8;
-    let t14 = -0.2 * s_q2 - 0.3 * t9;
-    let t15 = t13 + t14;
-    let t16 = -(t5 * t15) - t8 * t12;
-    let t17 = t8 * t15 - t5 * t12;
-    let t18 = t4 - t6;
-    let (t19, t20) = libm::Libm::<Real>::sincos(t18);
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = -0.2 * c_q0 - 0.3 * t1;
+    let t7 = 0.2 * c_q2 + 0.3 * t3;
+    let t8 = t6 + t7 + 0.25;
+    let t9 = 0.2 * s_q0 + 0.3 * t4;
+    let t10 = -0.2 * s_q2 - 0.3 * t5;
+    let t11 = t9 + t10;
+    let t12 = -t1 * t11 - t4 * t8;
+    let t13 = t4 * t11 - t1 * t8;
+    let t14 = t0 - t2;
+    let (t15, t16) = sin_cos(t14);
     [
-        [t16 + t5 * t13 + t8 * t10, t16, t5 * t14 + t8 * t11, 0.3 * t19],
-        [t5 * t10 + t17 - t8 * t13, t17 - 0.3, t5 * t11 - t8 * t14, 0.3 * t20],
+        [t12 + t1 * t9 + t4 * t6, t12, t1 * t10 + t4 * t7, 0.3 * t15],
+        [t1 * t6 + t13 - t4 * t9, t13 - 0.3, t1 * t7 - t4 * t10, 0.3 * t16],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -860,51 +842,52 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t4);
-    let t9 = libm::Libm::<Real>::sin(t6);
-    let t10 = -0.2 * c_q0 - 0.3 * t5;
-    let t11 = 0.2 * c_q2 + 0.3 * t7;
-    let t12 = t10 + t11 + 0.25;
-    let t13 = 0.2 * s_q0 + 0.3 * t8;
-    let t14 = -0.2 * s_q2 - 0.3 * t9;
-    let t15 = t13 + t14;
-    let t16 = t8 * t10;
-    let t17 = t5 * t10;
-    let t18 = t8 * t15 - t5 * t12;
-    let t19 = t18 - t8 * t13;
-    let t20 = t17 + t19;
-    let t21 = t5 * t14;
-    let t22 = t8 * t14;
-    let t23 = t5 * t11 - t22;
-    let t24 = t4 - t6;
-    let (t25, t26) = libm::Libm::<Real>::sincos(t24);
-    let t27 = qd[3] * t26;
-    let t28 = t10;
-    let t29 = qd[2] * t23 + 0.3 * t27;
-    let t30 = t8 * t12 + t5 * t15;
-    let t31 = t30 - t5 * t13;
-    let t32 = t31 - t16;
-    let t33 = t21 + t8 * t11;
-    let t34 = qd[3] * t25;
-    let t35 = -0.3 * t34 - qd[2] * t33;
-    let t36 = t11;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = -0.2 * c_q0 - 0.3 * t1;
+    let t7 = 0.2 * c_q2 + 0.3 * t3;
+    let t8 = t6 + t7 + 0.25;
+    let t9 = 0.2 * s_q0 + 0.3 * t4;
+    let t10 = -0.2 * s_q2 - 0.3 * t5;
+    let t11 = t9 + t10;
+    let t12 = t4 * t6;
+    let t13 = t1 * t6;
+    let t14 = t4 * t11 - t1 * t8;
+    let t15 = t14 - t4 * t9;
+    let t16 = t13 + t15;
+    let t17 = t1 * t10;
+    let t18 = t4 * t10;
+    let t19 = t1 * t7 - t18;
+    let t20 = t0 - t2;
+    let (t21, t22) = sin_cos(t20);
+    let t23 = qd[3] * t22;
+    let t24 = qd[2] * t19 + 0.3 * t23;
+    let t25 = t4 * t8 + t1 * t11;
+    let t26 = t25 - t1 * t9;
+    let t27 = t26 - t12;
+    let t28 = t17 + t4 * t7;
+    let t29 = qd[3] * t21;
+    let t30 = -0.3 * t29 - qd[2] * t28;
     [
-        qd[0] * (qd[0] * (2.0 * t17 + t19 - t5 * t28) + qd[1] * t20 + t29)
-            + qd[1] * (t29 + qd[0] * t20 + qd[1] * (t18 - 0.3))
-            + qd[2] * (qd[2] * (t22 - t5 * t36) + t23 * (qd[0] + qd[1]) - 0.3 * t27)
-            + qd[3] * 0.3 * (t26 * (qd[0] + qd[1] - qd[2]) - t27),
-        qd[0] * (qd[0] * (t31 + t8 * t28 - 2.0 * t16) + qd[1] * t32 + t35)
-            + qd[1] * (t35 + qd[0] * t32 + qd[1] * t30)
-            + qd[2] * (0.3 * t34 + qd[2] * (t21 + t8 * t36) - t33 * (qd[0] + qd[1]))
-            + qd[3] * 0.3 * (t34 + t25 * (qd[2] - qd[0] - qd[1])),
+        qd[0] * (qd[0] * (2.0 * t13 + t15 - t1 * t6) + qd[1] * t16 + t24)
+            + qd[1] * (t24 + qd[0] * t16 + qd[1] * (t14 - 0.3))
+            + qd[2] * (qd[2] * (t18 - t1 * t7) + t19 * (qd[0] + qd[1]) - 0.3 * t23)
+            + 0.3 * qd[3] * (t22 * (qd[0] + qd[1] - qd[2]) - t23),
+        qd[0] * (qd[0] * (t26 + t4 * t6 - 2.0 * t12) + qd[1] * t27 + t30)
+            + qd[1] * (t30 + qd[0] * t27 + qd[1] * t25)
+            + qd[2] * (0.3 * t29 + qd[2] * (t17 + t4 * t7) - t28 * (qd[0] + qd[1]))
+            + 0.3 * qd[3] * (t29 + t21 * (qd[2] - qd[0] - qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -933,14 +916,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1294,7 +1276,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 79,
+    mul: 77,
     add: 67,
     div: 9,
     sqrt: 2,
@@ -1340,4 +1322,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

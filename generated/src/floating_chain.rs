@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -295,21 +295,21 @@ impl Params {
         let t0 = p.m * p.l;
         let t1 = p.l * t0;
         let t2 = 0.125 * t1 + 0.01;
-        let inv3 = 1.0 / t2;
-        let t4 = 0.0025 * p.m0 + 0.1 * p.m;
-        let t5 = 1.75 * t1 + t4;
-        let t6 = p.m0 + 2.5 * p.m;
-        let t7 = 0.05 * p.m0 + 0.5 * p.m;
-        let t8 = p.m * t0;
-        let t9 = t0 * t1;
+        let inv0 = 1.0 / t2;
+        let t3 = 0.0025 * p.m0 + 0.1 * p.m;
+        let t4 = 1.75 * t1 + t3;
+        let t5 = p.m0 + 2.5 * p.m;
+        let t6 = 0.05 * p.m0 + 0.5 * p.m;
+        let t7 = p.m * t0;
+        let t8 = t0 * t1;
         Derived {
             params: *self,
-            k0: t6,
-            k1: t7,
+            k0: t5,
+            k1: t6,
             k2: t0,
             k3: 1.75 * t1 + 0.121,
-            k4: t4 + 0.08,
-            k5: t5 + 0.141,
+            k4: t3 + 0.08,
+            k5: t4 + 0.141,
             k6: -1.75 * t1 - 0.019,
             k7: 1.75 * t1 + 0.021,
             k8: 0.0001 * p.m + 0.005,
@@ -320,31 +320,31 @@ impl Params {
             k13: t1,
             k14: 2.0 * t0,
             k15: -t0,
-            k16: -t7,
+            k16: -t6,
             k17: 0.875 * t1 + 0.03,
             k18: 0.0001 * p.m + 0.875 * t1 + 0.032,
-            k19: t5 + 0.101,
+            k19: t4 + 0.101,
             k20: -0.005 * t0,
-            k21: p.g * t6,
+            k21: p.g * t5,
             k22: p.g * t0,
-            k23: p.g * t7,
-            k24: t0 * t0 * inv3,
-            k25: t1 * t1 * inv3,
+            k23: p.g * t6,
+            k24: t0 * t0 * inv0,
+            k25: t1 * t1 * inv0,
             k26: t0 * t0,
-            k27: inv3 * inv3 * (t9 * t9),
-            k28: t0 * t0 * t0 * t0 * inv3,
+            k27: inv0 * inv0 * (t8 * t8),
+            k28: t0 * t0 * t0 * t0 * inv0,
             k29: p.m * p.m,
-            k30: t0 * inv3 * t9,
-            k31: t8,
-            k32: t0 * t0 * t0 * inv3,
-            k33: inv3 * t9,
-            k34: t0 * t8,
+            k30: t0 * inv0 * t8,
+            k31: t7,
+            k32: t0 * t0 * t0 * inv0,
+            k33: inv0 * t8,
+            k34: t0 * t7,
             k35: -0.01 * p.m,
             k36: 0.01 * p.m,
             k37: p.l * p.l,
             k38: -2.0 * t0,
-            k39: t0 * inv3,
-            k40: inv3,
+            k39: t0 * inv0,
+            k40: inv0,
             k41: p.g * p.m0,
             k42: p.g * p.m,
         }
@@ -392,129 +392,129 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = qdd[0] + p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
+    let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
         - qd[1] * qd[5];
-    let t1 = qdd[1] + p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
+    let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
         - qd[2] * qd[3];
     let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t7 = qd[5] + qd[6];
-    let t8 = qdd[5] + qdd[6];
-    let t9 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t6;
-    let t10 = qdd[4] * c_q7 - qd[6] * t5 - qdd[3] * s_q7;
-    let t11 = q[8] * q[8];
-    let t12 = q[9] * q[9];
-    let t13 = q[10] * q[10];
-    let t14 = q[8] * q[9];
-    let t15 = q[8] * q[10];
-    let t16 = q[9] * q[10];
-    let t17 = q[8] * q[11];
-    let t18 = q[9] * q[11];
-    let t19 = q[10] * q[11];
-    let t20 = 1.0 - 2.0 * (t12 + t13);
-    let t21 = 2.0 * (t14 - t19);
-    let t22 = 2.0 * (t15 + t18);
-    let t23 = 2.0 * (t14 + t19);
-    let t24 = 1.0 - 2.0 * (t11 + t13);
-    let t25 = 2.0 * (t16 - t17);
-    let t26 = 2.0 * (t15 - t18);
-    let t27 = 2.0 * (t16 + t17);
-    let t28 = 1.0 - 2.0 * (t11 + t12);
-    let t29 = t7 * t26 + t5 * t20 + t6 * t23;
-    let t30 = t7 * t27 + t5 * t21 + t6 * t24;
-    let t31 = t7 * t28 + t5 * t22 + t6 * t25;
-    let t32 = qd[7] + t29;
-    let t33 = qd[8] + t30;
-    let t34 = qd[9] + t31;
-    let t35 = qd[9] * t30 + qdd[7] + t9 * t20 + t10 * t23 + t8 * t26 - qd[8] * t31;
-    let t36 = qd[7] * t31 + qdd[8] + t9 * t21 + t10 * t24 + t8 * t27 - qd[9] * t29;
-    let t37 = qd[8] * t29 + qdd[9] + t9 * t22 + t10 * t25 + t8 * t28 - qd[7] * t30;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = t32 * c_q12 - t34 * s_q12;
-    let t41 = t32 * s_q12 + t34 * c_q12;
-    let t42 = t33 + qd[10];
-    let t43 = t36 + qdd[10];
-    let t44 = qd[10] * t40 + t35 * s_q12 + t37 * c_q12;
-    let t45 = t5 * t7;
-    let t46 = t5 * t6;
-    let t47 = t34 * t34;
-    let t48 = t32 * t33;
-    let t49 = t40 * t41;
-    let t50 = t40 * t42;
-    let t51 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t52 = qdd[5] + qd[3] * qd[4];
-    let t53 = qd[3] * qd[5] - qdd[4];
-    let t54 = t0 - 0.2 * t51;
-    let t55 = t1 + 0.2 * t52;
-    let t56 = t2 + 0.2 * t53;
-    let t57 = c_q7 * t55 - s_q7 * t54;
-    let t58 = t6 * t6 + t7 * t7;
-    let t59 = t8 + t46;
-    let t60 = t45 - t10;
-    let t61 = c_q7 * t54 + s_q7 * t55 - p.l * t58;
-    let t62 = t57 + p.l * t59;
-    let t63 = t56 + p.l * t60;
-    let t64 = t26 * t63 + t20 * t61 + t23 * t62;
-    let t65 = t27 * t63 + t21 * t61 + t24 * t62;
-    let t66 = t28 * t63 + t22 * t61 + t25 * t62;
-    let t67 = t47 + t33 * t33;
-    let t68 = t37 + t48;
-    let t69 = t32 * t34 - t36;
-    let t70 = t42 * t42 + t41 * t41;
-    let t71 = t44 + t50;
-    let t72 = t49 - t43;
-    let t73 = c_q12 * d.k2;
-    let t74 = s_q12 * d.k2;
-    let t75 = 0.01 * p.m * (t48 - t37) + 0.25 * (t72 * t74 - t70 * t73) - t67 * d.k2;
-    let t76 = d.k2 * (t68 + 0.25 * t71) - 0.01 * p.m * (t47 + t32 * t32);
-    let t77 = 0.25 * (t72 * t73 + t70 * t74);
-    let t78 = 0.01 * p.m * (t35 + t33 * t34) + t69 * d.k2 + t77;
-    let t79 = t20 * t75 + t21 * t76 + t22 * t78 - 2.0 * t58 * d.k2;
-    let t80 = t25 * t78 + t23 * t75 + t24 * t76;
-    let t81 = 2.0 * t59 * d.k2 + t80;
-    let t82 = s_q7 * t79 + c_q7 * t81;
-    let t83 = t28 * t78 + t26 * t75 + t27 * t76;
-    let t84 = 2.0 * t60 * d.k2 + t83;
-    let t85 = 0.002 * qd[4] + qd[5] * d.k4;
-    let t86 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
-    let t87 = 0.001 * t32 + t34 * d.k9;
-    let t88 = t33 * d.k10 - 0.005 * t32 * d.k2;
-    let t89 = t41 * t42;
-    let t90 = t89 * (d.k11 - d.k12);
-    let t91 = t44 * d.k11 + t50 * d.k12 + 0.25 * (t65 + p.l * t68) * d.k2;
-    let t92 = 0.001 * t37 + 0.01 * p.m * t66 + t35 * d.k8 + t33 * t87 + c_q12 * t90
-        + s_q12 * t91 - 0.005 * t36 * d.k2 - t34 * t88;
-    let t93 = 0.001 * t34 + t32 * d.k8 - 0.005 * t33 * d.k2;
-    let t94 = t43 * d.k12 - t49 * d.k11
-        - 0.25 * (s_q12 * (t64 - p.l * t67) + c_q12 * (t66 + p.l * t69)) * d.k2;
-    let t95 = t36 * d.k10 + t34 * t93 + t94 - t32 * t87 - p.l * t77
-        - d.k2 * (0.005 * t35 + t66);
-    let t96 = 0.001 * t35 + t37 * d.k9 + t32 * t88 + t65 * d.k2 + c_q12 * t91
-        + 0.25 * t71 * d.k13 - 0.01 * p.m * t64 - t33 * t93 - s_q12 * t90;
-    let t97 = t9 * d.k6 + t6 * t7 * d.k7 + t20 * t92 + t21 * t95 + t22 * t96;
-    let t98 = t23 * t92 + t24 * t95 + t25 * t96 + t45 * (d.k6 - d.k7) - p.l * t83
-        - 2.0 * t56 * d.k2;
-    let t99 = 0.005 * qd[4] + qd[3] * d.k3;
-    let t100 = p.l * t80 + t8 * d.k7 + 2.0 * t57 * d.k2 + t26 * t92 + t27 * t95
-        + t28 * t96 - t46 * d.k6;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t5 = qd[5] + qd[6];
+    let t6 = qdd[5] + qdd[6];
+    let t7 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t4;
+    let t8 = qdd[4] * c_q7 - qd[6] * t3 - qdd[3] * s_q7;
+    let t9 = q[8] * q[8];
+    let t10 = q[9] * q[9];
+    let t11 = q[10] * q[10];
+    let t12 = q[8] * q[9];
+    let t13 = q[8] * q[10];
+    let t14 = q[9] * q[10];
+    let t15 = q[8] * q[11];
+    let t16 = q[9] * q[11];
+    let t17 = q[10] * q[11];
+    let t18 = 1.0 - 2.0 * (t10 + t11);
+    let t19 = 2.0 * (t12 - t17);
+    let t20 = 2.0 * (t13 + t16);
+    let t21 = 2.0 * (t12 + t17);
+    let t22 = 1.0 - 2.0 * (t9 + t11);
+    let t23 = 2.0 * (t14 - t15);
+    let t24 = 2.0 * (t13 - t16);
+    let t25 = 2.0 * (t14 + t15);
+    let t26 = 1.0 - 2.0 * (t9 + t10);
+    let t27 = t5 * t24 + t3 * t18 + t4 * t21;
+    let t28 = t5 * t25 + t3 * t19 + t4 * t22;
+    let t29 = t5 * t26 + t3 * t20 + t4 * t23;
+    let t30 = qd[7] + t27;
+    let t31 = qd[8] + t28;
+    let t32 = qd[9] + t29;
+    let t33 = qd[9] * t28 + qdd[7] + t7 * t18 + t8 * t21 + t6 * t24 - qd[8] * t29;
+    let t34 = qd[7] * t29 + qdd[8] + t7 * t19 + t8 * t22 + t6 * t25 - qd[9] * t27;
+    let t35 = qd[8] * t27 + qdd[9] + t7 * t20 + t8 * t23 + t6 * t26 - qd[7] * t28;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = t30 * c_q12 - t32 * s_q12;
+    let t37 = t30 * s_q12 + t32 * c_q12;
+    let t38 = t31 + qd[10];
+    let t39 = t34 + qdd[10];
+    let t40 = qd[10] * t36 + t33 * s_q12 + t35 * c_q12;
+    let t41 = t3 * t5;
+    let t42 = t3 * t4;
+    let t43 = t32 * t32;
+    let t44 = t30 * t31;
+    let t45 = t36 * t37;
+    let t46 = t36 * t38;
+    let t47 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t48 = qdd[5] + qd[3] * qd[4];
+    let t49 = qd[3] * qd[5] - qdd[4];
+    let t50 = t0 - 0.2 * t47;
+    let t51 = t1 + 0.2 * t48;
+    let t52 = t2 + 0.2 * t49;
+    let t53 = c_q7 * t51 - s_q7 * t50;
+    let t54 = t4 * t4 + t5 * t5;
+    let t55 = t6 + t42;
+    let t56 = t41 - t8;
+    let t57 = c_q7 * t50 + s_q7 * t51 - p.l * t54;
+    let t58 = t53 + p.l * t55;
+    let t59 = t52 + p.l * t56;
+    let t60 = t24 * t59 + t18 * t57 + t21 * t58;
+    let t61 = t25 * t59 + t19 * t57 + t22 * t58;
+    let t62 = t26 * t59 + t20 * t57 + t23 * t58;
+    let t63 = t43 + t31 * t31;
+    let t64 = t35 + t44;
+    let t65 = t30 * t32 - t34;
+    let t66 = t38 * t38 + t37 * t37;
+    let t67 = t40 + t46;
+    let t68 = t45 - t39;
+    let t69 = c_q12 * d.k2;
+    let t70 = s_q12 * d.k2;
+    let t71 = 0.01 * p.m * (t44 - t35) + 0.25 * (t68 * t70 - t66 * t69) - t63 * d.k2;
+    let t72 = d.k2 * (t64 + 0.25 * t67) - 0.01 * p.m * (t43 + t30 * t30);
+    let t73 = 0.25 * (t68 * t69 + t66 * t70);
+    let t74 = 0.01 * p.m * (t33 + t31 * t32) + t65 * d.k2 + t73;
+    let t75 = t18 * t71 + t19 * t72 + t20 * t74 - 2.0 * t54 * d.k2;
+    let t76 = t23 * t74 + t21 * t71 + t22 * t72;
+    let t77 = 2.0 * t55 * d.k2 + t76;
+    let t78 = s_q7 * t75 + c_q7 * t77;
+    let t79 = t26 * t74 + t24 * t71 + t25 * t72;
+    let t80 = 2.0 * t56 * d.k2 + t79;
+    let t81 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t82 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t83 = 0.001 * t30 + t32 * d.k9;
+    let t84 = t31 * d.k10 - 0.005 * t30 * d.k2;
+    let t85 = t37 * t38;
+    let t86 = t85 * (d.k11 - d.k12);
+    let t87 = t40 * d.k11 + t46 * d.k12 + 0.25 * (t61 + p.l * t64) * d.k2;
+    let t88 = 0.001 * t35 + 0.01 * p.m * t62 + t33 * d.k8 + t31 * t83 + c_q12 * t86
+        + s_q12 * t87 - 0.005 * t34 * d.k2 - t32 * t84;
+    let t89 = 0.001 * t32 + t30 * d.k8 - 0.005 * t31 * d.k2;
+    let t90 = t39 * d.k12 - t45 * d.k11
+        - 0.25 * (s_q12 * (t60 - p.l * t63) + c_q12 * (t62 + p.l * t65)) * d.k2;
+    let t91 = t34 * d.k10 + t32 * t89 + t90 - t30 * t83 - p.l * t73
+        - d.k2 * (0.005 * t33 + t62);
+    let t92 = 0.001 * t33 + t35 * d.k9 + t30 * t84 + t61 * d.k2 + c_q12 * t87
+        + 0.25 * t67 * d.k13 - 0.01 * p.m * t60 - t31 * t89 - s_q12 * t86;
+    let t93 = t7 * d.k6 + t4 * t5 * d.k7 + t18 * t88 + t19 * t91 + t20 * t92;
+    let t94 = t21 * t88 + t22 * t91 + t23 * t92 + t41 * (d.k6 - d.k7) - p.l * t79
+        - 2.0 * t52 * d.k2;
+    let t95 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t96 = p.l * t76 + t6 * d.k7 + 2.0 * t53 * d.k2 + t24 * t88 + t25 * t91
+        + t26 * t92 - t42 * d.k6;
     [
-        t0 * d.k0 + c_q7 * t79 - t51 * d.k1 - s_q7 * t81,
-        t1 * d.k0 + t52 * d.k1 + t82,
-        t2 * d.k0 + t53 * d.k1 + t84,
-        0.005 * qdd[4] + qdd[3] * d.k3 + qd[4] * t85 + c_q7 * t97 - qd[5] * t86
-            - s_q7 * t98,
-        0.005 * qdd[3] + 0.002 * qdd[5] + qdd[4] * d.k5 + qd[5] * t99 + s_q7 * t97
-            + c_q7 * t98 - 0.2 * t84 - qd[3] * t85 - t2 * d.k1,
-        0.002 * qdd[4] + 0.2 * t82 + qdd[5] * d.k4 + qd[3] * t86 + t1 * d.k1 + t100
-            - qd[4] * t99,
-        t100,
-        t92,
-        t95,
+        t0 * d.k0 + c_q7 * t75 - t47 * d.k1 - s_q7 * t77,
+        t1 * d.k0 + t48 * d.k1 + t78,
+        t2 * d.k0 + t49 * d.k1 + t80,
+        0.005 * qdd[4] + qdd[3] * d.k3 + qd[4] * t81 + c_q7 * t93 - qd[5] * t82
+            - s_q7 * t94,
+        0.005 * qdd[3] + 0.002 * qdd[5] + qdd[4] * d.k5 + qd[5] * t95 + s_q7 * t93
+            + c_q7 * t94 - 0.2 * t80 - qd[3] * t81 - t2 * d.k1,
+        0.002 * qdd[4] + 0.2 * t78 + qdd[5] * d.k4 + qd[3] * t82 + t1 * d.k1 + t96
+            - qd[4] * t95,
         t96,
-        t94,
+        t88,
+        t91,
+        t92,
+        t90,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -539,159 +539,158 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = q[8] * q[8];
-    let t3 = q[9] * q[9];
-    let t4 = q[10] * q[10];
-    let t5 = q[8] * q[9];
-    let t6 = q[8] * q[10];
-    let t7 = q[9] * q[10];
-    let t8 = q[8] * q[11];
-    let t9 = q[9] * q[11];
-    let t10 = q[10] * q[11];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t22 = c_q12 * d.k2;
-    let t23 = d.k2 + 0.25 * t22;
-    let t24 = s_q12 * d.k2;
-    let t25 = 0.25 * t19 * t24 - 0.01 * p.m * t18 - t17 * t23;
-    let t26 = -t25;
-    let t27 = 0.01 * p.m * t12 + t11 * t23 - 0.25 * t13 * t24;
-    let t28 = d.k14 + t27;
-    let t29 = s_q7 * t28;
-    let t30 = 0.25 * t16 * t24 - 0.01 * p.m * t15 - t14 * t23;
-    let t31 = t30;
-    let t32 = t29 - c_q7 * t31;
-    let t33 = -t32;
-    let t34 = c_q7 * t30 - t29;
-    let t35 = 0.01 * p.m * t13 + 0.25 * t12 * t24;
-    let t36 = 0.01 * p.m * t16 + 0.25 * t15 * t24;
-    let t37 = c_q7 * t35 - s_q7 * t36;
-    let t38 = t11 * t24;
-    let t39 = d.k15 - 0.25 * t22;
-    let t40 = t13 * t39 - 0.25 * t38;
-    let t41 = t14 * t24;
-    let t42 = t16 * t39 - 0.25 * t41;
-    let t43 = c_q7 * t40 - s_q7 * t42;
-    let t44 = t12 * t23 - 0.01 * p.m * t11;
-    let t45 = t15 * t23 - 0.01 * p.m * t14;
-    let t46 = c_q7 * t44 - s_q7 * t45;
-    let t47 = -0.25 * (t38 + t13 * t22);
-    let t48 = -0.25 * (t41 + t16 * t22);
-    let t49 = c_q7 * t47 - s_q7 * t48;
-    let t50 = c_q7 * t28;
-    let t51 = t50 + s_q7 * t31;
-    let t52 = d.k1 + t51;
-    let t53 = t50 + s_q7 * t30;
-    let t54 = s_q7 * t35 + c_q7 * t36;
-    let t55 = s_q7 * t40 + c_q7 * t42;
-    let t56 = s_q7 * t44 + c_q7 * t45;
-    let t57 = s_q7 * t47 + c_q7 * t48;
-    let t58 = d.k16 - t51;
-    let t59 = 0.01 * p.m * t19 + 0.25 * t18 * t24;
-    let t60 = t17 * t24;
-    let t61 = t19 * t39 - 0.25 * t60;
-    let t62 = t18 * t23 - 0.01 * p.m * t17;
-    let t63 = -0.25 * (t60 + t19 * t22);
-    let t64 = s_q12 * d.k11;
-    let t65 = s_q12 * t64;
-    let t66 = d.k8 + t65;
-    let t67 = 0.25 * s_q12 * d.k13 + c_q12 * t64 + 0.001;
-    let t68 = t11 * t66 + t13 * t67 - 0.005 * t12 * d.k2;
-    let t69 = c_q12 * d.k13;
-    let t70 = 0.5 * t69 + d.k17;
-    let t71 = t12 * t70 - 0.005 * t11 * d.k2;
-    let t72 = d.k18 + 0.5 * t69 - t65;
-    let t73 = t11 * t67 + t13 * t72;
-    let t74 = t16 * t67 + t14 * t66 - 0.005 * t15 * d.k2;
-    let t75 = t15 * t70 - 0.005 * t14 * d.k2;
-    let t76 = t14 * t67 + t16 * t72;
-    let t77 = p.l * t27;
-    let t78 = t13 * t73 + t11 * t68 + t12 * t71;
-    let t79 = t14 * t74 + t15 * t75 + t16 * t76 + 2.0 * t77;
-    let t80 = s_q7 * (d.k6 + t78 - t79);
-    let t81 = t11 * t74 + t12 * t75 + t13 * t76 + p.l * t31;
-    let t82 = s_q7 * t81;
-    let t83 = s_q7 * t80 + 2.0 * c_q7 * t82;
-    let t84 = t81 + c_q7 * t80 + 0.005 - 0.2 * t32 - 2.0 * s_q7 * t82;
-    let t85 = t19 * t67 + t17 * t66 - 0.005 * t18 * d.k2;
-    let t86 = t18 * t70 - 0.005 * t17 * d.k2;
-    let t87 = t17 * t67 + t19 * t72;
-    let t88 = t11 * t85 + t12 * t86 + t13 * t87 - p.l * t26;
-    let t89 = t14 * t85 + t15 * t86 + t16 * t87;
-    let t90 = c_q7 * t88 - s_q7 * t89;
-    let t91 = t90 - 0.2 * t26;
-    let t92 = t74 - p.l * t59;
-    let t93 = c_q7 * t68 - s_q7 * t92;
-    let t94 = t75 - p.l * t61;
-    let t95 = c_q7 * t71 - s_q7 * t94;
-    let t96 = t76 - p.l * t62;
-    let t97 = c_q7 * t73 - s_q7 * t96;
-    let t98 = d.k12 + 0.25 * t69;
-    let t99 = t12 * t98;
-    let t100 = t15 * t98 - p.l * t63;
-    let t101 = c_q7 * t99 - s_q7 * t100;
-    let t102 = s_q7 * t88 + c_q7 * t89;
-    let t103 = t102 + 0.002;
-    let t104 = s_q7 * t68 + c_q7 * t92 - 0.2 * t59;
-    let t105 = s_q7 * t71 + c_q7 * t94 - 0.2 * t61;
-    let t106 = s_q7 * t73 + c_q7 * t96 - 0.2 * t62;
-    let t107 = s_q7 * t99 + c_q7 * t100 - 0.2 * t63;
-    let t108 = 2.0 * t77 + t17 * t85 + t18 * t86 + t19 * t87;
-    let t109 = d.k7 + t108;
-    let t110 = 0.2 * t53 + t109;
-    let t111 = t85 + p.l * t36;
-    let t112 = 0.2 * t54 + t111;
-    let t113 = t86 + p.l * t42;
-    let t114 = 0.2 * t55 + t113;
-    let t115 = t87 + p.l * t45;
-    let t116 = 0.2 * t56 + t115;
-    let t117 = t18 * t98 + p.l * t48;
-    let t118 = 0.2 * t57 + t117;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = q[8] * q[8];
+    let t1 = q[9] * q[9];
+    let t2 = q[10] * q[10];
+    let t3 = q[8] * q[9];
+    let t4 = q[8] * q[10];
+    let t5 = q[9] * q[10];
+    let t6 = q[8] * q[11];
+    let t7 = q[9] * q[11];
+    let t8 = q[10] * q[11];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t18 = c_q12 * d.k2;
+    let t19 = d.k2 + 0.25 * t18;
+    let t20 = s_q12 * d.k2;
+    let t21 = 0.25 * t17 * t20 - 0.01 * p.m * t16 - t15 * t19;
+    let t22 = -t21;
+    let t23 = 0.01 * p.m * t10 + t9 * t19 - 0.25 * t11 * t20;
+    let t24 = d.k14 + t23;
+    let t25 = s_q7 * t24;
+    let t26 = 0.25 * t14 * t20 - 0.01 * p.m * t13 - t12 * t19;
+    let t27 = t25 - c_q7 * t26;
+    let t28 = -t27;
+    let t29 = c_q7 * t26 - t25;
+    let t30 = 0.01 * p.m * t11 + 0.25 * t10 * t20;
+    let t31 = 0.01 * p.m * t14 + 0.25 * t13 * t20;
+    let t32 = c_q7 * t30 - s_q7 * t31;
+    let t33 = t9 * t20;
+    let t34 = d.k15 - 0.25 * t18;
+    let t35 = t11 * t34 - 0.25 * t33;
+    let t36 = t12 * t20;
+    let t37 = t14 * t34 - 0.25 * t36;
+    let t38 = c_q7 * t35 - s_q7 * t37;
+    let t39 = t10 * t19 - 0.01 * p.m * t9;
+    let t40 = t13 * t19 - 0.01 * p.m * t12;
+    let t41 = c_q7 * t39 - s_q7 * t40;
+    let t42 = -0.25 * (t33 + t11 * t18);
+    let t43 = -0.25 * (t36 + t14 * t18);
+    let t44 = c_q7 * t42 - s_q7 * t43;
+    let t45 = c_q7 * t24;
+    let t46 = t45 + s_q7 * t26;
+    let t47 = d.k1 + t46;
+    let t48 = t45 + s_q7 * t26;
+    let t49 = s_q7 * t30 + c_q7 * t31;
+    let t50 = s_q7 * t35 + c_q7 * t37;
+    let t51 = s_q7 * t39 + c_q7 * t40;
+    let t52 = s_q7 * t42 + c_q7 * t43;
+    let t53 = d.k16 - t46;
+    let t54 = 0.01 * p.m * t17 + 0.25 * t16 * t20;
+    let t55 = t15 * t20;
+    let t56 = t17 * t34 - 0.25 * t55;
+    let t57 = t16 * t19 - 0.01 * p.m * t15;
+    let t58 = -0.25 * (t55 + t17 * t18);
+    let t59 = s_q12 * d.k11;
+    let t60 = s_q12 * t59;
+    let t61 = d.k8 + t60;
+    let t62 = 0.25 * s_q12 * d.k13 + c_q12 * t59 + 0.001;
+    let t63 = t9 * t61 + t11 * t62 - 0.005 * t10 * d.k2;
+    let t64 = c_q12 * d.k13;
+    let t65 = 0.5 * t64 + d.k17;
+    let t66 = t10 * t65 - 0.005 * t9 * d.k2;
+    let t67 = d.k18 + 0.5 * t64 - t60;
+    let t68 = t9 * t62 + t11 * t67;
+    let t69 = t14 * t62 + t12 * t61 - 0.005 * t13 * d.k2;
+    let t70 = t13 * t65 - 0.005 * t12 * d.k2;
+    let t71 = t12 * t62 + t14 * t67;
+    let t72 = p.l * t23;
+    let t73 = t11 * t68 + t9 * t63 + t10 * t66;
+    let t74 = t12 * t69 + t13 * t70 + t14 * t71 + 2.0 * t72;
+    let t75 = s_q7 * (d.k6 + t73 - t74);
+    let t76 = t9 * t69 + t10 * t70 + t11 * t71 + p.l * t26;
+    let t77 = s_q7 * t76;
+    let t78 = s_q7 * t75 + 2.0 * c_q7 * t77;
+    let t79 = t76 + c_q7 * t75 + 0.005 - 0.2 * t27 - 2.0 * s_q7 * t77;
+    let t80 = t17 * t62 + t15 * t61 - 0.005 * t16 * d.k2;
+    let t81 = t16 * t65 - 0.005 * t15 * d.k2;
+    let t82 = t15 * t62 + t17 * t67;
+    let t83 = t9 * t80 + t10 * t81 + t11 * t82 - p.l * t22;
+    let t84 = t12 * t80 + t13 * t81 + t14 * t82;
+    let t85 = c_q7 * t83 - s_q7 * t84;
+    let t86 = t85 - 0.2 * t22;
+    let t87 = t69 - p.l * t54;
+    let t88 = c_q7 * t63 - s_q7 * t87;
+    let t89 = t70 - p.l * t56;
+    let t90 = c_q7 * t66 - s_q7 * t89;
+    let t91 = t71 - p.l * t57;
+    let t92 = c_q7 * t68 - s_q7 * t91;
+    let t93 = d.k12 + 0.25 * t64;
+    let t94 = t10 * t93;
+    let t95 = t13 * t93 - p.l * t58;
+    let t96 = c_q7 * t94 - s_q7 * t95;
+    let t97 = s_q7 * t83 + c_q7 * t84;
+    let t98 = t97 + 0.002;
+    let t99 = s_q7 * t63 + c_q7 * t87 - 0.2 * t54;
+    let t100 = s_q7 * t66 + c_q7 * t89 - 0.2 * t56;
+    let t101 = s_q7 * t68 + c_q7 * t91 - 0.2 * t57;
+    let t102 = s_q7 * t94 + c_q7 * t95 - 0.2 * t58;
+    let t103 = 2.0 * t72 + t15 * t80 + t16 * t81 + t17 * t82;
+    let t104 = d.k7 + t103;
+    let t105 = 0.2 * t48 + t104;
+    let t106 = t80 + p.l * t31;
+    let t107 = 0.2 * t49 + t106;
+    let t108 = t81 + p.l * t37;
+    let t109 = 0.2 * t50 + t108;
+    let t110 = t82 + p.l * t40;
+    let t111 = 0.2 * t51 + t110;
+    let t112 = t16 * t93 + p.l * t43;
+    let t113 = 0.2 * t52 + t112;
     [
-        [d.k0, 0.0, 0.0, 0.0, t26, t33, t34, t37, t43, t46, t49],
-        [0.0, d.k0, 0.0, t25, 0.0, t52, t53, t54, t55, t56, t57],
-        [0.0, 0.0, d.k0, t32, t58, 0.0, 0.0, t59, t61, t62, t63],
-        [0.0, t25, t32, t78 + 0.102 - t83, t84, t91, t90, t93, t95, t97, t101],
+        [d.k0, 0.0, 0.0, 0.0, t22, t28, t29, t32, t38, t41, t44],
+        [0.0, d.k0, 0.0, t21, 0.0, t47, t48, t49, t50, t51, t52],
+        [0.0, 0.0, d.k0, t27, t53, 0.0, 0.0, t54, t56, t57, t58],
+        [0.0, t21, t27, t73 + 0.102 - t78, t79, t86, t85, t88, t90, t92, t96],
         [
-            t26,
+            t22,
             0.0,
-            t58,
-            t84,
-            d.k5 + t79 + t83 + 0.4 * t51,
-            t103,
+            t53,
+            t79,
+            d.k5 + t74 + t78 + 0.4 * t46,
+            t98,
+            t97,
+            t99,
+            t100,
+            t101,
             t102,
-            t104,
-            t105,
-            t106,
-            t107,
         ],
         [
-            t33,
-            t52,
+            t28,
+            t47,
             0.0,
-            t91,
-            t103,
-            0.4 * t51 + d.k19 + t108,
-            t110,
-            t112,
-            t114,
-            t116,
-            t118,
+            t86,
+            t98,
+            0.4 * t46 + d.k19 + t103,
+            t105,
+            t107,
+            t109,
+            t111,
+            t113,
         ],
-        [t34, t53, 0.0, t90, t102, t110, t109, t111, t113, t115, t117],
-        [t37, t54, t59, t93, t104, t112, t111, t66, d.k20, t67, 0.0],
-        [t43, t55, t61, t95, t105, t114, t113, d.k20, t70, 0.0, t98],
-        [t46, t56, t62, t97, t106, t116, t115, t67, 0.0, t72, 0.0],
-        [t49, t57, t63, t101, t107, t118, t117, 0.0, t98, 0.0, d.k12],
+        [t29, t48, 0.0, t85, t97, t105, t104, t106, t108, t110, t112],
+        [t32, t49, t54, t88, t99, t107, t106, t61, d.k20, t62, 0.0],
+        [t38, t50, t56, t90, t100, t109, t108, d.k20, t65, 0.0, t93],
+        [t41, t51, t57, t92, t101, t111, t110, t62, 0.0, t67, 0.0],
+        [t44, t52, t58, t96, t102, t113, t112, 0.0, t93, 0.0, d.k12],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -716,121 +715,121 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = qd[3] * qd[4];
-    let t5 = qd[3] * qd[5];
-    let t6 = qd[5] + qd[6];
-    let t7 = qd[6] * t2;
-    let t8 = q[8] * q[8];
-    let t9 = q[9] * q[9];
-    let t10 = q[10] * q[10];
-    let t11 = q[8] * q[9];
-    let t12 = q[8] * q[10];
-    let t13 = q[9] * q[10];
-    let t14 = q[8] * q[11];
-    let t15 = q[9] * q[11];
-    let t16 = q[10] * q[11];
-    let t17 = 1.0 - 2.0 * (t9 + t10);
-    let t18 = 2.0 * (t11 - t16);
-    let t19 = 2.0 * (t12 + t15);
-    let t20 = 2.0 * (t11 + t16);
-    let t21 = 1.0 - 2.0 * (t8 + t10);
-    let t22 = 2.0 * (t13 - t14);
-    let t23 = 2.0 * (t12 - t15);
-    let t24 = 2.0 * (t13 + t14);
-    let t25 = 1.0 - 2.0 * (t8 + t9);
-    let t26 = t6 * t23 + t2 * t17 + t3 * t20;
-    let t27 = t6 * t24 + t2 * t18 + t3 * t21;
-    let t28 = t6 * t25 + t2 * t19 + t3 * t22;
-    let t29 = t2 * t3;
-    let t30 = qd[7] + t26;
-    let t31 = qd[8] + t27;
-    let t32 = qd[9] + t28;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t35 = t30 * c_q12 - t32 * s_q12;
-    let t36 = t30 * s_q12 + t32 * c_q12;
-    let t37 = t31 + qd[10];
-    let t38 = t2 * t6;
-    let t39 = t32 * t32;
-    let t40 = t30 * t31;
-    let t41 = t35 * t36;
-    let t42 = t35 * t37;
-    let t43 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t44 = 0.2 * t4 + t43;
-    let t45 = qd[6] * t3;
-    let t46 = qd[8] * t26 + t19 * t45 - qd[7] * t27 - t7 * t22;
-    let t47 = qd[7] * t28 + t18 * t45 - qd[9] * t26 - t7 * t21;
-    let t48 = qd[9] * t27 + t17 * t45 - qd[8] * t28 - t7 * t20;
-    let t49 = c_q12 * t46 + qd[10] * t35 + s_q12 * t48;
-    let t50 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t51 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t2 = qd[3] * qd[4];
+    let t3 = qd[3] * qd[5];
+    let t4 = qd[5] + qd[6];
+    let t5 = qd[6] * t0;
+    let t6 = q[8] * q[8];
+    let t7 = q[9] * q[9];
+    let t8 = q[10] * q[10];
+    let t9 = q[8] * q[9];
+    let t10 = q[8] * q[10];
+    let t11 = q[9] * q[10];
+    let t12 = q[8] * q[11];
+    let t13 = q[9] * q[11];
+    let t14 = q[10] * q[11];
+    let t15 = 1.0 - 2.0 * (t7 + t8);
+    let t16 = 2.0 * (t9 - t14);
+    let t17 = 2.0 * (t10 + t13);
+    let t18 = 2.0 * (t9 + t14);
+    let t19 = 1.0 - 2.0 * (t6 + t8);
+    let t20 = 2.0 * (t11 - t12);
+    let t21 = 2.0 * (t10 - t13);
+    let t22 = 2.0 * (t11 + t12);
+    let t23 = 1.0 - 2.0 * (t6 + t7);
+    let t24 = t4 * t21 + t0 * t15 + t1 * t18;
+    let t25 = t4 * t22 + t0 * t16 + t1 * t19;
+    let t26 = t4 * t23 + t0 * t17 + t1 * t20;
+    let t27 = t0 * t1;
+    let t28 = qd[7] + t24;
+    let t29 = qd[8] + t25;
+    let t30 = qd[9] + t26;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t31 = t28 * c_q12 - t30 * s_q12;
+    let t32 = t28 * s_q12 + t30 * c_q12;
+    let t33 = t29 + qd[10];
+    let t34 = t0 * t4;
+    let t35 = t30 * t30;
+    let t36 = t28 * t29;
+    let t37 = t31 * t32;
+    let t38 = t31 * t33;
+    let t39 = 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t40 = 0.2 * t2 + t39;
+    let t41 = qd[6] * t1;
+    let t42 = qd[8] * t24 + t17 * t41 - qd[7] * t25 - t5 * t20;
+    let t43 = qd[7] * t26 + t16 * t41 - qd[9] * t24 - t5 * t19;
+    let t44 = qd[9] * t25 + t15 * t41 - qd[8] * t26 - t5 * t18;
+    let t45 = c_q12 * t42 + qd[10] * t31 + s_q12 * t44;
+    let t46 = 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t47 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t52 = 0.2 * t5 + t51;
-    let t53 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t54 = t3 * t3 + t6 * t6;
-    let t55 = t39 + t31 * t31;
-    let t56 = t37 * t37 + t36 * t36;
-    let t57 = t50 - 0.2 * t53;
-    let t58 = s_q7 * t44 + c_q7 * t57 - p.l * t54;
-    let t59 = c_q7 * t44 - s_q7 * t57;
-    let t60 = p.l * t29 + t59;
-    let t61 = t7 + t38;
-    let t62 = t52 + p.l * t61;
-    let t63 = t23 * t62 + t17 * t58 + t20 * t60;
-    let t64 = t30 * t32 - t47;
-    let t65 = t25 * t62 + t19 * t58 + t22 * t60;
-    let t66 = t41 - t47;
-    let t67 = t40 + t46;
-    let t68 = t42 + t49;
-    let t69 = t24 * t62 + t18 * t58 + t21 * t60;
-    let t70 = c_q12 * d.k2;
-    let t71 = s_q12 * d.k2;
-    let t72 = 0.002 * qd[4] + qd[5] * d.k4;
-    let t73 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
-    let t74 = 0.001 * t30 + t32 * d.k9;
-    let t75 = t31 * d.k10 - 0.005 * t30 * d.k2;
-    let t76 = t36 * t37;
-    let t77 = t76 * (d.k11 - d.k12);
-    let t78 = 0.001 * t32 + t30 * d.k8 - 0.005 * t31 * d.k2;
-    let t79 = 0.005 * qd[4] + qd[3] * d.k3;
-    let t80 = 0.01 * p.m * (t40 - t46) + 0.25 * (t66 * t71 - t56 * t70) - t55 * d.k2;
-    let t81 = d.k2 * (t67 + 0.25 * t68) - 0.01 * p.m * (t39 + t30 * t30);
-    let t82 = 0.25 * (t66 * t70 + t56 * t71);
-    let t83 = 0.01 * p.m * (t31 * t32 + t48) + t64 * d.k2 + t82;
-    let t84 = t17 * t80 + t18 * t81 + t19 * t83 - 2.0 * t54 * d.k2;
-    let t85 = t22 * t83 + t20 * t80 + t21 * t81;
-    let t86 = 2.0 * t29 * d.k2 + t85;
-    let t87 = s_q7 * t84 + c_q7 * t86;
-    let t88 = t25 * t83 + t23 * t80 + t24 * t81;
-    let t89 = 2.0 * t61 * d.k2 + t88;
-    let t90 = t42 * d.k12 + t49 * d.k11 + 0.25 * (p.l * t67 + t69) * d.k2;
-    let t91 = 0.001 * t46 + 0.01 * p.m * t65 + t31 * t74 + c_q12 * t77 + t48 * d.k8
-        + s_q12 * t90 - t32 * t75 - 0.005 * t47 * d.k2;
-    let t92 = t47 * d.k12 - t41 * d.k11
-        - 0.25 * (s_q12 * (t63 - p.l * t55) + c_q12 * (p.l * t64 + t65)) * d.k2;
-    let t93 = t32 * t78 + t47 * d.k10 + t92 - t30 * t74 - p.l * t82
-        - d.k2 * (t65 + 0.005 * t48);
-    let t94 = 0.001 * t48 + t30 * t75 + t46 * d.k9 + t69 * d.k2 + c_q12 * t90
-        + 0.25 * t68 * d.k13 - 0.01 * p.m * t63 - t31 * t78 - s_q12 * t77;
-    let t95 = t3 * t6 * d.k7 + t45 * d.k6 + t17 * t91 + t18 * t93 + t19 * t94;
-    let t96 = t20 * t91 + t21 * t93 + t22 * t94 + t38 * (d.k6 - d.k7) - p.l * t88
-        - 2.0 * t52 * d.k2;
-    let t97 = t25 * t94 + p.l * t85 + 2.0 * t59 * d.k2 + t23 * t91 + t24 * t93
-        - t29 * d.k6;
+    let t48 = 0.2 * t3 + t47;
+    let t49 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t50 = t1 * t1 + t4 * t4;
+    let t51 = t35 + t29 * t29;
+    let t52 = t33 * t33 + t32 * t32;
+    let t53 = t46 - 0.2 * t49;
+    let t54 = s_q7 * t40 + c_q7 * t53 - p.l * t50;
+    let t55 = c_q7 * t40 - s_q7 * t53;
+    let t56 = p.l * t27 + t55;
+    let t57 = t5 + t34;
+    let t58 = t48 + p.l * t57;
+    let t59 = t21 * t58 + t15 * t54 + t18 * t56;
+    let t60 = t28 * t30 - t43;
+    let t61 = t23 * t58 + t17 * t54 + t20 * t56;
+    let t62 = t37 - t43;
+    let t63 = t36 + t42;
+    let t64 = t38 + t45;
+    let t65 = t22 * t58 + t16 * t54 + t19 * t56;
+    let t66 = c_q12 * d.k2;
+    let t67 = s_q12 * d.k2;
+    let t68 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t69 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t70 = 0.001 * t28 + t30 * d.k9;
+    let t71 = t29 * d.k10 - 0.005 * t28 * d.k2;
+    let t72 = t32 * t33;
+    let t73 = t72 * (d.k11 - d.k12);
+    let t74 = 0.001 * t30 + t28 * d.k8 - 0.005 * t29 * d.k2;
+    let t75 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t76 = 0.01 * p.m * (t36 - t42) + 0.25 * (t62 * t67 - t52 * t66) - t51 * d.k2;
+    let t77 = d.k2 * (t63 + 0.25 * t64) - 0.01 * p.m * (t35 + t28 * t28);
+    let t78 = 0.25 * (t62 * t66 + t52 * t67);
+    let t79 = 0.01 * p.m * (t29 * t30 + t44) + t60 * d.k2 + t78;
+    let t80 = t15 * t76 + t16 * t77 + t17 * t79 - 2.0 * t50 * d.k2;
+    let t81 = t20 * t79 + t18 * t76 + t19 * t77;
+    let t82 = 2.0 * t27 * d.k2 + t81;
+    let t83 = s_q7 * t80 + c_q7 * t82;
+    let t84 = t23 * t79 + t21 * t76 + t22 * t77;
+    let t85 = 2.0 * t57 * d.k2 + t84;
+    let t86 = t38 * d.k12 + t45 * d.k11 + 0.25 * (p.l * t63 + t65) * d.k2;
+    let t87 = 0.001 * t42 + 0.01 * p.m * t61 + t29 * t70 + c_q12 * t73 + t44 * d.k8
+        + s_q12 * t86 - t30 * t71 - 0.005 * t43 * d.k2;
+    let t88 = t43 * d.k12 - t37 * d.k11
+        - 0.25 * (s_q12 * (t59 - p.l * t51) + c_q12 * (p.l * t60 + t61)) * d.k2;
+    let t89 = t30 * t74 + t43 * d.k10 + t88 - t28 * t70 - p.l * t78
+        - d.k2 * (t61 + 0.005 * t44);
+    let t90 = 0.001 * t44 + t28 * t71 + t42 * d.k9 + t65 * d.k2 + c_q12 * t86
+        + 0.25 * t64 * d.k13 - 0.01 * p.m * t59 - t29 * t74 - s_q12 * t73;
+    let t91 = t1 * t4 * d.k7 + t41 * d.k6 + t15 * t87 + t16 * t89 + t17 * t90;
+    let t92 = t18 * t87 + t19 * t89 + t20 * t90 + t34 * (d.k6 - d.k7) - p.l * t84
+        - 2.0 * t48 * d.k2;
+    let t93 = t23 * t90 + p.l * t81 + 2.0 * t55 * d.k2 + t21 * t87 + t22 * t89
+        - t27 * d.k6;
     [
-        t50 * d.k0 + c_q7 * t84 - t53 * d.k1 - s_q7 * t86,
-        t4 * d.k1 + t43 * d.k0 + t87,
-        t5 * d.k1 + t51 * d.k0 + t89,
-        qd[4] * t72 + c_q7 * t95 - qd[5] * t73 - s_q7 * t96,
-        qd[5] * t79 + s_q7 * t95 + c_q7 * t96 - qd[3] * t72 - t51 * d.k1 - 0.2 * t89,
-        qd[3] * t73 + t43 * d.k1 + t97 + 0.2 * t87 - qd[4] * t79,
-        t97,
-        t91,
+        t46 * d.k0 + c_q7 * t80 - t49 * d.k1 - s_q7 * t82,
+        t2 * d.k1 + t39 * d.k0 + t83,
+        t3 * d.k1 + t47 * d.k0 + t85,
+        qd[4] * t68 + c_q7 * t91 - qd[5] * t69 - s_q7 * t92,
+        qd[5] * t75 + s_q7 * t91 + c_q7 * t92 - qd[3] * t68 - t47 * d.k1 - 0.2 * t85,
+        qd[3] * t69 + t39 * d.k1 + t93 + 0.2 * t83 - qd[4] * t75,
         t93,
-        t94,
-        t92,
+        t87,
+        t89,
+        t90,
+        t88,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -857,53 +856,53 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = q[8] * q[8];
-    let t6 = q[9] * q[9];
-    let t7 = q[10] * q[10];
-    let t8 = q[8] * q[9];
-    let t9 = q[8] * q[10];
-    let t10 = q[9] * q[10];
-    let t11 = q[8] * q[11];
-    let t12 = q[9] * q[11];
-    let t13 = q[10] * q[11];
-    let t14 = 1.0 - 2.0 * (t6 + t7);
-    let t15 = 2.0 * (t8 - t13);
-    let t16 = 2.0 * (t9 + t12);
-    let t17 = 2.0 * (t8 + t13);
-    let t18 = 1.0 - 2.0 * (t5 + t7);
-    let t19 = 2.0 * (t10 - t11);
-    let t20 = 2.0 * (t9 - t12);
-    let t21 = 2.0 * (t10 + t11);
-    let t22 = 1.0 - 2.0 * (t5 + t6);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t25 = p.g * t0;
-    let t26 = p.g * t1;
-    let t27 = c_q7 * t25 + s_q7 * t26;
-    let t28 = c_q7 * t26 - s_q7 * t25;
-    let t29 = p.g * t2;
-    let t30 = t14 * t27 + t17 * t28 + t20 * t29;
-    let t31 = t16 * t27 + t19 * t28 + t22 * t29;
-    let t32 = (t15 * t27 + t18 * t28 + t21 * t29) * d.k2;
-    let t33 = 0.01 * p.m * t31 + 0.25 * s_q12 * t32;
-    let t34 = t32 + 0.25 * c_q12 * t32 - 0.01 * p.m * t30;
-    let t35 = (s_q12 * t30 + c_q12 * t31) * d.k2;
-    let t36 = -0.25 * t35 - t31 * d.k2;
-    let t37 = t14 * t33 + t16 * t34 + t15 * t36;
-    let t38 = t17 * t33 + t19 * t34 + t18 * t36 - 2.0 * t2 * d.k22;
-    let t39 = 2.0 * t28 * d.k2 + t20 * t33 + t22 * t34 + t21 * t36;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = q[8] * q[8];
+    let t4 = q[9] * q[9];
+    let t5 = q[10] * q[10];
+    let t6 = q[8] * q[9];
+    let t7 = q[8] * q[10];
+    let t8 = q[9] * q[10];
+    let t9 = q[8] * q[11];
+    let t10 = q[9] * q[11];
+    let t11 = q[10] * q[11];
+    let t12 = 1.0 - 2.0 * (t4 + t5);
+    let t13 = 2.0 * (t6 - t11);
+    let t14 = 2.0 * (t7 + t10);
+    let t15 = 2.0 * (t6 + t11);
+    let t16 = 1.0 - 2.0 * (t3 + t5);
+    let t17 = 2.0 * (t8 - t9);
+    let t18 = 2.0 * (t7 - t10);
+    let t19 = 2.0 * (t8 + t9);
+    let t20 = 1.0 - 2.0 * (t3 + t4);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t21 = p.g * t0;
+    let t22 = p.g * t1;
+    let t23 = c_q7 * t21 + s_q7 * t22;
+    let t24 = c_q7 * t22 - s_q7 * t21;
+    let t25 = p.g * t2;
+    let t26 = t12 * t23 + t15 * t24 + t18 * t25;
+    let t27 = t14 * t23 + t17 * t24 + t20 * t25;
+    let t28 = (t13 * t23 + t16 * t24 + t19 * t25) * d.k2;
+    let t29 = 0.01 * p.m * t27 + 0.25 * s_q12 * t28;
+    let t30 = t28 + 0.25 * c_q12 * t28 - 0.01 * p.m * t26;
+    let t31 = (s_q12 * t26 + c_q12 * t27) * d.k2;
+    let t32 = -0.25 * t31 - t27 * d.k2;
+    let t33 = t12 * t29 + t14 * t30 + t13 * t32;
+    let t34 = t15 * t29 + t17 * t30 + t16 * t32 - 2.0 * t2 * d.k22;
+    let t35 = 2.0 * t24 * d.k2 + t18 * t29 + t20 * t30 + t19 * t32;
     [
         t0 * d.k21,
         t1 * d.k21,
         t2 * d.k21,
-        c_q7 * t37 - s_q7 * t38,
-        s_q7 * t37 + c_q7 * t38 - t2 * d.k23,
-        t1 * d.k23 + t39,
-        t39,
-        t33,
-        t36,
-        t34,
-        -0.25 * t35,
+        c_q7 * t33 - s_q7 * t34,
+        s_q7 * t33 + c_q7 * t34 - t2 * d.k23,
+        t1 * d.k23 + t35,
+        t35,
+        t29,
+        t32,
+        t30,
+        -0.25 * t31,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -936,291 +935,290 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t8 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t9 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t10 = qd[3] * qd[4];
-    let t11 = qd[3] * qd[5];
-    let t12 = qd[5] + qd[6];
-    let t13 = qd[6] * t8;
-    let t14 = q[8] * q[8];
-    let t15 = q[9] * q[9];
-    let t16 = q[10] * q[10];
-    let t17 = q[8] * q[9];
-    let t18 = q[8] * q[10];
-    let t19 = q[9] * q[10];
-    let t20 = q[8] * q[11];
-    let t21 = q[9] * q[11];
-    let t22 = q[10] * q[11];
-    let t23 = 1.0 - 2.0 * (t15 + t16);
-    let t24 = 2.0 * (t17 - t22);
-    let t25 = 2.0 * (t18 + t21);
-    let t26 = 2.0 * (t17 + t22);
-    let t27 = 1.0 - 2.0 * (t14 + t16);
-    let t28 = 2.0 * (t19 - t20);
-    let t29 = 2.0 * (t18 - t21);
-    let t30 = 2.0 * (t19 + t20);
-    let t31 = 1.0 - 2.0 * (t14 + t15);
-    let t32 = t12 * t29 + t8 * t23 + t9 * t26;
-    let t33 = t12 * t30 + t8 * t24 + t9 * t27;
-    let t34 = t12 * t31 + t8 * t25 + t9 * t28;
-    let t35 = t8 * t9;
-    let t36 = qd[7] + t32;
-    let t37 = qd[8] + t33;
-    let t38 = qd[9] + t34;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t41 = t36 * c_q12 - t38 * s_q12;
-    let t42 = t36 * s_q12 + t38 * c_q12;
-    let t43 = t37 + qd[10];
-    let t44 = t8 * t12;
-    let t45 = t38 * t38;
-    let t46 = t36 * t37;
-    let t47 = t41 * t42;
-    let t48 = t41 * t43;
-    let t49 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
-    let t50 = 0.2 * t10 + t49;
-    let t51 = qd[6] * t9;
-    let t52 = qd[8] * t32 + t25 * t51 - qd[7] * t33 - t13 * t28;
-    let t53 = qd[7] * t34 + t24 * t51 - qd[9] * t32 - t13 * t27;
-    let t54 = qd[9] * t33 + t23 * t51 - qd[8] * t34 - t13 * t26;
-    let t55 = c_q12 * t52 + qd[10] * t41 + s_q12 * t54;
-    let t56 = t3 * c_q7 + t4 * s_q7;
-    let t57 = t4 * c_q7 - t3 * s_q7;
-    let t58 = t23 * t56 + t26 * t57 + t5 * t29;
-    let t59 = t25 * t56 + t28 * t57 + t5 * t31;
-    let t60 = t24 * t56 + t27 * t57 + t5 * t30;
-    let t61 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t62 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
-    let t63 = 0.2 * t11 + t62;
-    let t64 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t65 = t9 * t9 + t12 * t12;
-    let t66 = t45 + t37 * t37;
-    let t67 = t43 * t43 + t42 * t42;
-    let t68 = t61 - 0.2 * t64;
-    let t69 = s_q7 * t50 + c_q7 * t68 - p.l * t65;
-    let t70 = c_q7 * t50 - s_q7 * t68;
-    let t71 = p.l * t35 + t70;
-    let t72 = t13 + t44;
-    let t73 = t63 + p.l * t72;
-    let t74 = t29 * t73 + t23 * t69 + t26 * t71;
-    let t75 = t36 * t38 - t53;
-    let t76 = t31 * t73 + t25 * t69 + t28 * t71;
-    let t77 = t47 - t53;
-    let t78 = t46 + t52;
-    let t79 = t48 + t55;
-    let t80 = t30 * t73 + t24 * t69 + t27 * t71;
-    let t81 = c_q12 * d.k2;
-    let t82 = s_q12 * d.k2;
-    let t83 = 0.002 * qd[4] + qd[5] * d.k4;
-    let t84 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
-    let t85 = 0.001 * t36 + t38 * d.k9;
-    let t86 = t37 * d.k10 - 0.005 * t36 * d.k2;
-    let t87 = t42 * t43;
-    let t88 = t87 * (d.k11 - d.k12);
-    let t89 = 0.001 * t38 + t36 * d.k8 - 0.005 * t37 * d.k2;
-    let t90 = 0.005 * qd[4] + qd[3] * d.k3;
-    let t91 = d.k2 + 0.25 * t81;
-    let t92 = 0.25 * t31 * t82 - 0.01 * p.m * t30 - t29 * t91;
-    let t93 = -t92;
-    let t94 = 0.01 * p.m * t24 + t23 * t91 - 0.25 * t25 * t82;
-    let t95 = d.k14 + t94;
-    let t96 = s_q7 * t95;
-    let t97 = 0.25 * t28 * t82 - 0.01 * p.m * t27 - t26 * t91;
-    let t98 = t97;
-    let t99 = t96 - c_q7 * t98;
-    let t100 = -t99;
-    let t101 = c_q7 * t97 - t96;
-    let t102 = 0.01 * p.m * t25 + 0.25 * t24 * t82;
-    let t103 = 0.01 * p.m * t28 + 0.25 * t27 * t82;
-    let t104 = c_q7 * t102 - s_q7 * t103;
-    let t105 = t23 * t82;
-    let t106 = d.k15 - 0.25 * t81;
-    let t107 = t25 * t106 - 0.25 * t105;
-    let t108 = t26 * t82;
-    let t109 = t28 * t106 - 0.25 * t108;
-    let t110 = c_q7 * t107 - s_q7 * t109;
-    let t111 = t24 * t91 - 0.01 * p.m * t23;
-    let t112 = t27 * t91 - 0.01 * p.m * t26;
-    let t113 = c_q7 * t111 - s_q7 * t112;
-    let t114 = -0.25 * (t105 + t25 * t81);
-    let t115 = -0.25 * (t108 + t28 * t81);
-    let t116 = c_q7 * t114 - s_q7 * t115;
-    let t117 = c_q7 * t95;
-    let t118 = t117 + s_q7 * t98;
-    let t119 = d.k1 + t118;
-    let t120 = t117 + s_q7 * t97;
-    let t121 = s_q7 * t102 + c_q7 * t103;
-    let t122 = s_q7 * t107 + c_q7 * t109;
-    let t123 = s_q7 * t111 + c_q7 * t112;
-    let t124 = s_q7 * t114 + c_q7 * t115;
-    let t125 = d.k16 - t118;
-    let t126 = 0.01 * p.m * t31 + 0.25 * t30 * t82;
-    let t127 = t29 * t82;
-    let t128 = t31 * t106 - 0.25 * t127;
-    let t129 = t30 * t91 - 0.01 * p.m * t29;
-    let t130 = -0.25 * (t127 + t31 * t81);
-    let t131 = s_q12 * d.k11;
-    let t132 = s_q12 * t131;
-    let t133 = d.k8 + t132;
-    let t134 = 0.25 * s_q12 * d.k13 + c_q12 * t131 + 0.001;
-    let t135 = t23 * t133 + t25 * t134 - 0.005 * t24 * d.k2;
-    let t136 = c_q12 * d.k13;
-    let t137 = 0.5 * t136 + d.k17;
-    let t138 = t24 * t137 - 0.005 * t23 * d.k2;
-    let t139 = d.k18 + 0.5 * t136 - t132;
-    let t140 = t23 * t134 + t25 * t139;
-    let t141 = t28 * t134 + t26 * t133 - 0.005 * t27 * d.k2;
-    let t142 = t27 * t137 - 0.005 * t26 * d.k2;
-    let t143 = t26 * t134 + t28 * t139;
-    let t144 = p.l * t94;
-    let t145 = t25 * t140 + t23 * t135 + t24 * t138;
-    let t146 = t26 * t141 + t27 * t142 + t28 * t143 + 2.0 * t144;
-    let t147 = s_q7 * (d.k6 + t145 - t146);
-    let t148 = t23 * t141 + t24 * t142 + t25 * t143 + p.l * t98;
-    let t149 = s_q7 * t148;
-    let t150 = s_q7 * t147 + 2.0 * c_q7 * t149;
-    let t151 = t148 + c_q7 * t147 + 0.005 - 0.2 * t99 - 2.0 * s_q7 * t149;
-    let t152 = t31 * t134 + t29 * t133 - 0.005 * t30 * d.k2;
-    let t153 = t30 * t137 - 0.005 * t29 * d.k2;
-    let t154 = t29 * t134 + t31 * t139;
-    let t155 = t23 * t152 + t24 * t153 + t25 * t154 - p.l * t93;
-    let t156 = t26 * t152 + t27 * t153 + t28 * t154;
-    let t157 = c_q7 * t155 - s_q7 * t156;
-    let t158 = t157 - 0.2 * t93;
-    let t159 = t141 - p.l * t126;
-    let t160 = c_q7 * t135 - s_q7 * t159;
-    let t161 = t142 - p.l * t128;
-    let t162 = c_q7 * t138 - s_q7 * t161;
-    let t163 = t143 - p.l * t129;
-    let t164 = c_q7 * t140 - s_q7 * t163;
-    let t165 = d.k12 + 0.25 * t136;
-    let t166 = t24 * t165;
-    let t167 = t27 * t165 - p.l * t130;
-    let t168 = c_q7 * t166 - s_q7 * t167;
-    let t169 = s_q7 * t155 + c_q7 * t156;
-    let t170 = t169 + 0.002;
-    let t171 = s_q7 * t135 + c_q7 * t159 - 0.2 * t126;
-    let t172 = s_q7 * t138 + c_q7 * t161 - 0.2 * t128;
-    let t173 = s_q7 * t140 + c_q7 * t163 - 0.2 * t129;
-    let t174 = s_q7 * t166 + c_q7 * t167 - 0.2 * t130;
-    let t175 = 2.0 * t144 + t29 * t152 + t30 * t153 + t31 * t154;
-    let t176 = d.k7 + t175;
-    let t177 = 0.2 * t120 + t176;
-    let t178 = t152 + p.l * t103;
-    let t179 = 0.2 * t121 + t178;
-    let t180 = t153 + p.l * t109;
-    let t181 = 0.2 * t122 + t180;
-    let t182 = t154 + p.l * t112;
-    let t183 = 0.2 * t123 + t182;
-    let t184 = t30 * t165 + p.l * t115;
-    let t185 = 0.2 * t124 + t184;
-    let t186 = 0.01 * p.m * (t46 - t52) + 0.25 * (t77 * t82 - t67 * t81) - t66 * d.k2;
-    let t187 = d.k2 * (t78 + 0.25 * t79) - 0.01 * p.m * (t45 + t36 * t36);
-    let t188 = 0.25 * (t77 * t81 + t67 * t82);
-    let t189 = 0.01 * p.m * (t37 * t38 + t54) + t75 * d.k2 + t188;
-    let t190 = t23 * t186 + t24 * t187 + t25 * t189 - 2.0 * t65 * d.k2;
-    let t191 = t28 * t189 + t26 * t186 + t27 * t187;
-    let t192 = 2.0 * t35 * d.k2 + t191;
-    let t193 = s_q7 * t190 + c_q7 * t192;
-    let t194 = t31 * t189 + t29 * t186 + t30 * t187;
-    let t195 = 2.0 * t72 * d.k2 + t194;
-    let t196 = t48 * d.k12 + t55 * d.k11 + 0.25 * (p.l * t78 + t80) * d.k2;
-    let t197 = 0.001 * t52 + 0.01 * p.m * t76 + t37 * t85 + c_q12 * t88 + t54 * d.k8
-        + s_q12 * t196 - t38 * t86 - 0.005 * t53 * d.k2;
-    let t198 = t53 * d.k12 - t47 * d.k11
-        - 0.25 * (s_q12 * (t74 - p.l * t66) + c_q12 * (p.l * t75 + t76)) * d.k2;
-    let t199 = t38 * t89 + t53 * d.k10 + t198 - t36 * t85 - p.l * t188
-        - d.k2 * (t76 + 0.005 * t54);
-    let t200 = 0.001 * t54 + t36 * t86 + t52 * d.k9 + t80 * d.k2 + c_q12 * t196
-        + 0.25 * t79 * d.k13 - 0.01 * p.m * t74 - t37 * t89 - s_q12 * t88;
-    let t201 = t9 * t12 * d.k7 + t51 * d.k6 + t23 * t197 + t24 * t199 + t25 * t200;
-    let t202 = t26 * t197 + t27 * t199 + t28 * t200 + t44 * (d.k6 - d.k7) - p.l * t194
-        - 2.0 * t63 * d.k2;
-    let t203 = t31 * t200 + p.l * t191 + 2.0 * t70 * d.k2 + t29 * t197 + t30 * t199
-        - t35 * d.k6;
-    let t204 = 0.01 * p.m * t59 + 0.25 * t60 * t82;
-    let t205 = t60 * (d.k2 + 0.25 * t81) - 0.01 * p.m * t58;
-    let t206 = (s_q12 * t58 + c_q12 * t59) * d.k2;
-    let t207 = -0.25 * t206 - t59 * d.k2;
-    let t208 = t23 * t204 + t25 * t205 + t24 * t207;
-    let t209 = t26 * t204 + t28 * t205 + t27 * t207 - 2.0 * t2 * d.k22;
-    let t210 = 2.0 * t57 * d.k2 + t29 * t204 + t31 * t205 + t30 * t207;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t6 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t7 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t8 = qd[3] * qd[4];
+    let t9 = qd[3] * qd[5];
+    let t10 = qd[5] + qd[6];
+    let t11 = qd[6] * t6;
+    let t12 = q[8] * q[8];
+    let t13 = q[9] * q[9];
+    let t14 = q[10] * q[10];
+    let t15 = q[8] * q[9];
+    let t16 = q[8] * q[10];
+    let t17 = q[9] * q[10];
+    let t18 = q[8] * q[11];
+    let t19 = q[9] * q[11];
+    let t20 = q[10] * q[11];
+    let t21 = 1.0 - 2.0 * (t13 + t14);
+    let t22 = 2.0 * (t15 - t20);
+    let t23 = 2.0 * (t16 + t19);
+    let t24 = 2.0 * (t15 + t20);
+    let t25 = 1.0 - 2.0 * (t12 + t14);
+    let t26 = 2.0 * (t17 - t18);
+    let t27 = 2.0 * (t16 - t19);
+    let t28 = 2.0 * (t17 + t18);
+    let t29 = 1.0 - 2.0 * (t12 + t13);
+    let t30 = t10 * t27 + t6 * t21 + t7 * t24;
+    let t31 = t10 * t28 + t6 * t22 + t7 * t25;
+    let t32 = t10 * t29 + t6 * t23 + t7 * t26;
+    let t33 = t6 * t7;
+    let t34 = qd[7] + t30;
+    let t35 = qd[8] + t31;
+    let t36 = qd[9] + t32;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t37 = t34 * c_q12 - t36 * s_q12;
+    let t38 = t34 * s_q12 + t36 * c_q12;
+    let t39 = t35 + qd[10];
+    let t40 = t6 * t10;
+    let t41 = t36 * t36;
+    let t42 = t34 * t35;
+    let t43 = t37 * t38;
+    let t44 = t37 * t39;
+    let t45 = t4 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t46 = 0.2 * t8 + t45;
+    let t47 = qd[6] * t7;
+    let t48 = qd[8] * t30 + t23 * t47 - qd[7] * t31 - t11 * t26;
+    let t49 = qd[7] * t32 + t22 * t47 - qd[9] * t30 - t11 * t25;
+    let t50 = qd[9] * t31 + t21 * t47 - qd[8] * t32 - t11 * t24;
+    let t51 = c_q12 * t48 + qd[10] * t37 + s_q12 * t50;
+    let t52 = t3 * c_q7 + t4 * s_q7;
+    let t53 = t4 * c_q7 - t3 * s_q7;
+    let t54 = t21 * t52 + t24 * t53 + t5 * t27;
+    let t55 = t23 * t52 + t26 * t53 + t5 * t29;
+    let t56 = t22 * t52 + t25 * t53 + t5 * t28;
+    let t57 = t3 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t58 = t5 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t59 = 0.2 * t9 + t58;
+    let t60 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t61 = t7 * t7 + t10 * t10;
+    let t62 = t41 + t35 * t35;
+    let t63 = t39 * t39 + t38 * t38;
+    let t64 = t57 - 0.2 * t60;
+    let t65 = s_q7 * t46 + c_q7 * t64 - p.l * t61;
+    let t66 = c_q7 * t46 - s_q7 * t64;
+    let t67 = p.l * t33 + t66;
+    let t68 = t11 + t40;
+    let t69 = t59 + p.l * t68;
+    let t70 = t27 * t69 + t21 * t65 + t24 * t67;
+    let t71 = t34 * t36 - t49;
+    let t72 = t29 * t69 + t23 * t65 + t26 * t67;
+    let t73 = t43 - t49;
+    let t74 = t42 + t48;
+    let t75 = t44 + t51;
+    let t76 = t28 * t69 + t22 * t65 + t25 * t67;
+    let t77 = c_q12 * d.k2;
+    let t78 = s_q12 * d.k2;
+    let t79 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t80 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t81 = 0.001 * t34 + t36 * d.k9;
+    let t82 = t35 * d.k10 - 0.005 * t34 * d.k2;
+    let t83 = t38 * t39;
+    let t84 = t83 * (d.k11 - d.k12);
+    let t85 = 0.001 * t36 + t34 * d.k8 - 0.005 * t35 * d.k2;
+    let t86 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t87 = d.k2 + 0.25 * t77;
+    let t88 = 0.25 * t29 * t78 - 0.01 * p.m * t28 - t27 * t87;
+    let t89 = -t88;
+    let t90 = 0.01 * p.m * t22 + t21 * t87 - 0.25 * t23 * t78;
+    let t91 = d.k14 + t90;
+    let t92 = s_q7 * t91;
+    let t93 = 0.25 * t26 * t78 - 0.01 * p.m * t25 - t24 * t87;
+    let t94 = t92 - c_q7 * t93;
+    let t95 = -t94;
+    let t96 = c_q7 * t93 - t92;
+    let t97 = 0.01 * p.m * t23 + 0.25 * t22 * t78;
+    let t98 = 0.01 * p.m * t26 + 0.25 * t25 * t78;
+    let t99 = c_q7 * t97 - s_q7 * t98;
+    let t100 = t21 * t78;
+    let t101 = d.k15 - 0.25 * t77;
+    let t102 = t23 * t101 - 0.25 * t100;
+    let t103 = t24 * t78;
+    let t104 = t26 * t101 - 0.25 * t103;
+    let t105 = c_q7 * t102 - s_q7 * t104;
+    let t106 = t22 * t87 - 0.01 * p.m * t21;
+    let t107 = t25 * t87 - 0.01 * p.m * t24;
+    let t108 = c_q7 * t106 - s_q7 * t107;
+    let t109 = -0.25 * (t100 + t23 * t77);
+    let t110 = -0.25 * (t103 + t26 * t77);
+    let t111 = c_q7 * t109 - s_q7 * t110;
+    let t112 = c_q7 * t91;
+    let t113 = t112 + s_q7 * t93;
+    let t114 = d.k1 + t113;
+    let t115 = t112 + s_q7 * t93;
+    let t116 = s_q7 * t97 + c_q7 * t98;
+    let t117 = s_q7 * t102 + c_q7 * t104;
+    let t118 = s_q7 * t106 + c_q7 * t107;
+    let t119 = s_q7 * t109 + c_q7 * t110;
+    let t120 = d.k16 - t113;
+    let t121 = 0.01 * p.m * t29 + 0.25 * t28 * t78;
+    let t122 = t27 * t78;
+    let t123 = t29 * t101 - 0.25 * t122;
+    let t124 = t28 * t87 - 0.01 * p.m * t27;
+    let t125 = -0.25 * (t122 + t29 * t77);
+    let t126 = s_q12 * d.k11;
+    let t127 = s_q12 * t126;
+    let t128 = d.k8 + t127;
+    let t129 = 0.25 * s_q12 * d.k13 + c_q12 * t126 + 0.001;
+    let t130 = t21 * t128 + t23 * t129 - 0.005 * t22 * d.k2;
+    let t131 = c_q12 * d.k13;
+    let t132 = 0.5 * t131 + d.k17;
+    let t133 = t22 * t132 - 0.005 * t21 * d.k2;
+    let t134 = d.k18 + 0.5 * t131 - t127;
+    let t135 = t21 * t129 + t23 * t134;
+    let t136 = t26 * t129 + t24 * t128 - 0.005 * t25 * d.k2;
+    let t137 = t25 * t132 - 0.005 * t24 * d.k2;
+    let t138 = t24 * t129 + t26 * t134;
+    let t139 = p.l * t90;
+    let t140 = t23 * t135 + t21 * t130 + t22 * t133;
+    let t141 = t24 * t136 + t25 * t137 + t26 * t138 + 2.0 * t139;
+    let t142 = s_q7 * (d.k6 + t140 - t141);
+    let t143 = t21 * t136 + t22 * t137 + t23 * t138 + p.l * t93;
+    let t144 = s_q7 * t143;
+    let t145 = s_q7 * t142 + 2.0 * c_q7 * t144;
+    let t146 = t143 + c_q7 * t142 + 0.005 - 0.2 * t94 - 2.0 * s_q7 * t144;
+    let t147 = t29 * t129 + t27 * t128 - 0.005 * t28 * d.k2;
+    let t148 = t28 * t132 - 0.005 * t27 * d.k2;
+    let t149 = t27 * t129 + t29 * t134;
+    let t150 = t21 * t147 + t22 * t148 + t23 * t149 - p.l * t89;
+    let t151 = t24 * t147 + t25 * t148 + t26 * t149;
+    let t152 = c_q7 * t150 - s_q7 * t151;
+    let t153 = t152 - 0.2 * t89;
+    let t154 = t136 - p.l * t121;
+    let t155 = c_q7 * t130 - s_q7 * t154;
+    let t156 = t137 - p.l * t123;
+    let t157 = c_q7 * t133 - s_q7 * t156;
+    let t158 = t138 - p.l * t124;
+    let t159 = c_q7 * t135 - s_q7 * t158;
+    let t160 = d.k12 + 0.25 * t131;
+    let t161 = t22 * t160;
+    let t162 = t25 * t160 - p.l * t125;
+    let t163 = c_q7 * t161 - s_q7 * t162;
+    let t164 = s_q7 * t150 + c_q7 * t151;
+    let t165 = t164 + 0.002;
+    let t166 = s_q7 * t130 + c_q7 * t154 - 0.2 * t121;
+    let t167 = s_q7 * t133 + c_q7 * t156 - 0.2 * t123;
+    let t168 = s_q7 * t135 + c_q7 * t158 - 0.2 * t124;
+    let t169 = s_q7 * t161 + c_q7 * t162 - 0.2 * t125;
+    let t170 = 2.0 * t139 + t27 * t147 + t28 * t148 + t29 * t149;
+    let t171 = d.k7 + t170;
+    let t172 = 0.2 * t115 + t171;
+    let t173 = t147 + p.l * t98;
+    let t174 = 0.2 * t116 + t173;
+    let t175 = t148 + p.l * t104;
+    let t176 = 0.2 * t117 + t175;
+    let t177 = t149 + p.l * t107;
+    let t178 = 0.2 * t118 + t177;
+    let t179 = t28 * t160 + p.l * t110;
+    let t180 = 0.2 * t119 + t179;
+    let t181 = 0.01 * p.m * (t42 - t48) + 0.25 * (t73 * t78 - t63 * t77) - t62 * d.k2;
+    let t182 = d.k2 * (t74 + 0.25 * t75) - 0.01 * p.m * (t41 + t34 * t34);
+    let t183 = 0.25 * (t73 * t77 + t63 * t78);
+    let t184 = 0.01 * p.m * (t35 * t36 + t50) + t71 * d.k2 + t183;
+    let t185 = t21 * t181 + t22 * t182 + t23 * t184 - 2.0 * t61 * d.k2;
+    let t186 = t26 * t184 + t24 * t181 + t25 * t182;
+    let t187 = 2.0 * t33 * d.k2 + t186;
+    let t188 = s_q7 * t185 + c_q7 * t187;
+    let t189 = t29 * t184 + t27 * t181 + t28 * t182;
+    let t190 = 2.0 * t68 * d.k2 + t189;
+    let t191 = t44 * d.k12 + t51 * d.k11 + 0.25 * (p.l * t74 + t76) * d.k2;
+    let t192 = 0.001 * t48 + 0.01 * p.m * t72 + t35 * t81 + c_q12 * t84 + t50 * d.k8
+        + s_q12 * t191 - t36 * t82 - 0.005 * t49 * d.k2;
+    let t193 = t49 * d.k12 - t43 * d.k11
+        - 0.25 * (s_q12 * (t70 - p.l * t62) + c_q12 * (p.l * t71 + t72)) * d.k2;
+    let t194 = t36 * t85 + t49 * d.k10 + t193 - t34 * t81 - p.l * t183
+        - d.k2 * (t72 + 0.005 * t50);
+    let t195 = 0.001 * t50 + t34 * t82 + t48 * d.k9 + t76 * d.k2 + c_q12 * t191
+        + 0.25 * t75 * d.k13 - 0.01 * p.m * t70 - t35 * t85 - s_q12 * t84;
+    let t196 = t7 * t10 * d.k7 + t47 * d.k6 + t21 * t192 + t22 * t194 + t23 * t195;
+    let t197 = t24 * t192 + t25 * t194 + t26 * t195 + t40 * (d.k6 - d.k7) - p.l * t189
+        - 2.0 * t59 * d.k2;
+    let t198 = t29 * t195 + p.l * t186 + 2.0 * t66 * d.k2 + t27 * t192 + t28 * t194
+        - t33 * d.k6;
+    let t199 = 0.01 * p.m * t55 + 0.25 * t56 * t78;
+    let t200 = t56 * (d.k2 + 0.25 * t77) - 0.01 * p.m * t54;
+    let t201 = (s_q12 * t54 + c_q12 * t55) * d.k2;
+    let t202 = -0.25 * t201 - t55 * d.k2;
+    let t203 = t21 * t199 + t23 * t200 + t22 * t202;
+    let t204 = t24 * t199 + t26 * t200 + t25 * t202 - 2.0 * t2 * d.k22;
+    let t205 = 2.0 * t53 * d.k2 + t27 * t199 + t29 * t200 + t28 * t202;
     JointSpace {
         mass_matrix: [
-            [d.k0, 0.0, 0.0, 0.0, t93, t100, t101, t104, t110, t113, t116],
-            [0.0, d.k0, 0.0, t92, 0.0, t119, t120, t121, t122, t123, t124],
-            [0.0, 0.0, d.k0, t99, t125, 0.0, 0.0, t126, t128, t129, t130],
+            [d.k0, 0.0, 0.0, 0.0, t89, t95, t96, t99, t105, t108, t111],
+            [0.0, d.k0, 0.0, t88, 0.0, t114, t115, t116, t117, t118, t119],
+            [0.0, 0.0, d.k0, t94, t120, 0.0, 0.0, t121, t123, t124, t125],
             [
                 0.0,
-                t92,
-                t99,
-                t145 + 0.102 - t150,
-                t151,
-                t158,
+                t88,
+                t94,
+                t140 + 0.102 - t145,
+                t146,
+                t153,
+                t152,
+                t155,
                 t157,
-                t160,
-                t162,
+                t159,
+                t163,
+            ],
+            [
+                t89,
+                0.0,
+                t120,
+                t146,
+                d.k5 + t141 + t145 + 0.4 * t113,
+                t165,
                 t164,
+                t166,
+                t167,
                 t168,
-            ],
-            [
-                t93,
-                0.0,
-                t125,
-                t151,
-                d.k5 + t146 + t150 + 0.4 * t118,
-                t170,
                 t169,
-                t171,
-                t172,
-                t173,
-                t174,
             ],
             [
-                t100,
-                t119,
+                t95,
+                t114,
                 0.0,
-                t158,
-                t170,
-                0.4 * t118 + d.k19 + t175,
-                t177,
-                t179,
-                t181,
-                t183,
-                t185,
+                t153,
+                t165,
+                0.4 * t113 + d.k19 + t170,
+                t172,
+                t174,
+                t176,
+                t178,
+                t180,
             ],
-            [t101, t120, 0.0, t157, t169, t177, t176, t178, t180, t182, t184],
-            [t104, t121, t126, t160, t171, t179, t178, t133, d.k20, t134, 0.0],
-            [t110, t122, t128, t162, t172, t181, t180, d.k20, t137, 0.0, t165],
-            [t113, t123, t129, t164, t173, t183, t182, t134, 0.0, t139, 0.0],
-            [t116, t124, t130, t168, t174, t185, t184, 0.0, t165, 0.0, d.k12],
+            [t96, t115, 0.0, t152, t164, t172, t171, t173, t175, t177, t179],
+            [t99, t116, t121, t155, t166, t174, t173, t128, d.k20, t129, 0.0],
+            [t105, t117, t123, t157, t167, t176, t175, d.k20, t132, 0.0, t160],
+            [t108, t118, t124, t159, t168, t178, t177, t129, 0.0, t134, 0.0],
+            [t111, t119, t125, t163, t169, t180, t179, 0.0, t160, 0.0, d.k12],
         ],
         bias: [
-            t61 * d.k0 + c_q7 * t190 - t64 * d.k1 - s_q7 * t192,
-            t10 * d.k1 + t49 * d.k0 + t193,
-            t11 * d.k1 + t62 * d.k0 + t195,
-            qd[4] * t83 + c_q7 * t201 - qd[5] * t84 - s_q7 * t202,
-            qd[5] * t90 + s_q7 * t201 + c_q7 * t202 - qd[3] * t83 - t62 * d.k1
-                - 0.2 * t195,
-            qd[3] * t84 + t49 * d.k1 + t203 + 0.2 * t193 - qd[4] * t90,
-            t203,
-            t197,
-            t199,
-            t200,
+            t57 * d.k0 + c_q7 * t185 - t60 * d.k1 - s_q7 * t187,
+            t8 * d.k1 + t45 * d.k0 + t188,
+            t9 * d.k1 + t58 * d.k0 + t190,
+            qd[4] * t79 + c_q7 * t196 - qd[5] * t80 - s_q7 * t197,
+            qd[5] * t86 + s_q7 * t196 + c_q7 * t197 - qd[3] * t79 - t58 * d.k1
+                - 0.2 * t190,
+            qd[3] * t80 + t45 * d.k1 + t198 + 0.2 * t188 - qd[4] * t86,
             t198,
+            t192,
+            t194,
+            t195,
+            t193,
         ],
         gravity: [
             t0 * d.k21,
             t1 * d.k21,
             t2 * d.k21,
-            c_q7 * t208 - s_q7 * t209,
-            s_q7 * t208 + c_q7 * t209 - t2 * d.k23,
-            t1 * d.k23 + t210,
-            t210,
-            t204,
-            t207,
+            c_q7 * t203 - s_q7 * t204,
+            s_q7 * t203 + c_q7 * t204 - t2 * d.k23,
+            t1 * d.k23 + t205,
             t205,
-            -0.25 * t206,
+            t199,
+            t202,
+            t200,
+            -0.25 * t201,
         ],
     }
 }
@@ -1257,433 +1255,426 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
-    let t5 = qd[3] * qd[5];
-    let t6 = qd[5] + qd[6];
-    let t7 = qd[6] * t3;
-    let t8 = qd[6] * t2;
-    let t9 = q[8] * q[8];
-    let t10 = q[9] * q[9];
-    let t11 = q[10] * q[10];
-    let t12 = q[8] * q[9];
-    let t13 = q[8] * q[10];
-    let t14 = q[9] * q[10];
-    let t15 = q[8] * q[11];
-    let t16 = q[9] * q[11];
-    let t17 = q[10] * q[11];
-    let t18 = 1.0 - 2.0 * (t10 + t11);
-    let t19 = 2.0 * (t12 - t17);
-    let t20 = 2.0 * (t13 + t16);
-    let t21 = 2.0 * (t12 + t17);
-    let t22 = 1.0 - 2.0 * (t9 + t11);
-    let t23 = 2.0 * (t14 - t15);
-    let t24 = 2.0 * (t13 - t16);
-    let t25 = 2.0 * (t14 + t15);
-    let t26 = 1.0 - 2.0 * (t9 + t10);
-    let t27 = t6 * t24 + t2 * t18 + t3 * t21;
-    let t28 = t6 * t25 + t2 * t19 + t3 * t22;
-    let t29 = t6 * t26 + t2 * t20 + t3 * t23;
-    let t30 = p.l * (t3 * t3 + t6 * t6);
-    let t31 = qd[7] + t27;
-    let t32 = qd[8] + t28;
-    let t33 = qd[9] + t29;
-    let t34 = qd[9] * t28 - qd[8] * t29;
-    let t35 = qd[7] * t29 - qd[9] * t27;
-    let t36 = qd[8] * t27 - qd[7] * t28;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t39 = t31 * c_q12;
-    let t40 = t39 - t33 * s_q12;
-    let t41 = t31 * s_q12 + t33 * c_q12;
-    let t42 = p.l * t33;
-    let t43 = t32 + qd[10];
-    let t44 = p.m * t33;
-    let t45 = p.g * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t46 = p.g * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t47 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t2 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
+    let t3 = qd[3] * qd[5];
+    let t4 = qd[5] + qd[6];
+    let t5 = qd[6] * t1;
+    let t6 = qd[6] * t0;
+    let t7 = q[8] * q[8];
+    let t8 = q[9] * q[9];
+    let t9 = q[10] * q[10];
+    let t10 = q[8] * q[9];
+    let t11 = q[8] * q[10];
+    let t12 = q[9] * q[10];
+    let t13 = q[8] * q[11];
+    let t14 = q[9] * q[11];
+    let t15 = q[10] * q[11];
+    let t16 = 1.0 - 2.0 * (t8 + t9);
+    let t17 = 2.0 * (t10 - t15);
+    let t18 = 2.0 * (t11 + t14);
+    let t19 = 2.0 * (t10 + t15);
+    let t20 = 1.0 - 2.0 * (t7 + t9);
+    let t21 = 2.0 * (t12 - t13);
+    let t22 = 2.0 * (t11 - t14);
+    let t23 = 2.0 * (t12 + t13);
+    let t24 = 1.0 - 2.0 * (t7 + t8);
+    let t25 = t4 * t22 + t0 * t16 + t1 * t19;
+    let t26 = t4 * t23 + t0 * t17 + t1 * t20;
+    let t27 = t4 * t24 + t0 * t18 + t1 * t21;
+    let t28 = p.l * (t1 * t1 + t4 * t4);
+    let t29 = qd[7] + t25;
+    let t30 = qd[8] + t26;
+    let t31 = qd[9] + t27;
+    let t32 = qd[9] * t26 - qd[8] * t27;
+    let t33 = qd[7] * t27 - qd[9] * t25;
+    let t34 = qd[8] * t25 - qd[7] * t26;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t35 = t29 * c_q12;
+    let t36 = t35 - t31 * s_q12;
+    let t37 = t29 * s_q12 + t31 * c_q12;
+    let t38 = p.l * t31;
+    let t39 = t30 + qd[10];
+    let t40 = p.m * t31;
+    let t41 = 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t42 = 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t43 = p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t48 = qd[3] * qd[4];
-    let t49 = c_q7 * t4 + 0.2 * s_q7 * t48;
-    let t50 = 0.2 * c_q7 * t48 - s_q7 * t4;
-    let t51 = p.l * t2;
-    let t52 = t3 * t51;
-    let t53 = t6 * t51;
-    let t54 = t24 * t53 + t21 * t52 - t18 * t30;
-    let t55 = t25 * t53 + t22 * t52 - t19 * t30;
-    let t56 = t26 * t53 + t23 * t52 - t20 * t30;
-    let t57 = t39 * t42 - s_q12 * (p.l * t32 * t32 + t33 * t42);
-    let t58 = 0.002 * qd[4] + qd[5] * d.k4;
-    let t59 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
-    let t60 = 0.001 * t31 + t33 * d.k9;
-    let t61 = t31 * d.k2;
-    let t62 = t32 * d.k10 - 0.005 * t61;
-    let t63 = t41 * t43;
-    let t64 = t32 * d.k2;
-    let t65 = 0.001 * t33 + t31 * d.k8 - 0.005 * t64;
-    let t66 = t40 * d.k11;
-    let t67 = t2 * t6;
-    let t68 = 0.005 * qd[4] + qd[3] * d.k3;
-    let t69 = t2 * t3;
-    let t70 = d.k2 + 0.25 * c_q12 * d.k2;
-    let t71 = d.k8 + s_q12 * s_q12 * d.k11;
-    let inv72 = 1.0 / t71;
-    let t73 = s_q12 * c_q12;
-    let t74 = 0.25 * s_q12 * d.k13 + d.k11 * t73;
-    let t75 = t74 + 0.001;
-    let t76 = d.k10 - 0.0625 * c_q12 * c_q12 * d.k25;
-    let t77 = t76 - 0.000025 * inv72 * d.k26;
-    let inv78 = 1.0 / t77;
-    let t79 = t75 * d.k26;
-    let t80 = t75 * t79;
-    let t81 = d.k9 + c_q12 * (c_q12 * d.k11 + 0.5 * d.k13);
-    let t82 = t81 - inv72 * (t75 * t75 + 0.000025 * inv72 * inv78 * t80);
-    let inv83 = 1.0 / t82;
-    let t84 = inv78 + 0.000025 * inv72 * inv72 * inv78 * inv78 * t80 * inv83;
-    let t85 = -0.0625 * s_q12 * s_q12 * d.k24 - 0.0001 * inv83 * d.k29
-        - t73
-            * (0.00390625 * t73 * t84 * d.k27
-                + 0.00000625 * inv72 * t75 * inv78 * inv83 * d.k28);
-    let t86 = inv72 * (-0.000025 * inv72 * inv78 * t79 - t75);
-    let t87 = d.k2 * t75;
-    let t88 = t86 * t87;
-    let t89 = 0.005 * (inv72 * (inv78 * (d.k2 - inv83 * t88)));
-    let t90 = t73 * d.k30;
-    let t91 = s_q12 * t89;
-    let t92 = t75 * t90;
-    let t93 = t86 * d.k31;
-    let t94 = inv83
-        * (0.0025 * s_q12 * t93 + t70 * (0.0003125 * inv72 * inv78 * t92 + 0.01 * p.m))
-        - 0.015625 * t90 * t91;
-    let t95 = d.k15 + 0.0625 * c_q12 * c_q12 * d.k33;
-    let t96 = t73 * d.k33;
-    let t97 = t84 * t95;
-    let t98 = t75 * d.k31;
-    let t99 = inv83 * (0.0001 * d.k29 * t86 - 0.00005 * inv72 * inv78 * t95 * t98)
-        - 0.0625 * (t73 * d.k24 + t96 * t97) - 0.000625 * t73 * t89 * d.k32;
-    let t100 = d.k2 * t89;
-    let t101 = t75 * t86;
-    let t102 = inv72 + inv72 * (0.005 * t100 - inv83 * t101);
-    let t103 = s_q12 * t102;
-    let t104 = d.k26 * t103;
-    let t105 = s_q12 * d.k2;
-    let t106 = t70 * t86;
-    let t107 = -0.0625 * s_q12 * t104 - inv83 * (0.5 * t105 * t106 + t70 * t70);
-    let t108 = t89 * t95;
-    let t109 = t87 * t95;
-    let t110 = inv83 * (0.005 * t70 * inv72 * inv78 * t109 - 0.01 * p.m * t106)
-        - 0.0025 * d.k31 * t103 - 0.25 * t105 * t108;
-    let t111 = -0.0625 * c_q12 * c_q12 * d.k24 - 0.0001 * d.k29 * t102
-        - 0.02 * p.m * t108 - t95 * t97;
-    let t112 = t89 * t96;
-    let t113 = p.m * t75;
-    let t114 = 0.0003125 * (t84 * t90 + inv72 * t75 * inv78 * inv83 * t92)
-        + inv83
-            * (0.01 * (p.m * t71 * t86 + t113)
-                + 0.00000025 * inv72 * t75 * inv78 * d.k34) - 0.0625 * t71 * t112;
-    let t115 = t76 * t84;
-    let t116 = 0.0625 * (t96 - t96 * t115) + 0.0003125 * t89 * t90
-        - 0.00005 * inv83 * (t93 + inv72 * t76 * inv78 * t98);
-    let t117 = p.m * inv83 * t101;
-    let t118 = 0.0003125 * inv72 * inv78 * t81 * inv83 * t92
-        + 0.01 * (t117 + p.m * t81 * inv83) + d.k35 - 0.0625 * t75 * t112;
-    let t119 = t24 * t114 + t25 * t116 + t26 * t118;
-    let t120 = t71 * t102;
-    let t121 = 0.25 * (t105 - t105 * t120 - s_q12 * inv83 * t88) + 0.00125 * d.k26 * t91
-        - inv83 * (t71 * t106 + t70 * (t75 + 0.000025 * inv72 * inv78 * t79));
-    let t122 = t76 * t89;
-    let t123 = t76 * t87;
-    let t124 = 0.00125 * t104
-        + 0.005 * inv83 * (d.k2 * t106 + t70 * inv72 * inv78 * t123)
-        - 0.25 * t105 * t122;
-    let t125 = t81 * t86;
-    let t126 = t70 - 0.25 * (t87 * t103 + inv83 * t105 * t125)
-        - t70 * (inv83 * (t101 + t81));
-    let t127 = t24 * t121 + t25 * t124 + t26 * t126;
-    let t128 = 0.00005 * t89 * d.k31 + d.k36
-        + 0.005 * (d.k2 * t97 + inv72 * t75 * inv78 * inv83 * t109)
-        - 0.01 * (t117 + p.m * t120) - t71 * t108;
-    let t129 = t95 + 0.00005 * d.k31 * t102 + 0.005 * d.k2 * t108 - t76 * t97
-        - 0.01 * p.m * t122;
-    let t130 = 0.005 * inv72 * inv78 * t81 * inv83 * t109
-        - 0.01 * (t102 * t113 + p.m * inv83 * t125) - t75 * t108;
-    let t131 = t24 * t128 + t25 * t129 + t26 * t130;
-    let t132 = t21 * t85 + t22 * t94 + t23 * t99;
-    let t133 = t21 * t94 + t22 * t107 + t23 * t110;
-    let t134 = t21 * t99 + t22 * t110 + t23 * t111;
-    let t135 = t20 * t134 + t18 * t132 + t19 * t133;
-    let t136 = t18 * t119 + t19 * t127 + t20 * t131 + p.l * t135;
-    let t137 = t71 + t71 * (0.01 * t100 - t120 - 2.0 * inv83 * t101)
-        - 0.000025 * d.k26 * t84 - inv83 * (t75 * t75 + 0.00005 * inv72 * inv78 * t80);
-    let t138 = d.k20
-        + 0.005 * (d.k2 * (t120 + t115) + inv83 * (t88 + inv72 * t75 * inv78 * t123))
-        - t71 * t122 - 0.000025 * d.k26 * t89;
-    let t139 = t74 + 0.005 * t87 * t89 + 0.001 - t75 * t120
-        - inv83
-            * (t71 * t125 + 0.000025 * inv72 * inv78 * t79 * t81 + t75 * (t101 + t81));
-    let t140 = t24 * t137 + t25 * t138 + t26 * t139;
-    let t141 = t76 + 0.01 * d.k2 * t122 - t76 * t115 - 0.000025 * d.k26 * t102;
-    let t142 = 0.005 * (t87 * t102 + inv83 * (d.k2 * t125 + inv72 * inv78 * t81 * t123))
-        - t75 * t122;
-    let t143 = t24 * t138 + t25 * t141 + t26 * t142;
-    let t144 = t81 - t75 * t75 * t102 - t81 * (inv83 * (t81 + 2.0 * t101));
-    let t145 = t24 * t139 + t25 * t142 + t26 * t144;
-    let t146 = t23 * t131 + t21 * t119 + t22 * t127;
-    let t147 = t23 * t134 + t21 * t132 + t22 * t133;
-    let t148 = d.k7 + t24 * t140 + t25 * t143 + t26 * t145 + t147 * d.k37
-        + 2.0 * p.l * t146;
-    let inv149 = 1.0 / t148;
-    let t150 = t18 * (t18 * t85 + t19 * t94 + t20 * t99)
-        + t19 * (t18 * t94 + t19 * t107 + t20 * t110)
-        + t20 * (t18 * t99 + t19 * t110 + t20 * t111) - t136 * t136 * inv149;
-    let t151 = d.k14 + t146 + p.l * t147;
-    let t152 = t135 - t136 * inv149 * t151;
-    let t153 = s_q7 * t152;
-    let t154 = c_q7 * t152;
-    let t155 = t147 - inv149 * t151 * t151;
-    let t156 = d.k0 + c_q7 * (c_q7 * t150 - t153) - s_q7 * (t154 - s_q7 * t155);
-    let inv157 = 1.0 / t156;
-    let t158 = t154 + s_q7 * t150;
-    let t159 = t153 + c_q7 * t155;
-    let t160 = c_q7 * t158 - s_q7 * t159;
-    let t161 = inv157 * (t160 * t160);
-    let t162 = s_q7 * t158 + c_q7 * t159;
-    let t163 = d.k0 + t162;
-    let t164 = t163 - t161;
-    let inv165 = 1.0 / t164;
-    let t166 = t24 * t85 + t25 * t94 + t26 * t99;
-    let t167 = t24 * t94 + t25 * t107 + t26 * t110;
-    let t168 = t24 * t99 + t25 * t110 + t26 * t111;
-    let t169 = t23 * t168 + t21 * t166 + t22 * t167;
-    let t170 = p.l * t169;
-    let t171 = t26 * t131 + t24 * t119 + t25 * t127;
-    let t172 = t170 + t171;
-    let t173 = t20 * t168 + t18 * t166 + t19 * t167;
-    let t174 = t173 - t136 * inv149 * t172;
-    let t175 = t169 - inv149 * t151 * t172;
-    let t176 = c_q7 * t174 - s_q7 * t175;
-    let t177 = inv157 * t160 * t176;
-    let t178 = s_q7 * t174 + c_q7 * t175;
-    let t179 = t178 - t177;
-    let t180 = t26 * t168 + t24 * t166 + t25 * t167;
-    let t181 = t180 - inv149 * t172 * t172;
-    let t182 = d.k0 + t181;
-    let t183 = t182 - inv157 * t176 * t176 - inv165 * t179 * t179;
-    let inv184 = 1.0 / t183;
-    let t185 = inv157 * (t160 * inv165 * t179 - t176);
-    let t186 = t18 * t114 + t19 * t116 + t20 * t118;
-    let t187 = t18 * t121 + t19 * t124 + t20 * t126;
-    let t188 = t18 * t128 + t19 * t129 + t20 * t130;
-    let t189 = t23 * t188 + t21 * t186 + t22 * t187;
-    let t190 = t18 * t140 + t19 * t143 + t20 * t145 + p.l * t189;
-    let t191 = t26 * t188 + t24 * t186 + t25 * t187;
-    let t192 = t191 - inv149 * t172 * t190;
-    let t193 = t21 * t114 + t22 * t116 + t23 * t118;
-    let t194 = t21 * t121 + t22 * t124 + t23 * t126;
-    let t195 = t21 * t128 + t22 * t129 + t23 * t130;
-    let t196 = t23 * t195 + t21 * t193 + t22 * t194;
-    let t197 = t21 * t140 + t22 * t143 + t23 * t145 + p.l * (t196 - t171) - d.k37 * t169;
-    let t198 = t26 * t195 + t24 * t193 + t25 * t194;
-    let t199 = d.k38 + t198 - p.l * t180 - inv149 * t172 * t197;
-    let t200 = t18 * t186 + t19 * t187 + t20 * t188 - t136 * inv149 * t190;
-    let t201 = t18 * t193 + t19 * t194 + t20 * t195 - p.l * t173 - t136 * inv149 * t197;
-    let t202 = c_q7 * t200 - s_q7 * t201;
-    let t203 = t189 - inv149 * t151 * t190;
-    let t204 = t196 - t170 - inv149 * t151 * t197;
-    let t205 = c_q7 * t203 - s_q7 * t204;
-    let t206 = c_q7 * t202 - s_q7 * t205;
-    let t207 = inv157 * t160 * t206;
-    let t208 = s_q7 * t202 + c_q7 * t205;
-    let t209 = t208 - t207;
-    let t210 = c_q7 * t192 - s_q7 * t199;
-    let t211 = t210 - inv157 * t176 * t206 - inv165 * t179 * t209;
-    let t212 = d.k6 + t18 * (t18 * t137 + t19 * t138 + t20 * t139)
-        + t19 * (t18 * t138 + t19 * t141 + t20 * t142)
-        + t20 * (t18 * t139 + t19 * t142 + t20 * t144) - inv149 * t190 * t190;
-    let t213 = t21 * t137 + t22 * t138 + t23 * t139;
-    let t214 = t21 * t138 + t22 * t141 + t23 * t142;
-    let t215 = t21 * t139 + t22 * t142 + t23 * t144;
-    let t216 = t18 * t213 + t19 * t214 + t20 * t215 - p.l * t191 - inv149 * t190 * t197;
-    let t217 = s_q7 * t216;
-    let t218 = c_q7 * t216;
-    let t219 = t21 * t213 + t22 * t214 + t23 * t215 + d.k37 * t180 - inv149 * t197 * t197
-        - 2.0 * p.l * t198;
-    let t220 = d.k3 + c_q7 * (c_q7 * t212 - t217) - s_q7 * (t218 - s_q7 * t219)
-        - inv157 * t206 * t206 - inv165 * t209 * t209 - inv184 * t211 * t211;
-    let inv221 = 1.0 / t220;
-    let t222 = inv157 * (t160 * inv165 * t209 - t206) - inv184 * t185 * t211;
-    let t223 = t218 + s_q7 * t212;
-    let t224 = t217 + c_q7 * t219;
-    let t225 = s_q7 * t200 + c_q7 * t201;
-    let t226 = s_q7 * t203 + c_q7 * t204;
-    let t227 = c_q7 * t225 - 0.2 * t176 - s_q7 * t226;
-    let t228 = s_q7 * t225 + c_q7 * t226;
-    let t229 = -0.2 * t178 - inv157 * t160 * t227;
-    let t230 = t228 + t229;
-    let t231 = s_q7 * t192 + c_q7 * t199;
-    let t232 = t231 + d.k16 - 0.2 * t181;
-    let t233 = t232 - inv157 * t176 * t227 - inv165 * t179 * t230;
-    let t234 = c_q7 * t223 + 0.005 - 0.2 * t210 - s_q7 * t224 - inv157 * t206 * t227
-        - inv165 * t209 * t230 - inv184 * t211 * t233;
-    let t235 = d.k5 + s_q7 * t223 + c_q7 * t224 + 0.04 * t181 - inv157 * t227 * t227
-        - inv165 * t230 * t230 - inv184 * t233 * t233 - inv221 * t234 * t234
-        - 0.4 * t231;
-    let inv236 = 1.0 / t235;
-    let t237 = inv157 * (t160 * inv165 * t230 - t227) - inv184 * t185 * t233
-        - inv221 * t222 * t234;
-    let t238 = d.k1 + 0.2 * t162;
-    let t239 = t238 - 0.2 * t161;
-    let t240 = 0.2 * (t178 - t177) - inv165 * t179 * t239;
-    let t241 = 0.2 * (t208 - t207) - inv165 * t209 * t239 - inv184 * t211 * t240;
-    let t242 = 0.2 * (t228 + t229) + 0.002 - inv165 * t230 * t239 - inv184 * t233 * t240
-        - inv221 * t234 * t241;
-    let t243 = d.k4 + 0.04 * (t162 - t161) - inv165 * t239 * t239 - inv184 * t240 * t240
-        - inv221 * t241 * t241 - inv236 * t242 * t242;
-    let inv244 = 1.0 / t243;
-    let t245 = inv157 * (t160 * (inv165 * t239 - 0.2)) - inv184 * t185 * t240
-        - inv221 * t222 * t241 - inv236 * t237 * t242;
-    let t246 = inv236 * (t237 - t242 * inv244 * t245);
-    let t247 = inv221 * (t222 - t234 * t246 - t241 * inv244 * t245);
-    let t248 = inv184 * (t185 - t211 * t247 - t233 * t246 - t240 * inv244 * t245);
-    let t249 = inv165
-        * (inv157 * t160 + t179 * t248 + t209 * t247 + t230 * t246
-            + t239 * inv244 * t245);
-    let t250 = 0.01 * p.m * t31 - t64;
-    let t251 = 0.25 * (d.k2 * (t43 * t43 + t41 * t41));
-    let t252 = t40 * d.k2;
-    let t253 = tau[10] + t41 * t66;
-    let t254 = 0.25 * (t253 * d.k39 - t41 * t252) + 0.0625 * t57 * d.k24;
-    let t255 = t63 * (d.k12 - d.k11);
-    let t256 = -0.25 * t31 * t32 * d.k13 - t40 * t43 * d.k12 - qd[10] * t66;
-    let t257 = t33 * t62 + c_q12 * t255 + s_q12 * t256 - t32 * t60;
-    let t258 = tau[7] + t257;
-    let t259 = c_q12 * t254 - s_q12 * t251;
-    let t260 = t31 * t60 - tau[10] - t33 * t65 - p.l * t259;
-    let t261 = tau[8] + t260;
-    let t262 = -0.25 * (t252 * (t43 + qd[10]));
-    let t263 = c_q12 * t256 + p.l * t262 + t32 * t65 - s_q12 * t255 - t31 * t62;
-    let t264 = tau[9] + t263;
-    let t265 = t89 * t258 + t84 * t261 - 0.005 * inv72 * inv78 * inv83 * t87 * t264;
-    let t266 = inv83 * (t86 * t258 + t264 - 0.005 * inv72 * inv78 * t87 * t261);
-    let t267 = t33 * t33 * d.k2 + c_q12 * t251 + s_q12 * t254 + 0.01 * p.m * t266
-        - t32 * t250 - t54 * t85 - t55 * t94 - t56 * t99 - t34 * t114 - t35 * t116
-        - t36 * t118 - 0.0625 * t96 * t265;
-    let t268 = t102 * t258 + t89 * t261 + inv83 * t86 * t264;
-    let t269 = 0.01 * t33 * t44 + t262 + t31 * t250 - t54 * t94 - t55 * t107 - t56 * t110
-        - t34 * t121 - t35 * t124 - t36 * t126 - t70 * t266 - 0.25 * t105 * t268;
-    let t270 = t259 - 0.01 * (t32 * t44 + p.m * t268) - t33 * t61 - t54 * t99
-        - t55 * t110 - t56 * t111 - t34 * t128 - t35 * t129 - t36 * t130 - t95 * t265;
-    let t271 = t257 + 0.005 * d.k2 * t265 - t54 * t114 - t55 * t121 - t56 * t128
-        - t34 * t137 - t35 * t138 - t36 * t139 - t71 * t268 - t75 * t266;
-    let t272 = t260 + 0.005 * d.k2 * t268 - t54 * t116 - t55 * t124 - t56 * t129
-        - t34 * t138 - t35 * t141 - t36 * t142 - t76 * t265;
-    let t273 = t263 - t54 * t118 - t55 * t126 - t56 * t130 - t34 * t139 - t35 * t142
-        - t36 * t144 - t75 * t268 - t81 * t266;
-    let t274 = t23 * t270 + t21 * t267 + t22 * t269;
-    let t275 = t26 * t273 + p.l * t274 + tau[6] + d.k6 * t69 + t24 * t271 + t25 * t272;
-    let t276 = 2.0 * d.k2 * (t3 * t3 + t6 * t6) + t18 * t267 + t19 * t269 + t20 * t270
-        + t8 * t201 - t49 * t150 - t50 * t152 - t7 * t200 - t136 * inv149 * t275
-        - 0.2 * t5 * t174;
-    let t277 = t274 + t8 * t204 - 2.0 * d.k2 * t69 - t49 * t152 - t50 * t155 - t7 * t203
-        - inv149 * t151 * t275 - 0.2 * t5 * t175;
-    let t278 = tau[0] + c_q7 * t276 + d.k1 * (qd[4] * qd[4] + qd[5] * qd[5])
-        - s_q7 * t277 - t45 * t156 - t46 * t160 - t47 * t176;
-    let t279 = s_q7 * t276 + c_q7 * t277;
-    let t280 = t45 * t160 + t47 * t178;
-    let t281 = tau[1] + t279 - t280 - t48 * d.k1 - t46 * t163;
-    let t282 = t26 * t270 + t24 * t267 + t25 * t269;
-    let t283 = -2.0 * d.k2 * t67 + -0.2 * t5 * t181 + t8 * t199 + t282 - t49 * t174
-        - t50 * t175 - t7 * t192 - inv149 * t172 * t275;
-    let t284 = tau[2] + t283 - t5 * d.k1 - t45 * t176 - t46 * t178 - t47 * t182;
-    let t285 = t18 * t271 + t19 * t272 + t20 * t273 + t8 * t216 - t3 * t6 * d.k7
-        - t49 * t200 - t50 * t203 - t7 * t212 - inv149 * t190 * t275 - 0.2 * t5 * t192;
-    let t286 = t21 * t271 + t22 * t272 + t23 * t273 + t8 * t219 + t67 * (d.k7 - d.k6)
-        - p.l * t282 - t49 * t201 - t50 * t204 - t7 * t216 - inv149 * t197 * t275
-        - 0.2 * t5 * t199;
-    let t287 = tau[3] + qd[5] * t59 + c_q7 * t285 - qd[4] * t58 - s_q7 * t286
-        - t45 * t206 - t46 * t208 - t47 * t210;
-    let t288 = tau[4] + qd[3] * t58 + s_q7 * t285 + c_q7 * t286 - qd[5] * t68
-        - t45 * t227 - t46 * (t228 - 0.2 * t178) - t47 * t232 - 0.2 * t283;
-    let t289 = tau[5] + qd[4] * t68 + 0.2 * (t279 - t280) - tau[6] - qd[3] * t59
-        - t46 * t238;
-    let t290 = t246 * t288 + inv244 * t245 * t289
-        + (inv157
-            - inv157
-                * (t176 * t248 + t206 * t247 + t227 * t246
-                    + t160 * (0.2 * inv244 * t245 - t249))) * t278 + t248 * t284
-        + t247 * t287 - t249 * t281;
-    let t291 = inv165 * (t179 * inv184 * t211 - t209);
-    let t292 = inv165 * (t179 * inv184 * t233 - t230) - inv221 * t234 * t291;
-    let t293 = inv165 * (t179 * inv184 * t240 - t239) - inv221 * t241 * t291
-        - inv236 * t242 * t292;
-    let t294 = inv236 * (t292 - t242 * inv244 * t293);
-    let t295 = inv221 * (t291 - t234 * t294 - t241 * inv244 * t293);
-    let t296 = inv184
-        * (inv165 * t179 + t211 * t295 + t233 * t294 + t240 * inv244 * t293);
-    let t297 = t288 * t294 + inv244 * t289 * t293
-        + t281
-            * (inv165
-                - inv165
-                    * (t209 * t295 + t230 * t294 + t239 * inv244 * t293 - t179 * t296))
-        + t287 * t295 - t249 * t278 - t284 * t296;
-    let t298 = inv184 * (t211 * inv221 * t234 - t233);
-    let t299 = inv184 * (t211 * inv221 * t241 - t240) - inv236 * t242 * t298;
-    let t300 = inv236 * (t298 - t242 * inv244 * t299);
-    let t301 = inv221 * (inv184 * t211 + t234 * t300 + t241 * inv244 * t299);
-    let t302 = t288 * t300 + inv244 * t289 * t299 + t248 * t278
-        + t284 * (inv184 - inv184 * (t233 * t300 + t240 * inv244 * t299 - t211 * t301))
-        - t281 * t296 - t287 * t301;
-    let t303 = inv221 * (t234 * inv236 * t242 - t241);
-    let t304 = inv236 * (inv221 * t234 + t242 * inv244 * t303);
-    let t305 = t247 * t278 + t281 * t295
-        + t287 * (inv221 - inv221 * (t241 * inv244 * t303 - t234 * t304))
-        + inv244 * t289 * t303 - t284 * t301 - t288 * t304;
-    let t306 = t246 * t278 + t281 * t294 + t284 * t300
-        + t288 * (inv236 + inv236 * inv236 * t242 * t242 * inv244) - t287 * t304
-        - inv236 * t242 * inv244 * t289;
-    let t307 = inv244
-        * (t289 + t245 * t278 + t281 * t293 + t284 * t299 + t287 * t303
-            - inv236 * t242 * t288);
-    let t308 = t45 + t290;
-    let t309 = t46 + t297 + 0.2 * t307;
-    let t310 = t49 + c_q7 * t308 + s_q7 * t309;
-    let t311 = t50 + c_q7 * t309 - s_q7 * t308;
-    let t312 = 0.2 * (t5 - t306) + t47 + t302;
-    let t313 = t7 + c_q7 * t305 + s_q7 * t306;
-    let t314 = c_q7 * t306 - t8 - s_q7 * t305;
-    let t315 = inv149
-        * (t275 - t136 * t310 - t151 * t311 - t172 * t312 - t190 * t313 - t197 * t314
-            - t148 * t307);
-    let t316 = t307 + t315;
-    let t317 = t311 + p.l * t316;
-    let t318 = t312 - p.l * t314;
-    let t319 = t55 + t19 * t310 + t22 * t317 + t25 * t318;
-    let t320 = t20 * t310 + t23 * t317 + t56 + t26 * t318;
-    let t321 = t34 + t18 * t313 + t21 * t314 + t24 * t316;
-    let t322 = t19 * t313 + t22 * t314 + t35 + t25 * t316;
-    let t323 = t36 + t20 * t313 + t23 * t314 + t26 * t316;
-    let t324 = t258 + 0.005 * d.k2 * t322 - t71 * t321 - t75 * t323 - 0.25 * t105 * t319
-        - 0.01 * p.m * t320;
-    let t325 = t54 + t18 * t310 + t21 * t317 + t24 * t318;
-    let t326 = t261 + 0.005 * d.k2 * t321 - t95 * t320 - t76 * t322
-        - 0.0625 * t96 * t325;
-    let t327 = t264 + 0.01 * p.m * t325 - t70 * t319 - t75 * t321 - t81 * t323;
-    let t328 = t89 * t324 + t84 * t326 - 0.005 * inv72 * inv78 * inv83 * t87 * t327;
-    let t329 = t322 + t328;
+    let t44 = qd[3] * qd[4];
+    let t45 = c_q7 * t2 + 0.2 * s_q7 * t44;
+    let t46 = 0.2 * c_q7 * t44 - s_q7 * t2;
+    let t47 = p.l * t0;
+    let t48 = t1 * t47;
+    let t49 = t4 * t47;
+    let t50 = t22 * t49 + t19 * t48 - t16 * t28;
+    let t51 = t23 * t49 + t20 * t48 - t17 * t28;
+    let t52 = t24 * t49 + t21 * t48 - t18 * t28;
+    let t53 = t35 * t38 - s_q12 * (p.l * t30 * t30 + t31 * t38);
+    let t54 = 0.002 * qd[4] + qd[5] * d.k4;
+    let t55 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
+    let t56 = 0.001 * t29 + t31 * d.k9;
+    let t57 = t29 * d.k2;
+    let t58 = t30 * d.k10 - 0.005 * t57;
+    let t59 = t37 * t39;
+    let t60 = t30 * d.k2;
+    let t61 = 0.001 * t31 + t29 * d.k8 - 0.005 * t60;
+    let t62 = t36 * d.k11;
+    let t63 = t0 * t4;
+    let t64 = 0.005 * qd[4] + qd[3] * d.k3;
+    let t65 = t0 * t1;
+    let t66 = d.k2 + 0.25 * c_q12 * d.k2;
+    let t67 = d.k8 + s_q12 * s_q12 * d.k11;
+    let inv0 = 1.0 / t67;
+    let t68 = s_q12 * c_q12;
+    let t69 = 0.25 * s_q12 * d.k13 + d.k11 * t68;
+    let t70 = t69 + 0.001;
+    let t71 = d.k10 - 0.0625 * c_q12 * c_q12 * d.k25;
+    let t72 = t71 - 0.000025 * inv0 * d.k26;
+    let inv1 = 1.0 / t72;
+    let t73 = t70 * d.k26;
+    let t74 = t70 * t73;
+    let t75 = d.k9 + c_q12 * (c_q12 * d.k11 + 0.5 * d.k13);
+    let t76 = t75 - inv0 * (t70 * t70 + 0.000025 * inv0 * inv1 * t74);
+    let inv2 = 1.0 / t76;
+    let t77 = inv1 + 0.000025 * inv0 * inv0 * inv1 * inv1 * t74 * inv2;
+    let t78 = -0.0625 * s_q12 * s_q12 * d.k24 - 0.0001 * inv2 * d.k29
+        - t68
+            * (0.00390625 * t68 * t77 * d.k27
+                + 0.00000625 * inv0 * t70 * inv1 * inv2 * d.k28);
+    let t79 = inv0 * (-0.000025 * inv0 * inv1 * t73 - t70);
+    let t80 = d.k2 * t70;
+    let t81 = t79 * t80;
+    let t82 = 0.005 * (inv0 * (inv1 * (d.k2 - inv2 * t81)));
+    let t83 = t68 * d.k30;
+    let t84 = s_q12 * t82;
+    let t85 = t70 * t83;
+    let t86 = t79 * d.k31;
+    let t87 = inv2
+        * (0.0025 * s_q12 * t86 + t66 * (0.0003125 * inv0 * inv1 * t85 + 0.01 * p.m))
+        - 0.015625 * t83 * t84;
+    let t88 = d.k15 + 0.0625 * c_q12 * c_q12 * d.k33;
+    let t89 = t68 * d.k33;
+    let t90 = t77 * t88;
+    let t91 = t70 * d.k31;
+    let t92 = inv2 * (0.0001 * d.k29 * t79 - 0.00005 * inv0 * inv1 * t88 * t91)
+        - 0.0625 * (t68 * d.k24 + t89 * t90) - 0.000625 * t68 * t82 * d.k32;
+    let t93 = d.k2 * t82;
+    let t94 = t70 * t79;
+    let t95 = inv0 + inv0 * (0.005 * t93 - inv2 * t94);
+    let t96 = s_q12 * t95;
+    let t97 = d.k26 * t96;
+    let t98 = s_q12 * d.k2;
+    let t99 = t66 * t79;
+    let t100 = -0.0625 * s_q12 * t97 - inv2 * (0.5 * t98 * t99 + t66 * t66);
+    let t101 = t82 * t88;
+    let t102 = t80 * t88;
+    let t103 = inv2 * (0.005 * t66 * inv0 * inv1 * t102 - 0.01 * p.m * t99)
+        - 0.0025 * d.k31 * t96 - 0.25 * t98 * t101;
+    let t104 = -0.0625 * c_q12 * c_q12 * d.k24 - 0.0001 * d.k29 * t95 - 0.02 * p.m * t101
+        - t88 * t90;
+    let t105 = t82 * t89;
+    let t106 = p.m * t70;
+    let t107 = 0.0003125 * (t77 * t83 + inv0 * t70 * inv1 * inv2 * t85)
+        + inv2
+            * (0.01 * (p.m * t67 * t79 + t106) + 0.00000025 * inv0 * t70 * inv1 * d.k34)
+        - 0.0625 * t67 * t105;
+    let t108 = t71 * t77;
+    let t109 = 0.0625 * (t89 - t89 * t108) + 0.0003125 * t82 * t83
+        - 0.00005 * inv2 * (t86 + inv0 * t71 * inv1 * t91);
+    let t110 = p.m * inv2 * t94;
+    let t111 = 0.0003125 * inv0 * inv1 * t75 * inv2 * t85
+        + 0.01 * (t110 + p.m * t75 * inv2) + d.k35 - 0.0625 * t70 * t105;
+    let t112 = t22 * t107 + t23 * t109 + t24 * t111;
+    let t113 = t67 * t95;
+    let t114 = 0.25 * (t98 - t98 * t113 - s_q12 * inv2 * t81) + 0.00125 * d.k26 * t84
+        - inv2 * (t67 * t99 + t66 * (t70 + 0.000025 * inv0 * inv1 * t73));
+    let t115 = t71 * t82;
+    let t116 = t71 * t80;
+    let t117 = 0.00125 * t97 + 0.005 * inv2 * (d.k2 * t99 + t66 * inv0 * inv1 * t116)
+        - 0.25 * t98 * t115;
+    let t118 = t75 * t79;
+    let t119 = t66 - 0.25 * (t80 * t96 + inv2 * t98 * t118) - t66 * (inv2 * (t94 + t75));
+    let t120 = t22 * t114 + t23 * t117 + t24 * t119;
+    let t121 = 0.00005 * t82 * d.k31 + d.k36
+        + 0.005 * (d.k2 * t90 + inv0 * t70 * inv1 * inv2 * t102)
+        - 0.01 * (t110 + p.m * t113) - t67 * t101;
+    let t122 = t88 + 0.00005 * d.k31 * t95 + 0.005 * d.k2 * t101 - t71 * t90
+        - 0.01 * p.m * t115;
+    let t123 = 0.005 * inv0 * inv1 * t75 * inv2 * t102
+        - 0.01 * (t95 * t106 + p.m * inv2 * t118) - t70 * t101;
+    let t124 = t22 * t121 + t23 * t122 + t24 * t123;
+    let t125 = t19 * t78 + t20 * t87 + t21 * t92;
+    let t126 = t19 * t87 + t20 * t100 + t21 * t103;
+    let t127 = t19 * t92 + t20 * t103 + t21 * t104;
+    let t128 = t18 * t127 + t16 * t125 + t17 * t126;
+    let t129 = t16 * t112 + t17 * t120 + t18 * t124 + p.l * t128;
+    let t130 = t67 + t67 * (0.01 * t93 - t113 - 2.0 * inv2 * t94)
+        - 0.000025 * d.k26 * t77 - inv2 * (t70 * t70 + 0.00005 * inv0 * inv1 * t74);
+    let t131 = d.k20
+        + 0.005 * (d.k2 * (t113 + t108) + inv2 * (t81 + inv0 * t70 * inv1 * t116))
+        - t67 * t115 - 0.000025 * d.k26 * t82;
+    let t132 = t69 + 0.005 * t80 * t82 + 0.001 - t70 * t113
+        - inv2 * (t67 * t118 + 0.000025 * inv0 * inv1 * t73 * t75 + t70 * (t94 + t75));
+    let t133 = t22 * t130 + t23 * t131 + t24 * t132;
+    let t134 = t71 + 0.01 * d.k2 * t115 - t71 * t108 - 0.000025 * d.k26 * t95;
+    let t135 = 0.005 * (t80 * t95 + inv2 * (d.k2 * t118 + inv0 * inv1 * t75 * t116))
+        - t70 * t115;
+    let t136 = t22 * t131 + t23 * t134 + t24 * t135;
+    let t137 = t75 - t70 * t70 * t95 - t75 * (inv2 * (t75 + 2.0 * t94));
+    let t138 = t22 * t132 + t23 * t135 + t24 * t137;
+    let t139 = t21 * t124 + t19 * t112 + t20 * t120;
+    let t140 = t21 * t127 + t19 * t125 + t20 * t126;
+    let t141 = d.k7 + t22 * t133 + t23 * t136 + t24 * t138 + t140 * d.k37
+        + 2.0 * p.l * t139;
+    let inv3 = 1.0 / t141;
+    let t142 = t16 * (t16 * t78 + t17 * t87 + t18 * t92)
+        + t17 * (t16 * t87 + t17 * t100 + t18 * t103)
+        + t18 * (t16 * t92 + t17 * t103 + t18 * t104) - t129 * t129 * inv3;
+    let t143 = d.k14 + t139 + p.l * t140;
+    let t144 = t128 - t129 * inv3 * t143;
+    let t145 = s_q7 * t144;
+    let t146 = c_q7 * t144;
+    let t147 = t140 - inv3 * t143 * t143;
+    let t148 = d.k0 + c_q7 * (c_q7 * t142 - t145) - s_q7 * (t146 - s_q7 * t147);
+    let inv4 = 1.0 / t148;
+    let t149 = t146 + s_q7 * t142;
+    let t150 = t145 + c_q7 * t147;
+    let t151 = c_q7 * t149 - s_q7 * t150;
+    let t152 = inv4 * (t151 * t151);
+    let t153 = s_q7 * t149 + c_q7 * t150;
+    let t154 = d.k0 + t153;
+    let t155 = t154 - t152;
+    let inv5 = 1.0 / t155;
+    let t156 = t22 * t78 + t23 * t87 + t24 * t92;
+    let t157 = t22 * t87 + t23 * t100 + t24 * t103;
+    let t158 = t22 * t92 + t23 * t103 + t24 * t104;
+    let t159 = t21 * t158 + t19 * t156 + t20 * t157;
+    let t160 = p.l * t159;
+    let t161 = t24 * t124 + t22 * t112 + t23 * t120;
+    let t162 = t160 + t161;
+    let t163 = t18 * t158 + t16 * t156 + t17 * t157;
+    let t164 = t163 - t129 * inv3 * t162;
+    let t165 = t159 - inv3 * t143 * t162;
+    let t166 = c_q7 * t164 - s_q7 * t165;
+    let t167 = inv4 * t151 * t166;
+    let t168 = s_q7 * t164 + c_q7 * t165;
+    let t169 = t168 - t167;
+    let t170 = t24 * t158 + t22 * t156 + t23 * t157;
+    let t171 = t170 - inv3 * t162 * t162;
+    let t172 = d.k0 + t171;
+    let t173 = t172 - inv4 * t166 * t166 - inv5 * t169 * t169;
+    let inv6 = 1.0 / t173;
+    let t174 = inv4 * (t151 * inv5 * t169 - t166);
+    let t175 = t16 * t107 + t17 * t109 + t18 * t111;
+    let t176 = t16 * t114 + t17 * t117 + t18 * t119;
+    let t177 = t16 * t121 + t17 * t122 + t18 * t123;
+    let t178 = t21 * t177 + t19 * t175 + t20 * t176;
+    let t179 = t16 * t133 + t17 * t136 + t18 * t138 + p.l * t178;
+    let t180 = t24 * t177 + t22 * t175 + t23 * t176;
+    let t181 = t180 - inv3 * t162 * t179;
+    let t182 = t19 * t107 + t20 * t109 + t21 * t111;
+    let t183 = t19 * t114 + t20 * t117 + t21 * t119;
+    let t184 = t19 * t121 + t20 * t122 + t21 * t123;
+    let t185 = t21 * t184 + t19 * t182 + t20 * t183;
+    let t186 = t19 * t133 + t20 * t136 + t21 * t138 + p.l * (t185 - t161) - d.k37 * t159;
+    let t187 = t24 * t184 + t22 * t182 + t23 * t183;
+    let t188 = d.k38 + t187 - p.l * t170 - inv3 * t162 * t186;
+    let t189 = t16 * t175 + t17 * t176 + t18 * t177 - t129 * inv3 * t179;
+    let t190 = t16 * t182 + t17 * t183 + t18 * t184 - p.l * t163 - t129 * inv3 * t186;
+    let t191 = c_q7 * t189 - s_q7 * t190;
+    let t192 = t178 - inv3 * t143 * t179;
+    let t193 = t185 - t160 - inv3 * t143 * t186;
+    let t194 = c_q7 * t192 - s_q7 * t193;
+    let t195 = c_q7 * t191 - s_q7 * t194;
+    let t196 = inv4 * t151 * t195;
+    let t197 = s_q7 * t191 + c_q7 * t194;
+    let t198 = t197 - t196;
+    let t199 = c_q7 * t181 - s_q7 * t188;
+    let t200 = t199 - inv4 * t166 * t195 - inv5 * t169 * t198;
+    let t201 = d.k6 + t16 * (t16 * t130 + t17 * t131 + t18 * t132)
+        + t17 * (t16 * t131 + t17 * t134 + t18 * t135)
+        + t18 * (t16 * t132 + t17 * t135 + t18 * t137) - inv3 * t179 * t179;
+    let t202 = t19 * t130 + t20 * t131 + t21 * t132;
+    let t203 = t19 * t131 + t20 * t134 + t21 * t135;
+    let t204 = t19 * t132 + t20 * t135 + t21 * t137;
+    let t205 = t16 * t202 + t17 * t203 + t18 * t204 - p.l * t180 - inv3 * t179 * t186;
+    let t206 = s_q7 * t205;
+    let t207 = c_q7 * t205;
+    let t208 = t19 * t202 + t20 * t203 + t21 * t204 + d.k37 * t170 - inv3 * t186 * t186
+        - 2.0 * p.l * t187;
+    let t209 = d.k3 + c_q7 * (c_q7 * t201 - t206) - s_q7 * (t207 - s_q7 * t208)
+        - inv4 * t195 * t195 - inv5 * t198 * t198 - inv6 * t200 * t200;
+    let inv7 = 1.0 / t209;
+    let t210 = inv4 * (t151 * inv5 * t198 - t195) - inv6 * t174 * t200;
+    let t211 = t207 + s_q7 * t201;
+    let t212 = t206 + c_q7 * t208;
+    let t213 = s_q7 * t189 + c_q7 * t190;
+    let t214 = s_q7 * t192 + c_q7 * t193;
+    let t215 = c_q7 * t213 - 0.2 * t166 - s_q7 * t214;
+    let t216 = s_q7 * t213 + c_q7 * t214;
+    let t217 = -0.2 * t168 - inv4 * t151 * t215;
+    let t218 = t216 + t217;
+    let t219 = s_q7 * t181 + c_q7 * t188;
+    let t220 = t219 + d.k16 - 0.2 * t171;
+    let t221 = t220 - inv4 * t166 * t215 - inv5 * t169 * t218;
+    let t222 = c_q7 * t211 + 0.005 - 0.2 * t199 - s_q7 * t212 - inv4 * t195 * t215
+        - inv5 * t198 * t218 - inv6 * t200 * t221;
+    let t223 = d.k5 + s_q7 * t211 + c_q7 * t212 + 0.04 * t171 - inv4 * t215 * t215
+        - inv5 * t218 * t218 - inv6 * t221 * t221 - inv7 * t222 * t222 - 0.4 * t219;
+    let inv8 = 1.0 / t223;
+    let t224 = inv4 * (t151 * inv5 * t218 - t215) - inv6 * t174 * t221
+        - inv7 * t210 * t222;
+    let t225 = d.k1 + 0.2 * t153;
+    let t226 = t225 - 0.2 * t152;
+    let t227 = 0.2 * (t168 - t167) - inv5 * t169 * t226;
+    let t228 = 0.2 * (t197 - t196) - inv5 * t198 * t226 - inv6 * t200 * t227;
+    let t229 = 0.2 * (t216 + t217) + 0.002 - inv5 * t218 * t226 - inv6 * t221 * t227
+        - inv7 * t222 * t228;
+    let t230 = d.k4 + 0.04 * (t153 - t152) - inv5 * t226 * t226 - inv6 * t227 * t227
+        - inv7 * t228 * t228 - inv8 * t229 * t229;
+    let inv9 = 1.0 / t230;
+    let t231 = inv4 * (t151 * (inv5 * t226 - 0.2)) - inv6 * t174 * t227
+        - inv7 * t210 * t228 - inv8 * t224 * t229;
+    let t232 = inv8 * (t224 - t229 * inv9 * t231);
+    let t233 = inv7 * (t210 - t222 * t232 - t228 * inv9 * t231);
+    let t234 = inv6 * (t174 - t200 * t233 - t221 * t232 - t227 * inv9 * t231);
+    let t235 = inv5
+        * (inv4 * t151 + t169 * t234 + t198 * t233 + t218 * t232 + t226 * inv9 * t231);
+    let t236 = 0.01 * p.m * t29 - t60;
+    let t237 = 0.25 * (d.k2 * (t39 * t39 + t37 * t37));
+    let t238 = t36 * d.k2;
+    let t239 = tau[10] + t37 * t62;
+    let t240 = 0.25 * (t239 * d.k39 - t37 * t238) + 0.0625 * t53 * d.k24;
+    let t241 = t59 * (d.k12 - d.k11);
+    let t242 = -0.25 * t29 * t30 * d.k13 - t36 * t39 * d.k12 - qd[10] * t62;
+    let t243 = t31 * t58 + c_q12 * t241 + s_q12 * t242 - t30 * t56;
+    let t244 = tau[7] + t243;
+    let t245 = c_q12 * t240 - s_q12 * t237;
+    let t246 = t29 * t56 - tau[10] - t31 * t61 - p.l * t245;
+    let t247 = tau[8] + t246;
+    let t248 = -0.25 * (t238 * (t39 + qd[10]));
+    let t249 = c_q12 * t242 + p.l * t248 + t30 * t61 - s_q12 * t241 - t29 * t58;
+    let t250 = tau[9] + t249;
+    let t251 = t82 * t244 + t77 * t247 - 0.005 * inv0 * inv1 * inv2 * t80 * t250;
+    let t252 = inv2 * (t79 * t244 + t250 - 0.005 * inv0 * inv1 * t80 * t247);
+    let t253 = t31 * t31 * d.k2 + c_q12 * t237 + s_q12 * t240 + 0.01 * p.m * t252
+        - t30 * t236 - t50 * t78 - t51 * t87 - t52 * t92 - t32 * t107 - t33 * t109
+        - t34 * t111 - 0.0625 * t89 * t251;
+    let t254 = t95 * t244 + t82 * t247 + inv2 * t79 * t250;
+    let t255 = 0.01 * t31 * t40 + t248 + t29 * t236 - t50 * t87 - t51 * t100 - t52 * t103
+        - t32 * t114 - t33 * t117 - t34 * t119 - t66 * t252 - 0.25 * t98 * t254;
+    let t256 = t245 - 0.01 * (t30 * t40 + p.m * t254) - t31 * t57 - t50 * t92
+        - t51 * t103 - t52 * t104 - t32 * t121 - t33 * t122 - t34 * t123 - t88 * t251;
+    let t257 = t243 + 0.005 * d.k2 * t251 - t50 * t107 - t51 * t114 - t52 * t121
+        - t32 * t130 - t33 * t131 - t34 * t132 - t67 * t254 - t70 * t252;
+    let t258 = t246 + 0.005 * d.k2 * t254 - t50 * t109 - t51 * t117 - t52 * t122
+        - t32 * t131 - t33 * t134 - t34 * t135 - t71 * t251;
+    let t259 = t249 - t50 * t111 - t51 * t119 - t52 * t123 - t32 * t132 - t33 * t135
+        - t34 * t137 - t70 * t254 - t75 * t252;
+    let t260 = t21 * t256 + t19 * t253 + t20 * t255;
+    let t261 = t24 * t259 + p.l * t260 + tau[6] + d.k6 * t65 + t22 * t257 + t23 * t258;
+    let t262 = 2.0 * d.k2 * (t1 * t1 + t4 * t4) + t16 * t253 + t17 * t255 + t18 * t256
+        + t6 * t190 - t45 * t142 - t46 * t144 - t5 * t189 - t129 * inv3 * t261
+        - 0.2 * t3 * t164;
+    let t263 = t260 + t6 * t193 - 2.0 * d.k2 * t65 - t45 * t144 - t46 * t147 - t5 * t192
+        - inv3 * t143 * t261 - 0.2 * t3 * t165;
+    let t264 = tau[0] + c_q7 * t262 + d.k1 * (qd[4] * qd[4] + qd[5] * qd[5])
+        - s_q7 * t263 - t41 * t148 - t42 * t151 - t43 * t166;
+    let t265 = s_q7 * t262 + c_q7 * t263;
+    let t266 = t41 * t151 + t43 * t168;
+    let t267 = tau[1] + t265 - t266 - t44 * d.k1 - t42 * t154;
+    let t268 = t24 * t256 + t22 * t253 + t23 * t255;
+    let t269 = t6 * t188 + t268 - 2.0 * d.k2 * t63 - 0.2 * t3 * t171 - t45 * t164
+        - t46 * t165 - t5 * t181 - inv3 * t162 * t261;
+    let t270 = tau[2] + t269 - t3 * d.k1 - t41 * t166 - t42 * t168 - t43 * t172;
+    let t271 = t16 * t257 + t17 * t258 + t18 * t259 + t6 * t205 - t1 * t4 * d.k7
+        - t45 * t189 - t46 * t192 - t5 * t201 - inv3 * t179 * t261 - 0.2 * t3 * t181;
+    let t272 = t19 * t257 + t20 * t258 + t21 * t259 + t6 * t208 + t63 * (d.k7 - d.k6)
+        - p.l * t268 - t45 * t190 - t46 * t193 - t5 * t205 - inv3 * t186 * t261
+        - 0.2 * t3 * t188;
+    let t273 = tau[3] + qd[5] * t55 + c_q7 * t271 - qd[4] * t54 - s_q7 * t272
+        - t41 * t195 - t42 * t197 - t43 * t199;
+    let t274 = tau[4] + qd[3] * t54 + s_q7 * t271 + c_q7 * t272 - qd[5] * t64
+        - t41 * t215 - t42 * (t216 - 0.2 * t168) - t43 * t220 - 0.2 * t269;
+    let t275 = tau[5] + qd[4] * t64 + 0.2 * (t265 - t266) - tau[6] - qd[3] * t55
+        - t42 * t225;
+    let t276 = t232 * t274 + inv9 * t231 * t275
+        + (inv4
+            - inv4
+                * (t166 * t234 + t195 * t233 + t215 * t232
+                    + t151 * (0.2 * inv9 * t231 - t235))) * t264 + t234 * t270
+        + t233 * t273 - t235 * t267;
+    let t277 = inv5 * (t169 * inv6 * t200 - t198);
+    let t278 = inv5 * (t169 * inv6 * t221 - t218) - inv7 * t222 * t277;
+    let t279 = inv5 * (t169 * inv6 * t227 - t226) - inv7 * t228 * t277
+        - inv8 * t229 * t278;
+    let t280 = inv8 * (t278 - t229 * inv9 * t279);
+    let t281 = inv7 * (t277 - t222 * t280 - t228 * inv9 * t279);
+    let t282 = inv6 * (inv5 * t169 + t200 * t281 + t221 * t280 + t227 * inv9 * t279);
+    let t283 = t274 * t280 + inv9 * t275 * t279
+        + t267
+            * (inv5
+                - inv5 * (t198 * t281 + t218 * t280 + t226 * inv9 * t279 - t169 * t282))
+        + t273 * t281 - t235 * t264 - t270 * t282;
+    let t284 = inv6 * (t200 * inv7 * t222 - t221);
+    let t285 = inv6 * (t200 * inv7 * t228 - t227) - inv8 * t229 * t284;
+    let t286 = inv8 * (t284 - t229 * inv9 * t285);
+    let t287 = inv7 * (inv6 * t200 + t222 * t286 + t228 * inv9 * t285);
+    let t288 = t274 * t286 + inv9 * t275 * t285 + t234 * t264
+        + t270 * (inv6 - inv6 * (t221 * t286 + t227 * inv9 * t285 - t200 * t287))
+        - t267 * t282 - t273 * t287;
+    let t289 = inv7 * (t222 * inv8 * t229 - t228);
+    let t290 = inv8 * (inv7 * t222 + t229 * inv9 * t289);
+    let t291 = t233 * t264 + t267 * t281
+        + t273 * (inv7 - inv7 * (t228 * inv9 * t289 - t222 * t290)) + inv9 * t275 * t289
+        - t270 * t287 - t274 * t290;
+    let t292 = t232 * t264 + t267 * t280 + t270 * t286
+        + t274 * (inv8 + inv8 * inv8 * t229 * t229 * inv9) - t273 * t290
+        - inv8 * t229 * inv9 * t275;
+    let t293 = inv9
+        * (t275 + t231 * t264 + t267 * t279 + t270 * t285 + t273 * t289
+            - inv8 * t229 * t274);
+    let t294 = t41 + t276;
+    let t295 = t42 + t283 + 0.2 * t293;
+    let t296 = t45 + c_q7 * t294 + s_q7 * t295;
+    let t297 = t46 + c_q7 * t295 - s_q7 * t294;
+    let t298 = 0.2 * (t3 - t292) + t43 + t288;
+    let t299 = t5 + c_q7 * t291 + s_q7 * t292;
+    let t300 = c_q7 * t292 - t6 - s_q7 * t291;
+    let t301 = inv3
+        * (t261 - t129 * t296 - t143 * t297 - t162 * t298 - t179 * t299 - t186 * t300
+            - t141 * t293);
+    let t302 = t293 + t301;
+    let t303 = t297 + p.l * t302;
+    let t304 = t298 - p.l * t300;
+    let t305 = t51 + t17 * t296 + t20 * t303 + t23 * t304;
+    let t306 = t18 * t296 + t21 * t303 + t52 + t24 * t304;
+    let t307 = t32 + t16 * t299 + t19 * t300 + t22 * t302;
+    let t308 = t17 * t299 + t20 * t300 + t33 + t23 * t302;
+    let t309 = t34 + t18 * t299 + t21 * t300 + t24 * t302;
+    let t310 = t244 + 0.005 * d.k2 * t308 - t67 * t307 - t70 * t309 - 0.25 * t98 * t305
+        - 0.01 * p.m * t306;
+    let t311 = t50 + t16 * t296 + t19 * t303 + t22 * t304;
+    let t312 = t247 + 0.005 * d.k2 * t307 - t88 * t306 - t71 * t308
+        - 0.0625 * t89 * t311;
+    let t313 = t250 + 0.01 * p.m * t311 - t66 * t305 - t70 * t307 - t75 * t309;
+    let t314 = t82 * t310 + t77 * t312 - 0.005 * inv0 * inv1 * inv2 * t80 * t313;
+    let t315 = t308 + t314;
     [
-        t290,
-        t297,
-        t302,
-        t305,
-        t306,
-        t307,
-        t315,
-        t102 * t324 + t89 * t326 + inv83 * t86 * t327,
-        t328,
-        inv83 * (t86 * t324 + t327 - 0.005 * inv72 * inv78 * t87 * t326),
-        (t253 + 0.25 * d.k2 * (t57 + s_q12 * t325 + c_q12 * (t320 - p.l * t329))
-            - d.k12 * t329) * d.k40,
+        t276,
+        t283,
+        t288,
+        t291,
+        t292,
+        t293,
+        t301,
+        t95 * t310 + t82 * t312 + inv2 * t79 * t313,
+        t314,
+        inv2 * (t79 * t310 + t313 - 0.005 * inv0 * inv1 * t80 * t312),
+        (t239 + 0.25 * d.k2 * (t53 + s_q12 * t311 + c_q12 * (t306 - p.l * t315))
+            - d.k12 * t315) * d.k40,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1713,760 +1704,750 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = qd[5] + qd[6];
-    let t5 = q[8] * q[8];
-    let t6 = q[9] * q[9];
-    let t7 = q[10] * q[10];
-    let t8 = q[8] * q[9];
-    let t9 = q[8] * q[10];
-    let t10 = q[9] * q[10];
-    let t11 = q[8] * q[11];
-    let t12 = q[9] * q[11];
-    let t13 = q[10] * q[11];
-    let t14 = 1.0 - 2.0 * (t6 + t7);
-    let t15 = 2.0 * (t8 - t13);
-    let t16 = 2.0 * (t9 + t12);
-    let t17 = 2.0 * (t8 + t13);
-    let t18 = 1.0 - 2.0 * (t5 + t7);
-    let t19 = 2.0 * (t10 - t11);
-    let t20 = 2.0 * (t9 - t12);
-    let t21 = 2.0 * (t10 + t11);
-    let t22 = 1.0 - 2.0 * (t5 + t6);
-    let t23 = p.l * t4;
-    let t24 = p.l * t3;
-    let t25 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
-    let t26 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
-    let t27 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t30 = t25 * c_q12 - t27 * s_q12;
-    let t31 = t25 * s_q12 + t27 * c_q12;
-    let t32 = p.l * t27;
-    let t33 = p.l * t26;
-    let t34 = t26 + qd[10];
-    let t35 = c_q7 * t14 - s_q7 * t17;
-    let t36 = c_q7 * t16 - s_q7 * t19;
-    let t37 = c_q12 * t35 - s_q12 * t36;
-    let t38 = s_q12 * t35 + c_q12 * t36;
-    let t39 = c_q7 * t15 - s_q7 * t18;
-    let t40 = s_q7 * t14;
-    let t41 = t40 + c_q7 * t17;
-    let t42 = s_q7 * t16;
-    let t43 = t42 + c_q7 * t19;
-    let t44 = c_q12 * t41 - s_q12 * t43;
-    let t45 = s_q12 * t41 + c_q12 * t43;
-    let t46 = s_q7 * t15;
-    let t47 = t46 + c_q7 * t18;
-    let t48 = t20 * c_q12 - t22 * s_q12;
-    let t49 = t20 * s_q12 + t22 * c_q12;
-    let t50 = p.l * s_q7;
-    let t51 = t20 * t50;
-    let t52 = t22 * t50;
-    let t53 = t52 - p.l * t39;
-    let t54 = c_q12 * t51 - s_q12 * t53;
-    let t55 = t21 * t50;
-    let t56 = p.l * c_q7;
-    let t57 = -0.2 - t56;
-    let t58 = t20 * t57;
-    let t59 = t22 * t57;
-    let t60 = t59 - p.l * t47;
-    let t61 = c_q12 * t58 - s_q12 * t60;
-    let t62 = t21 * t57;
-    let t63 = p.l + 0.2 * c_q7;
-    let t64 = 0.2 * t40 + t17 * t63;
-    let t65 = p.l * t21;
-    let t66 = 0.2 * t42 + t19 * t63;
-    let t67 = t66 - t65;
-    let t68 = c_q12 * t64 - s_q12 * t67;
-    let t69 = p.l * t22;
-    let t70 = p.l * c_q12;
-    let t71 = p.l * t19;
-    let t72 = t71 - t65;
-    let t73 = t17 * t70 - s_q12 * t72;
-    let t74 = p.l * s_q12;
-    let t75 = p.l * t18;
-    let t76 = t55 + p.l * t36;
-    let t77 = s_q12 * t51 + c_q12 * t53;
-    let t78 = t62 + p.l * t43;
-    let t79 = s_q12 * t58 + c_q12 * t60;
-    let t80 = 0.2 * t46 + t18 * t63;
-    let t81 = t69 + t80;
-    let t82 = s_q12 * t64 + c_q12 * t67;
-    let t83 = t69 + t75;
-    let t84 = t17 * t74 + c_q12 * t72;
-    let t85 = t43;
-    let t86 = t47;
-    let t87 = qd[1] + 0.2 * qd[5];
-    let t88 = qd[0] * c_q7 + s_q7 * t87;
-    let t89 = c_q7 * t87 - qd[0] * s_q7;
-    let t90 = t23 + t89;
-    let t91 = qd[2] - 0.2 * qd[4];
-    let t92 = t91 - t24;
-    let t93 = t20 * t92 + t14 * t88 + t17 * t90;
-    let t94 = t22 * t92 + t16 * t88 + t19 * t90;
-    let t95 = t94 - t33;
-    let t96 = c_q12 * t93 - s_q12 * t95;
-    let t97 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
-    let t98 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
-    let t99 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
-    let t100 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
-    let t101 = p.m0 * qd[0];
-    let t102 = p.m0 * (qd[1] + 0.05 * qd[5]);
-    let t103 = p.m0 * (qd[2] - 0.05 * qd[4]);
-    let t104 = 0.5 * t23 + t89;
-    let t105 = t91 - 0.5 * t24;
-    let t106 = p.m * t88;
-    let t107 = p.m * t104;
-    let t108 = s_q7 * qd[6];
-    let t109 = c_q7 * qd[6];
-    let t110 = p.m * s_q7;
-    let t111 = t105 * t110;
-    let t112 = p.m * c_q7;
-    let t113 = t105 * t112;
-    let t114 = s_q7 * t2;
-    let t115 = c_q7 * t2;
-    let t116 = 0.002 * t2 - 0.2 * t111;
-    let t117 = 0.2 * p.m * t109 - t107;
-    let t118 = t106 - 0.2 * qd[6] * t110;
-    let t119 = t93 - 0.01 * t27;
-    let t120 = t21 * t92 + t15 * t88 + t18 * t90;
-    let t121 = 0.5 * t32 + t120;
-    let t122 = 0.01 * t25 + t94 - 0.5 * t33;
-    let t123 = p.m * t119;
-    let t124 = p.m * t122;
-    let t125 = 0.01 * t124 + 0.004 * t25 + 0.001 * t27;
-    let t126 = t41;
-    let t127 = s_q7 * q[9];
-    let t128 = c_q7 * q[9];
-    let t129 = s_q7 * q[8];
-    let t130 = 2.0 * t128 + 4.0 * t129;
-    let t131 = c_q7 * q[10];
-    let t132 = s_q7 * q[11];
-    let t133 = 2.0 * (t131 + t132);
-    let t134 = q[9] * t97;
-    let t135 = -4.0 * t128 - 2.0 * t129;
-    let t136 = c_q7 * q[8];
-    let t137 = c_q7 * q[11];
-    let t138 = s_q7 * q[10];
-    let t139 = 2.0 * (t137 - t138);
-    let t140 = q[8] * t98;
-    let t141 = -4.0 * t131 - 2.0 * t132;
-    let t142 = 2.0 * t137 - 4.0 * t138;
-    let t143 = t142;
-    let t144 = 2.0 * (t127 - t136);
-    let t145 = t144;
-    let t146 = 2.0 * (t128 + t129);
-    let t147 = t100 * t138;
-    let t148 = 0.5 * t99 * t141 + t147;
-    let t149 = t148 + 0.5 * t98 * t135 - qd[6] * t126 - s_q7 * t134;
-    let t150 = t100 * t131;
-    let t151 = c_q7 * t140 + t150 + 0.5 * (t97 * t130 - t99 * t143) - qd[6] * t86;
-    let t152 = 0.5 * (t97 * t133 + t98 * t139 - t99 * t145 - t100 * t146) - qd[6] * t85;
-    let t153 = p.m * t149;
-    let t154 = p.m * t152;
-    let t155 = p.m * t121;
-    let t156 = t39 * t124 - t36 * t155;
-    let t157 = 0.01 * t154 + t156;
-    let t158 = 2.0 * t127 - 4.0 * t136;
-    let t159 = t139;
-    let t160 = 2.0 * t136 - 4.0 * t127;
-    let t161 = s_q7 * t140;
-    let t162 = qd[6] * t35 + c_q7 * t134 + 0.5 * (t98 * t160 + t99 * t142) - t150;
-    let t163 = t148 + qd[6] * t39 + t161 + 0.5 * t97 * t158;
-    let t164 = qd[6] * t36 + 0.5 * (t98 * t133 + t99 * t146 - t97 * t159 - t100 * t144);
-    let t165 = p.m * t162;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t2 = qd[5] + qd[6];
+    let t3 = q[8] * q[8];
+    let t4 = q[9] * q[9];
+    let t5 = q[10] * q[10];
+    let t6 = q[8] * q[9];
+    let t7 = q[8] * q[10];
+    let t8 = q[9] * q[10];
+    let t9 = q[8] * q[11];
+    let t10 = q[9] * q[11];
+    let t11 = q[10] * q[11];
+    let t12 = 1.0 - 2.0 * (t4 + t5);
+    let t13 = 2.0 * (t6 - t11);
+    let t14 = 2.0 * (t7 + t10);
+    let t15 = 2.0 * (t6 + t11);
+    let t16 = 1.0 - 2.0 * (t3 + t5);
+    let t17 = 2.0 * (t8 - t9);
+    let t18 = 2.0 * (t7 - t10);
+    let t19 = 2.0 * (t8 + t9);
+    let t20 = 1.0 - 2.0 * (t3 + t4);
+    let t21 = p.l * t2;
+    let t22 = p.l * t1;
+    let t23 = qd[7] + t0 * t12 + t1 * t15 + t2 * t18;
+    let t24 = qd[8] + t0 * t13 + t1 * t16 + t2 * t19;
+    let t25 = qd[9] + t0 * t14 + t1 * t17 + t2 * t20;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t26 = t23 * c_q12 - t25 * s_q12;
+    let t27 = t23 * s_q12 + t25 * c_q12;
+    let t28 = p.l * t25;
+    let t29 = p.l * t24;
+    let t30 = t24 + qd[10];
+    let t31 = c_q7 * t12 - s_q7 * t15;
+    let t32 = c_q7 * t14 - s_q7 * t17;
+    let t33 = c_q12 * t31 - s_q12 * t32;
+    let t34 = s_q12 * t31 + c_q12 * t32;
+    let t35 = c_q7 * t13 - s_q7 * t16;
+    let t36 = s_q7 * t12;
+    let t37 = t36 + c_q7 * t15;
+    let t38 = s_q7 * t14;
+    let t39 = t38 + c_q7 * t17;
+    let t40 = c_q12 * t37 - s_q12 * t39;
+    let t41 = s_q12 * t37 + c_q12 * t39;
+    let t42 = s_q7 * t13;
+    let t43 = t42 + c_q7 * t16;
+    let t44 = t18 * c_q12 - t20 * s_q12;
+    let t45 = t18 * s_q12 + t20 * c_q12;
+    let t46 = p.l * s_q7;
+    let t47 = t18 * t46;
+    let t48 = t20 * t46;
+    let t49 = t48 - p.l * t35;
+    let t50 = c_q12 * t47 - s_q12 * t49;
+    let t51 = t19 * t46;
+    let t52 = p.l * c_q7;
+    let t53 = -0.2 - t52;
+    let t54 = t18 * t53;
+    let t55 = t20 * t53;
+    let t56 = t55 - p.l * t43;
+    let t57 = c_q12 * t54 - s_q12 * t56;
+    let t58 = t19 * t53;
+    let t59 = p.l + 0.2 * c_q7;
+    let t60 = 0.2 * t36 + t15 * t59;
+    let t61 = p.l * t19;
+    let t62 = 0.2 * t38 + t17 * t59;
+    let t63 = t62 - t61;
+    let t64 = c_q12 * t60 - s_q12 * t63;
+    let t65 = p.l * t20;
+    let t66 = p.l * c_q12;
+    let t67 = p.l * t17;
+    let t68 = t67 - t61;
+    let t69 = t15 * t66 - s_q12 * t68;
+    let t70 = p.l * s_q12;
+    let t71 = p.l * t16;
+    let t72 = t51 + p.l * t32;
+    let t73 = s_q12 * t47 + c_q12 * t49;
+    let t74 = t58 + p.l * t39;
+    let t75 = s_q12 * t54 + c_q12 * t56;
+    let t76 = 0.2 * t42 + t16 * t59;
+    let t77 = t65 + t76;
+    let t78 = s_q12 * t60 + c_q12 * t63;
+    let t79 = t65 + t71;
+    let t80 = t15 * t70 + c_q12 * t68;
+    let t81 = qd[1] + 0.2 * qd[5];
+    let t82 = qd[0] * c_q7 + s_q7 * t81;
+    let t83 = c_q7 * t81 - qd[0] * s_q7;
+    let t84 = t21 + t83;
+    let t85 = qd[2] - 0.2 * qd[4];
+    let t86 = t85 - t22;
+    let t87 = t18 * t86 + t12 * t82 + t15 * t84;
+    let t88 = t20 * t86 + t14 * t82 + t17 * t84;
+    let t89 = t88 - t29;
+    let t90 = c_q12 * t87 - s_q12 * t89;
+    let t91 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
+    let t92 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
+    let t93 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
+    let t94 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
+    let t95 = p.m0 * qd[0];
+    let t96 = p.m0 * (qd[1] + 0.05 * qd[5]);
+    let t97 = p.m0 * (qd[2] - 0.05 * qd[4]);
+    let t98 = 0.5 * t21 + t83;
+    let t99 = t85 - 0.5 * t22;
+    let t100 = p.m * t82;
+    let t101 = p.m * t98;
+    let t102 = s_q7 * qd[6];
+    let t103 = c_q7 * qd[6];
+    let t104 = p.m * s_q7;
+    let t105 = t99 * t104;
+    let t106 = p.m * c_q7;
+    let t107 = t99 * t106;
+    let t108 = s_q7 * t0;
+    let t109 = c_q7 * t0;
+    let t110 = 0.002 * t0 - 0.2 * t105;
+    let t111 = 0.2 * p.m * t103 - t101;
+    let t112 = t100 - 0.2 * qd[6] * t104;
+    let t113 = t87 - 0.01 * t25;
+    let t114 = t19 * t86 + t13 * t82 + t16 * t84;
+    let t115 = 0.5 * t28 + t114;
+    let t116 = 0.01 * t23 + t88 - 0.5 * t29;
+    let t117 = p.m * t113;
+    let t118 = p.m * t116;
+    let t119 = 0.01 * t118 + 0.004 * t23 + 0.001 * t25;
+    let t120 = s_q7 * q[9];
+    let t121 = c_q7 * q[9];
+    let t122 = s_q7 * q[8];
+    let t123 = 2.0 * t121 + 4.0 * t122;
+    let t124 = c_q7 * q[10];
+    let t125 = s_q7 * q[11];
+    let t126 = 2.0 * (t124 + t125);
+    let t127 = q[9] * t91;
+    let t128 = -4.0 * t121 - 2.0 * t122;
+    let t129 = c_q7 * q[8];
+    let t130 = c_q7 * q[11];
+    let t131 = s_q7 * q[10];
+    let t132 = 2.0 * (t130 - t131);
+    let t133 = q[8] * t92;
+    let t134 = -4.0 * t124 - 2.0 * t125;
+    let t135 = 2.0 * t130 - 4.0 * t131;
+    let t136 = 2.0 * (t120 - t129);
+    let t137 = 2.0 * (t121 + t122);
+    let t138 = t94 * t131;
+    let t139 = 0.5 * t93 * t134 + t138;
+    let t140 = t139 + 0.5 * t92 * t128 - qd[6] * t37 - s_q7 * t127;
+    let t141 = t94 * t124;
+    let t142 = c_q7 * t133 + t141 + 0.5 * (t91 * t123 - t93 * t135) - qd[6] * t43;
+    let t143 = 0.5 * (t91 * t126 + t92 * t132 - t93 * t136 - t94 * t137) - qd[6] * t39;
+    let t144 = p.m * t140;
+    let t145 = p.m * t143;
+    let t146 = p.m * t115;
+    let t147 = t35 * t118 - t32 * t146;
+    let t148 = 0.01 * t145 + t147;
+    let t149 = 2.0 * t120 - 4.0 * t129;
+    let t150 = 2.0 * t129 - 4.0 * t120;
+    let t151 = s_q7 * t133;
+    let t152 = qd[6] * t31 + c_q7 * t127 + 0.5 * (t92 * t150 + t93 * t135) - t141;
+    let t153 = t139 + qd[6] * t35 + t151 + 0.5 * t91 * t149;
+    let t154 = qd[6] * t32 + 0.5 * (t92 * t126 + t93 * t137 - t91 * t132 - t94 * t136);
+    let t155 = p.m * t152;
+    let t156 = p.m * t154;
+    let t157 = t43 * t118 - t39 * t146;
+    let t158 = 0.01 * t156 + t157;
+    let t159 = q[9] * t92;
+    let t160 = -2.0 * (q[8] * t91 + t159);
+    let t161 = q[8] * t93;
+    let t162 = q[9] * t93;
+    let t163 = q[9] * t94;
+    let t164 = q[10] * t91 + t161 + t163 - q[11] * t92;
+    let t165 = q[11] * t91 + q[10] * t92 + t162 - q[8] * t94;
     let t166 = p.m * t164;
-    let t167 = t47 * t124 - t43 * t155;
-    let t168 = 0.01 * t166 + t167;
-    let t169 = q[9] * t98;
-    let t170 = -2.0 * (q[8] * t97 + t169);
-    let t171 = q[8] * t99;
-    let t172 = q[9] * t99;
-    let t173 = q[9] * t100;
-    let t174 = q[10] * t97 + t171 + t173 - q[11] * t98;
-    let t175 = q[11] * t97 + q[10] * t98 + t172 - q[8] * t100;
-    let t176 = p.m * t174;
-    let t177 = p.m * t170;
-    let t178 = t21 * t124 - t22 * t155;
-    let t179 = 0.01 * t177 + t178;
-    let t180 = p.l * t109;
-    let t181 = q[10] * t50;
-    let t182 = q[11] * t50;
-    let t183 = q[8] * t50;
-    let t184 = q[9] * t50;
-    let t185 = p.l * t151;
-    let t186 = t21 * t180 + t97 * t182 + t98 * t181 + t50 * t172 + 0.5 * p.l * t152
-        - t100 * t183;
-    let t187 = 0.01 * t149 + t22 * t180 - 2.0 * (t97 * t183 + t50 * t169) - 0.5 * t185;
-    let t188 = p.m
-        * (t20 * t180 + t97 * t181 + t99 * t183 + t50 * t173 - 0.01 * t152 - t98 * t182);
-    let t189 = p.m * t187;
-    let t190 = t156 + t188;
-    let t191 = t36 * t123 - t35 * t124;
-    let t192 = p.m * t186 + t191;
-    let t193 = t35 * t155 - t39 * t123;
-    let t194 = t189 + t193;
-    let t195 = q[10] * t57;
-    let t196 = q[11] * t57;
-    let t197 = q[8] * t57;
-    let t198 = q[9] * t57;
-    let t199 = p.l * t163;
-    let t200 = qd[6] * t55 + t97 * t196 + t98 * t195 + t57 * t172 + 0.5 * p.l * t164
-        - t100 * t197;
-    let t201 = 0.01 * t162 + qd[6] * t52 - 2.0 * (t97 * t197 + t57 * t169) - 0.5 * t199;
-    let t202 = p.m
-        * (qd[6] * t51 + t97 * t195 + t99 * t197 + t57 * t173 - 0.01 * t164
-            - t98 * t196);
-    let t203 = p.m * t201;
-    let t204 = p.m * t57;
-    let t205 = t21 * t204;
-    let t206 = t22 * t204;
-    let t207 = t20 * t204;
-    let t208 = t167 + t202;
-    let t209 = t43 * t123 - t41 * t124;
-    let t210 = p.m * t200 + t209;
-    let t211 = t41 * t155 - t47 * t123;
-    let t212 = t203 + t211;
-    let t213 = 0.2 * t35;
-    let t214 = 0.2 * t36;
-    let t215 = q[8] * t63;
-    let t216 = 0.4 * t127 - 4.0 * t215;
-    let t217 = q[11] * t63;
-    let t218 = 0.4 * t138 - 2.0 * t217;
-    let t219 = 2.0 * t215 - 0.8 * t127;
-    let t220 = q[10] * t63;
-    let t221 = 0.4 * t132 + 2.0 * t220;
-    let t222 = 2.0 * t217 - 0.8 * t138;
-    let t223 = 0.4 * t129 + 2.0 * q[9] * t63;
-    let t224 = 0.4 * t127 - 2.0 * t215;
-    let t225 = p.l * t170;
-    let t226 = p.l * t175;
-    let t227 = 0.5 * t99 * (-0.4 * t132 - 4.0 * t220) + 0.2 * t147 + qd[6] * 0.2 * t39;
-    let t228 = 0.2 * t161 + 0.5 * (t97 * t216 + t225) + t227;
-    let t229 = 0.01 * t174 - 0.5 * t226;
-    let t230 = qd[6] * t214 + t229
-        + 0.5 * (t97 * t218 + t98 * t221 + t99 * t223 - t100 * t224);
-    let t231 = p.m
-        * (qd[6] * t213 + t63 * t134 + 0.5 * (t98 * t219 + t99 * t222) - 0.01 * t170
-            - t100 * t220);
-    let t232 = p.m * t230;
-    let t233 = t21 * t125;
-    let t234 = t178 + t231;
-    let t235 = t22 * t123 - t20 * t124;
-    let t236 = p.m * t228 + t235;
-    let t237 = t20 * t155 - t21 * t123;
-    let t238 = t232 + t237;
-    let t239 = p.l * q[9];
-    let t240 = p.l * q[8];
-    let t241 = p.l * q[11];
-    let t242 = t97 * t240;
-    let t243 = p.l * q[10];
-    let t244 = t99 * t243;
-    let t245 = 0.5 * t225 - 2.0 * (t242 + t244);
-    let t246 = t229 + t98 * t243 + p.l * t172 + t100 * t240 - t97 * t241;
-    let t247 = p.m * (t99 * t241 + p.l * (t134 + t140) - 0.01 * t170 - t100 * t243);
-    let t248 = p.m * t246;
-    let t249 = t178 + t247;
-    let t250 = t235 + p.m * t245;
-    let t251 = t237 + t248;
-    let t252 = t125;
-    let t253 = p.m * t151;
-    let t254 = p.m * t163;
-    let t255 = p.m * t175;
-    let t256 = p.l * t17;
-    let t257 = t32 + t120 + 0.5 * p.l * t31;
-    let t258 = s_q12 * t93 + c_q12 * t95 - 0.5 * p.l * t34;
-    let t259 = p.m * t96;
-    let t260 = p.m * t258;
-    let t261 = q[9] * c_q12;
-    let t262 = s_q12 * t133;
-    let t263 = q[9] * s_q12;
-    let t264 = c_q12 * t133;
-    let t265 = s_q12 * t146;
-    let t266 = c_q12 * t146;
-    let t267 = qd[6] * (s_q12 * t85 - c_q12 * t126)
+    let t167 = p.m * t160;
+    let t168 = t19 * t118 - t20 * t146;
+    let t169 = 0.01 * t167 + t168;
+    let t170 = p.l * t103;
+    let t171 = q[10] * t46;
+    let t172 = q[11] * t46;
+    let t173 = q[8] * t46;
+    let t174 = q[9] * t46;
+    let t175 = p.l * t142;
+    let t176 = t19 * t170 + t91 * t172 + t92 * t171 + t46 * t162 + 0.5 * p.l * t143
+        - t94 * t173;
+    let t177 = 0.01 * t140 + t20 * t170 - 2.0 * (t91 * t173 + t46 * t159) - 0.5 * t175;
+    let t178 = p.m
+        * (t18 * t170 + t91 * t171 + t93 * t173 + t46 * t163 - 0.01 * t143 - t92 * t172);
+    let t179 = p.m * t177;
+    let t180 = t147 + t178;
+    let t181 = t32 * t117 - t31 * t118;
+    let t182 = p.m * t176 + t181;
+    let t183 = t31 * t146 - t35 * t117;
+    let t184 = t179 + t183;
+    let t185 = q[10] * t53;
+    let t186 = q[11] * t53;
+    let t187 = q[8] * t53;
+    let t188 = q[9] * t53;
+    let t189 = p.l * t153;
+    let t190 = qd[6] * t51 + t91 * t186 + t92 * t185 + t53 * t162 + 0.5 * p.l * t154
+        - t94 * t187;
+    let t191 = 0.01 * t152 + qd[6] * t48 - 2.0 * (t91 * t187 + t53 * t159) - 0.5 * t189;
+    let t192 = p.m
+        * (qd[6] * t47 + t91 * t185 + t93 * t187 + t53 * t163 - 0.01 * t154
+            - t92 * t186);
+    let t193 = p.m * t191;
+    let t194 = p.m * t53;
+    let t195 = t19 * t194;
+    let t196 = t20 * t194;
+    let t197 = t18 * t194;
+    let t198 = t157 + t192;
+    let t199 = t39 * t117 - t37 * t118;
+    let t200 = p.m * t190 + t199;
+    let t201 = t37 * t146 - t43 * t117;
+    let t202 = t193 + t201;
+    let t203 = 0.2 * t31;
+    let t204 = 0.2 * t32;
+    let t205 = q[8] * t59;
+    let t206 = 0.4 * t120 - 4.0 * t205;
+    let t207 = q[11] * t59;
+    let t208 = 0.4 * t131 - 2.0 * t207;
+    let t209 = 2.0 * t205 - 0.8 * t120;
+    let t210 = q[10] * t59;
+    let t211 = 0.4 * t125 + 2.0 * t210;
+    let t212 = 2.0 * t207 - 0.8 * t131;
+    let t213 = 0.4 * t122 + 2.0 * q[9] * t59;
+    let t214 = 0.4 * t120 - 2.0 * t205;
+    let t215 = p.l * t160;
+    let t216 = p.l * t165;
+    let t217 = 0.5 * t93 * (-0.4 * t125 - 4.0 * t210) + 0.2 * t138 + 0.2 * qd[6] * t35;
+    let t218 = 0.2 * t151 + 0.5 * (t91 * t206 + t215) + t217;
+    let t219 = 0.01 * t164 - 0.5 * t216;
+    let t220 = qd[6] * t204 + t219
+        + 0.5 * (t91 * t208 + t92 * t211 + t93 * t213 - t94 * t214);
+    let t221 = p.m
+        * (qd[6] * t203 + t59 * t127 + 0.5 * (t92 * t209 + t93 * t212) - 0.01 * t160
+            - t94 * t210);
+    let t222 = p.m * t220;
+    let t223 = t19 * t119;
+    let t224 = t168 + t221;
+    let t225 = t20 * t117 - t18 * t118;
+    let t226 = p.m * t218 + t225;
+    let t227 = t18 * t146 - t19 * t117;
+    let t228 = t222 + t227;
+    let t229 = p.l * q[9];
+    let t230 = p.l * q[8];
+    let t231 = p.l * q[11];
+    let t232 = t91 * t230;
+    let t233 = p.l * q[10];
+    let t234 = t93 * t233;
+    let t235 = 0.5 * t215 - 2.0 * (t232 + t234);
+    let t236 = t219 + t92 * t233 + p.l * t162 + t94 * t230 - t91 * t231;
+    let t237 = p.m * (t93 * t231 + p.l * (t127 + t133) - 0.01 * t160 - t94 * t233);
+    let t238 = p.m * t236;
+    let t239 = t168 + t237;
+    let t240 = t225 + p.m * t235;
+    let t241 = t227 + t238;
+    let t242 = p.m * t142;
+    let t243 = p.m * t153;
+    let t244 = p.m * t165;
+    let t245 = p.l * t15;
+    let t246 = t28 + t114 + 0.5 * p.l * t27;
+    let t247 = s_q12 * t87 + c_q12 * t89 - 0.5 * p.l * t30;
+    let t248 = p.m * t90;
+    let t249 = p.m * t247;
+    let t250 = q[9] * c_q12;
+    let t251 = s_q12 * t126;
+    let t252 = q[9] * s_q12;
+    let t253 = c_q12 * t126;
+    let t254 = s_q12 * t137;
+    let t255 = c_q12 * t137;
+    let t256 = qd[6] * (s_q12 * t39 - c_q12 * t37)
         + 0.5
-            * (t97 * (-2.0 * s_q7 * t261 - t262) + t98 * (c_q12 * t135 - s_q12 * t139)
-                + t99 * (c_q12 * t141 + s_q12 * t145)
-                - t100 * (-2.0 * c_q12 * t138 - t265)) - qd[10] * t38;
-    let t268 = qd[10] * t37
+            * (t91 * (-2.0 * s_q7 * t250 - t251) + t92 * (c_q12 * t128 - s_q12 * t132)
+                + t93 * (c_q12 * t134 + s_q12 * t136)
+                - t94 * (-2.0 * c_q12 * t131 - t254)) - qd[10] * t34;
+    let t257 = qd[10] * t33
         + 0.5
-            * (t97 * (t264 - 2.0 * s_q7 * t263) + t98 * (s_q12 * t135 + c_q12 * t139)
-                + t99 * (s_q12 * t141 - c_q12 * t145)
-                - t100 * (t266 - 2.0 * s_q12 * t138))
-        - qd[6] * (s_q12 * t126 + c_q12 * t85);
-    let t269 = p.m * t257;
-    let t270 = 0.5 * (t39 * t260 - t38 * t269);
-    let t271 = qd[6] * t37
+            * (t91 * (t253 - 2.0 * s_q7 * t252) + t92 * (s_q12 * t128 + c_q12 * t132)
+                + t93 * (s_q12 * t134 - c_q12 * t136)
+                - t94 * (t255 - 2.0 * s_q12 * t131))
+        - qd[6] * (s_q12 * t37 + c_q12 * t39);
+    let t258 = p.m * t246;
+    let t259 = 0.5 * (t35 * t249 - t34 * t258);
+    let t260 = qd[6] * t33
         + 0.5
-            * (t97 * (2.0 * c_q7 * t261 + s_q12 * t159) + t98 * (c_q12 * t160 - t262)
-                + t99 * (c_q12 * t142 - t265)
-                - t100 * (2.0 * c_q12 * t131 - s_q12 * t144)) - qd[10] * t45;
-    let t272 = qd[6] * t38 + qd[10] * t44
+            * (t91 * (2.0 * c_q7 * t250 + s_q12 * t132) + t92 * (c_q12 * t150 - t251)
+                + t93 * (c_q12 * t135 - t254)
+                - t94 * (2.0 * c_q12 * t124 - s_q12 * t136)) - qd[10] * t41;
+    let t261 = qd[6] * t34 + qd[10] * t40
         + 0.5
-            * (t97 * (2.0 * c_q7 * t263 - c_q12 * t159) + t98 * (t264 + s_q12 * t160)
-                + t99 * (t266 + s_q12 * t142)
-                - t100 * (2.0 * s_q12 * t131 + c_q12 * t144));
-    let t273 = 0.5 * (t47 * t260 - t45 * t269);
-    let t274 = 0.5
-        * (t97 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
-            + t98 * (4.0 * t263 - 2.0 * q[11] * c_q12)) + c_q12 * t171 + t100 * t261
-        - qd[10] * t49;
+            * (t91 * (2.0 * c_q7 * t252 - c_q12 * t132) + t92 * (t253 + s_q12 * t150)
+                + t93 * (t255 + s_q12 * t135)
+                - t94 * (2.0 * s_q12 * t124 + c_q12 * t136));
+    let t262 = 0.5 * (t43 * t249 - t41 * t258);
+    let t263 = 0.5
+        * (t91 * (2.0 * q[10] * c_q12 + 4.0 * q[8] * s_q12)
+            + t92 * (4.0 * t252 - 2.0 * q[11] * c_q12)) + c_q12 * t161 + t94 * t250
+        - qd[10] * t45;
+    let t264 = 0.5
+        * (t91 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
+            + t92 * (-4.0 * t250 - 2.0 * q[11] * s_q12)) + s_q12 * t161 + t94 * t252
+        + qd[10] * t44;
+    let t265 = 0.5 * (t19 * t249 - t45 * t258);
+    let t266 = c_q7 * t18;
+    let t267 = t20 * t52 + p.l * t43;
+    let t268 = c_q12 * t171;
+    let t269 = -4.0 * t173 - p.l * t123;
+    let t270 = p.l * t126;
+    let t271 = s_q12 * t171;
+    let t272 = -4.0 * t174 - 2.0 * q[8] * t52;
+    let t273 = p.l * t137;
+    let t274 = qd[6] * (t19 * t52 - p.l * t39)
+        + 0.5
+            * (t91 * (2.0 * t172 + t270) + t92 * (2.0 * t171 + p.l * t132)
+                + t93 * (2.0 * t174 - p.l * t136) + p.l * t257
+                - t94 * (2.0 * t173 + t273));
     let t275 = 0.5
-        * (t97 * (2.0 * q[10] * s_q12 - 4.0 * q[8] * c_q12)
-            + t98 * (-4.0 * t261 - 2.0 * q[11] * s_q12)) + s_q12 * t171 + t100 * t263
-        + qd[10] * t48;
-    let t276 = 0.5 * (t21 * t260 - t49 * t269);
-    let t277 = c_q7 * t20;
-    let t278 = t22 * t56 + p.l * t86;
-    let t279 = c_q12 * t181;
-    let t280 = -4.0 * t183 - p.l * t130;
-    let t281 = p.l * t133;
-    let t282 = s_q12 * t181;
-    let t283 = -4.0 * t184 - 2.0 * q[8] * t56;
-    let t284 = p.l * t146;
-    let t285 = qd[6] * (t21 * t56 - p.l * t85)
+        * (t91 * (2.0 * t271 + c_q12 * t269) + t92 * (c_q12 * t272 - 2.0 * s_q12 * t172)
+            + t93 * (2.0 * s_q12 * t173 + t66 * t135) - t175
+            - 2.0 * t94 * (t66 * t124 - t46 * t252))
+        + qd[6] * (t70 * t266 + c_q12 * t267) + qd[10] * t50;
+    let t276 = t259
+        + 0.5 * p.m
+            * (qd[6] * (t66 * t266 - s_q12 * t267)
+                + 0.5
+                    * (t91 * (2.0 * t268 - s_q12 * t269)
+                        + t92 * (-2.0 * c_q12 * t172 - s_q12 * t272)
+                        + t93 * (2.0 * c_q12 * t173 - t70 * t135)
+                        + 2.0 * t94 * (t46 * t250 + t70 * t124)) - qd[10] * t73);
+    let t277 = 0.5 * (t33 * t249 - t34 * t248);
+    let t278 = 0.5 * p.m * t274 - t277;
+    let t279 = 0.5 * (t33 * t258 - t35 * t248);
+    let t280 = 0.5 * p.m * t275 + t279;
+    let t281 = -4.0 * t187 - p.l * t149;
+    let t282 = -2.0 * t173 - 4.0 * t188;
+    let t283 = qd[6] * t72
         + 0.5
-            * (t97 * (2.0 * t182 + t281) + t98 * (2.0 * t181 + p.l * t139)
-                + t99 * (2.0 * t184 - p.l * t145) + p.l * t268
-                - t100 * (2.0 * t183 + t284));
-    let t286 = 0.5
-        * (t97 * (2.0 * t282 + c_q12 * t280) + t98 * (c_q12 * t283 - 2.0 * s_q12 * t182)
-            + t99 * (2.0 * s_q12 * t183 + t70 * t143) - t185
-            - t100 * 2.0 * (t70 * t131 - t50 * t263))
-        + qd[6] * (t74 * t277 + c_q12 * t278) + qd[10] * t54;
-    let t287 = t270
+            * (t91 * (2.0 * t186 - p.l * t132) + t92 * (2.0 * t185 + t270)
+                + t93 * (2.0 * t188 + t273) + p.l * t261
+                - t94 * (2.0 * t187 + p.l * t136));
+    let t284 = 0.5
+        * (t91 * (2.0 * s_q12 * t185 + c_q12 * t281)
+            + t92 * (c_q12 * t282 - 2.0 * s_q12 * t186)
+            + t93 * (2.0 * s_q12 * t187 - t66 * t134) - t189
+            - 2.0 * t94 * (t268 - t53 * t252)) + qd[6] * t73 + qd[10] * t57;
+    let t285 = t262
         + 0.5 * p.m
-            * (qd[6] * (t70 * t277 - s_q12 * t278)
+            * (qd[6] * t50
                 + 0.5
-                    * (t97 * (2.0 * t279 - s_q12 * t280)
-                        + t98 * (-2.0 * c_q12 * t182 - s_q12 * t283)
-                        + t99 * (2.0 * c_q12 * t183 - t74 * t143)
-                        - t100 * -2.0 * (t50 * t261 + t74 * t131)) - qd[10] * t77);
-    let t288 = 0.5 * (t37 * t260 - t38 * t259);
-    let t289 = 0.5 * p.m * t285 - t288;
-    let t290 = 0.5 * (t37 * t269 - t39 * t259);
-    let t291 = 0.5 * p.m * t286 + t290;
-    let t292 = -4.0 * t197 - p.l * t158;
-    let t293 = -2.0 * t183 - 4.0 * t198;
-    let t294 = qd[6] * t76
-        + 0.5
-            * (t97 * (2.0 * t196 - p.l * t159) + t98 * (2.0 * t195 + t281)
-                + t99 * (2.0 * t198 + t284) + p.l * t272
-                - t100 * (2.0 * t197 + p.l * t144));
-    let t295 = 0.5
-        * (t97 * (2.0 * s_q12 * t195 + c_q12 * t292)
-            + t98 * (c_q12 * t293 - 2.0 * s_q12 * t196)
-            + t99 * (2.0 * s_q12 * t197 - t70 * t141) - t199
-            - t100 * 2.0 * (t279 - t57 * t263)) + qd[6] * t77 + qd[10] * t61;
-    let t296 = t273
+                    * (t91 * (2.0 * c_q12 * t185 - s_q12 * t281)
+                        + t92 * (-2.0 * c_q12 * t186 - s_q12 * t282)
+                        + t93 * (2.0 * c_q12 * t187 + t70 * t134)
+                        + 2.0 * t94 * (t271 + t53 * t250)) - qd[10] * t75);
+    let t286 = 0.5 * (t40 * t249 - t41 * t248);
+    let t287 = 0.5 * p.m * t283 - t286;
+    let t288 = 0.5 * (t40 * t258 - t43 * t248);
+    let t289 = 0.5 * p.m * t284 + t288;
+    let t290 = t208 - 2.0 * t231;
+    let t291 = t211 - 2.0 * t233;
+    let t292 = t213 - 2.0 * t229;
+    let t293 = t214 - 2.0 * t230;
+    let t294 = p.l * t264;
+    let t295 = t217
+        + 0.5 * (t91 * (t206 - 4.0 * t230) + t92 * (0.4 * t122 - 4.0 * t229) + t294);
+    let t296 = 0.5
+        * (t91 * (2.0 * t59 * t252 + c_q12 * t290) + t92 * (s_q12 * t209 + c_q12 * t291)
+            + t93 * (s_q12 * t212 + c_q12 * t292) - t216
+            - t94 * (2.0 * s_q12 * t210 + c_q12 * t293))
+        + qd[6] * (s_q12 * t203 + c_q12 * t204) + qd[10] * t64;
+    let t297 = t265
         + 0.5 * p.m
-            * (qd[6] * t54
+            * (qd[6] * (c_q12 * t203 - s_q12 * t204)
                 + 0.5
-                    * (t97 * (2.0 * c_q12 * t195 - s_q12 * t292)
-                        + t98 * (-2.0 * c_q12 * t196 - s_q12 * t293)
-                        + t99 * (2.0 * c_q12 * t197 + t74 * t141)
-                        - t100 * -2.0 * (t282 + t57 * t261)) - qd[10] * t79);
-    let t297 = 0.5 * (t44 * t260 - t45 * t259);
-    let t298 = 0.5 * p.m * t294 - t297;
-    let t299 = 0.5 * (t44 * t269 - t47 * t259);
-    let t300 = 0.5 * p.m * t295 + t299;
-    let t301 = t218 - 2.0 * t241;
-    let t302 = t221 - 2.0 * t243;
-    let t303 = t223 - 2.0 * t239;
-    let t304 = t224 - 2.0 * t240;
-    let t305 = p.l * t275;
-    let t306 = t227
-        + 0.5 * (t97 * (t216 - 4.0 * t240) + t98 * (0.4 * t129 - 4.0 * t239) + t305);
-    let t307 = 0.5
-        * (t97 * (2.0 * t63 * t263 + c_q12 * t301) + t98 * (s_q12 * t219 + c_q12 * t302)
-            + t99 * (s_q12 * t222 + c_q12 * t303) - t226
-            - t100 * (2.0 * s_q12 * t220 + c_q12 * t304))
-        + qd[6] * (s_q12 * t213 + c_q12 * t214) + qd[10] * t68;
-    let t308 = t276
-        + 0.5 * p.m
-            * (qd[6] * (c_q12 * t213 - s_q12 * t214)
-                + 0.5
-                    * (t97 * (2.0 * t63 * t261 - s_q12 * t301)
-                        + t98 * (c_q12 * t219 - s_q12 * t302)
-                        + t99 * (c_q12 * t222 - s_q12 * t303)
-                        - t100 * (2.0 * c_q12 * t220 - s_q12 * t304)) - qd[10] * t82);
-    let t309 = 0.5 * (t48 * t260 - t49 * t259);
-    let t310 = 0.5 * p.m * t306 - t309;
-    let t311 = 0.5 * (t48 * t269 - t21 * t259);
-    let t312 = 0.5 * p.m * t307 + t311;
-    let t313 = q[11] * t99;
-    let t314 = 0.5 * t305 - 4.0 * t242 - 2.0 * (t244 + p.l * t169);
-    let t315 = 0.5
-        * (t97 * (2.0 * q[9] * t74 - 4.0 * q[11] * t70) - t226
-            - t100 * (2.0 * q[10] * t74 - 4.0 * q[8] * t70)) + qd[10] * t73
-        + t74 * (t140 + t313);
-    let t316 = t276
+                    * (t91 * (2.0 * t59 * t250 - s_q12 * t290)
+                        + t92 * (c_q12 * t209 - s_q12 * t291)
+                        + t93 * (c_q12 * t212 - s_q12 * t292)
+                        - t94 * (2.0 * c_q12 * t210 - s_q12 * t293)) - qd[10] * t78);
+    let t298 = 0.5 * (t44 * t249 - t45 * t248);
+    let t299 = 0.5 * p.m * t295 - t298;
+    let t300 = 0.5 * (t44 * t258 - t19 * t248);
+    let t301 = 0.5 * p.m * t296 + t300;
+    let t302 = q[11] * t93;
+    let t303 = 0.5 * t294 - 4.0 * t232 - 2.0 * (t234 + p.l * t159);
+    let t304 = 0.5
+        * (t91 * (2.0 * q[9] * t70 - 4.0 * q[11] * t66) - t216
+            - t94 * (2.0 * q[10] * t70 - 4.0 * q[8] * t66)) + qd[10] * t69
+        + t70 * (t133 + t302);
+    let t305 = t265
         + 0.5 * p.m
             * (0.5
-                * (t97 * (2.0 * q[9] * t70 + 4.0 * q[11] * t74)
-                    - t100 * (4.0 * q[8] * t74 + 2.0 * q[10] * t70))
-                + t70 * (t140 + t313) - qd[10] * t84);
-    let t317 = 0.5 * p.m * t314 - t309;
-    let t318 = t311 + 0.5 * p.m * t315;
-    let t319 = s_q12 * qd[10];
-    let t320 = c_q12 * qd[10];
-    let t321 = p.m * t267;
-    let t322 = p.m * t268;
-    let t323 = p.m * t271;
-    let t324 = p.m * t272;
-    let t325 = t109 * t112 + t108 * t110;
-    let t326 = p.m * t274;
-    let t327 = p.m * t275;
-    let t328 = c_q7 * t113 + s_q7 * t111;
-    let t329 = t103 + t328;
-    let t330 = t104 * t112 + t88 * t110;
-    let t331 = s_q12 * t269;
-    let t332 = c_q12 * t269;
-    let t333 = s_q7 * t117 + c_q7 * t118;
-    let t334 = t104 * t110 - t88 * t112;
-    let t335 = c_q12 * d.k2;
-    let t336 = qd[10] * t335;
-    let t337 = 0.5 * (s_q12 * t259 - c_q12 * t260) + 0.25 * t336;
-    let t338 = 0.5 * (t260 + t336);
-    let t339 = s_q12 * d.k2;
-    let t340 = qd[10] * t339;
-    let t341 = 0.5 * (t340 - t259);
-    let t342 = 0.5 * (c_q12 * t259 + s_q12 * t260) - 0.25 * t340;
-    let t343 = t109 * d.k2;
-    let t344 = t102 + t330;
-    let t345 = s_q7 * d.k2;
-    let t346 = qd[6] * t345;
-    let t347 = t101 - t334;
-    let t348 = t191 - 0.5 * t152 * d.k2;
-    let t349 = t151 * d.k2;
-    let t350 = t193 - 0.01 * t153;
-    let t351 = 0.5 * t349 + t350;
-    let t352 = t20 * t345;
-    let t353 = t21 * t345;
-    let t354 = t22 * t345;
-    let t355 = -0.25 * t268 * d.k2 - t288;
-    let t356 = t290 + 0.25 * t349;
-    let t357 = t209 - 0.5 * t164 * d.k2;
-    let t358 = t163 * d.k2;
-    let t359 = t211 - 0.01 * t165;
-    let t360 = 0.5 * t358 + t359;
-    let t361 = -0.25 * t272 * d.k2 - t297;
-    let t362 = t299 + 0.25 * t358;
-    let t363 = t235 - 0.5 * t170 * d.k2;
-    let t364 = t175 * d.k2;
-    let t365 = t237 - 0.01 * t176;
-    let t366 = 0.5 * t364 + t365;
-    let t367 = -0.25 * t275 * d.k2 - t309;
-    let t368 = t311 + 0.25 * t364;
-    let t369 = 0.021 * t4 + 0.5 * t104 * d.k2;
-    let t370 = s_q7 * t369;
-    let t371 = -0.002 * t108 - t370;
-    let t372 = c_q7 * t369;
-    let t373 = t109 * (-0.021 - 0.25 * d.k13) - t372;
-    let t374 = 0.001 * t25 + 0.022 * t27 + 0.5 * t121 * d.k2 - 0.01 * t123;
-    let t375 = 0.02 * t26 - 0.5 * t122 * d.k2;
-    let t376 = t122 * t353 - t36 * t375 - t121 * t354;
-    let t377 = 0.01 * t189 + t39 * t374 + t376 + 0.004 * t149 + 0.001 * t152;
-    let t378 = t119 * t354 - t35 * t374 - t122 * t352;
-    let t379 = t378 + t36 * t125 - 0.5 * t187 * d.k2;
-    let t380 = 0.02 * t151 + t379;
-    let t381 = t121 * t352 - t39 * t125 - t119 * t353;
-    let t382 = t35 * t375 + t381 + 0.001 * t149 + 0.022 * t152 + 0.5 * t186 * d.k2
-        - 0.01 * t188;
-    let t383 = 0.01 * t31 + 0.25 * t257 * d.k2;
-    let t384 = t258 * d.k2;
-    let t385 = 0.01 * t34 - 0.25 * t384;
-    let t386 = 0.001 * t267 + 0.5 * (t76 * t260 - t77 * t269) + t39 * t383 - t38 * t385;
-    let t387 = t37 * t383 - 0.001 * t30 * t38 - 0.5 * t77 * t259 - -0.5 * t54 * t260;
-    let t388 = -0.25 * t286 * d.k2 - t387;
-    let t389 = 0.01 * t151 + t388;
-    let t390 = 0.01 * t268 + 0.5 * (t54 * t269 - t76 * t259) + 0.25 * t285 * d.k2
-        + t37 * t385 - 0.001 * t30 * t39;
-    let t391 = 0.2 * t107 + 0.002 * t109 + t372;
-    let t392 = -0.2 * t106 - t370 - t108 * (0.021 + 0.25 * d.k13);
-    let t393 = t122 * t205 - t121 * t206 - t43 * t375;
-    let t394 = 0.01 * t203 + t47 * t374 + t393 + 0.004 * t162 + 0.001 * t164;
-    let t395 = t119 * t206 - t122 * t207 - t41 * t374;
-    let t396 = t395 + t43 * t125 - 0.5 * t201 * d.k2;
-    let t397 = 0.02 * t163 + t396;
-    let t398 = t121 * t207 - t47 * t125 - t119 * t205;
-    let t399 = t41 * t375 + t398 + 0.001 * t162 + 0.022 * t164 + 0.5 * t200 * d.k2
-        - 0.01 * t202;
-    let t400 = 0.001 * t271 + 0.5 * (t78 * t260 - t79 * t269) + t47 * t383 - t45 * t385;
-    let t401 = t44 * t383 - 0.001 * t30 * t45 - 0.5 * t79 * t259 - -0.5 * t61 * t260;
-    let t402 = -0.25 * t295 * d.k2 - t401;
-    let t403 = 0.01 * t163 + t402;
-    let t404 = 0.01 * t272 + 0.5 * (t61 * t269 - t78 * t259) + 0.25 * t294 * d.k2
-        + t44 * t385 - 0.001 * t30 * t47;
-    let t405 = 0.05 * t102 + 0.002 * qd[4] + 0.08 * qd[5];
-    let t406 = 0.5 * t105 * d.k2 - 0.021 * t3;
-    let t407 = 0.2 * t113 + t406;
-    let t408 = t22 * t375;
-    let t409 = t80 * t124 - t66 * t155;
-    let t410 = 0.001 * t170 + 0.004 * t174 + t21 * t374 - t408;
-    let t411 = t409 + 0.01 * t232 + t410;
-    let t412 = t20 * t374;
-    let t413 = t22 * t125 - t412;
-    let t414 = 0.02 * t175 + t413;
-    let t415 = t66 * t123 - t64 * t124;
-    let t416 = t415 - 0.5 * t230 * d.k2;
-    let t417 = t414 + t416;
-    let t418 = 0.022 * t170 + 0.001 * t174 + t20 * t375 - t233;
-    let t419 = t64 * t155 - t80 * t123;
-    let t420 = 0.5 * t228 * d.k2 + t418 + t419 - 0.01 * t231;
-    let t421 = 0.001 * t274 + t21 * t383 - t49 * t385;
-    let t422 = 0.5 * (t81 * t260 - t82 * t269) + t421;
-    let t423 = 0.001 * t30 * t49 - t48 * t383;
-    let t424 = -0.5 * (t82 * t259 - t68 * t260) - t423;
-    let t425 = -0.25 * t307 * d.k2 - t424;
-    let t426 = 0.01 * t175 + t425;
-    let t427 = t48 * t385 + 0.01 * t275 - 0.001 * t21 * t30;
-    let t428 = 0.5 * (t68 * t269 - t81 * t259) + 0.25 * t306 * d.k2 + t427;
-    let t429 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t103;
-    let t430 = t18 * d.k2;
-    let t431 = t19 * d.k2;
-    let t432 = t122 * t430 - t121 * t431;
-    let t433 = t432 + 0.01 * t248 + t410;
-    let t434 = t17 * d.k2;
-    let t435 = t119 * t431 - t122 * t434;
-    let t436 = t435 - 0.5 * t246 * d.k2;
-    let t437 = t414 + t436;
-    let t438 = t121 * t434 - t119 * t430;
-    let t439 = 0.5 * t245 * d.k2 + t418 + t438 - 0.01 * t247;
-    let t440 = 0.5 * (t83 * t260 - t84 * t269) + t421;
-    let t441 = -0.5 * (t84 * t259 - t73 * t260) - t423;
-    let t442 = -0.25 * t315 * d.k2 - t441;
-    let t443 = 0.01 * t175 + t442;
-    let t444 = 0.5 * (t73 * t269 - t83 * t259) + t427 + 0.25 * t314 * d.k2;
-    let t445 = t374;
-    let t446 = s_q12 * t385;
-    let t447 = -0.001 * t319 - t446;
-    let t448 = 0.001 * s_q12 * t30 - c_q12 * t383;
-    let t449 = c_q12 * t385;
-    let t450 = t449 + t320 * (0.01 + 0.125 * d.k13);
-    let t451 = t257 * t335;
-    let t452 = t383 + 0.5 * t451;
-    let t453 = t319 * d.k13;
-    let t454 = 0.5 * (t96 * t335 + t258 * t339);
-    let t455 = -0.25 * t453 - t454;
-    let t456 = t257 * t339;
-    let t457 = 0.5 * t456 - 0.001 * t30;
-    let t458 = t375;
-    let t459 = 0.5 * t384 - 0.001 * t320 - t449;
-    let t460 = 0.001 * c_q12 * t30 + s_q12 * t383;
-    let t461 = -0.01 * t319 - t446 - 0.125 * t453 - 0.5 * t96 * d.k2;
-    let t462 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t463 = t49 * t356 + t20 * t157 + t48 * t270 + t22 * t351 + t21 * (t348 + t355)
-        - 0.5 * t343;
-    let t464 = t334 - 0.5 * t346;
-    let t465 = t464 + t20 * t168 + t48 * t273 + t22 * t360 + t49 * t362
-        + t21 * (t357 + t361);
-    let t466 = t49 * t368 + t20 * t179 + t48 * t276 + t22 * t366 + t21 * (t367 + t363);
-    let t467 = t406;
-    let t468 = 0.002 * t114 + t20 * t377 + t22 * t382 + t48 * t386 + t49 * t390
-        + t21 * (t380 + t389) - c_q7 * t467;
-    let t469 = t20 * t394 + t22 * t399 + t48 * t400 + t49 * t404 + t21 * (t397 + t403)
-        - s_q7 * t467 - 0.002 * t115;
-    let t470 = 0.2 * t464 + t20 * t411 + t22 * t420 + t48 * t422 + t49 * t428
-        + t21 * (t417 + t426);
-    let t471 = t49 * t444 + t20 * t433 + t22 * t439 + t48 * t440 + t21 * (t443 + t437);
-    let t472 = t48 * t447 + t49 * t450 + t408 + t21 * (t448 - t445);
-    let t473 = t48 * t452 + t21 * t455 + t49 * t457 + t412 - t22 * t252;
-    let t474 = t48 * t459 + t21 * t460 + t49 * t461 + t233 - t20 * t458;
-    let t475 = 0.03 * t175 + t413;
+                * (t91 * (2.0 * q[9] * t66 + 4.0 * q[11] * t70)
+                    - t94 * (4.0 * q[8] * t70 + 2.0 * q[10] * t66)) + t66 * (t133 + t302)
+                - qd[10] * t80);
+    let t306 = 0.5 * p.m * t303 - t298;
+    let t307 = t300 + 0.5 * p.m * t304;
+    let t308 = s_q12 * qd[10];
+    let t309 = c_q12 * qd[10];
+    let t310 = p.m * t256;
+    let t311 = p.m * t257;
+    let t312 = p.m * t260;
+    let t313 = p.m * t261;
+    let t314 = t103 * t106 + t102 * t104;
+    let t315 = p.m * t263;
+    let t316 = p.m * t264;
+    let t317 = c_q7 * t107 + s_q7 * t105;
+    let t318 = t97 + t317;
+    let t319 = t98 * t106 + t82 * t104;
+    let t320 = s_q12 * t258;
+    let t321 = c_q12 * t258;
+    let t322 = s_q7 * t111 + c_q7 * t112;
+    let t323 = t98 * t104 - t82 * t106;
+    let t324 = c_q12 * d.k2;
+    let t325 = qd[10] * t324;
+    let t326 = 0.5 * (s_q12 * t248 - c_q12 * t249) + 0.25 * t325;
+    let t327 = 0.5 * (t249 + t325);
+    let t328 = s_q12 * d.k2;
+    let t329 = qd[10] * t328;
+    let t330 = 0.5 * (t329 - t248);
+    let t331 = 0.5 * (c_q12 * t248 + s_q12 * t249) - 0.25 * t329;
+    let t332 = t103 * d.k2;
+    let t333 = t96 + t319;
+    let t334 = s_q7 * d.k2;
+    let t335 = qd[6] * t334;
+    let t336 = t95 - t323;
+    let t337 = t181 - 0.5 * t143 * d.k2;
+    let t338 = t142 * d.k2;
+    let t339 = t183 - 0.01 * t144;
+    let t340 = 0.5 * t338 + t339;
+    let t341 = t18 * t334;
+    let t342 = t19 * t334;
+    let t343 = t20 * t334;
+    let t344 = -0.25 * t257 * d.k2 - t277;
+    let t345 = t279 + 0.25 * t338;
+    let t346 = t199 - 0.5 * t154 * d.k2;
+    let t347 = t153 * d.k2;
+    let t348 = t201 - 0.01 * t155;
+    let t349 = 0.5 * t347 + t348;
+    let t350 = -0.25 * t261 * d.k2 - t286;
+    let t351 = t288 + 0.25 * t347;
+    let t352 = t225 - 0.5 * t160 * d.k2;
+    let t353 = t165 * d.k2;
+    let t354 = t227 - 0.01 * t166;
+    let t355 = 0.5 * t353 + t354;
+    let t356 = -0.25 * t264 * d.k2 - t298;
+    let t357 = t300 + 0.25 * t353;
+    let t358 = 0.021 * t2 + 0.5 * t98 * d.k2;
+    let t359 = s_q7 * t358;
+    let t360 = -0.002 * t102 - t359;
+    let t361 = c_q7 * t358;
+    let t362 = t103 * (-0.021 - 0.25 * d.k13) - t361;
+    let t363 = 0.001 * t23 + 0.022 * t25 + 0.5 * t115 * d.k2 - 0.01 * t117;
+    let t364 = 0.02 * t24 - 0.5 * t116 * d.k2;
+    let t365 = t116 * t342 - t32 * t364 - t115 * t343;
+    let t366 = 0.01 * t179 + t35 * t363 + t365 + 0.004 * t140 + 0.001 * t143;
+    let t367 = t113 * t343 - t31 * t363 - t116 * t341;
+    let t368 = t367 + t32 * t119 - 0.5 * t177 * d.k2;
+    let t369 = 0.02 * t142 + t368;
+    let t370 = t115 * t341 - t35 * t119 - t113 * t342;
+    let t371 = t31 * t364 + t370 + 0.001 * t140 + 0.022 * t143 + 0.5 * t176 * d.k2
+        - 0.01 * t178;
+    let t372 = 0.01 * t27 + 0.25 * t246 * d.k2;
+    let t373 = t247 * d.k2;
+    let t374 = 0.01 * t30 - 0.25 * t373;
+    let t375 = 0.001 * t256 + 0.5 * (t72 * t249 - t73 * t258) + t35 * t372 - t34 * t374;
+    let t376 = t33 * t372 + 0.5 * t50 * t249 - 0.001 * t26 * t34 - 0.5 * t73 * t248;
+    let t377 = -0.25 * t275 * d.k2 - t376;
+    let t378 = 0.01 * t142 + t377;
+    let t379 = 0.01 * t257 + 0.5 * (t50 * t258 - t72 * t248) + 0.25 * t274 * d.k2
+        + t33 * t374 - 0.001 * t26 * t35;
+    let t380 = 0.2 * t101 + 0.002 * t103 + t361;
+    let t381 = -0.2 * t100 - t359 - t102 * (0.021 + 0.25 * d.k13);
+    let t382 = t116 * t195 - t115 * t196 - t39 * t364;
+    let t383 = 0.01 * t193 + t43 * t363 + t382 + 0.004 * t152 + 0.001 * t154;
+    let t384 = t113 * t196 - t116 * t197 - t37 * t363;
+    let t385 = t384 + t39 * t119 - 0.5 * t191 * d.k2;
+    let t386 = 0.02 * t153 + t385;
+    let t387 = t115 * t197 - t43 * t119 - t113 * t195;
+    let t388 = t37 * t364 + t387 + 0.001 * t152 + 0.022 * t154 + 0.5 * t190 * d.k2
+        - 0.01 * t192;
+    let t389 = 0.001 * t260 + 0.5 * (t74 * t249 - t75 * t258) + t43 * t372 - t41 * t374;
+    let t390 = t40 * t372 + 0.5 * t57 * t249 - 0.001 * t26 * t41 - 0.5 * t75 * t248;
+    let t391 = -0.25 * t284 * d.k2 - t390;
+    let t392 = 0.01 * t153 + t391;
+    let t393 = 0.01 * t261 + 0.5 * (t57 * t258 - t74 * t248) + 0.25 * t283 * d.k2
+        + t40 * t374 - 0.001 * t26 * t43;
+    let t394 = 0.05 * t96 + 0.002 * qd[4] + 0.08 * qd[5];
+    let t395 = 0.5 * t99 * d.k2 - 0.021 * t1;
+    let t396 = 0.2 * t107 + t395;
+    let t397 = t20 * t364;
+    let t398 = t76 * t118 - t62 * t146;
+    let t399 = 0.001 * t160 + 0.004 * t164 + t19 * t363 - t397;
+    let t400 = t398 + 0.01 * t222 + t399;
+    let t401 = t18 * t363;
+    let t402 = t20 * t119 - t401;
+    let t403 = 0.02 * t165 + t402;
+    let t404 = t62 * t117 - t60 * t118;
+    let t405 = t404 - 0.5 * t220 * d.k2;
+    let t406 = t403 + t405;
+    let t407 = 0.022 * t160 + 0.001 * t164 + t18 * t364 - t223;
+    let t408 = t60 * t146 - t76 * t117;
+    let t409 = 0.5 * t218 * d.k2 + t407 + t408 - 0.01 * t221;
+    let t410 = 0.001 * t263 + t19 * t372 - t45 * t374;
+    let t411 = 0.5 * (t77 * t249 - t78 * t258) + t410;
+    let t412 = 0.001 * t26 * t45 - t44 * t372;
+    let t413 = -0.5 * (t78 * t248 - t64 * t249) - t412;
+    let t414 = -0.25 * t296 * d.k2 - t413;
+    let t415 = 0.01 * t165 + t414;
+    let t416 = t44 * t374 + 0.01 * t264 - 0.001 * t19 * t26;
+    let t417 = 0.5 * (t64 * t258 - t77 * t248) + 0.25 * t295 * d.k2 + t416;
+    let t418 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t97;
+    let t419 = t16 * d.k2;
+    let t420 = t17 * d.k2;
+    let t421 = t116 * t419 - t115 * t420;
+    let t422 = t421 + 0.01 * t238 + t399;
+    let t423 = t15 * d.k2;
+    let t424 = t113 * t420 - t116 * t423;
+    let t425 = t424 - 0.5 * t236 * d.k2;
+    let t426 = t403 + t425;
+    let t427 = t115 * t423 - t113 * t419;
+    let t428 = 0.5 * t235 * d.k2 + t407 + t427 - 0.01 * t237;
+    let t429 = 0.5 * (t79 * t249 - t80 * t258) + t410;
+    let t430 = -0.5 * (t80 * t248 - t69 * t249) - t412;
+    let t431 = -0.25 * t304 * d.k2 - t430;
+    let t432 = 0.01 * t165 + t431;
+    let t433 = 0.5 * (t69 * t258 - t79 * t248) + t416 + 0.25 * t303 * d.k2;
+    let t434 = s_q12 * t374;
+    let t435 = -0.001 * t308 - t434;
+    let t436 = 0.001 * s_q12 * t26 - c_q12 * t372;
+    let t437 = c_q12 * t374;
+    let t438 = t437 + t309 * (0.01 + 0.125 * d.k13);
+    let t439 = t246 * t324;
+    let t440 = t372 + 0.5 * t439;
+    let t441 = t308 * d.k13;
+    let t442 = 0.5 * (t90 * t324 + t247 * t328);
+    let t443 = -0.25 * t441 - t442;
+    let t444 = t246 * t328;
+    let t445 = 0.5 * t444 - 0.001 * t26;
+    let t446 = 0.5 * t373 - 0.001 * t309 - t437;
+    let t447 = 0.001 * c_q12 * t26 + s_q12 * t372;
+    let t448 = -0.01 * t308 - t434 - 0.125 * t441 - 0.5 * t90 * d.k2;
+    let t449 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t450 = t45 * t345 + t18 * t148 + t44 * t259 + t20 * t340 + t19 * (t337 + t344)
+        - 0.5 * t332;
+    let t451 = t323 - 0.5 * t335;
+    let t452 = t451 + t18 * t158 + t44 * t262 + t20 * t349 + t45 * t351
+        + t19 * (t346 + t350);
+    let t453 = t45 * t357 + t18 * t169 + t44 * t265 + t20 * t355 + t19 * (t356 + t352);
+    let t454 = 0.002 * t108 + t18 * t366 + t20 * t371 + t44 * t375 + t45 * t379
+        + t19 * (t369 + t378) - c_q7 * t395;
+    let t455 = t18 * t383 + t20 * t388 + t44 * t389 + t45 * t393 + t19 * (t386 + t392)
+        - s_q7 * t395 - 0.002 * t109;
+    let t456 = 0.2 * t451 + t18 * t400 + t20 * t409 + t44 * t411 + t45 * t417
+        + t19 * (t406 + t415);
+    let t457 = t45 * t433 + t18 * t422 + t20 * t428 + t44 * t429 + t19 * (t432 + t426);
+    let t458 = t44 * t435 + t45 * t438 + t397 + t19 * (t436 - t363);
+    let t459 = t44 * t440 + t19 * t443 + t45 * t445 + t401 - t20 * t119;
+    let t460 = t44 * t446 + t19 * t447 + t45 * t448 + t223 - t18 * t364;
+    let t461 = 0.03 * t165 + t402;
     [
         [
-            t35 * t153 + t36 * t154 + 1.5 * t39 * t253 + 0.5 * (t37 * t321 + t38 * t322),
-            t35 * t165 + t36 * t166 + 1.5 * t39 * t254 + 0.5 * (t37 * t323 + t38 * t324)
-                + t325,
-            t35 * t176 + t36 * t177 + 1.5 * t39 * t255 + 0.5 * (t37 * t326 + t38 * t327),
-            t35 * t190 + t36 * t194 + t37 * t287 + t38 * t291 + t39 * (t192 + t289),
-            t35 * t208 + t36 * t212 + t37 * t296 + t38 * t300 + t329
-                + t39 * (t210 + t298),
-            c_q7 * t117 + t35 * t234 + t36 * t238 + t37 * t308 + t38 * t312
-                + t39 * (t236 + t310) - t102 - s_q7 * t118,
-            t35 * t249 + t36 * t251 + t37 * t316 + t38 * t318 + t39 * (t250 + t317)
-                - t330,
-            t39 * t337 + 0.5 * (t38 * t332 - t37 * t331) - t156,
-            t37 * t338 + t38 * t341 - t191,
-            t39 * t342 - t193 - 0.5 * (t37 * t332 + t38 * t331),
-            t288,
+            t31 * t144 + t32 * t145 + 1.5 * t35 * t242 + 0.5 * (t33 * t310 + t34 * t311),
+            t31 * t155 + t32 * t156 + 1.5 * t35 * t243 + 0.5 * (t33 * t312 + t34 * t313)
+                + t314,
+            t31 * t166 + t32 * t167 + 1.5 * t35 * t244 + 0.5 * (t33 * t315 + t34 * t316),
+            t31 * t180 + t32 * t184 + t33 * t276 + t34 * t280 + t35 * (t182 + t278),
+            t31 * t198 + t32 * t202 + t33 * t285 + t34 * t289 + t318
+                + t35 * (t200 + t287),
+            c_q7 * t111 + t31 * t224 + t32 * t228 + t33 * t297 + t34 * t301
+                + t35 * (t226 + t299) - t96 - s_q7 * t112,
+            t31 * t239 + t32 * t241 + t33 * t305 + t34 * t307 + t35 * (t240 + t306)
+                - t319,
+            t35 * t326 + 0.5 * (t34 * t321 - t33 * t320) - t147,
+            t33 * t327 + t34 * t330 - t181,
+            t35 * t331 - t183 - 0.5 * (t33 * t321 + t34 * t320),
+            t277,
         ],
         [
-            t41 * t153 + t43 * t154 + 1.5 * t47 * t253 + 0.5 * (t44 * t321 + t45 * t322)
-                - t325,
-            t41 * t165 + t43 * t166 + 1.5 * t47 * t254 + 0.5 * (t44 * t323 + t45 * t324),
-            t41 * t176 + t43 * t177 + 1.5 * t47 * t255 + 0.5 * (t44 * t326 + t45 * t327),
-            t41 * t190 + t43 * t194 + t44 * t287 + t45 * t291 + t47 * (t192 + t289)
-                - t329,
-            t41 * t208 + t43 * t212 + t44 * t296 + t45 * t300 + t47 * (t210 + t298),
-            t101 + t41 * t234 + t43 * t238 + t44 * t308 + t45 * t312 + t333
-                + t47 * (t236 + t310),
-            t41 * t249 + t43 * t251 + t44 * t316 + t45 * t318 + t47 * (t250 + t317)
-                - t334,
-            t47 * t337 + 0.5 * (t45 * t332 - t44 * t331) - t167,
-            t44 * t338 + t45 * t341 - t209,
-            t47 * t342 - t211 - 0.5 * (t44 * t332 + t45 * t331),
-            t297,
+            t37 * t144 + t39 * t145 + 1.5 * t43 * t242 + 0.5 * (t40 * t310 + t41 * t311)
+                - t314,
+            t37 * t155 + t39 * t156 + 1.5 * t43 * t243 + 0.5 * (t40 * t312 + t41 * t313),
+            t37 * t166 + t39 * t167 + 1.5 * t43 * t244 + 0.5 * (t40 * t315 + t41 * t316),
+            t37 * t180 + t39 * t184 + t40 * t276 + t41 * t280 + t43 * (t182 + t278)
+                - t318,
+            t37 * t198 + t39 * t202 + t40 * t285 + t41 * t289 + t43 * (t200 + t287),
+            t95 + t37 * t224 + t39 * t228 + t40 * t297 + t41 * t301 + t322
+                + t43 * (t226 + t299),
+            t37 * t239 + t39 * t241 + t40 * t305 + t41 * t307 + t43 * (t240 + t306)
+                - t323,
+            t43 * t326 + 0.5 * (t41 * t321 - t40 * t320) - t157,
+            t40 * t327 + t41 * t330 - t199,
+            t43 * t331 - t201 - 0.5 * (t40 * t321 + t41 * t320),
+            t286,
         ],
         [
-            t20 * t153 + t22 * t154 + 1.5 * t21 * t253 + 0.5 * (t48 * t321 + t49 * t322),
-            t20 * t165 + t22 * t166 + 1.5 * t21 * t254 + 0.5 * (t48 * t323 + t49 * t324),
-            t20 * t176 + t22 * t177 + 1.5 * t21 * t255 + 0.5 * (t48 * t326 + t49 * t327),
-            t20 * t190 + t22 * t194 + t48 * t287 + t49 * t291 + t344 + 0.5 * t343
-                + t21 * (t192 + t289),
-            t20 * t208 + t22 * t212 + t48 * t296 + t49 * t300 + 0.5 * t346
-                + t21 * (t210 + t298) - t347,
-            t20 * t234 + t22 * t238 + t48 * t308 + t49 * t312 + t21 * (t236 + t310),
-            t20 * t249 + t22 * t251 + t48 * t316 + t49 * t318 + t21 * (t250 + t317),
-            t21 * t337 + 0.5 * (t49 * t332 - t48 * t331) - t178,
-            t48 * t338 + t49 * t341 - t235,
-            t21 * t342 - t237 - 0.5 * (t48 * t332 + t49 * t331),
-            t309,
+            t18 * t144 + t20 * t145 + 1.5 * t19 * t242 + 0.5 * (t44 * t310 + t45 * t311),
+            t18 * t155 + t20 * t156 + 1.5 * t19 * t243 + 0.5 * (t44 * t312 + t45 * t313),
+            t18 * t166 + t20 * t167 + 1.5 * t19 * t244 + 0.5 * (t44 * t315 + t45 * t316),
+            t18 * t180 + t20 * t184 + t44 * t276 + t45 * t280 + t333 + 0.5 * t332
+                + t19 * (t182 + t278),
+            t18 * t198 + t20 * t202 + t44 * t285 + t45 * t289 + 0.5 * t335
+                + t19 * (t200 + t287) - t336,
+            t18 * t224 + t20 * t228 + t44 * t297 + t45 * t301 + t19 * (t226 + t299),
+            t18 * t239 + t20 * t241 + t44 * t305 + t45 * t307 + t19 * (t240 + t306),
+            t19 * t326 + 0.5 * (t45 * t321 - t44 * t320) - t168,
+            t44 * t327 + t45 * t330 - t225,
+            t19 * t331 - t227 - 0.5 * (t44 * t321 + t45 * t320),
+            t298,
         ],
         [
-            t35 * t157 + t37 * t270 + t36 * t351 + t149 * t352 + t151 * t353
-                + t152 * t354 + t38 * t356 + 0.5 * (t54 * t321 + t76 * t253 + t77 * t322)
-                + t39 * (t348 + t355),
-            t35 * t168 + t329 + t37 * t273 + t36 * t360 + t162 * t352 + t163 * t353
-                + t164 * t354 + t38 * t362 + 0.5 * (t54 * t323 + t76 * t254 + t77 * t324)
-                + t39 * (t357 + t361),
-            t35 * t179 + t37 * t276 + t36 * t366 + t174 * t352 + t175 * t353
-                + t170 * t354 + t38 * t368 + 0.5 * (t54 * t326 + t76 * t255 + t77 * t327)
-                + t39 * (t363 + t367) - t344,
-            t51 * t190 + t55 * t192 + t52 * t194 + t54 * t287 + t76 * t289 + t77 * t291
-                + c_q7 * t371 + t35 * t377 + t36 * t382 + t37 * t386 + t38 * t390
-                + t39 * (t380 + t389) - s_q7 * t373,
-            t51 * t208 + t55 * t210 + t52 * t212 + t54 * t296 + t76 * t298 + t77 * t300
-                + c_q7 * t391 + t35 * t394 + t36 * t399 + t37 * t400 + t38 * t404 + t405
-                + t39 * (t397 + t403) - s_q7 * t392,
-            t51 * t234 + t55 * t236 + t52 * t238 + t54 * t308 + t76 * t310 + t77 * t312
-                + c_q7 * t407 + t35 * t411 + t36 * t420 + t37 * t422 + t38 * t428
-                + t39 * (t417 + t426) - s_q7 * t116 - t429,
-            t51 * t249 + t55 * t250 + t52 * t251 + t54 * t316 + t76 * t317 + t77 * t318
-                + c_q7 * t406 + t35 * t433 + t36 * t439 + t37 * t440 + t38 * t444
-                + t39 * (t437 + t443) - 0.002 * t114,
-            0.5 * (t77 * t332 - t54 * t331) + t37 * t447 + t38 * t450 + t76 * t337
-                + t39 * (t448 - t445) - t376,
-            t37 * t452 + t39 * t455 + t38 * t457 + t54 * t338 + t77 * t341 - t36 * t252
-                - t378,
-            t37 * t459 + t39 * t460 + t38 * t461 + t76 * t342 - t35 * t458
-                - 0.5 * (t54 * t332 + t77 * t331) - t381,
-            t387,
+            t31 * t148 + t33 * t259 + t32 * t340 + t140 * t341 + t142 * t342
+                + t143 * t343 + t34 * t345 + 0.5 * (t50 * t310 + t72 * t242 + t73 * t311)
+                + t35 * (t337 + t344),
+            t31 * t158 + t318 + t33 * t262 + t32 * t349 + t152 * t341 + t153 * t342
+                + t154 * t343 + t34 * t351 + 0.5 * (t50 * t312 + t72 * t243 + t73 * t313)
+                + t35 * (t346 + t350),
+            t31 * t169 + t33 * t265 + t32 * t355 + t164 * t341 + t165 * t342
+                + t160 * t343 + t34 * t357 + 0.5 * (t50 * t315 + t72 * t244 + t73 * t316)
+                + t35 * (t352 + t356) - t333,
+            t47 * t180 + t51 * t182 + t48 * t184 + t50 * t276 + t72 * t278 + t73 * t280
+                + c_q7 * t360 + t31 * t366 + t32 * t371 + t33 * t375 + t34 * t379
+                + t35 * (t369 + t378) - s_q7 * t362,
+            t47 * t198 + t51 * t200 + t48 * t202 + t50 * t285 + t72 * t287 + t73 * t289
+                + c_q7 * t380 + t31 * t383 + t32 * t388 + t33 * t389 + t34 * t393 + t394
+                + t35 * (t386 + t392) - s_q7 * t381,
+            t47 * t224 + t51 * t226 + t48 * t228 + t50 * t297 + t72 * t299 + t73 * t301
+                + c_q7 * t396 + t31 * t400 + t32 * t409 + t33 * t411 + t34 * t417
+                + t35 * (t406 + t415) - s_q7 * t110 - t418,
+            t47 * t239 + t51 * t240 + t48 * t241 + t50 * t305 + t72 * t306 + t73 * t307
+                + c_q7 * t395 + t31 * t422 + t32 * t428 + t33 * t429 + t34 * t433
+                + t35 * (t426 + t432) - 0.002 * t108,
+            0.5 * (t73 * t321 - t50 * t320) + t33 * t435 + t34 * t438 + t72 * t326
+                + t35 * (t436 - t363) - t365,
+            t33 * t440 + t35 * t443 + t34 * t445 + t50 * t327 + t73 * t330 - t32 * t119
+                - t367,
+            t33 * t446 + t35 * t447 + t34 * t448 + t72 * t331 - t31 * t364
+                - 0.5 * (t50 * t321 + t73 * t320) - t370,
+            t376,
         ],
         [
-            t41 * t157 + t149 * t207 + t151 * t205 + t152 * t206 + t44 * t270
-                + t43 * t351 + t45 * t356 + 0.5 * (t61 * t321 + t78 * t253 + t79 * t322)
-                + t47 * (t348 + t355) - t329,
-            t41 * t168 + t162 * t207 + t163 * t205 + t164 * t206 + t44 * t273
-                + t43 * t360 + t45 * t362 + 0.5 * (t61 * t323 + t78 * t254 + t79 * t324)
-                + t47 * (t357 + t361),
-            t41 * t179 + t174 * t207 + t175 * t205 + t170 * t206 + t44 * t276 + t347
-                + t43 * t366 + t45 * t368 + 0.5 * (t61 * t326 + t78 * t255 + t79 * t327)
-                + t47 * (t363 + t367),
-            t58 * t190 + t62 * t192 + t59 * t194 + t61 * t287 + t78 * t289 + t79 * t291
-                + s_q7 * t371 + c_q7 * t373 + t41 * t377 + t43 * t382 + t44 * t386
-                + t45 * t390 + t47 * (t380 + t389) - t405 - 0.2 * (t330 + 0.5 * t343),
-            t58 * t208 + t62 * t210 + t59 * t212 + t61 * t296 + t78 * t298 + t79 * t300
-                + s_q7 * t391 + c_q7 * t392 + t41 * t394 + t43 * t399 + t44 * t400
-                + t45 * t404 + t47 * (t397 + t403) - 0.2 * (t334 + 0.5 * t346),
-            c_q7 * t116 + t58 * t234 + t62 * t236 + t59 * t238 + t61 * t308 + t78 * t310
-                + t79 * t312 + s_q7 * t407 + t41 * t411 + t43 * t420 + t44 * t422
-                + t45 * t428 + t462 + t47 * (t417 + t426),
-            0.002 * t115 + t58 * t249 + t62 * t250 + t59 * t251 + t61 * t316 + t78 * t317
-                + t79 * t318 + s_q7 * t406 + t41 * t433 + t43 * t439 + t44 * t440
-                + t45 * t444 + t47 * (t437 + t443),
-            0.5 * (t79 * t332 - t61 * t331) + t44 * t447 + t45 * t450 + t78 * t337
-                + t47 * (t448 - t445) - t393,
-            t44 * t452 + t47 * t455 + t45 * t457 + t61 * t338 + t79 * t341 - t43 * t252
-                - t395,
-            t44 * t459 + t47 * t460 + t45 * t461 + t78 * t342 - t41 * t458
-                - 0.5 * (t61 * t332 + t79 * t331) - t398,
-            t401,
+            t37 * t148 + t140 * t197 + t142 * t195 + t143 * t196 + t40 * t259
+                + t39 * t340 + t41 * t345 + 0.5 * (t57 * t310 + t74 * t242 + t75 * t311)
+                + t43 * (t337 + t344) - t318,
+            t37 * t158 + t152 * t197 + t153 * t195 + t154 * t196 + t40 * t262
+                + t39 * t349 + t41 * t351 + 0.5 * (t57 * t312 + t74 * t243 + t75 * t313)
+                + t43 * (t346 + t350),
+            t37 * t169 + t164 * t197 + t165 * t195 + t160 * t196 + t40 * t265 + t336
+                + t39 * t355 + t41 * t357 + 0.5 * (t57 * t315 + t74 * t244 + t75 * t316)
+                + t43 * (t352 + t356),
+            t54 * t180 + t58 * t182 + t55 * t184 + t57 * t276 + t74 * t278 + t75 * t280
+                + s_q7 * t360 + c_q7 * t362 + t37 * t366 + t39 * t371 + t40 * t375
+                + t41 * t379 + t43 * (t369 + t378) - t394 - 0.2 * (t319 + 0.5 * t332),
+            t54 * t198 + t58 * t200 + t55 * t202 + t57 * t285 + t74 * t287 + t75 * t289
+                + s_q7 * t380 + c_q7 * t381 + t37 * t383 + t39 * t388 + t40 * t389
+                + t41 * t393 + t43 * (t386 + t392) - 0.2 * (t323 + 0.5 * t335),
+            c_q7 * t110 + t54 * t224 + t58 * t226 + t55 * t228 + t57 * t297 + t74 * t299
+                + t75 * t301 + s_q7 * t396 + t37 * t400 + t39 * t409 + t40 * t411
+                + t41 * t417 + t449 + t43 * (t406 + t415),
+            0.002 * t109 + t54 * t239 + t58 * t240 + t55 * t241 + t57 * t305 + t74 * t306
+                + t75 * t307 + s_q7 * t395 + t37 * t422 + t39 * t428 + t40 * t429
+                + t41 * t433 + t43 * (t426 + t432),
+            0.5 * (t75 * t321 - t57 * t320) + t40 * t435 + t41 * t438 + t74 * t326
+                + t43 * (t436 - t363) - t382,
+            t40 * t440 + t43 * t443 + t41 * t445 + t57 * t327 + t75 * t330 - t39 * t119
+                - t384,
+            t40 * t446 + t43 * t447 + t41 * t448 + t74 * t331 - t37 * t364
+                - 0.5 * (t57 * t321 + t75 * t320) - t387,
+            t390,
         ],
         [
-            t64 * t153 + t80 * t253 + t66 * t154 + t344 + t463
-                + 0.5 * (t68 * t321 + t81 * t253 + t82 * t322) - 0.2 * t325,
-            t64 * t165 + t80 * t254 + t66 * t166 + t465
-                + 0.5 * (t68 * t323 + t81 * t254 + t82 * t324) - t101,
-            t64 * t176 + t80 * t255 + t66 * t177 + t466
-                + 0.5 * (t68 * t326 + t81 * t255 + t82 * t327),
-            t64 * t190 + t80 * t192 + t66 * t194 + t68 * t287 + t81 * t289 + t82 * t291
-                + t429 + t468 - 0.2 * t328,
-            t64 * t208 + t80 * t210 + t66 * t212 + t68 * t296 + t81 * t298 + t82 * t300
-                + t469 - t462,
-            t64 * t234 + t80 * t236 + t66 * t238 + t68 * t308 + t81 * t310 + t82 * t312
-                + t470 + 0.2 * t333,
-            t64 * t249 + t80 * t250 + t66 * t251 + t68 * t316 + t81 * t317 + t82 * t318
-                + t471 - 0.2 * t334,
-            0.5 * (t82 * t332 - t68 * t331) + t81 * t337 + t472 - t409,
-            t68 * t338 + t82 * t341 + t473 - t415,
-            t81 * t342 + t474 - 0.5 * (t68 * t332 + t82 * t331) - t419,
-            t424,
+            t60 * t144 + t76 * t242 + t62 * t145 + t333 + t450
+                + 0.5 * (t64 * t310 + t77 * t242 + t78 * t311) - 0.2 * t314,
+            t60 * t155 + t76 * t243 + t62 * t156 + t452
+                + 0.5 * (t64 * t312 + t77 * t243 + t78 * t313) - t95,
+            t60 * t166 + t76 * t244 + t62 * t167 + t453
+                + 0.5 * (t64 * t315 + t77 * t244 + t78 * t316),
+            t60 * t180 + t76 * t182 + t62 * t184 + t64 * t276 + t77 * t278 + t78 * t280
+                + t418 + t454 - 0.2 * t317,
+            t60 * t198 + t76 * t200 + t62 * t202 + t64 * t285 + t77 * t287 + t78 * t289
+                + t455 - t449,
+            t60 * t224 + t76 * t226 + t62 * t228 + t64 * t297 + t77 * t299 + t78 * t301
+                + t456 + 0.2 * t322,
+            t60 * t239 + t76 * t240 + t62 * t241 + t64 * t305 + t77 * t306 + t78 * t307
+                + t457 - 0.2 * t323,
+            0.5 * (t78 * t321 - t64 * t320) + t77 * t326 + t458 - t398,
+            t64 * t327 + t78 * t330 + t459 - t404,
+            t77 * t331 + t460 - 0.5 * (t64 * t321 + t78 * t320) - t408,
+            t413,
         ],
         [
-            t330 + t463 + t149 * t434 + t151 * t430 + t152 * t431
-                + 0.5 * (t73 * t321 + t83 * t253 + t84 * t322),
-            0.5 * (t73 * t323 + t83 * t254 + t84 * t324) + t465 + t162 * t434
-                + t163 * t430 + t164 * t431,
-            0.5 * (t73 * t326 + t83 * t255 + t84 * t327) + t466 + t174 * t434
-                + t175 * t430 + t170 * t431,
-            t190 * t256 + t75 * t192 + t71 * t194 + t73 * t287 + t83 * t289 + t84 * t291
-                + t468,
-            t208 * t256 + t75 * t210 + t71 * t212 + t73 * t296 + t83 * t298 + t84 * t300
-                + t469,
-            t234 * t256 + t75 * t236 + t71 * t238 + t73 * t308 + t83 * t310 + t84 * t312
-                + t470,
-            t249 * t256 + t75 * t250 + t71 * t251 + t73 * t316 + t83 * t317 + t84 * t318
-                + t471,
-            0.5 * (t84 * t332 - t73 * t331) + t472 + t83 * t337 - t432,
-            t473 + t73 * t338 + t84 * t341 - t435,
-            t474 + t83 * t342 - 0.5 * (t73 * t332 + t84 * t331) - t438,
-            t441,
+            t319 + t450 + t140 * t423 + t142 * t419 + t143 * t420
+                + 0.5 * (t69 * t310 + t79 * t242 + t80 * t311),
+            0.5 * (t69 * t312 + t79 * t243 + t80 * t313) + t452 + t152 * t423
+                + t153 * t419 + t154 * t420,
+            0.5 * (t69 * t315 + t79 * t244 + t80 * t316) + t453 + t164 * t423
+                + t165 * t419 + t160 * t420,
+            t180 * t245 + t71 * t182 + t67 * t184 + t69 * t276 + t79 * t278 + t80 * t280
+                + t454,
+            t198 * t245 + t71 * t200 + t67 * t202 + t69 * t285 + t79 * t287 + t80 * t289
+                + t455,
+            t224 * t245 + t71 * t226 + t67 * t228 + t69 * t297 + t79 * t299 + t80 * t301
+                + t456,
+            t239 * t245 + t71 * t240 + t67 * t241 + t69 * t305 + t79 * t306 + t80 * t307
+                + t457,
+            0.5 * (t80 * t321 - t69 * t320) + t458 + t79 * t326 - t421,
+            t459 + t69 * t327 + t80 * t330 - t424,
+            t460 + t79 * t331 - 0.5 * (t69 * t321 + t80 * t320) - t427,
+            t430,
         ],
         [
-            t157 + c_q12 * t270 + s_q12 * t356,
-            t168 + c_q12 * t273 + s_q12 * t362,
-            t179 + c_q12 * t276 + s_q12 * t368,
-            t377 + c_q12 * t386 + s_q12 * t390,
-            t394 + c_q12 * t400 + s_q12 * t404,
-            t411 + c_q12 * t422 + s_q12 * t428,
-            t433 + c_q12 * t440 + s_q12 * t444,
-            c_q12 * t447 + s_q12 * t450,
-            t374 + c_q12 * t452 + s_q12 * t457,
-            c_q12 * t459 + s_q12 * t461 - t375,
-            -t448,
+            t148 + c_q12 * t259 + s_q12 * t345,
+            t158 + c_q12 * t262 + s_q12 * t351,
+            t169 + c_q12 * t265 + s_q12 * t357,
+            t366 + c_q12 * t375 + s_q12 * t379,
+            t383 + c_q12 * t389 + s_q12 * t393,
+            t400 + c_q12 * t411 + s_q12 * t417,
+            t422 + c_q12 * t429 + s_q12 * t433,
+            c_q12 * t435 + s_q12 * t438,
+            t363 + c_q12 * t440 + s_q12 * t445,
+            c_q12 * t446 + s_q12 * t448 - t364,
+            -t436,
         ],
         [
-            t348 + t355 + 0.5 * (t267 * t339 - t268 * t335),
-            t357 + t361 + 0.5 * (t271 * t339 - t272 * t335),
-            t363 + t367 + 0.5 * (t274 * t339 - t275 * t335),
-            0.03 * t151 + t74 * t287 + t379 + t388 - t70 * t291,
-            0.03 * t163 + t74 * t296 + t396 + t402 - t70 * t300,
-            t74 * t308 + t416 + t425 + t475 - t70 * t312,
-            t74 * t316 + t436 + t442 + t475 - t70 * t318,
-            t448 - t374 - 0.5 * (s_q12 * t456 + c_q12 * t451),
-            t455 + t74 * t338 - t70 * t341,
-            t125 + t460,
-            t454,
+            t337 + t344 + 0.5 * (t256 * t328 - t257 * t324),
+            t346 + t350 + 0.5 * (t260 * t328 - t261 * t324),
+            t352 + t356 + 0.5 * (t263 * t328 - t264 * t324),
+            0.03 * t142 + t70 * t276 + t368 + t377 - t66 * t280,
+            0.03 * t153 + t70 * t285 + t385 + t391 - t66 * t289,
+            t70 * t297 + t405 + t414 + t461 - t66 * t301,
+            t70 * t305 + t425 + t431 + t461 - t66 * t307,
+            t436 - t363 - 0.5 * (s_q12 * t444 + c_q12 * t439),
+            t443 + t70 * t327 - t66 * t330,
+            t119 + t447,
+            t442,
         ],
         [
-            t349 + t350 + c_q12 * t356 - s_q12 * t270,
-            t358 + t359 + c_q12 * t362 - s_q12 * t273,
-            t364 + t365 + c_q12 * t368 - s_q12 * t276,
-            p.l * t289 + t382 + c_q12 * t390 - s_q12 * t386,
-            p.l * t298 + t399 + c_q12 * t404 - s_q12 * t400,
-            p.l * t310 + t420 + c_q12 * t428 - s_q12 * t422,
-            p.l * t317 + t439 + c_q12 * t444 - s_q12 * t440,
-            t375 + c_q12 * t450 + p.l * t337 - s_q12 * t447,
-            c_q12 * t457 - t125 - s_q12 * t452,
-            c_q12 * t461 + p.l * t342 - s_q12 * t459,
-            -t460,
+            t338 + t339 + c_q12 * t345 - s_q12 * t259,
+            t347 + t348 + c_q12 * t351 - s_q12 * t262,
+            t353 + t354 + c_q12 * t357 - s_q12 * t265,
+            p.l * t278 + t371 + c_q12 * t379 - s_q12 * t375,
+            p.l * t287 + t388 + c_q12 * t393 - s_q12 * t389,
+            p.l * t299 + t409 + c_q12 * t417 - s_q12 * t411,
+            p.l * t306 + t428 + c_q12 * t433 - s_q12 * t429,
+            t364 + c_q12 * t438 + p.l * t326 - s_q12 * t435,
+            c_q12 * t445 - t119 - s_q12 * t440,
+            c_q12 * t448 + p.l * t331 - s_q12 * t446,
+            -t447,
         ],
-        [t355, t361, t367, t389, t403, t426, t443, t448, t455, t460, 0.0],
+        [t344, t350, t356, t378, t392, t415, t432, t436, t443, t447, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -2494,88 +2475,87 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t7 = qd[5] + qd[6];
-    let t8 = q[8] * q[8];
-    let t9 = q[9] * q[9];
-    let t10 = q[10] * q[10];
-    let t11 = q[8] * q[9];
-    let t12 = q[8] * q[10];
-    let t13 = q[9] * q[10];
-    let t14 = q[8] * q[11];
-    let t15 = q[9] * q[11];
-    let t16 = q[10] * q[11];
-    let t17 = 1.0 - 2.0 * (t9 + t10);
-    let t18 = 2.0 * (t11 - t16);
-    let t19 = 2.0 * (t12 + t15);
-    let t20 = 2.0 * (t11 + t16);
-    let t21 = 1.0 - 2.0 * (t8 + t10);
-    let t22 = 2.0 * (t13 - t14);
-    let t23 = 2.0 * (t12 - t15);
-    let t24 = 2.0 * (t13 + t14);
-    let t25 = 1.0 - 2.0 * (t8 + t9);
-    let t26 = p.l * t7;
-    let t27 = p.l * t6;
-    let t28 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
-    let t29 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
-    let t30 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t33 = t28 * c_q12 - t30 * s_q12;
-    let t34 = t28 * s_q12 + t30 * c_q12;
-    let t35 = p.l * t30;
-    let t36 = p.l * t29;
-    let t37 = t29 + qd[10];
-    let t38 = qd[1] + 0.2 * qd[5];
-    let t39 = qd[0] * c_q7 + s_q7 * t38;
-    let t40 = c_q7 * t38 - qd[0] * s_q7;
-    let t41 = t26 + t40;
-    let t42 = qd[2] - 0.2 * qd[4];
-    let t43 = t42 - t27;
-    let t44 = t23 * t43 + t17 * t39 + t20 * t41;
-    let t45 = t25 * t43 + t19 * t39 + t22 * t41;
-    let t46 = t45 - t36;
-    let t47 = c_q12 * t44 - s_q12 * t46;
-    let t48 = qd[1] + 0.05 * qd[5];
-    let t49 = qd[2] - 0.05 * qd[4];
-    let t50 = 0.5 * t26 + t40;
-    let t51 = t42 - 0.5 * t27;
-    let t52 = t44 - 0.01 * t30;
-    let t53 = t24 * t43 + t18 * t39 + t21 * t41;
-    let t54 = 0.5 * t35 + t53;
-    let t55 = 0.01 * t28 + t45 - 0.5 * t36;
-    let t56 = t35 + t53 + 0.5 * p.l * t34;
-    let t57 = s_q12 * t44 + c_q12 * t46 - 0.5 * p.l * t37;
-    let t58 = t0 * c_q7 + t1 * s_q7;
-    let t59 = t1 * c_q7 - t0 * s_q7;
-    let t60 = p.l * t58;
-    let t61 = t17 * t58 + t20 * t59 + t2 * t23;
-    let t62 = p.l * t61;
-    let t63 = q[2] + 0.2 * t0;
-    let t64 = t60 + t63;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t5 = qd[5] + qd[6];
+    let t6 = q[8] * q[8];
+    let t7 = q[9] * q[9];
+    let t8 = q[10] * q[10];
+    let t9 = q[8] * q[9];
+    let t10 = q[8] * q[10];
+    let t11 = q[9] * q[10];
+    let t12 = q[8] * q[11];
+    let t13 = q[9] * q[11];
+    let t14 = q[10] * q[11];
+    let t15 = 1.0 - 2.0 * (t7 + t8);
+    let t16 = 2.0 * (t9 - t14);
+    let t17 = 2.0 * (t10 + t13);
+    let t18 = 2.0 * (t9 + t14);
+    let t19 = 1.0 - 2.0 * (t6 + t8);
+    let t20 = 2.0 * (t11 - t12);
+    let t21 = 2.0 * (t10 - t13);
+    let t22 = 2.0 * (t11 + t12);
+    let t23 = 1.0 - 2.0 * (t6 + t7);
+    let t24 = p.l * t5;
+    let t25 = p.l * t4;
+    let t26 = qd[7] + t3 * t15 + t4 * t18 + t5 * t21;
+    let t27 = qd[8] + t3 * t16 + t4 * t19 + t5 * t22;
+    let t28 = qd[9] + t3 * t17 + t4 * t20 + t5 * t23;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t29 = t26 * c_q12 - t28 * s_q12;
+    let t30 = t26 * s_q12 + t28 * c_q12;
+    let t31 = p.l * t28;
+    let t32 = p.l * t27;
+    let t33 = t27 + qd[10];
+    let t34 = qd[1] + 0.2 * qd[5];
+    let t35 = qd[0] * c_q7 + s_q7 * t34;
+    let t36 = c_q7 * t34 - qd[0] * s_q7;
+    let t37 = t24 + t36;
+    let t38 = qd[2] - 0.2 * qd[4];
+    let t39 = t38 - t25;
+    let t40 = t21 * t39 + t15 * t35 + t18 * t37;
+    let t41 = t23 * t39 + t17 * t35 + t20 * t37;
+    let t42 = t41 - t32;
+    let t43 = c_q12 * t40 - s_q12 * t42;
+    let t44 = qd[1] + 0.05 * qd[5];
+    let t45 = qd[2] - 0.05 * qd[4];
+    let t46 = 0.5 * t24 + t36;
+    let t47 = t38 - 0.5 * t25;
+    let t48 = t40 - 0.01 * t28;
+    let t49 = t22 * t39 + t16 * t35 + t19 * t37;
+    let t50 = 0.5 * t31 + t49;
+    let t51 = 0.01 * t26 + t41 - 0.5 * t32;
+    let t52 = t31 + t49 + 0.5 * p.l * t30;
+    let t53 = s_q12 * t40 + c_q12 * t42 - 0.5 * p.l * t33;
+    let t54 = t0 * c_q7 + t1 * s_q7;
+    let t55 = t1 * c_q7 - t0 * s_q7;
+    let t56 = p.l * t54;
+    let t57 = t15 * t54 + t18 * t55 + t2 * t21;
+    let t58 = p.l * t57;
+    let t59 = q[2] + 0.2 * t0;
+    let t60 = t56 + t59;
     (
         0.5
-            * (p.m0 * (qd[0] * qd[0] + t48 * t48 + t49 * t49)
+            * (p.m0 * (qd[0] * qd[0] + t44 * t44 + t45 * t45)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
-                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t5 * t5
-                + 0.021 * (t6 * t6 + t7 * t7) + 0.02 * t29 * t29
-                + t28 * (0.004 * t28 + 0.001 * t30) + t30 * (0.001 * t28 + 0.022 * t30)
-                + 0.001 * t33 * t33 + 0.01 * (t37 * t37 + t34 * t34)
+                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t3 * t3
+                + 0.021 * (t4 * t4 + t5 * t5) + 0.02 * t27 * t27
+                + t26 * (0.004 * t26 + 0.001 * t28) + t28 * (0.001 * t26 + 0.022 * t28)
+                + 0.001 * t29 * t29 + 0.01 * (t33 * t33 + t30 * t30)
                 + p.m
-                    * (t39 * t39 + t50 * t50 + t51 * t51
-                        + (t52 * t52 + t54 * t54 + t55 * t55)
-                        + 0.5 * (t47 * t47 + t56 * t56 + t57 * t57))),
+                    * (t35 * t35 + t46 * t46 + t47 * t47 + t48 * t48 + t50 * t50
+                        + t51 * t51 + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53))),
         (q[2] + 0.05 * t0) * d.k41
             + d.k42
-                * (0.5 * t60 + t63
-                    + (0.01 * (t18 * t58 + t21 * t59 + t2 * t24) + 0.5 * t62 + t64)
+                * (0.5 * t56 + t59 + 0.01 * (t16 * t54 + t19 * t55 + t2 * t22)
+                    + 0.5 * t58 + t60
                     + 0.5
-                        * (t62 + t64
+                        * (t58 + t60
                             + 0.5 * p.l
-                                * (c_q12 * t61
-                                    - s_q12 * (t19 * t58 + t22 * t59 + t2 * t25)))),
+                                * (c_q12 * t57
+                                    - s_q12 * (t17 * t54 + t20 * t55 + t2 * t23)))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2617,70 +2597,70 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = q[8] * q[8];
-    let t21 = q[9] * q[9];
-    let t22 = q[10] * q[10];
-    let t23 = q[8] * q[9];
-    let t24 = q[8] * q[10];
-    let t25 = q[9] * q[10];
-    let t26 = q[8] * q[11];
-    let t27 = q[9] * q[11];
-    let t28 = q[10] * q[11];
-    let t29 = 1.0 - 2.0 * (t21 + t22);
-    let t30 = 2.0 * (t23 - t28);
-    let t31 = 2.0 * (t24 + t27);
-    let t32 = 2.0 * (t23 + t28);
-    let t33 = 1.0 - 2.0 * (t20 + t22);
-    let t34 = 2.0 * (t25 - t26);
-    let t35 = 2.0 * (t24 - t27);
-    let t36 = 2.0 * (t25 + t26);
-    let t37 = 1.0 - 2.0 * (t20 + t21);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = t9 * c_q7 + t10 * s_q7;
-    let t41 = t10 * c_q7 - t9 * s_q7;
-    let t42 = t12 * c_q7 + t13 * s_q7;
-    let t43 = t13 * c_q7 - t12 * s_q7;
-    let t44 = t15 * c_q7 + t16 * s_q7;
-    let t45 = t16 * c_q7 - t15 * s_q7;
-    let t46 = p.l * t40;
-    let t47 = p.l * t42;
-    let t48 = p.l * t44;
-    let t49 = t29 * t40 + t32 * t41 + t11 * t35;
-    let t50 = t30 * t40 + t33 * t41 + t11 * t36;
-    let t51 = t31 * t40 + t34 * t41 + t11 * t37;
-    let t52 = t29 * t42 + t32 * t43 + t14 * t35;
-    let t53 = t30 * t42 + t33 * t43 + t14 * t36;
-    let t54 = t31 * t42 + t34 * t43 + t14 * t37;
-    let t55 = t29 * t44 + t32 * t45 + t17 * t35;
-    let t56 = t30 * t44 + t33 * t45 + t17 * t36;
-    let t57 = t31 * t44 + t34 * t45 + t17 * t37;
-    let t58 = q[0] + 0.2 * t9;
-    let t59 = q[1] + 0.2 * t12;
-    let t60 = q[2] + 0.2 * t15;
-    let t61 = t58 + t46;
-    let t62 = t59 + t47;
-    let t63 = t60 + t48;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = 2.0 * (t21 - t26);
+    let t29 = 2.0 * (t22 + t25);
+    let t30 = 2.0 * (t21 + t26);
+    let t31 = 1.0 - 2.0 * (t18 + t20);
+    let t32 = 2.0 * (t23 - t24);
+    let t33 = 2.0 * (t22 - t25);
+    let t34 = 2.0 * (t23 + t24);
+    let t35 = 1.0 - 2.0 * (t18 + t19);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = t9 * c_q7 + t10 * s_q7;
+    let t37 = t10 * c_q7 - t9 * s_q7;
+    let t38 = t12 * c_q7 + t13 * s_q7;
+    let t39 = t13 * c_q7 - t12 * s_q7;
+    let t40 = t15 * c_q7 + t16 * s_q7;
+    let t41 = t16 * c_q7 - t15 * s_q7;
+    let t42 = p.l * t36;
+    let t43 = p.l * t38;
+    let t44 = p.l * t40;
+    let t45 = t27 * t36 + t30 * t37 + t11 * t33;
+    let t46 = t28 * t36 + t31 * t37 + t11 * t34;
+    let t47 = t29 * t36 + t32 * t37 + t11 * t35;
+    let t48 = t27 * t38 + t30 * t39 + t14 * t33;
+    let t49 = t28 * t38 + t31 * t39 + t14 * t34;
+    let t50 = t29 * t38 + t32 * t39 + t14 * t35;
+    let t51 = t27 * t40 + t30 * t41 + t17 * t33;
+    let t52 = t28 * t40 + t31 * t41 + t17 * t34;
+    let t53 = t29 * t40 + t32 * t41 + t17 * t35;
+    let t54 = q[0] + 0.2 * t9;
+    let t55 = q[1] + 0.2 * t12;
+    let t56 = q[2] + 0.2 * t15;
+    let t57 = t54 + t42;
+    let t58 = t55 + t43;
+    let t59 = t56 + t44;
     [
         Pose {
             rotation: [[t9, t10, t11], [t12, t13, t14], [t15, t16, t17]],
             position: [q[0], q[1], q[2]],
         },
         Pose {
-            rotation: [[t40, t41, t11], [t42, t43, t14], [t44, t45, t17]],
-            position: [t58, t59, t60],
+            rotation: [[t36, t37, t11], [t38, t39, t14], [t40, t41, t17]],
+            position: [t54, t55, t56],
         },
         Pose {
-            rotation: [[t49, t50, t51], [t52, t53, t54], [t55, t56, t57]],
-            position: [t61, t62, t63],
+            rotation: [[t45, t46, t47], [t48, t49, t50], [t51, t52, t53]],
+            position: [t57, t58, t59],
         },
         Pose {
             rotation: [
-                [c_q12 * t49 - s_q12 * t51, t50, s_q12 * t49 + c_q12 * t51],
-                [c_q12 * t52 - s_q12 * t54, t53, s_q12 * t52 + c_q12 * t54],
-                [c_q12 * t55 - s_q12 * t57, t56, s_q12 * t55 + c_q12 * t57],
+                [c_q12 * t45 - s_q12 * t47, t46, s_q12 * t45 + c_q12 * t47],
+                [c_q12 * t48 - s_q12 * t50, t49, s_q12 * t48 + c_q12 * t50],
+                [c_q12 * t51 - s_q12 * t53, t52, s_q12 * t51 + c_q12 * t53],
             ],
-            position: [t61 + p.l * t49, t62 + p.l * t52, t63 + p.l * t55],
+            position: [t57 + p.l * t45, t58 + p.l * t48, t59 + p.l * t51],
         },
     ]
 }
@@ -2707,11 +2687,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2782,130 +2761,130 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = q[8] * q[8];
-    let t21 = q[9] * q[9];
-    let t22 = q[10] * q[10];
-    let t23 = q[8] * q[9];
-    let t24 = q[8] * q[10];
-    let t25 = q[9] * q[10];
-    let t26 = q[8] * q[11];
-    let t27 = q[9] * q[11];
-    let t28 = q[10] * q[11];
-    let t29 = 1.0 - 2.0 * (t21 + t22);
-    let t30 = 2.0 * (t23 - t28);
-    let t31 = 2.0 * (t24 + t27);
-    let t32 = 2.0 * (t23 + t28);
-    let t33 = 1.0 - 2.0 * (t20 + t22);
-    let t34 = 2.0 * (t25 - t26);
-    let t35 = 2.0 * (t24 - t27);
-    let t36 = 2.0 * (t25 + t26);
-    let t37 = 1.0 - 2.0 * (t20 + t21);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = c_q7 * t29 - s_q7 * t32;
-    let t41 = c_q7 * t31 - s_q7 * t34;
-    let t42 = c_q12 * t40 - s_q12 * t41;
-    let t43 = s_q12 * t40 + c_q12 * t41;
-    let t44 = c_q7 * t30 - s_q7 * t33;
-    let t45 = s_q7 * t29;
-    let t46 = t45 + c_q7 * t32;
-    let t47 = s_q7 * t31;
-    let t48 = t47 + c_q7 * t34;
-    let t49 = c_q12 * t46 - s_q12 * t48;
-    let t50 = s_q12 * t46 + c_q12 * t48;
-    let t51 = s_q7 * t30;
-    let t52 = t51 + c_q7 * t33;
-    let t53 = t35 * c_q12 - t37 * s_q12;
-    let t54 = t35 * s_q12 + t37 * c_q12;
-    let t55 = p.l * s_q7;
-    let t56 = t35 * t55;
-    let t57 = t37 * t55;
-    let t58 = t57 - p.l * t44;
-    let t59 = c_q12 * t56 - s_q12 * t58;
-    let t60 = t36 * t55;
-    let t61 = -0.2 - p.l * c_q7;
-    let t62 = t35 * t61;
-    let t63 = t37 * t61;
-    let t64 = t63 - p.l * t52;
-    let t65 = c_q12 * t62 - s_q12 * t64;
-    let t66 = t36 * t61;
-    let t67 = p.l + 0.2 * c_q7;
-    let t68 = 0.2 * t45 + t32 * t67;
-    let t69 = p.l * t36;
-    let t70 = 0.2 * t47 + t34 * t67;
-    let t71 = t70 - t69;
-    let t72 = c_q12 * t68 - s_q12 * t71;
-    let t73 = p.l * t37;
-    let t74 = p.l * t32;
-    let t75 = p.l * t34;
-    let t76 = t75 - t69;
-    let t77 = c_q12 * t74 - s_q12 * t76;
-    let t78 = p.l * t33;
-    let t79 = t60 + p.l * t41;
-    let t80 = s_q12 * t56 + c_q12 * t58;
-    let t81 = t66 + p.l * t48;
-    let t82 = s_q12 * t62 + c_q12 * t64;
-    let t83 = 0.2 * t51 + t33 * t67;
-    let t84 = t73 + t83;
-    let t85 = s_q12 * t68 + c_q12 * t71;
-    let t86 = t73 + t78;
-    let t87 = s_q12 * t74 + c_q12 * t76;
-    let t88 = t9 * c_q7 + t10 * s_q7;
-    let t89 = t10 * c_q7 - t9 * s_q7;
-    let t90 = t12 * c_q7 + t13 * s_q7;
-    let t91 = t13 * c_q7 - t12 * s_q7;
-    let t92 = t15 * c_q7 + t16 * s_q7;
-    let t93 = t16 * c_q7 - t15 * s_q7;
-    let t94 = t29 * t88 + t32 * t89 + t11 * t35;
-    let t95 = t30 * t88 + t33 * t89 + t11 * t36;
-    let t96 = t31 * t88 + t34 * t89 + t11 * t37;
-    let t97 = t29 * t90 + t32 * t91 + t14 * t35;
-    let t98 = t30 * t90 + t33 * t91 + t14 * t36;
-    let t99 = t31 * t90 + t34 * t91 + t14 * t37;
-    let t100 = t29 * t92 + t32 * t93 + t17 * t35;
-    let t101 = t30 * t92 + t33 * t93 + t17 * t36;
-    let t102 = t31 * t92 + t34 * t93 + t17 * t37;
-    let t103 = c_q12 * t94 - s_q12 * t96;
-    let t104 = s_q12 * t94 + c_q12 * t96;
-    let t105 = c_q12 * t97 - s_q12 * t99;
-    let t106 = s_q12 * t97 + c_q12 * t99;
-    let t107 = c_q12 * t100 - s_q12 * t102;
-    let t108 = s_q12 * t100 + c_q12 * t102;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = 2.0 * (t21 - t26);
+    let t29 = 2.0 * (t22 + t25);
+    let t30 = 2.0 * (t21 + t26);
+    let t31 = 1.0 - 2.0 * (t18 + t20);
+    let t32 = 2.0 * (t23 - t24);
+    let t33 = 2.0 * (t22 - t25);
+    let t34 = 2.0 * (t23 + t24);
+    let t35 = 1.0 - 2.0 * (t18 + t19);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = c_q7 * t27 - s_q7 * t30;
+    let t37 = c_q7 * t29 - s_q7 * t32;
+    let t38 = c_q12 * t36 - s_q12 * t37;
+    let t39 = s_q12 * t36 + c_q12 * t37;
+    let t40 = c_q7 * t28 - s_q7 * t31;
+    let t41 = s_q7 * t27;
+    let t42 = t41 + c_q7 * t30;
+    let t43 = s_q7 * t29;
+    let t44 = t43 + c_q7 * t32;
+    let t45 = c_q12 * t42 - s_q12 * t44;
+    let t46 = s_q12 * t42 + c_q12 * t44;
+    let t47 = s_q7 * t28;
+    let t48 = t47 + c_q7 * t31;
+    let t49 = t33 * c_q12 - t35 * s_q12;
+    let t50 = t33 * s_q12 + t35 * c_q12;
+    let t51 = p.l * s_q7;
+    let t52 = t33 * t51;
+    let t53 = t35 * t51;
+    let t54 = t53 - p.l * t40;
+    let t55 = c_q12 * t52 - s_q12 * t54;
+    let t56 = t34 * t51;
+    let t57 = -0.2 - p.l * c_q7;
+    let t58 = t33 * t57;
+    let t59 = t35 * t57;
+    let t60 = t59 - p.l * t48;
+    let t61 = c_q12 * t58 - s_q12 * t60;
+    let t62 = t34 * t57;
+    let t63 = p.l + 0.2 * c_q7;
+    let t64 = 0.2 * t41 + t30 * t63;
+    let t65 = p.l * t34;
+    let t66 = 0.2 * t43 + t32 * t63;
+    let t67 = t66 - t65;
+    let t68 = c_q12 * t64 - s_q12 * t67;
+    let t69 = p.l * t35;
+    let t70 = p.l * t30;
+    let t71 = p.l * t32;
+    let t72 = t71 - t65;
+    let t73 = c_q12 * t70 - s_q12 * t72;
+    let t74 = p.l * t31;
+    let t75 = t56 + p.l * t37;
+    let t76 = s_q12 * t52 + c_q12 * t54;
+    let t77 = t62 + p.l * t44;
+    let t78 = s_q12 * t58 + c_q12 * t60;
+    let t79 = 0.2 * t47 + t31 * t63;
+    let t80 = t69 + t79;
+    let t81 = s_q12 * t64 + c_q12 * t67;
+    let t82 = t69 + t74;
+    let t83 = s_q12 * t70 + c_q12 * t72;
+    let t84 = t9 * c_q7 + t10 * s_q7;
+    let t85 = t10 * c_q7 - t9 * s_q7;
+    let t86 = t12 * c_q7 + t13 * s_q7;
+    let t87 = t13 * c_q7 - t12 * s_q7;
+    let t88 = t15 * c_q7 + t16 * s_q7;
+    let t89 = t16 * c_q7 - t15 * s_q7;
+    let t90 = t27 * t84 + t30 * t85 + t11 * t33;
+    let t91 = t28 * t84 + t31 * t85 + t11 * t34;
+    let t92 = t29 * t84 + t32 * t85 + t11 * t35;
+    let t93 = t27 * t86 + t30 * t87 + t14 * t33;
+    let t94 = t28 * t86 + t31 * t87 + t14 * t34;
+    let t95 = t29 * t86 + t32 * t87 + t14 * t35;
+    let t96 = t27 * t88 + t30 * t89 + t17 * t33;
+    let t97 = t28 * t88 + t31 * t89 + t17 * t34;
+    let t98 = t29 * t88 + t32 * t89 + t17 * t35;
+    let t99 = c_q12 * t90 - s_q12 * t92;
+    let t100 = s_q12 * t90 + c_q12 * t92;
+    let t101 = c_q12 * t93 - s_q12 * t95;
+    let t102 = s_q12 * t93 + c_q12 * t95;
+    let t103 = c_q12 * t96 - s_q12 * t98;
+    let t104 = s_q12 * t96 + c_q12 * t98;
+    let t105 = c_q7 * t84 - s_q7 * t85;
+    let t106 = s_q7 * t84 + c_q7 * t85;
+    let t107 = c_q7 * t86 - s_q7 * t87;
+    let t108 = s_q7 * t86 + c_q7 * t87;
     let t109 = c_q7 * t88 - s_q7 * t89;
     let t110 = s_q7 * t88 + c_q7 * t89;
-    let t111 = c_q7 * t90 - s_q7 * t91;
-    let t112 = s_q7 * t90 + c_q7 * t91;
-    let t113 = c_q7 * t92 - s_q7 * t93;
-    let t114 = s_q7 * t92 + c_q7 * t93;
-    let t115 = t44 * t95;
-    let t116 = t40 * t94 + t115 + t41 * t96;
-    let t117 = t52 * t95;
-    let t118 = t46 * t94 + t117 + t48 * t96;
-    let t119 = t36 * t95;
-    let t120 = t35 * t94 + t119 + t37 * t96;
-    let t121 = t44 * t98;
-    let t122 = t40 * t97 + t121 + t41 * t99;
-    let t123 = t52 * t98;
-    let t124 = t46 * t97 + t123 + t48 * t99;
-    let t125 = t36 * t98;
-    let t126 = t35 * t97 + t125 + t37 * t99;
-    let t127 = t44 * t101;
-    let t128 = t40 * t100 + t127 + t41 * t102;
-    let t129 = t52 * t101;
-    let t130 = t46 * t100 + t129 + t48 * t102;
-    let t131 = t36 * t101;
-    let t132 = t35 * t100 + t131 + t37 * t102;
-    let t133 = t115 + t42 * t103 + t43 * t104;
-    let t134 = t117 + t49 * t103 + t50 * t104;
-    let t135 = t119 + t53 * t103 + t54 * t104;
-    let t136 = p.l * s_q12;
-    let t137 = p.l * c_q12;
-    let t138 = t121 + t42 * t105 + t43 * t106;
-    let t139 = t123 + t49 * t105 + t50 * t106;
-    let t140 = t125 + t53 * t105 + t54 * t106;
-    let t141 = t127 + t42 * t107 + t43 * t108;
-    let t142 = t129 + t49 * t107 + t50 * t108;
-    let t143 = t131 + t53 * t107 + t54 * t108;
+    let t111 = t40 * t91;
+    let t112 = t36 * t90 + t111 + t37 * t92;
+    let t113 = t48 * t91;
+    let t114 = t42 * t90 + t113 + t44 * t92;
+    let t115 = t34 * t91;
+    let t116 = t33 * t90 + t115 + t35 * t92;
+    let t117 = t40 * t94;
+    let t118 = t36 * t93 + t117 + t37 * t95;
+    let t119 = t48 * t94;
+    let t120 = t42 * t93 + t119 + t44 * t95;
+    let t121 = t34 * t94;
+    let t122 = t33 * t93 + t121 + t35 * t95;
+    let t123 = t40 * t97;
+    let t124 = t36 * t96 + t123 + t37 * t98;
+    let t125 = t48 * t97;
+    let t126 = t42 * t96 + t125 + t44 * t98;
+    let t127 = t34 * t97;
+    let t128 = t33 * t96 + t127 + t35 * t98;
+    let t129 = t111 + t38 * t99 + t39 * t100;
+    let t130 = t113 + t45 * t99 + t46 * t100;
+    let t131 = t115 + t49 * t99 + t50 * t100;
+    let t132 = p.l * s_q12;
+    let t133 = p.l * c_q12;
+    let t134 = t117 + t38 * t101 + t39 * t102;
+    let t135 = t119 + t45 * t101 + t46 * t102;
+    let t136 = t121 + t49 * t101 + t50 * t102;
+    let t137 = t123 + t38 * t103 + t39 * t104;
+    let t138 = t125 + t45 * t103 + t46 * t104;
+    let t139 = t127 + t49 * t103 + t50 * t104;
     [
         [
             [t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2916,135 +2895,135 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t109, t110, t11, 0.0, -0.2 * t11, 0.2 * t110, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t111, t112, t14, 0.0, -0.2 * t14, 0.2 * t112, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t113, t114, t17, 0.0, -0.2 * t17, 0.2 * t114, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t109, t110, t11, t11, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t111, t112, t14, t14, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t113, t114, t17, t17, 0.0, 0.0, 0.0, 0.0],
+            [t105, t106, t11, 0.0, -0.2 * t11, 0.2 * t106, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t107, t108, t14, 0.0, -0.2 * t14, 0.2 * t108, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t109, t110, t17, 0.0, -0.2 * t17, 0.2 * t110, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t105, t106, t11, t11, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t107, t108, t14, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t109, t110, t17, t17, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
+                t112,
+                t114,
                 t116,
+                t52 * t90 + t56 * t91 + t53 * t92,
+                t58 * t90 + t62 * t91 + t59 * t92,
+                t64 * t90 + t79 * t91 + t66 * t92,
+                t70 * t90 + t74 * t91 + t71 * t92,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
                 t118,
                 t120,
-                t56 * t94 + t60 * t95 + t57 * t96,
-                t62 * t94 + t66 * t95 + t63 * t96,
-                t68 * t94 + t83 * t95 + t70 * t96,
-                t74 * t94 + t78 * t95 + t75 * t96,
+                t122,
+                t52 * t93 + t56 * t94 + t53 * t95,
+                t58 * t93 + t62 * t94 + t59 * t95,
+                t64 * t93 + t79 * t94 + t66 * t95,
+                t70 * t93 + t74 * t94 + t71 * t95,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t122,
                 t124,
                 t126,
-                t56 * t97 + t60 * t98 + t57 * t99,
-                t62 * t97 + t66 * t98 + t63 * t99,
-                t68 * t97 + t83 * t98 + t70 * t99,
-                t74 * t97 + t78 * t98 + t75 * t99,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
                 t128,
-                t130,
-                t132,
-                t56 * t100 + t60 * t101 + t57 * t102,
-                t62 * t100 + t66 * t101 + t63 * t102,
-                t68 * t100 + t83 * t101 + t70 * t102,
-                t74 * t100 + t78 * t101 + t75 * t102,
+                t52 * t96 + t56 * t97 + t53 * t98,
+                t58 * t96 + t62 * t97 + t59 * t98,
+                t64 * t96 + t79 * t97 + t66 * t98,
+                t70 * t96 + t74 * t97 + t71 * t98,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, t116, t118, t120, t120, t94, t95, t96, 0.0],
-            [0.0, 0.0, 0.0, t122, t124, t126, t126, t97, t98, t99, 0.0],
-            [0.0, 0.0, 0.0, t128, t130, t132, t132, t100, t101, t102, 0.0],
+            [0.0, 0.0, 0.0, t112, t114, t116, t116, t90, t91, t92, 0.0],
+            [0.0, 0.0, 0.0, t118, t120, t122, t122, t93, t94, t95, 0.0],
+            [0.0, 0.0, 0.0, t124, t126, t128, t128, t96, t97, t98, 0.0],
         ],
         [
             [
-                t133,
-                t134,
-                t135,
-                t59 * t103 + t79 * t95 + t80 * t104,
-                t65 * t103 + t81 * t95 + t82 * t104,
-                t72 * t103 + t84 * t95 + t85 * t104,
-                t77 * t103 + t86 * t95 + t87 * t104,
+                t129,
+                t130,
+                t131,
+                t55 * t99 + t75 * t91 + t76 * t100,
+                t61 * t99 + t77 * t91 + t78 * t100,
+                t68 * t99 + t80 * t91 + t81 * t100,
+                t73 * t99 + t82 * t91 + t83 * t100,
                 0.0,
-                t103 * t136 - t104 * t137,
-                p.l * t95,
+                t99 * t132 - t100 * t133,
+                p.l * t91,
                 0.0,
             ],
             [
+                t134,
+                t135,
+                t136,
+                t55 * t101 + t75 * t94 + t76 * t102,
+                t61 * t101 + t77 * t94 + t78 * t102,
+                t68 * t101 + t80 * t94 + t81 * t102,
+                t73 * t101 + t82 * t94 + t83 * t102,
+                0.0,
+                t101 * t132 - t102 * t133,
+                p.l * t94,
+                0.0,
+            ],
+            [
+                t137,
                 t138,
                 t139,
-                t140,
-                t59 * t105 + t79 * t98 + t80 * t106,
-                t65 * t105 + t81 * t98 + t82 * t106,
-                t72 * t105 + t84 * t98 + t85 * t106,
-                t77 * t105 + t86 * t98 + t87 * t106,
+                t55 * t103 + t75 * t97 + t76 * t104,
+                t61 * t103 + t77 * t97 + t78 * t104,
+                t68 * t103 + t80 * t97 + t81 * t104,
+                t73 * t103 + t82 * t97 + t83 * t104,
                 0.0,
-                t105 * t136 - t106 * t137,
-                p.l * t98,
-                0.0,
-            ],
-            [
-                t141,
-                t142,
-                t143,
-                t59 * t107 + t79 * t101 + t80 * t108,
-                t65 * t107 + t81 * t101 + t82 * t108,
-                t72 * t107 + t84 * t101 + t85 * t108,
-                t77 * t107 + t86 * t101 + t87 * t108,
-                0.0,
-                t107 * t136 - t108 * t137,
-                p.l * t101,
+                t103 * t132 - t104 * t133,
+                p.l * t97,
                 0.0,
             ],
             [
                 0.0,
                 0.0,
                 0.0,
-                t133,
+                t129,
+                t130,
+                t131,
+                t131,
+                c_q12 * t99 + s_q12 * t100,
+                t91,
+                c_q12 * t100 - s_q12 * t99,
+                t91,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
                 t134,
                 t135,
-                t135,
+                t136,
+                t136,
+                c_q12 * t101 + s_q12 * t102,
+                t94,
+                c_q12 * t102 - s_q12 * t101,
+                t94,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t137,
+                t138,
+                t139,
+                t139,
                 c_q12 * t103 + s_q12 * t104,
-                t95,
+                t97,
                 c_q12 * t104 - s_q12 * t103,
-                t95,
-            ],
-            [
-                0.0,
-                0.0,
-                0.0,
-                t138,
-                t139,
-                t140,
-                t140,
-                c_q12 * t105 + s_q12 * t106,
-                t98,
-                c_q12 * t106 - s_q12 * t105,
-                t98,
-            ],
-            [
-                0.0,
-                0.0,
-                0.0,
-                t141,
-                t142,
-                t143,
-                t143,
-                c_q12 * t107 + s_q12 * t108,
-                t101,
-                c_q12 * t108 - s_q12 * t107,
-                t101,
+                t97,
             ],
         ],
     ]
@@ -3071,8 +3050,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -3098,8 +3076,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -3124,7 +3101,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

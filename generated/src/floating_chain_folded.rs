@@ -26,12 +26,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 232 | 188 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 230 | 188 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 186 | 129 | 0 | 0 | 2 | 2 |
-//! | `bias` | 217 | 162 | 0 | 0 | 2 | 2 |
+//! | `bias` | 215 | 162 | 0 | 0 | 2 | 2 |
 //! | `gravity` | 75 | 41 | 0 | 0 | 2 | 2 |
 //! | `joint_space` | 433 | 304 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 1079 | 699 | 10 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 1077 | 699 | 10 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 1563 | 1210 | 0 | 0 | 2 | 2 |
 //! | `energy` | 146 | 106 | 0 | 0 | 2 | 2 |
 //! | `body_poses` | 96 | 63 | 0 | 0 | 2 | 2 |
@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -173,13 +173,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -191,7 +186,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -207,7 +201,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 232,
+    mul: 230,
     add: 188,
     div: 0,
     sqrt: 0,
@@ -231,131 +225,130 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let t0 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
+    let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
         - qd[1] * qd[5];
-    let t1 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
+    let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
         - qd[2] * qd[3];
     let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t7 = qd[5] + qd[6];
-    let t8 = qdd[5] + qdd[6];
-    let t9 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t6;
-    let t10 = qdd[4] * c_q7 - qd[6] * t5 - qdd[3] * s_q7;
-    let t11 = q[8] * q[8];
-    let t12 = q[9] * q[9];
-    let t13 = q[10] * q[10];
-    let t14 = q[8] * q[9];
-    let t15 = q[8] * q[10];
-    let t16 = q[9] * q[10];
-    let t17 = q[8] * q[11];
-    let t18 = q[9] * q[11];
-    let t19 = q[10] * q[11];
-    let t20 = 1.0 - 2.0 * (t12 + t13);
-    let t21 = 2.0 * (t14 - t19);
-    let t22 = 2.0 * (t15 + t18);
-    let t23 = 2.0 * (t14 + t19);
-    let t24 = 1.0 - 2.0 * (t11 + t13);
-    let t25 = 2.0 * (t16 - t17);
-    let t26 = 2.0 * (t15 - t18);
-    let t27 = 2.0 * (t16 + t17);
-    let t28 = 1.0 - 2.0 * (t11 + t12);
-    let t29 = t7 * t26 + t5 * t20 + t6 * t23;
-    let t30 = t7 * t27 + t5 * t21 + t6 * t24;
-    let t31 = t7 * t28 + t5 * t22 + t6 * t25;
-    let t32 = t5 * t6;
-    let t33 = t5 * t7;
-    let t34 = qd[7] + t29;
-    let t35 = qd[8] + t30;
-    let t36 = qd[9] + t31;
-    let t37 = qd[9] * t30 + qdd[7] + t9 * t20 + t10 * t23 + t8 * t26 - qd[8] * t31;
-    let t38 = qd[7] * t31 + qdd[8] + t9 * t21 + t10 * t24 + t8 * t27 - qd[9] * t29;
-    let t39 = qd[8] * t29 + qdd[9] + t9 * t22 + t10 * t25 + t8 * t28 - qd[7] * t30;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t42 = t34 * c_q12 - t36 * s_q12;
-    let t43 = t34 * s_q12 + t36 * c_q12;
-    let t44 = t36 * t36;
-    let t45 = t34 * t35;
-    let t46 = t35 + qd[10];
-    let t47 = t38 + qdd[10];
-    let t48 = qd[10] * t42 + t37 * s_q12 + t39 * c_q12;
-    let t49 = t42 * t46;
-    let t50 = t42 * t43;
-    let t51 = 0.5585 * qd[3] + 0.005 * qd[4];
-    let t52 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
-    let t53 = 0.002 * qd[4] + 0.19 * qd[5];
-    let t54 = t33 - t10;
-    let t55 = 0.0051 * t34 + 0.001 * t36 - 0.0025 * t35;
-    let t56 = 0.2075 * t35 - 0.0025 * t34;
-    let t57 = 0.001 * t34 + 0.2106 * t36;
-    let t58 = t43 * t46;
-    let t59 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t60 = qdd[5] + qd[3] * qd[4];
-    let t61 = qd[3] * qd[5] - qdd[4];
-    let t62 = t0 - 0.2 * t59;
-    let t63 = t1 + 0.2 * t60;
-    let t64 = t6 * t6 + t7 * t7;
-    let t65 = t8 + t32;
-    let t66 = c_q7 * t62 + s_q7 * t63 - 0.5 * t64;
-    let t67 = c_q7 * t63 - s_q7 * t62;
-    let t68 = 0.5 * t65 + t67;
-    let t69 = t2 + 0.2 * t61;
-    let t70 = 0.5 * t54 + t69;
-    let t71 = t26 * t70 + t20 * t66 + t23 * t68;
-    let t72 = t27 * t70 + t21 * t66 + t24 * t68;
-    let t73 = t28 * t70 + t22 * t66 + t25 * t68;
-    let t74 = t35 * t35 + t44;
-    let t75 = t39 + t45;
-    let t76 = t34 * t36 - t38;
-    let t77 = t46 * t46 + t43 * t43;
-    let t78 = t48 + t49;
-    let t79 = t50 - t47;
-    let t80 = 0.04125 * t47 - 0.04025 * t50
-        - 0.125 * (s_q12 * (t71 - 0.5 * t74) + c_q12 * (t73 + 0.5 * t76));
-    let t81 = 0.04025 * t48 + 0.04125 * t49 + 0.125 * (t72 + 0.5 * t75);
-    let t82 = 0.125 * (c_q12 * t79 + s_q12 * t77);
-    let t83 = 0.01 * (t45 - t39) + 0.125 * (s_q12 * t79 - c_q12 * t77) - 0.5 * t74;
-    let t84 = 0.5 * t75 + 0.125 * t78 - 0.01 * (t44 + t34 * t34);
-    let t85 = 0.5 * t76 + 0.01 * (t37 + t35 * t36) + t82;
-    let t86 = 0.0051 * t37 + 0.001 * (t39 - c_q12 * t58) + t35 * t57 + s_q12 * t81
-        + 0.01 * t73 - 0.0025 * t38 - t36 * t56;
-    let t87 = 0.2075 * t38 + t36 * t55 + t80 - 0.0025 * t37 - t34 * t57
-        - 0.5 * (t73 + t82);
-    let t88 = 0.001 * (t37 + s_q12 * t58) + 0.2106 * t39 + t34 * t56 + c_q12 * t81
-        + 0.5 * t72 + 0.0625 * t78 - t35 * t55 - 0.01 * t71;
-    let t89 = t25 * t85 + t23 * t83 + t24 * t84;
-    let t90 = t28 * t85 + t26 * t83 + t27 * t84;
-    let t91 = t20 * t83 + t21 * t84 + t22 * t85 - t64;
-    let t92 = t65 + t89;
-    let t93 = t54 + t90;
-    let t94 = 0.4585 * t6 * t7 + t20 * t86 + t21 * t87 + t22 * t88 - 0.4565 * t9;
-    let t95 = t23 * t86 + t24 * t87 + t25 * t88 - 0.915 * t33 - t69 - 0.5 * t90;
-    let t96 = t67 + 0.4585 * t8 + 0.4565 * t32 + 0.5 * t89 + t26 * t86 + t27 * t87
-        + t28 * t88;
-    let t97 = s_q7 * t91 + c_q7 * t92;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t5 = qd[5] + qd[6];
+    let t6 = qdd[5] + qdd[6];
+    let t7 = qdd[3] * c_q7 + qdd[4] * s_q7 + qd[6] * t4;
+    let t8 = qdd[4] * c_q7 - qd[6] * t3 - qdd[3] * s_q7;
+    let t9 = q[8] * q[8];
+    let t10 = q[9] * q[9];
+    let t11 = q[10] * q[10];
+    let t12 = q[8] * q[9];
+    let t13 = q[8] * q[10];
+    let t14 = q[9] * q[10];
+    let t15 = q[8] * q[11];
+    let t16 = q[9] * q[11];
+    let t17 = q[10] * q[11];
+    let t18 = 1.0 - 2.0 * (t10 + t11);
+    let t19 = 2.0 * (t12 - t17);
+    let t20 = 2.0 * (t13 + t16);
+    let t21 = 2.0 * (t12 + t17);
+    let t22 = 1.0 - 2.0 * (t9 + t11);
+    let t23 = 2.0 * (t14 - t15);
+    let t24 = 2.0 * (t13 - t16);
+    let t25 = 2.0 * (t14 + t15);
+    let t26 = 1.0 - 2.0 * (t9 + t10);
+    let t27 = t5 * t24 + t3 * t18 + t4 * t21;
+    let t28 = t5 * t25 + t3 * t19 + t4 * t22;
+    let t29 = t5 * t26 + t3 * t20 + t4 * t23;
+    let t30 = t3 * t4;
+    let t31 = t3 * t5;
+    let t32 = qd[7] + t27;
+    let t33 = qd[8] + t28;
+    let t34 = qd[9] + t29;
+    let t35 = qd[9] * t28 + qdd[7] + t7 * t18 + t8 * t21 + t6 * t24 - qd[8] * t29;
+    let t36 = qd[7] * t29 + qdd[8] + t7 * t19 + t8 * t22 + t6 * t25 - qd[9] * t27;
+    let t37 = qd[8] * t27 + qdd[9] + t7 * t20 + t8 * t23 + t6 * t26 - qd[7] * t28;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t38 = t32 * c_q12 - t34 * s_q12;
+    let t39 = t32 * s_q12 + t34 * c_q12;
+    let t40 = t34 * t34;
+    let t41 = t32 * t33;
+    let t42 = t33 + qd[10];
+    let t43 = t36 + qdd[10];
+    let t44 = qd[10] * t38 + t35 * s_q12 + t37 * c_q12;
+    let t45 = t38 * t42;
+    let t46 = t38 * t39;
+    let t47 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t48 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t49 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t50 = t31 - t8;
+    let t51 = 0.0051 * t32 + 0.001 * t34 - 0.0025 * t33;
+    let t52 = 0.2075 * t33 - 0.0025 * t32;
+    let t53 = 0.001 * t32 + 0.2106 * t34;
+    let t54 = t39 * t42;
+    let t55 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t56 = qdd[5] + qd[3] * qd[4];
+    let t57 = qd[3] * qd[5] - qdd[4];
+    let t58 = t0 - 0.2 * t55;
+    let t59 = t1 + 0.2 * t56;
+    let t60 = t4 * t4 + t5 * t5;
+    let t61 = t6 + t30;
+    let t62 = c_q7 * t58 + s_q7 * t59 - 0.5 * t60;
+    let t63 = c_q7 * t59 - s_q7 * t58;
+    let t64 = 0.5 * t61 + t63;
+    let t65 = t2 + 0.2 * t57;
+    let t66 = 0.5 * t50 + t65;
+    let t67 = t24 * t66 + t18 * t62 + t21 * t64;
+    let t68 = t25 * t66 + t19 * t62 + t22 * t64;
+    let t69 = t26 * t66 + t20 * t62 + t23 * t64;
+    let t70 = t33 * t33 + t40;
+    let t71 = t37 + t41;
+    let t72 = t32 * t34 - t36;
+    let t73 = t42 * t42 + t39 * t39;
+    let t74 = t44 + t45;
+    let t75 = t46 - t43;
+    let t76 = 0.04125 * t43 - 0.04025 * t46
+        - 0.125 * (s_q12 * (t67 - 0.5 * t70) + c_q12 * (t69 + 0.5 * t72));
+    let t77 = 0.04025 * t44 + 0.04125 * t45 + 0.125 * (t68 + 0.5 * t71);
+    let t78 = 0.125 * (c_q12 * t75 + s_q12 * t73);
+    let t79 = 0.01 * (t41 - t37) + 0.125 * (s_q12 * t75 - c_q12 * t73) - 0.5 * t70;
+    let t80 = 0.5 * t71 + 0.125 * t74 - 0.01 * (t40 + t32 * t32);
+    let t81 = 0.5 * t72 + 0.01 * (t35 + t33 * t34) + t78;
+    let t82 = 0.0051 * t35 + 0.001 * (t37 - c_q12 * t54) + t33 * t53 + s_q12 * t77
+        + 0.01 * t69 - 0.0025 * t36 - t34 * t52;
+    let t83 = 0.2075 * t36 + t34 * t51 + t76 - 0.0025 * t35 - t32 * t53
+        - 0.5 * (t69 + t78);
+    let t84 = 0.001 * (t35 + s_q12 * t54) + 0.2106 * t37 + t32 * t52 + c_q12 * t77
+        + 0.5 * t68 + 0.0625 * t74 - t33 * t51 - 0.01 * t67;
+    let t85 = t23 * t81 + t21 * t79 + t22 * t80;
+    let t86 = t26 * t81 + t24 * t79 + t25 * t80;
+    let t87 = t18 * t79 + t19 * t80 + t20 * t81 - t60;
+    let t88 = t61 + t85;
+    let t89 = t50 + t86;
+    let t90 = 0.4585 * t4 * t5 + t18 * t82 + t19 * t83 + t20 * t84 - 0.4565 * t7;
+    let t91 = t21 * t82 + t22 * t83 + t23 * t84 - 0.915 * t31 - t65 - 0.5 * t86;
+    let t92 = t63 + 0.4585 * t6 + 0.4565 * t30 + 0.5 * t85 + t24 * t82 + t25 * t83
+        + t26 * t84;
+    let t93 = s_q7 * t87 + c_q7 * t88;
     [
-        6.5 * t0 + c_q7 * t91 - 0.7 * t59 - s_q7 * t92,
-        6.5 * t1 + 0.7 * t60 + t97,
-        6.5 * t2 + 0.7 * t61 + t93,
-        0.5585 * qdd[3] + 0.005 * qdd[4] + qd[4] * t53 + c_q7 * t94 - qd[5] * t52
-            - s_q7 * t95,
-        0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t51 + s_q7 * t94
-            + c_q7 * t95 - 0.7 * t2 - qd[3] * t53 - 0.2 * t93,
-        0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t1 + qd[3] * t52 + t96 + 0.2 * t97
-            - qd[4] * t51,
-        t96,
-        t86,
-        t87,
-        t88,
-        t80,
+        6.5 * t0 + c_q7 * t87 - 0.7 * t55 - s_q7 * t88,
+        6.5 * t1 + 0.7 * t56 + t93,
+        6.5 * t2 + 0.7 * t57 + t89,
+        0.5585 * qdd[3] + 0.005 * qdd[4] + qd[4] * t49 + c_q7 * t90 - qd[5] * t48
+            - s_q7 * t91,
+        0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t47 + s_q7 * t90
+            + c_q7 * t91 - 0.7 * t2 - qd[3] * t49 - 0.2 * t89,
+        0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t1 + qd[3] * t48 + t92 + 0.2 * t93
+            - qd[4] * t47,
+        t92,
+        t82,
+        t83,
+        t84,
+        t76,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -378,148 +371,146 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = q[8] * q[8];
-    let t3 = q[9] * q[9];
-    let t4 = q[10] * q[10];
-    let t5 = q[8] * q[9];
-    let t6 = q[8] * q[10];
-    let t7 = q[9] * q[10];
-    let t8 = q[8] * q[11];
-    let t9 = q[9] * q[11];
-    let t10 = q[10] * q[11];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t22 = t17 * s_q12;
-    let t23 = 0.01 * t19 + 0.125 * t18 * s_q12;
-    let t24 = t14 * s_q12;
-    let t25 = 0.01 * t13 + 0.125 * t12 * s_q12;
-    let t26 = 0.01 * t16 + 0.125 * t15 * s_q12;
-    let t27 = c_q7 * t25 - s_q7 * t26;
-    let t28 = s_q7 * t25 + c_q7 * t26;
-    let t29 = s_q12 * s_q12;
-    let t30 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
-    let t31 = t11 * s_q12;
-    let t32 = -0.125 * (t31 + t13 * c_q12);
-    let t33 = -0.125 * (t24 + t16 * c_q12);
-    let t34 = c_q7 * t32 - s_q7 * t33;
-    let t35 = s_q7 * t32 + c_q7 * t33;
-    let t36 = -0.125 * (t22 + t19 * c_q12);
-    let t37 = 0.0625 * c_q12 + 0.04125;
-    let t38 = t12 * t37;
-    let t39 = t15 * t37 - 0.5 * t36;
-    let t40 = c_q7 * t38 - s_q7 * t39;
-    let t41 = s_q7 * t38 + c_q7 * t39 - 0.2 * t36;
-    let t42 = 0.5 * t33 + t18 * t37;
-    let t43 = 0.2 * t35 + t42;
-    let t44 = 0.04025 * t29 + 0.0051;
-    let t45 = t13 * t30 + t11 * t44 - 0.0025 * t12;
-    let t46 = t14 * t44 + t16 * t30 - 0.0025 * t15;
-    let t47 = t46 - 0.5 * t23;
-    let t48 = c_q7 * t45 - s_q7 * t47;
-    let t49 = s_q7 * t45 + c_q7 * t47 - 0.2 * t23;
-    let t50 = t17 * t44 + t19 * t30 - 0.0025 * t18;
-    let t51 = 0.5 * t26 + t50;
-    let t52 = 0.2 * t28 + t51;
-    let t53 = -0.125 * c_q12 - 0.5;
-    let t54 = t13 * t53 - 0.125 * t31;
-    let t55 = t16 * t53 - 0.125 * t24;
-    let t56 = c_q7 * t54 - s_q7 * t55;
-    let t57 = s_q7 * t54 + c_q7 * t55;
-    let t58 = t19 * t53 - 0.125 * t22;
-    let t59 = 0.125 * c_q12 + 0.24875;
-    let t60 = t12 * t59 - 0.0025 * t11;
-    let t61 = t15 * t59 - 0.0025 * t14;
-    let t62 = t61 - 0.5 * t58;
-    let t63 = c_q7 * t60 - s_q7 * t62;
-    let t64 = s_q7 * t60 + c_q7 * t62 - 0.2 * t58;
-    let t65 = t18 * t59 - 0.0025 * t17;
-    let t66 = 0.5 * t55 + t65;
-    let t67 = 0.2 * t57 + t66;
-    let t68 = 0.125 * c_q12 + 0.5;
-    let t69 = t12 * t68 - 0.01 * t11;
-    let t70 = t15 * t68 - 0.01 * t14;
-    let t71 = c_q7 * t69 - s_q7 * t70;
-    let t72 = s_q7 * t69 + c_q7 * t70;
-    let t73 = t18 * t68 - 0.01 * t17;
-    let t74 = 0.125 * c_q12 + 0.25085 - 0.04025 * t29;
-    let t75 = 0.125 * t16 * s_q12 - 0.01 * t15 - t14 * t68;
-    let t76 = t75;
-    let t77 = t17 * t68 + 0.01 * t18 - 0.125 * t19 * s_q12;
-    let t78 = t11 * t30 + t13 * t74;
-    let t79 = t14 * t30 + t16 * t74;
-    let t80 = t17 * t30 + t19 * t74;
-    let t81 = t14 * t50 + t15 * t65 + t16 * t80;
-    let t82 = t11 * t46 + t12 * t61 + t13 * t79 + 0.5 * t76;
-    let t83 = t11 * t50 + t12 * t65 + t13 * t80 - 0.5 * t77;
-    let t84 = 0.01 * t12 + t11 * t68 - 0.125 * t13 * s_q12;
-    let t85 = t17 * t50 + t18 * t65 + t19 * t80 + t84;
-    let t86 = t84 + 1.0;
-    let t87 = c_q7 * t86;
-    let t88 = s_q7 * t86;
-    let t89 = t87 + s_q7 * t76;
-    let t90 = t88 - c_q7 * t76;
-    let t91 = c_q7 * t83 - s_q7 * t81;
-    let t92 = s_q7 * t83 + c_q7 * t81;
-    let t93 = s_q7 * c_q7;
-    let t94 = t91 - 0.2 * t77;
-    let t95 = t92 + 0.002;
-    let t96 = t89 + 0.7;
-    let t97 = -t90;
-    let t98 = -t77;
-    let t99 = -0.7 - t89;
-    let t100 = c_q7 * t75 - t88;
-    let t101 = t87 + s_q7 * t75;
-    let t102 = t85 + 0.2 * t101 + 0.4585;
-    let t103 = t79 - 0.5 * t73;
-    let t104 = 0.5 * t70 + t80;
-    let t105 = c_q7 * t78 - s_q7 * t103;
-    let t106 = s_q7 * t78 + c_q7 * t103 - 0.2 * t73;
-    let t107 = 0.2 * t72 + t104;
-    let t108 = t13 * t78 + t11 * t45 + t12 * t60;
-    let t109 = t14 * t46 + t15 * t61 + t16 * t79 + t84;
-    let t110 = t108 - t109 - 0.4565;
-    let t111 = 2.0 * t82 * t93 + s_q7 * s_q7 * t110;
-    let t112 = t82 + t93 * t110 + 0.005 - 0.2 * t90 - 2.0 * s_q7 * s_q7 * t82;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = q[8] * q[8];
+    let t1 = q[9] * q[9];
+    let t2 = q[10] * q[10];
+    let t3 = q[8] * q[9];
+    let t4 = q[8] * q[10];
+    let t5 = q[9] * q[10];
+    let t6 = q[8] * q[11];
+    let t7 = q[9] * q[11];
+    let t8 = q[10] * q[11];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t18 = t15 * s_q12;
+    let t19 = 0.01 * t17 + 0.125 * t16 * s_q12;
+    let t20 = t12 * s_q12;
+    let t21 = 0.01 * t11 + 0.125 * t10 * s_q12;
+    let t22 = 0.01 * t14 + 0.125 * t13 * s_q12;
+    let t23 = c_q7 * t21 - s_q7 * t22;
+    let t24 = s_q7 * t21 + c_q7 * t22;
+    let t25 = s_q12 * s_q12;
+    let t26 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
+    let t27 = t9 * s_q12;
+    let t28 = -0.125 * (t27 + t11 * c_q12);
+    let t29 = -0.125 * (t20 + t14 * c_q12);
+    let t30 = c_q7 * t28 - s_q7 * t29;
+    let t31 = s_q7 * t28 + c_q7 * t29;
+    let t32 = -0.125 * (t18 + t17 * c_q12);
+    let t33 = 0.0625 * c_q12 + 0.04125;
+    let t34 = t10 * t33;
+    let t35 = t13 * t33 - 0.5 * t32;
+    let t36 = c_q7 * t34 - s_q7 * t35;
+    let t37 = s_q7 * t34 + c_q7 * t35 - 0.2 * t32;
+    let t38 = 0.5 * t29 + t16 * t33;
+    let t39 = 0.2 * t31 + t38;
+    let t40 = 0.04025 * t25 + 0.0051;
+    let t41 = t11 * t26 + t9 * t40 - 0.0025 * t10;
+    let t42 = t12 * t40 + t14 * t26 - 0.0025 * t13;
+    let t43 = t42 - 0.5 * t19;
+    let t44 = c_q7 * t41 - s_q7 * t43;
+    let t45 = s_q7 * t41 + c_q7 * t43 - 0.2 * t19;
+    let t46 = t15 * t40 + t17 * t26 - 0.0025 * t16;
+    let t47 = 0.5 * t22 + t46;
+    let t48 = 0.2 * t24 + t47;
+    let t49 = -0.125 * c_q12 - 0.5;
+    let t50 = t11 * t49 - 0.125 * t27;
+    let t51 = t14 * t49 - 0.125 * t20;
+    let t52 = c_q7 * t50 - s_q7 * t51;
+    let t53 = s_q7 * t50 + c_q7 * t51;
+    let t54 = t17 * t49 - 0.125 * t18;
+    let t55 = 0.125 * c_q12 + 0.24875;
+    let t56 = t10 * t55 - 0.0025 * t9;
+    let t57 = t13 * t55 - 0.0025 * t12;
+    let t58 = t57 - 0.5 * t54;
+    let t59 = c_q7 * t56 - s_q7 * t58;
+    let t60 = s_q7 * t56 + c_q7 * t58 - 0.2 * t54;
+    let t61 = t16 * t55 - 0.0025 * t15;
+    let t62 = 0.5 * t51 + t61;
+    let t63 = 0.2 * t53 + t62;
+    let t64 = 0.125 * c_q12 + 0.5;
+    let t65 = t10 * t64 - 0.01 * t9;
+    let t66 = t13 * t64 - 0.01 * t12;
+    let t67 = c_q7 * t65 - s_q7 * t66;
+    let t68 = s_q7 * t65 + c_q7 * t66;
+    let t69 = t16 * t64 - 0.01 * t15;
+    let t70 = 0.125 * c_q12 + 0.25085 - 0.04025 * t25;
+    let t71 = 0.125 * t14 * s_q12 - 0.01 * t13 - t12 * t64;
+    let t72 = t15 * t64 + 0.01 * t16 - 0.125 * t17 * s_q12;
+    let t73 = t9 * t26 + t11 * t70;
+    let t74 = t12 * t26 + t14 * t70;
+    let t75 = t15 * t26 + t17 * t70;
+    let t76 = t12 * t46 + t13 * t61 + t14 * t75;
+    let t77 = t9 * t42 + t10 * t57 + t11 * t74 + 0.5 * t71;
+    let t78 = t9 * t46 + t10 * t61 + t11 * t75 - 0.5 * t72;
+    let t79 = 0.01 * t10 + t9 * t64 - 0.125 * t11 * s_q12;
+    let t80 = t15 * t46 + t16 * t61 + t17 * t75 + t79;
+    let t81 = t79 + 1.0;
+    let t82 = c_q7 * t81;
+    let t83 = s_q7 * t81;
+    let t84 = t82 + s_q7 * t71;
+    let t85 = t83 - c_q7 * t71;
+    let t86 = c_q7 * t78 - s_q7 * t76;
+    let t87 = s_q7 * t78 + c_q7 * t76;
+    let t88 = s_q7 * c_q7;
+    let t89 = t86 - 0.2 * t72;
+    let t90 = t87 + 0.002;
+    let t91 = t84 + 0.7;
+    let t92 = -t85;
+    let t93 = -t72;
+    let t94 = -0.7 - t84;
+    let t95 = c_q7 * t71 - t83;
+    let t96 = t82 + s_q7 * t71;
+    let t97 = t80 + 0.2 * t96 + 0.4585;
+    let t98 = t74 - 0.5 * t69;
+    let t99 = 0.5 * t66 + t75;
+    let t100 = c_q7 * t73 - s_q7 * t98;
+    let t101 = s_q7 * t73 + c_q7 * t98 - 0.2 * t69;
+    let t102 = 0.2 * t68 + t99;
+    let t103 = t11 * t73 + t9 * t41 + t10 * t56;
+    let t104 = t12 * t42 + t13 * t57 + t14 * t74 + t79;
+    let t105 = t103 - t104 - 0.4565;
+    let t106 = 2.0 * t77 * t88 + s_q7 * s_q7 * t105;
+    let t107 = t77 + t88 * t105 + 0.005 - 0.2 * t85 - 2.0 * s_q7 * s_q7 * t77;
     [
-        [6.5, 0.0, 0.0, 0.0, t77, t97, t100, t27, t56, t71, t34],
-        [0.0, 6.5, 0.0, t98, 0.0, t96, t101, t28, t57, t72, t35],
-        [0.0, 0.0, 6.5, t90, t99, 0.0, 0.0, t23, t58, t73, t36],
-        [0.0, t98, t90, t108 + 0.102 - t111, t112, t94, t91, t48, t63, t105, t40],
+        [6.5, 0.0, 0.0, 0.0, t72, t92, t95, t23, t52, t67, t30],
+        [0.0, 6.5, 0.0, t93, 0.0, t91, t96, t24, t53, t68, t31],
+        [0.0, 0.0, 6.5, t85, t94, 0.0, 0.0, t19, t54, t69, t32],
+        [0.0, t93, t85, t103 + 0.102 - t106, t107, t89, t86, t44, t59, t100, t36],
         [
-            t77,
+            t72,
             0.0,
-            t99,
-            t112,
-            0.4 * t89 + t109 + t111 + 0.6885,
-            t95,
-            t92,
-            t49,
-            t64,
-            t106,
-            t41,
+            t94,
+            t107,
+            0.4 * t84 + t104 + t106 + 0.6885,
+            t90,
+            t87,
+            t45,
+            t60,
+            t101,
+            t37,
         ],
-        [t97, t96, 0.0, t94, t95, t85 + 0.4 * t89 + 0.6485, t102, t52, t67, t107, t43],
-        [t100, t101, 0.0, t91, t92, t102, t85 + 0.4585, t51, t66, t104, t42],
-        [t27, t28, t23, t48, t49, t52, t51, t44, -0.0025, t30, 0.0],
-        [t56, t57, t58, t63, t64, t67, t66, -0.0025, t59, 0.0, t37],
-        [t71, t72, t73, t105, t106, t107, t104, t30, 0.0, t74, 0.0],
-        [t34, t35, t36, t40, t41, t43, t42, 0.0, t37, 0.0, 0.04125],
+        [t92, t91, 0.0, t89, t90, t80 + 0.4 * t84 + 0.6485, t97, t48, t63, t102, t39],
+        [t95, t96, 0.0, t86, t87, t97, t80 + 0.4585, t47, t62, t99, t38],
+        [t23, t24, t19, t44, t45, t48, t47, t40, -0.0025, t26, 0.0],
+        [t52, t53, t54, t59, t60, t63, t62, -0.0025, t55, 0.0, t33],
+        [t67, t68, t69, t100, t101, t102, t99, t26, 0.0, t70, 0.0],
+        [t30, t31, t32, t36, t37, t39, t38, 0.0, t33, 0.0, 0.04125],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 217,
+    mul: 215,
     add: 162,
     div: 0,
     sqrt: 0,
@@ -537,118 +528,117 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = qd[3] * qd[4];
-    let t5 = qd[3] * qd[5];
-    let t6 = qd[5] + qd[6];
-    let t7 = qd[6] * t3;
-    let t8 = qd[6] * t2;
-    let t9 = q[8] * q[8];
-    let t10 = q[9] * q[9];
-    let t11 = q[10] * q[10];
-    let t12 = q[8] * q[9];
-    let t13 = q[8] * q[10];
-    let t14 = q[9] * q[10];
-    let t15 = q[8] * q[11];
-    let t16 = q[9] * q[11];
-    let t17 = q[10] * q[11];
-    let t18 = 1.0 - 2.0 * (t10 + t11);
-    let t19 = 2.0 * (t12 - t17);
-    let t20 = 2.0 * (t13 + t16);
-    let t21 = 2.0 * (t12 + t17);
-    let t22 = 1.0 - 2.0 * (t9 + t11);
-    let t23 = 2.0 * (t14 - t15);
-    let t24 = 2.0 * (t13 - t16);
-    let t25 = 2.0 * (t14 + t15);
-    let t26 = 1.0 - 2.0 * (t9 + t10);
-    let t27 = t6 * t24 + t2 * t18 + t3 * t21;
-    let t28 = t6 * t25 + t2 * t19 + t3 * t22;
-    let t29 = t6 * t26 + t2 * t20 + t3 * t23;
-    let t30 = t2 * t3;
-    let t31 = t2 * t6;
-    let t32 = qd[7] + t27;
-    let t33 = qd[8] + t28;
-    let t34 = qd[9] + t29;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t37 = t32 * c_q12 - t34 * s_q12;
-    let t38 = t32 * s_q12 + t34 * c_q12;
-    let t39 = t34 * t34;
-    let t40 = t32 * t33;
-    let t41 = t33 + qd[10];
-    let t42 = t37 * t41;
-    let t43 = t37 * t38;
-    let t44 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t45 = 0.2 * t4 + t44;
-    let t46 = qd[8] * t27 + t7 * t20 - qd[7] * t28 - t8 * t23;
-    let t47 = qd[7] * t29 + t7 * t19 - qd[9] * t27 - t8 * t22;
-    let t48 = qd[9] * t28 + t7 * t18 - qd[8] * t29 - t8 * t21;
-    let t49 = c_q12 * t46 + qd[10] * t37 + s_q12 * t48;
-    let t50 = 0.5585 * qd[3] + 0.005 * qd[4];
-    let t51 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
-    let t52 = 0.002 * qd[4] + 0.19 * qd[5];
-    let t53 = 0.0051 * t32 + 0.001 * t34 - 0.0025 * t33;
-    let t54 = 0.2075 * t33 - 0.0025 * t32;
-    let t55 = 0.001 * t32 + 0.2106 * t34;
-    let t56 = t38 * t41;
-    let t57 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t58 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t2 = qd[3] * qd[4];
+    let t3 = qd[3] * qd[5];
+    let t4 = qd[5] + qd[6];
+    let t5 = qd[6] * t1;
+    let t6 = qd[6] * t0;
+    let t7 = q[8] * q[8];
+    let t8 = q[9] * q[9];
+    let t9 = q[10] * q[10];
+    let t10 = q[8] * q[9];
+    let t11 = q[8] * q[10];
+    let t12 = q[9] * q[10];
+    let t13 = q[8] * q[11];
+    let t14 = q[9] * q[11];
+    let t15 = q[10] * q[11];
+    let t16 = 1.0 - 2.0 * (t8 + t9);
+    let t17 = 2.0 * (t10 - t15);
+    let t18 = 2.0 * (t11 + t14);
+    let t19 = 2.0 * (t10 + t15);
+    let t20 = 1.0 - 2.0 * (t7 + t9);
+    let t21 = 2.0 * (t12 - t13);
+    let t22 = 2.0 * (t11 - t14);
+    let t23 = 2.0 * (t12 + t13);
+    let t24 = 1.0 - 2.0 * (t7 + t8);
+    let t25 = t4 * t22 + t0 * t16 + t1 * t19;
+    let t26 = t4 * t23 + t0 * t17 + t1 * t20;
+    let t27 = t4 * t24 + t0 * t18 + t1 * t21;
+    let t28 = t0 * t1;
+    let t29 = t0 * t4;
+    let t30 = qd[7] + t25;
+    let t31 = qd[8] + t26;
+    let t32 = qd[9] + t27;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t33 = t30 * c_q12 - t32 * s_q12;
+    let t34 = t30 * s_q12 + t32 * c_q12;
+    let t35 = t32 * t32;
+    let t36 = t30 * t31;
+    let t37 = t31 + qd[10];
+    let t38 = t33 * t37;
+    let t39 = t33 * t34;
+    let t40 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t41 = 0.2 * t2 + t40;
+    let t42 = qd[8] * t25 + t5 * t18 - qd[7] * t26 - t6 * t21;
+    let t43 = qd[7] * t27 + t5 * t17 - qd[9] * t25 - t6 * t20;
+    let t44 = qd[9] * t26 + t5 * t16 - qd[8] * t27 - t6 * t19;
+    let t45 = c_q12 * t42 + qd[10] * t33 + s_q12 * t44;
+    let t46 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t47 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t48 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t49 = 0.0051 * t30 + 0.001 * t32 - 0.0025 * t31;
+    let t50 = 0.2075 * t31 - 0.0025 * t30;
+    let t51 = 0.001 * t30 + 0.2106 * t32;
+    let t52 = t34 * t37;
+    let t53 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t54 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t59 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t60 = t3 * t3 + t6 * t6;
-    let t61 = t33 * t33 + t39;
-    let t62 = t41 * t41 + t38 * t38;
-    let t63 = t57 - 0.2 * t59;
-    let t64 = s_q7 * t45 + c_q7 * t63 - 0.5 * t60;
-    let t65 = c_q7 * t45 - s_q7 * t63;
-    let t66 = 0.5 * t30 + t65;
-    let t67 = t8 + t31;
-    let t68 = 0.2 * t5 + t58;
-    let t69 = 0.5 * t67 + t68;
-    let t70 = t24 * t69 + t18 * t64 + t21 * t66;
-    let t71 = t32 * t34 - t47;
-    let t72 = t26 * t69 + t20 * t64 + t23 * t66;
-    let t73 = t43 - t47;
-    let t74 = t40 + t46;
-    let t75 = t42 + t49;
-    let t76 = 0.01 * (t40 - t46) + 0.125 * (s_q12 * t73 - c_q12 * t62) - 0.5 * t61;
-    let t77 = 0.5 * t74 + 0.125 * t75 - 0.01 * (t39 + t32 * t32);
-    let t78 = 0.125 * (c_q12 * t73 + s_q12 * t62);
-    let t79 = 0.5 * t71 + 0.01 * (t33 * t34 + t48) + t78;
-    let t80 = t18 * t76 + t19 * t77 + t20 * t79 - t60;
-    let t81 = t23 * t79 + t21 * t76 + t22 * t77;
-    let t82 = t30 + t81;
-    let t83 = s_q7 * t80 + c_q7 * t82;
-    let t84 = t26 * t79 + t24 * t76 + t25 * t77;
-    let t85 = t67 + t84;
-    let t86 = t25 * t69 + t19 * t64 + t22 * t66;
-    let t87 = 0.04125 * t42 + 0.04025 * t49 + 0.125 * (0.5 * t74 + t86);
-    let t88 = 0.001 * (t46 - c_q12 * t56) + 0.0051 * t48 + t33 * t55 + s_q12 * t87
-        + 0.01 * t72 - 0.0025 * t47 - t34 * t54;
-    let t89 = -0.04025 * t43
-        - 0.125 * (s_q12 * (t70 - 0.5 * t61) + c_q12 * (0.5 * t71 + t72));
-    let t90 = 0.24875 * t47 + t34 * t53 + t89 - 0.0025 * t48 - t32 * t55
-        - 0.5 * (t72 + t78);
-    let t91 = 0.2106 * t46 + 0.001 * (t48 + s_q12 * t56) + t32 * t54 + c_q12 * t87
-        + 0.0625 * t75 + 0.5 * t86 - t33 * t53 - 0.01 * t70;
-    let t92 = 0.4585 * t3 * t6 + t18 * t88 + t19 * t90 + t20 * t91 - 0.4565 * t7;
-    let t93 = t21 * t88 + t22 * t90 + t23 * t91 - 0.915 * t31 - t68 - 0.5 * t84;
-    let t94 = t65 + t26 * t91 + 0.4565 * t30 + 0.5 * t81 + t24 * t88 + t25 * t90;
+    let t55 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t56 = t1 * t1 + t4 * t4;
+    let t57 = t31 * t31 + t35;
+    let t58 = t37 * t37 + t34 * t34;
+    let t59 = t53 - 0.2 * t55;
+    let t60 = s_q7 * t41 + c_q7 * t59 - 0.5 * t56;
+    let t61 = c_q7 * t41 - s_q7 * t59;
+    let t62 = 0.5 * t28 + t61;
+    let t63 = t6 + t29;
+    let t64 = 0.2 * t3 + t54;
+    let t65 = 0.5 * t63 + t64;
+    let t66 = t22 * t65 + t16 * t60 + t19 * t62;
+    let t67 = t30 * t32 - t43;
+    let t68 = t24 * t65 + t18 * t60 + t21 * t62;
+    let t69 = t39 - t43;
+    let t70 = t36 + t42;
+    let t71 = t38 + t45;
+    let t72 = 0.01 * (t36 - t42) + 0.125 * (s_q12 * t69 - c_q12 * t58) - 0.5 * t57;
+    let t73 = 0.5 * t70 + 0.125 * t71 - 0.01 * (t35 + t30 * t30);
+    let t74 = 0.125 * (c_q12 * t69 + s_q12 * t58);
+    let t75 = 0.5 * t67 + 0.01 * (t31 * t32 + t44) + t74;
+    let t76 = t16 * t72 + t17 * t73 + t18 * t75 - t56;
+    let t77 = t21 * t75 + t19 * t72 + t20 * t73;
+    let t78 = t28 + t77;
+    let t79 = s_q7 * t76 + c_q7 * t78;
+    let t80 = t24 * t75 + t22 * t72 + t23 * t73;
+    let t81 = t63 + t80;
+    let t82 = t23 * t65 + t17 * t60 + t20 * t62;
+    let t83 = 0.04125 * t38 + 0.04025 * t45 + 0.125 * (0.5 * t70 + t82);
+    let t84 = 0.001 * (t42 - c_q12 * t52) + 0.0051 * t44 + t31 * t51 + s_q12 * t83
+        + 0.01 * t68 - 0.0025 * t43 - t32 * t50;
+    let t85 = -0.04025 * t39
+        - 0.125 * (s_q12 * (t66 - 0.5 * t57) + c_q12 * (0.5 * t67 + t68));
+    let t86 = 0.24875 * t43 + t32 * t49 + t85 - 0.0025 * t44 - t30 * t51
+        - 0.5 * (t68 + t74);
+    let t87 = 0.2106 * t42 + 0.001 * (t44 + s_q12 * t52) + t30 * t50 + c_q12 * t83
+        + 0.0625 * t71 + 0.5 * t82 - t31 * t49 - 0.01 * t66;
+    let t88 = 0.4585 * t1 * t4 + t16 * t84 + t17 * t86 + t18 * t87 - 0.4565 * t5;
+    let t89 = t19 * t84 + t20 * t86 + t21 * t87 - 0.915 * t29 - t64 - 0.5 * t80;
+    let t90 = t61 + t24 * t87 + 0.4565 * t28 + 0.5 * t77 + t22 * t84 + t23 * t86;
     [
-        6.5 * t57 + c_q7 * t80 - 0.7 * t59 - s_q7 * t82,
-        0.7 * t4 + 6.5 * t44 + t83,
-        0.7 * t5 + 6.5 * t58 + t85,
-        qd[4] * t52 + c_q7 * t92 - qd[5] * t51 - s_q7 * t93,
-        qd[5] * t50 + s_q7 * t92 + c_q7 * t93 - qd[3] * t52 - 0.7 * t58 - 0.2 * t85,
-        0.7 * t44 + qd[3] * t51 + t94 + 0.2 * t83 - qd[4] * t50,
-        t94,
-        t88,
+        6.5 * t53 + c_q7 * t76 - 0.7 * t55 - s_q7 * t78,
+        0.7 * t2 + 6.5 * t40 + t79,
+        0.7 * t3 + 6.5 * t54 + t81,
+        qd[4] * t48 + c_q7 * t88 - qd[5] * t47 - s_q7 * t89,
+        qd[5] * t46 + s_q7 * t88 + c_q7 * t89 - qd[3] * t48 - 0.7 * t54 - 0.2 * t81,
+        0.7 * t40 + qd[3] * t47 + t90 + 0.2 * t79 - qd[4] * t46,
         t90,
-        t91,
-        0.04125 * t47 + t89,
+        t84,
+        t86,
+        t87,
+        0.04125 * t43 + t85,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -670,60 +660,59 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = q[8] * q[8];
-    let t6 = q[9] * q[9];
-    let t7 = q[10] * q[10];
-    let t8 = q[8] * q[9];
-    let t9 = q[8] * q[10];
-    let t10 = q[9] * q[10];
-    let t11 = q[8] * q[11];
-    let t12 = q[9] * q[11];
-    let t13 = q[10] * q[11];
-    let t14 = 1.0 - 2.0 * (t6 + t7);
-    let t15 = 2.0 * (t8 - t13);
-    let t16 = 2.0 * (t9 + t12);
-    let t17 = 2.0 * (t8 + t13);
-    let t18 = 1.0 - 2.0 * (t5 + t7);
-    let t19 = 2.0 * (t10 - t11);
-    let t20 = 2.0 * (t9 - t12);
-    let t21 = 2.0 * (t10 + t11);
-    let t22 = 1.0 - 2.0 * (t5 + t6);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t25 = 9.81 * (t0 * c_q7 + t1 * s_q7);
-    let t26 = t0 * s_q7;
-    let t27 = t1 * c_q7;
-    let t28 = 9.81 * (t27 - t26);
-    let t29 = t14 * t25 + t17 * t28 + 9.81 * t2 * t20;
-    let t30 = t16 * t25 + t19 * t28 + 9.81 * t2 * t22;
-    let t31 = s_q12 * t29 + c_q12 * t30;
-    let t32 = t15 * t25 + t18 * t28 + 9.81 * t2 * t21;
-    let t33 = 0.01 * t30 + 0.125 * s_q12 * t32;
-    let t34 = t32 * (0.5 + 0.125 * c_q12) - 0.01 * t29;
-    let t35 = t20 * t33;
-    let t36 = t22 * t34;
-    let t37 = -0.5 * t30 - 0.125 * t31;
-    let t38 = t14 * t33 + t16 * t34 + t15 * t37;
-    let t39 = t17 * t33 + t19 * t34 + t18 * t37 - 9.81 * t2;
-    let t40 = t21 * t37;
-    let t41 = t28 + t35 + t36 + t40;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = q[8] * q[8];
+    let t4 = q[9] * q[9];
+    let t5 = q[10] * q[10];
+    let t6 = q[8] * q[9];
+    let t7 = q[8] * q[10];
+    let t8 = q[9] * q[10];
+    let t9 = q[8] * q[11];
+    let t10 = q[9] * q[11];
+    let t11 = q[10] * q[11];
+    let t12 = 1.0 - 2.0 * (t4 + t5);
+    let t13 = 2.0 * (t6 - t11);
+    let t14 = 2.0 * (t7 + t10);
+    let t15 = 2.0 * (t6 + t11);
+    let t16 = 1.0 - 2.0 * (t3 + t5);
+    let t17 = 2.0 * (t8 - t9);
+    let t18 = 2.0 * (t7 - t10);
+    let t19 = 2.0 * (t8 + t9);
+    let t20 = 1.0 - 2.0 * (t3 + t4);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t21 = 9.81 * (t0 * c_q7 + t1 * s_q7);
+    let t22 = t0 * s_q7;
+    let t23 = t1 * c_q7;
+    let t24 = 9.81 * (t23 - t22);
+    let t25 = t12 * t21 + t15 * t24 + 9.81 * t2 * t18;
+    let t26 = t14 * t21 + t17 * t24 + 9.81 * t2 * t20;
+    let t27 = s_q12 * t25 + c_q12 * t26;
+    let t28 = t13 * t21 + t16 * t24 + 9.81 * t2 * t19;
+    let t29 = 0.01 * t26 + 0.125 * s_q12 * t28;
+    let t30 = t28 * (0.5 + 0.125 * c_q12) - 0.01 * t25;
+    let t31 = t18 * t29;
+    let t32 = t20 * t30;
+    let t33 = -0.5 * t26 - 0.125 * t27;
+    let t34 = t12 * t29 + t14 * t30 + t13 * t33;
+    let t35 = t15 * t29 + t17 * t30 + t16 * t33 - 9.81 * t2;
+    let t36 = t19 * t33;
+    let t37 = t24 + t31 + t32 + t36;
     [
         63.765 * t0,
         63.765 * t1,
         63.765 * t2,
-        c_q7 * t38 - s_q7 * t39,
-        s_q7 * t38 + c_q7 * t39 - 6.867 * t2,
-        t41 + 6.867 * t1,
-        t41,
-        t33,
+        c_q7 * t34 - s_q7 * t35,
+        s_q7 * t34 + c_q7 * t35 - 6.867 * t2,
+        t37 + 6.867 * t1,
         t37,
-        t34,
-        -0.125 * t31,
+        t29,
+        t33,
+        t30,
+        -0.125 * t27,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -748,293 +737,291 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t7 = qd[3] * qd[4];
-    let t8 = qd[3] * qd[5];
-    let t9 = qd[5] + qd[6];
-    let t10 = qd[6] * t6;
-    let t11 = qd[6] * t5;
-    let t12 = q[8] * q[8];
-    let t13 = q[9] * q[9];
-    let t14 = q[10] * q[10];
-    let t15 = q[8] * q[9];
-    let t16 = q[8] * q[10];
-    let t17 = q[9] * q[10];
-    let t18 = q[8] * q[11];
-    let t19 = q[9] * q[11];
-    let t20 = q[10] * q[11];
-    let t21 = 1.0 - 2.0 * (t13 + t14);
-    let t22 = 2.0 * (t15 - t20);
-    let t23 = 2.0 * (t16 + t19);
-    let t24 = 2.0 * (t15 + t20);
-    let t25 = 1.0 - 2.0 * (t12 + t14);
-    let t26 = 2.0 * (t17 - t18);
-    let t27 = 2.0 * (t16 - t19);
-    let t28 = 2.0 * (t17 + t18);
-    let t29 = 1.0 - 2.0 * (t12 + t13);
-    let t30 = t9 * t27 + t5 * t21 + t6 * t24;
-    let t31 = t9 * t28 + t5 * t22 + t6 * t25;
-    let t32 = t9 * t29 + t5 * t23 + t6 * t26;
-    let t33 = t5 * t6;
-    let t34 = t5 * t9;
-    let t35 = qd[7] + t30;
-    let t36 = qd[8] + t31;
-    let t37 = qd[9] + t32;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = t35 * c_q12 - t37 * s_q12;
-    let t41 = t35 * s_q12 + t37 * c_q12;
-    let t42 = t37 * t37;
-    let t43 = t35 * t36;
-    let t44 = t36 + qd[10];
-    let t45 = t40 * t44;
-    let t46 = t40 * t41;
-    let t47 = t27 * s_q12;
-    let t48 = 0.01 * t29 + 0.125 * t28 * s_q12;
-    let t49 = t24 * s_q12;
-    let t50 = 0.01 * t23 + 0.125 * t22 * s_q12;
-    let t51 = 0.01 * t26 + 0.125 * t25 * s_q12;
-    let t52 = c_q7 * t50 - s_q7 * t51;
-    let t53 = s_q7 * t50 + c_q7 * t51;
-    let t54 = s_q12 * s_q12;
-    let t55 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
-    let t56 = t21 * s_q12;
-    let t57 = -0.125 * (t56 + t23 * c_q12);
-    let t58 = -0.125 * (t49 + t26 * c_q12);
-    let t59 = c_q7 * t57 - s_q7 * t58;
-    let t60 = s_q7 * t57 + c_q7 * t58;
-    let t61 = -0.125 * (t47 + t29 * c_q12);
-    let t62 = 0.0625 * c_q12 + 0.04125;
-    let t63 = t22 * t62;
-    let t64 = t25 * t62 - 0.5 * t61;
-    let t65 = c_q7 * t63 - s_q7 * t64;
-    let t66 = s_q7 * t63 + c_q7 * t64 - 0.2 * t61;
-    let t67 = 0.5 * t58 + t28 * t62;
-    let t68 = 0.2 * t60 + t67;
-    let t69 = 9.81 * t1 + qd[0] * qd[5] - qd[2] * qd[3];
-    let t70 = 0.2 * t7 + t69;
-    let t71 = qd[8] * t30 + t10 * t23 - qd[7] * t31 - t11 * t26;
-    let t72 = qd[7] * t32 + t10 * t22 - qd[9] * t30 - t11 * t25;
-    let t73 = qd[9] * t31 + t10 * t21 - qd[8] * t32 - t11 * t24;
-    let t74 = c_q12 * t71 + qd[10] * t40 + s_q12 * t73;
-    let t75 = 9.81 * (t0 * c_q7 + t1 * s_q7);
-    let t76 = 9.81 * (t1 * c_q7 - t0 * s_q7);
-    let t77 = t21 * t75 + t24 * t76 + 9.81 * t2 * t27;
-    let t78 = t23 * t75 + t26 * t76 + 9.81 * t2 * t29;
-    let t79 = s_q12 * t77 + c_q12 * t78;
-    let t80 = t22 * t75 + t25 * t76 + 9.81 * t2 * t28;
-    let t81 = 0.01 * t78 + 0.125 * s_q12 * t80;
-    let t82 = t80 * (0.5 + 0.125 * c_q12) - 0.01 * t77;
-    let t83 = 0.5585 * qd[3] + 0.005 * qd[4];
-    let t84 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
-    let t85 = 0.002 * qd[4] + 0.19 * qd[5];
-    let t86 = 0.0051 * t35 + 0.001 * t37 - 0.0025 * t36;
-    let t87 = 0.2075 * t36 - 0.0025 * t35;
-    let t88 = 0.001 * t35 + 0.2106 * t37;
-    let t89 = t41 * t44;
-    let t90 = 0.04025 * t54 + 0.0051;
-    let t91 = t23 * t55 + t21 * t90 - 0.0025 * t22;
-    let t92 = t24 * t90 + t26 * t55 - 0.0025 * t25;
-    let t93 = t92 - 0.5 * t48;
-    let t94 = c_q7 * t91 - s_q7 * t93;
-    let t95 = s_q7 * t91 + c_q7 * t93 - 0.2 * t48;
-    let t96 = t27 * t90 + t29 * t55 - 0.0025 * t28;
-    let t97 = 0.5 * t51 + t96;
-    let t98 = 0.2 * t53 + t97;
-    let t99 = -0.125 * c_q12 - 0.5;
-    let t100 = t23 * t99 - 0.125 * t56;
-    let t101 = t26 * t99 - 0.125 * t49;
-    let t102 = c_q7 * t100 - s_q7 * t101;
-    let t103 = s_q7 * t100 + c_q7 * t101;
-    let t104 = t29 * t99 - 0.125 * t47;
-    let t105 = 0.125 * c_q12 + 0.24875;
-    let t106 = t22 * t105 - 0.0025 * t21;
-    let t107 = t25 * t105 - 0.0025 * t24;
-    let t108 = t107 - 0.5 * t104;
-    let t109 = c_q7 * t106 - s_q7 * t108;
-    let t110 = s_q7 * t106 + c_q7 * t108 - 0.2 * t104;
-    let t111 = t28 * t105 - 0.0025 * t27;
-    let t112 = 0.5 * t101 + t111;
-    let t113 = 0.2 * t103 + t112;
-    let t114 = 0.125 * c_q12 + 0.5;
-    let t115 = t22 * t114 - 0.01 * t21;
-    let t116 = t25 * t114 - 0.01 * t24;
-    let t117 = c_q7 * t115 - s_q7 * t116;
-    let t118 = s_q7 * t115 + c_q7 * t116;
-    let t119 = t28 * t114 - 0.01 * t27;
-    let t120 = 9.81 * t0 + qd[2] * qd[4] - qd[1] * qd[5];
-    let t121 = 9.81 * t2 + qd[1] * qd[3] - qd[0] * qd[4];
-    let t122 = -0.5 * t78 - 0.125 * t79;
-    let t123 = t21 * t81 + t23 * t82 + t22 * t122;
-    let t124 = t24 * t81 + t26 * t82 + t25 * t122 - 9.81 * t2;
-    let t125 = t27 * t81 + t29 * t82 + t76 + t28 * t122;
-    let t126 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t127 = t6 * t6 + t9 * t9;
-    let t128 = t36 * t36 + t42;
-    let t129 = t44 * t44 + t41 * t41;
-    let t130 = t120 - 0.2 * t126;
-    let t131 = s_q7 * t70 + c_q7 * t130 - 0.5 * t127;
-    let t132 = c_q7 * t70 - s_q7 * t130;
-    let t133 = 0.5 * t33 + t132;
-    let t134 = t11 + t34;
-    let t135 = 0.2 * t8 + t121;
-    let t136 = 0.5 * t134 + t135;
-    let t137 = t27 * t136 + t21 * t131 + t24 * t133;
-    let t138 = t35 * t37 - t72;
-    let t139 = t29 * t136 + t23 * t131 + t26 * t133;
-    let t140 = t46 - t72;
-    let t141 = t43 + t71;
-    let t142 = t45 + t74;
-    let t143 = 0.01 * (t43 - t71) + 0.125 * (s_q12 * t140 - c_q12 * t129) - 0.5 * t128;
-    let t144 = 0.5 * t141 + 0.125 * t142 - 0.01 * (t42 + t35 * t35);
-    let t145 = 0.125 * (c_q12 * t140 + s_q12 * t129);
-    let t146 = 0.5 * t138 + 0.01 * (t36 * t37 + t73) + t145;
-    let t147 = t21 * t143 + t22 * t144 + t23 * t146 - t127;
-    let t148 = t26 * t146 + t24 * t143 + t25 * t144;
-    let t149 = t33 + t148;
-    let t150 = s_q7 * t147 + c_q7 * t149;
-    let t151 = t29 * t146 + t27 * t143 + t28 * t144;
-    let t152 = t134 + t151;
-    let t153 = t28 * t136 + t22 * t131 + t25 * t133;
-    let t154 = 0.04125 * t45 + 0.04025 * t74 + 0.125 * (0.5 * t141 + t153);
-    let t155 = 0.001 * (t71 - c_q12 * t89) + 0.0051 * t73 + t36 * t88 + s_q12 * t154
-        + 0.01 * t139 - 0.0025 * t72 - t37 * t87;
-    let t156 = -0.04025 * t46
-        - 0.125 * (s_q12 * (t137 - 0.5 * t128) + c_q12 * (0.5 * t138 + t139));
-    let t157 = 0.24875 * t72 + t37 * t86 + t156 - 0.0025 * t73 - t35 * t88
-        - 0.5 * (t139 + t145);
-    let t158 = 0.2106 * t71 + 0.001 * (t73 + s_q12 * t89) + t35 * t87 + c_q12 * t154
-        + 0.0625 * t142 + 0.5 * t153 - t36 * t86 - 0.01 * t137;
-    let t159 = 0.4585 * t6 * t9 + t21 * t155 + t22 * t157 + t23 * t158 - 0.4565 * t10;
-    let t160 = t24 * t155 + t25 * t157 + t26 * t158 - 0.915 * t34 - t135 - 0.5 * t151;
-    let t161 = t132 + t29 * t158 + 0.4565 * t33 + 0.5 * t148 + t27 * t155 + t28 * t157;
-    let t162 = 0.125 * c_q12 + 0.25085 - 0.04025 * t54;
-    let t163 = 0.125 * t26 * s_q12 - 0.01 * t25 - t24 * t114;
-    let t164 = t163;
-    let t165 = t27 * t114 + 0.01 * t28 - 0.125 * t29 * s_q12;
-    let t166 = t21 * t55 + t23 * t162;
-    let t167 = t24 * t55 + t26 * t162;
-    let t168 = t27 * t55 + t29 * t162;
-    let t169 = t24 * t96 + t25 * t111 + t26 * t168;
-    let t170 = t21 * t92 + t22 * t107 + t23 * t167 + 0.5 * t164;
-    let t171 = t21 * t96 + t22 * t111 + t23 * t168 - 0.5 * t165;
-    let t172 = 0.01 * t22 + t21 * t114 - 0.125 * t23 * s_q12;
-    let t173 = t27 * t96 + t28 * t111 + t29 * t168 + t172;
-    let t174 = t172 + 1.0;
-    let t175 = c_q7 * t174;
-    let t176 = s_q7 * t174;
-    let t177 = t175 + s_q7 * t164;
-    let t178 = t176 - c_q7 * t164;
-    let t179 = c_q7 * t171 - s_q7 * t169;
-    let t180 = s_q7 * t171 + c_q7 * t169;
-    let t181 = s_q7 * c_q7;
-    let t182 = t179 - 0.2 * t165;
-    let t183 = t180 + 0.002;
-    let t184 = t177 + 0.7;
-    let t185 = -t178;
-    let t186 = -t165;
-    let t187 = -0.7 - t177;
-    let t188 = c_q7 * t163 - t176;
-    let t189 = t175 + s_q7 * t163;
-    let t190 = t173 + 0.2 * t189 + 0.4585;
-    let t191 = t167 - 0.5 * t119;
-    let t192 = 0.5 * t116 + t168;
-    let t193 = c_q7 * t166 - s_q7 * t191;
-    let t194 = s_q7 * t166 + c_q7 * t191 - 0.2 * t119;
-    let t195 = 0.2 * t118 + t192;
-    let t196 = t23 * t166 + t21 * t91 + t22 * t106;
-    let t197 = t24 * t92 + t25 * t107 + t26 * t167 + t172;
-    let t198 = t196 - t197 - 0.4565;
-    let t199 = 2.0 * t170 * t181 + s_q7 * s_q7 * t198;
-    let t200 = t170 + t181 * t198 + 0.005 - 0.2 * t178 - 2.0 * s_q7 * s_q7 * t170;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t5 = qd[3] * qd[4];
+    let t6 = qd[3] * qd[5];
+    let t7 = qd[5] + qd[6];
+    let t8 = qd[6] * t4;
+    let t9 = qd[6] * t3;
+    let t10 = q[8] * q[8];
+    let t11 = q[9] * q[9];
+    let t12 = q[10] * q[10];
+    let t13 = q[8] * q[9];
+    let t14 = q[8] * q[10];
+    let t15 = q[9] * q[10];
+    let t16 = q[8] * q[11];
+    let t17 = q[9] * q[11];
+    let t18 = q[10] * q[11];
+    let t19 = 1.0 - 2.0 * (t11 + t12);
+    let t20 = 2.0 * (t13 - t18);
+    let t21 = 2.0 * (t14 + t17);
+    let t22 = 2.0 * (t13 + t18);
+    let t23 = 1.0 - 2.0 * (t10 + t12);
+    let t24 = 2.0 * (t15 - t16);
+    let t25 = 2.0 * (t14 - t17);
+    let t26 = 2.0 * (t15 + t16);
+    let t27 = 1.0 - 2.0 * (t10 + t11);
+    let t28 = t7 * t25 + t3 * t19 + t4 * t22;
+    let t29 = t7 * t26 + t3 * t20 + t4 * t23;
+    let t30 = t7 * t27 + t3 * t21 + t4 * t24;
+    let t31 = t3 * t4;
+    let t32 = t3 * t7;
+    let t33 = qd[7] + t28;
+    let t34 = qd[8] + t29;
+    let t35 = qd[9] + t30;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = t33 * c_q12 - t35 * s_q12;
+    let t37 = t33 * s_q12 + t35 * c_q12;
+    let t38 = t35 * t35;
+    let t39 = t33 * t34;
+    let t40 = t34 + qd[10];
+    let t41 = t36 * t40;
+    let t42 = t36 * t37;
+    let t43 = t25 * s_q12;
+    let t44 = 0.01 * t27 + 0.125 * t26 * s_q12;
+    let t45 = t22 * s_q12;
+    let t46 = 0.01 * t21 + 0.125 * t20 * s_q12;
+    let t47 = 0.01 * t24 + 0.125 * t23 * s_q12;
+    let t48 = c_q7 * t46 - s_q7 * t47;
+    let t49 = s_q7 * t46 + c_q7 * t47;
+    let t50 = s_q12 * s_q12;
+    let t51 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
+    let t52 = t19 * s_q12;
+    let t53 = -0.125 * (t52 + t21 * c_q12);
+    let t54 = -0.125 * (t45 + t24 * c_q12);
+    let t55 = c_q7 * t53 - s_q7 * t54;
+    let t56 = s_q7 * t53 + c_q7 * t54;
+    let t57 = -0.125 * (t43 + t27 * c_q12);
+    let t58 = 0.0625 * c_q12 + 0.04125;
+    let t59 = t20 * t58;
+    let t60 = t23 * t58 - 0.5 * t57;
+    let t61 = c_q7 * t59 - s_q7 * t60;
+    let t62 = s_q7 * t59 + c_q7 * t60 - 0.2 * t57;
+    let t63 = 0.5 * t54 + t26 * t58;
+    let t64 = 0.2 * t56 + t63;
+    let t65 = 9.81 * t1 + qd[0] * qd[5] - qd[2] * qd[3];
+    let t66 = 0.2 * t5 + t65;
+    let t67 = qd[8] * t28 + t8 * t21 - qd[7] * t29 - t9 * t24;
+    let t68 = qd[7] * t30 + t8 * t20 - qd[9] * t28 - t9 * t23;
+    let t69 = qd[9] * t29 + t8 * t19 - qd[8] * t30 - t9 * t22;
+    let t70 = c_q12 * t67 + qd[10] * t36 + s_q12 * t69;
+    let t71 = 9.81 * (t0 * c_q7 + t1 * s_q7);
+    let t72 = 9.81 * (t1 * c_q7 - t0 * s_q7);
+    let t73 = t19 * t71 + t22 * t72 + 9.81 * t2 * t25;
+    let t74 = t21 * t71 + t24 * t72 + 9.81 * t2 * t27;
+    let t75 = s_q12 * t73 + c_q12 * t74;
+    let t76 = t20 * t71 + t23 * t72 + 9.81 * t2 * t26;
+    let t77 = 0.01 * t74 + 0.125 * s_q12 * t76;
+    let t78 = t76 * (0.5 + 0.125 * c_q12) - 0.01 * t73;
+    let t79 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t80 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t81 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t82 = 0.0051 * t33 + 0.001 * t35 - 0.0025 * t34;
+    let t83 = 0.2075 * t34 - 0.0025 * t33;
+    let t84 = 0.001 * t33 + 0.2106 * t35;
+    let t85 = t37 * t40;
+    let t86 = 0.04025 * t50 + 0.0051;
+    let t87 = t21 * t51 + t19 * t86 - 0.0025 * t20;
+    let t88 = t22 * t86 + t24 * t51 - 0.0025 * t23;
+    let t89 = t88 - 0.5 * t44;
+    let t90 = c_q7 * t87 - s_q7 * t89;
+    let t91 = s_q7 * t87 + c_q7 * t89 - 0.2 * t44;
+    let t92 = t25 * t86 + t27 * t51 - 0.0025 * t26;
+    let t93 = 0.5 * t47 + t92;
+    let t94 = 0.2 * t49 + t93;
+    let t95 = -0.125 * c_q12 - 0.5;
+    let t96 = t21 * t95 - 0.125 * t52;
+    let t97 = t24 * t95 - 0.125 * t45;
+    let t98 = c_q7 * t96 - s_q7 * t97;
+    let t99 = s_q7 * t96 + c_q7 * t97;
+    let t100 = t27 * t95 - 0.125 * t43;
+    let t101 = 0.125 * c_q12 + 0.24875;
+    let t102 = t20 * t101 - 0.0025 * t19;
+    let t103 = t23 * t101 - 0.0025 * t22;
+    let t104 = t103 - 0.5 * t100;
+    let t105 = c_q7 * t102 - s_q7 * t104;
+    let t106 = s_q7 * t102 + c_q7 * t104 - 0.2 * t100;
+    let t107 = t26 * t101 - 0.0025 * t25;
+    let t108 = 0.5 * t97 + t107;
+    let t109 = 0.2 * t99 + t108;
+    let t110 = 0.125 * c_q12 + 0.5;
+    let t111 = t20 * t110 - 0.01 * t19;
+    let t112 = t23 * t110 - 0.01 * t22;
+    let t113 = c_q7 * t111 - s_q7 * t112;
+    let t114 = s_q7 * t111 + c_q7 * t112;
+    let t115 = t26 * t110 - 0.01 * t25;
+    let t116 = 9.81 * t0 + qd[2] * qd[4] - qd[1] * qd[5];
+    let t117 = 9.81 * t2 + qd[1] * qd[3] - qd[0] * qd[4];
+    let t118 = -0.5 * t74 - 0.125 * t75;
+    let t119 = t19 * t77 + t21 * t78 + t20 * t118;
+    let t120 = t22 * t77 + t24 * t78 + t23 * t118 - 9.81 * t2;
+    let t121 = t25 * t77 + t27 * t78 + t72 + t26 * t118;
+    let t122 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t123 = t4 * t4 + t7 * t7;
+    let t124 = t34 * t34 + t38;
+    let t125 = t40 * t40 + t37 * t37;
+    let t126 = t116 - 0.2 * t122;
+    let t127 = s_q7 * t66 + c_q7 * t126 - 0.5 * t123;
+    let t128 = c_q7 * t66 - s_q7 * t126;
+    let t129 = 0.5 * t31 + t128;
+    let t130 = t9 + t32;
+    let t131 = 0.2 * t6 + t117;
+    let t132 = 0.5 * t130 + t131;
+    let t133 = t25 * t132 + t19 * t127 + t22 * t129;
+    let t134 = t33 * t35 - t68;
+    let t135 = t27 * t132 + t21 * t127 + t24 * t129;
+    let t136 = t42 - t68;
+    let t137 = t39 + t67;
+    let t138 = t41 + t70;
+    let t139 = 0.01 * (t39 - t67) + 0.125 * (s_q12 * t136 - c_q12 * t125) - 0.5 * t124;
+    let t140 = 0.5 * t137 + 0.125 * t138 - 0.01 * (t38 + t33 * t33);
+    let t141 = 0.125 * (c_q12 * t136 + s_q12 * t125);
+    let t142 = 0.5 * t134 + 0.01 * (t34 * t35 + t69) + t141;
+    let t143 = t19 * t139 + t20 * t140 + t21 * t142 - t123;
+    let t144 = t24 * t142 + t22 * t139 + t23 * t140;
+    let t145 = t31 + t144;
+    let t146 = s_q7 * t143 + c_q7 * t145;
+    let t147 = t27 * t142 + t25 * t139 + t26 * t140;
+    let t148 = t130 + t147;
+    let t149 = t26 * t132 + t20 * t127 + t23 * t129;
+    let t150 = 0.04125 * t41 + 0.04025 * t70 + 0.125 * (0.5 * t137 + t149);
+    let t151 = 0.001 * (t67 - c_q12 * t85) + 0.0051 * t69 + t34 * t84 + s_q12 * t150
+        + 0.01 * t135 - 0.0025 * t68 - t35 * t83;
+    let t152 = -0.04025 * t42
+        - 0.125 * (s_q12 * (t133 - 0.5 * t124) + c_q12 * (0.5 * t134 + t135));
+    let t153 = 0.24875 * t68 + t35 * t82 + t152 - 0.0025 * t69 - t33 * t84
+        - 0.5 * (t135 + t141);
+    let t154 = 0.2106 * t67 + 0.001 * (t69 + s_q12 * t85) + t33 * t83 + c_q12 * t150
+        + 0.0625 * t138 + 0.5 * t149 - t34 * t82 - 0.01 * t133;
+    let t155 = 0.4585 * t4 * t7 + t19 * t151 + t20 * t153 + t21 * t154 - 0.4565 * t8;
+    let t156 = t22 * t151 + t23 * t153 + t24 * t154 - 0.915 * t32 - t131 - 0.5 * t147;
+    let t157 = t128 + t27 * t154 + 0.4565 * t31 + 0.5 * t144 + t25 * t151 + t26 * t153;
+    let t158 = 0.125 * c_q12 + 0.25085 - 0.04025 * t50;
+    let t159 = 0.125 * t24 * s_q12 - 0.01 * t23 - t22 * t110;
+    let t160 = t25 * t110 + 0.01 * t26 - 0.125 * t27 * s_q12;
+    let t161 = t19 * t51 + t21 * t158;
+    let t162 = t22 * t51 + t24 * t158;
+    let t163 = t25 * t51 + t27 * t158;
+    let t164 = t22 * t92 + t23 * t107 + t24 * t163;
+    let t165 = t19 * t88 + t20 * t103 + t21 * t162 + 0.5 * t159;
+    let t166 = t19 * t92 + t20 * t107 + t21 * t163 - 0.5 * t160;
+    let t167 = 0.01 * t20 + t19 * t110 - 0.125 * t21 * s_q12;
+    let t168 = t25 * t92 + t26 * t107 + t27 * t163 + t167;
+    let t169 = t167 + 1.0;
+    let t170 = c_q7 * t169;
+    let t171 = s_q7 * t169;
+    let t172 = t170 + s_q7 * t159;
+    let t173 = t171 - c_q7 * t159;
+    let t174 = c_q7 * t166 - s_q7 * t164;
+    let t175 = s_q7 * t166 + c_q7 * t164;
+    let t176 = s_q7 * c_q7;
+    let t177 = t174 - 0.2 * t160;
+    let t178 = t175 + 0.002;
+    let t179 = t172 + 0.7;
+    let t180 = -t173;
+    let t181 = -t160;
+    let t182 = -0.7 - t172;
+    let t183 = c_q7 * t159 - t171;
+    let t184 = t170 + s_q7 * t159;
+    let t185 = t168 + 0.2 * t184 + 0.4585;
+    let t186 = t162 - 0.5 * t115;
+    let t187 = 0.5 * t112 + t163;
+    let t188 = c_q7 * t161 - s_q7 * t186;
+    let t189 = s_q7 * t161 + c_q7 * t186 - 0.2 * t115;
+    let t190 = 0.2 * t114 + t187;
+    let t191 = t21 * t161 + t19 * t87 + t20 * t102;
+    let t192 = t22 * t88 + t23 * t103 + t24 * t162 + t167;
+    let t193 = t191 - t192 - 0.4565;
+    let t194 = 2.0 * t165 * t176 + s_q7 * s_q7 * t193;
+    let t195 = t165 + t176 * t193 + 0.005 - 0.2 * t173 - 2.0 * s_q7 * s_q7 * t165;
     JointSpace {
         mass_matrix: [
-            [6.5, 0.0, 0.0, 0.0, t165, t185, t188, t52, t102, t117, t59],
-            [0.0, 6.5, 0.0, t186, 0.0, t184, t189, t53, t103, t118, t60],
-            [0.0, 0.0, 6.5, t178, t187, 0.0, 0.0, t48, t104, t119, t61],
+            [6.5, 0.0, 0.0, 0.0, t160, t180, t183, t48, t98, t113, t55],
+            [0.0, 6.5, 0.0, t181, 0.0, t179, t184, t49, t99, t114, t56],
+            [0.0, 0.0, 6.5, t173, t182, 0.0, 0.0, t44, t100, t115, t57],
             [
                 0.0,
-                t186,
-                t178,
-                t196 + 0.102 - t199,
-                t200,
+                t181,
+                t173,
+                t191 + 0.102 - t194,
+                t195,
+                t177,
+                t174,
+                t90,
+                t105,
+                t188,
+                t61,
+            ],
+            [
+                t160,
+                0.0,
                 t182,
+                t195,
+                0.4 * t172 + t192 + t194 + 0.6885,
+                t178,
+                t175,
+                t91,
+                t106,
+                t189,
+                t62,
+            ],
+            [
+                t180,
                 t179,
+                0.0,
+                t177,
+                t178,
+                t168 + 0.4 * t172 + 0.6485,
+                t185,
                 t94,
                 t109,
-                t193,
-                t65,
-            ],
-            [
-                t165,
-                0.0,
-                t187,
-                t200,
-                0.4 * t177 + t197 + t199 + 0.6885,
-                t183,
-                t180,
-                t95,
-                t110,
-                t194,
-                t66,
-            ],
-            [
-                t185,
-                t184,
-                0.0,
-                t182,
-                t183,
-                t173 + 0.4 * t177 + 0.6485,
                 t190,
-                t98,
-                t113,
-                t195,
-                t68,
+                t64,
             ],
-            [t188, t189, 0.0, t179, t180, t190, t173 + 0.4585, t97, t112, t192, t67],
-            [t52, t53, t48, t94, t95, t98, t97, t90, -0.0025, t55, 0.0],
-            [t102, t103, t104, t109, t110, t113, t112, -0.0025, t105, 0.0, t62],
-            [t117, t118, t119, t193, t194, t195, t192, t55, 0.0, t162, 0.0],
-            [t59, t60, t61, t65, t66, t68, t67, 0.0, t62, 0.0, 0.04125],
+            [t183, t184, 0.0, t174, t175, t185, t168 + 0.4585, t93, t108, t187, t63],
+            [t48, t49, t44, t90, t91, t94, t93, t86, -0.0025, t51, 0.0],
+            [t98, t99, t100, t105, t106, t109, t108, -0.0025, t101, 0.0, t58],
+            [t113, t114, t115, t188, t189, t190, t187, t51, 0.0, t158, 0.0],
+            [t55, t56, t57, t61, t62, t64, t63, 0.0, t58, 0.0, 0.04125],
         ],
         bias: [
-            6.5 * t120 + c_q7 * t147 - 0.7 * t126 - s_q7 * t149,
-            0.7 * t7 + 6.5 * t69 + t150,
-            0.7 * t8 + 6.5 * t121 + t152,
-            qd[4] * t85 + c_q7 * t159 - qd[5] * t84 - s_q7 * t160,
-            qd[5] * t83 + s_q7 * t159 + c_q7 * t160 - qd[3] * t85 - 0.7 * t121
-                - 0.2 * t152,
-            0.7 * t69 + qd[3] * t84 + t161 + 0.2 * t150 - qd[4] * t83,
-            t161,
-            t155,
+            6.5 * t116 + c_q7 * t143 - 0.7 * t122 - s_q7 * t145,
+            0.7 * t5 + 6.5 * t65 + t146,
+            0.7 * t6 + 6.5 * t117 + t148,
+            qd[4] * t81 + c_q7 * t155 - qd[5] * t80 - s_q7 * t156,
+            qd[5] * t79 + s_q7 * t155 + c_q7 * t156 - qd[3] * t81 - 0.7 * t117
+                - 0.2 * t148,
+            0.7 * t65 + qd[3] * t80 + t157 + 0.2 * t146 - qd[4] * t79,
             t157,
-            t158,
-            0.04125 * t72 + t156,
+            t151,
+            t153,
+            t154,
+            0.04125 * t68 + t152,
         ],
         gravity: [
             63.765 * t0,
             63.765 * t1,
             63.765 * t2,
-            c_q7 * t123 - s_q7 * t124,
-            s_q7 * t123 + c_q7 * t124 - 6.867 * t2,
-            6.867 * t1 + t125,
-            t125,
-            t81,
-            t122,
-            t82,
-            -0.125 * t79,
+            c_q7 * t119 - s_q7 * t120,
+            s_q7 * t119 + c_q7 * t120 - 6.867 * t2,
+            6.867 * t1 + t121,
+            t121,
+            t77,
+            t118,
+            t78,
+            -0.125 * t75,
         ],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1079,
+    mul: 1077,
     add: 699,
     div: 10,
     sqrt: 0,
@@ -1059,426 +1046,420 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[3] * s_q7 - qd[4] * c_q7;
-    let t4 = -t3;
-    let t5 = qd[4] * qd[4] + qd[5] * qd[5];
-    let t6 = -0.2 * t5;
-    let t7 = qd[3] * qd[4];
-    let t8 = qd[3] * qd[5];
-    let t9 = qd[5] + qd[6];
-    let t10 = qd[6] * t4;
-    let t11 = qd[6] * t2;
-    let t12 = q[8] * q[8];
-    let t13 = q[9] * q[9];
-    let t14 = q[10] * q[10];
-    let t15 = q[8] * q[9];
-    let t16 = q[8] * q[10];
-    let t17 = q[9] * q[10];
-    let t18 = q[8] * q[11];
-    let t19 = q[9] * q[11];
-    let t20 = q[10] * q[11];
-    let t21 = 1.0 - 2.0 * (t13 + t14);
-    let t22 = 2.0 * (t15 - t20);
-    let t23 = 2.0 * (t16 + t19);
-    let t24 = 2.0 * (t15 + t20);
-    let t25 = 1.0 - 2.0 * (t12 + t14);
-    let t26 = 2.0 * (t17 - t18);
-    let t27 = 2.0 * (t16 - t19);
-    let t28 = 2.0 * (t17 + t18);
-    let t29 = 1.0 - 2.0 * (t12 + t13);
-    let t30 = t9 * t27 + t2 * t21 + t4 * t24;
-    let t31 = t9 * t28 + t2 * t22 + t4 * t25;
-    let t32 = t9 * t29 + t2 * t23 + t4 * t26;
-    let t33 = t9 * t9;
-    let t34 = -0.5 * (t4 * t4 + t33);
-    let t35 = t2 * t4;
-    let t36 = t2 * t9;
-    let t37 = qd[7] + t30;
-    let t38 = qd[8] + t31;
-    let t39 = qd[9] + t32;
-    let t40 = qd[9] * t31 - qd[8] * t32;
-    let t41 = qd[7] * t32 - qd[9] * t30;
-    let t42 = qd[8] * t30 - qd[7] * t31;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t45 = t37 * c_q12;
-    let t46 = t45 - t39 * s_q12;
-    let t47 = t37 * s_q12 + t39 * c_q12;
-    let t48 = t39 * t39;
-    let t49 = t38 + qd[10];
-    let t50 = qd[10] * t46;
-    let t51 = t46 * t49;
-    let t52 = t46 * t47;
-    let t53 = c_q12 * c_q12;
-    let t54 = s_q12 * s_q12;
-    let t55 = s_q12 * c_q12;
-    let t56 = 0.0625 * s_q12 + 0.04025 * t55;
-    let t57 = t56 + 0.001;
-    let t58 = 0.5585 * qd[3] + 0.005 * qd[4];
-    let t59 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
-    let t60 = 0.002 * qd[4] + 0.19 * qd[5];
-    let t61 = 0.01 * t37 - 0.5 * t38;
-    let t62 = 0.0051 * t37 + 0.001 * t39 - 0.0025 * t38;
-    let t63 = 0.2075 * t38 - 0.0025 * t37;
-    let t64 = 0.001 * t37 + 0.2106 * t39;
-    let t65 = t47 * t49;
-    let t66 = 0.04025 * t54 + 0.0051;
-    let inv67 = 1.0 / t66;
-    let t68 = 0.125 * c_q12 + 0.5;
-    let t69 = 9.81 * 2.0 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
-    let t70 = 9.81 * 2.0 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
-    let t71 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[3] * s_q7 - qd[4] * c_q7;
+    let t2 = -t1;
+    let t3 = qd[4] * qd[4] + qd[5] * qd[5];
+    let t4 = -0.2 * t3;
+    let t5 = qd[3] * qd[4];
+    let t6 = qd[3] * qd[5];
+    let t7 = qd[5] + qd[6];
+    let t8 = qd[6] * t2;
+    let t9 = qd[6] * t0;
+    let t10 = q[8] * q[8];
+    let t11 = q[9] * q[9];
+    let t12 = q[10] * q[10];
+    let t13 = q[8] * q[9];
+    let t14 = q[8] * q[10];
+    let t15 = q[9] * q[10];
+    let t16 = q[8] * q[11];
+    let t17 = q[9] * q[11];
+    let t18 = q[10] * q[11];
+    let t19 = 1.0 - 2.0 * (t11 + t12);
+    let t20 = 2.0 * (t13 - t18);
+    let t21 = 2.0 * (t14 + t17);
+    let t22 = 2.0 * (t13 + t18);
+    let t23 = 1.0 - 2.0 * (t10 + t12);
+    let t24 = 2.0 * (t15 - t16);
+    let t25 = 2.0 * (t14 - t17);
+    let t26 = 2.0 * (t15 + t16);
+    let t27 = 1.0 - 2.0 * (t10 + t11);
+    let t28 = t7 * t25 + t0 * t19 + t2 * t22;
+    let t29 = t7 * t26 + t0 * t20 + t2 * t23;
+    let t30 = t7 * t27 + t0 * t21 + t2 * t24;
+    let t31 = t7 * t7;
+    let t32 = -0.5 * (t2 * t2 + t31);
+    let t33 = t0 * t2;
+    let t34 = t0 * t7;
+    let t35 = qd[7] + t28;
+    let t36 = qd[8] + t29;
+    let t37 = qd[9] + t30;
+    let t38 = qd[9] * t29 - qd[8] * t30;
+    let t39 = qd[7] * t30 - qd[9] * t28;
+    let t40 = qd[8] * t28 - qd[7] * t29;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t41 = t35 * c_q12;
+    let t42 = t41 - t37 * s_q12;
+    let t43 = t35 * s_q12 + t37 * c_q12;
+    let t44 = t37 * t37;
+    let t45 = t36 + qd[10];
+    let t46 = qd[10] * t42;
+    let t47 = t42 * t45;
+    let t48 = t42 * t43;
+    let t49 = c_q12 * c_q12;
+    let t50 = s_q12 * s_q12;
+    let t51 = s_q12 * c_q12;
+    let t52 = 0.0625 * s_q12 + 0.04025 * t51;
+    let t53 = t52 + 0.001;
+    let t54 = 0.5585 * qd[3] + 0.005 * qd[4];
+    let t55 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
+    let t56 = 0.002 * qd[4] + 0.19 * qd[5];
+    let t57 = 0.01 * t35 - 0.5 * t36;
+    let t58 = 0.0051 * t35 + 0.001 * t37 - 0.0025 * t36;
+    let t59 = 0.2075 * t36 - 0.0025 * t35;
+    let t60 = 0.001 * t35 + 0.2106 * t37;
+    let t61 = t43 * t45;
+    let t62 = 0.04025 * t50 + 0.0051;
+    let inv0 = 1.0 / t62;
+    let t63 = 0.125 * c_q12 + 0.5;
+    let t64 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4] - qd[1] * qd[5];
+    let t65 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5] - qd[2] * qd[3];
+    let t66 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let t72 = c_q7 * t6 + 0.2 * s_q7 * t7;
-    let t73 = 0.2 * c_q7 * t7 - s_q7 * t6;
-    let t74 = 0.5 * t27 * t36 + t21 * t34 + 0.5 * t24 * t35;
-    let t75 = 0.5 * t28 * t36 + t22 * t34 + 0.5 * t25 * t35;
-    let t76 = 0.5 * t29 * t36 + t23 * t34 + 0.5 * t26 * t35;
-    let t77 = s_q12 * -0.5 * (t38 * t38 + t48) + 0.5 * t39 * t45;
-    let t78 = 0.125 * (t49 * t49 + t47 * t47);
-    let t79 = -0.125 * (t50 + t51);
-    let t80 = -0.0625 * t37 * t38 - 0.04025 * t50 - 0.04125 * t51;
-    let t81 = 0.3787878787878788 * t77 + 3.0303030303030303 * tau[10]
-        - 0.0030303030303030303 * t52;
-    let t82 = 0.1893939393939394 * t53 - 0.5;
-    let t83 = 0.2075 - 0.0946969696969697 * t53;
-    let t84 = 0.125 * c_q12 + 0.04025 * t53;
-    let t85 = t84 + 0.2106;
-    let t86 = c_q12 * t81 - s_q12 * t78;
-    let t87 = inv67;
-    let t88 = 0.2075 - 0.0946969696969697 * t53 - 0.00000625 * t87;
-    let inv89 = 1.0 / t88;
-    let t90 = t84 + 0.2106 - t57 * (t57 * (inv67 + 0.00000625 * inv67 * inv67 * inv89));
-    let inv91 = 1.0 / t90;
-    let t92 = t57 * (-0.00000625 * inv67 * inv67 * inv89 - inv67);
-    let t93 = t57 * t92;
-    let t94 = 0.0025 * (inv67 * (inv89 - inv89 * inv91 * t93));
-    let t95 = t87 + inv67 * (0.0025 * t94 - inv91 * t93);
-    let t96 = inv89 + 0.00000625 * t57 * t57 * inv67 * inv67 * inv89 * inv89 * inv91;
-    let t97 = t39 * t63 + 0.001 * c_q12 * t65 + s_q12 * t80 - t38 * t64;
-    let t98 = tau[7] + t97;
-    let t99 = t37 * t64 + -0.5 * t86 - t39 * t62 - tau[10];
-    let t100 = tau[8] + t99;
-    let t101 = 0.5 * t79 + c_q12 * t80 + t38 * t62 - 0.001 * s_q12 * t65 - t37 * t63;
-    let t102 = tau[9] + t101;
-    let t103 = t55 * t96;
-    let t104 = t55 * t57;
-    let t105 = -0.3787878787878788 * t54 - 0.035870064279155185 * t55 * t103
-        - inv91 * (0.0001 + 0.00000946969696969697 * inv67 * inv89 * t104);
-    let t106 = s_q12 * t94;
-    let t107 = t57 * t68;
-    let t108 = s_q12 * t92;
-    let t109 = inv91
-        * (0.0004734848484848485 * t55 * inv67 * inv89 * t107 + 0.00125 * t108
-            + 0.01 * t68) - 0.023674242424242424 * t55 * t106;
-    let t110 = t82 * t96;
-    let t111 = t57 * t82;
-    let t112 = inv91 * t92 - 18.939393939393938 * t55 * t94;
-    let t113 = 0.0001 * t112 - 0.000025 * inv67 * inv89 * inv91 * t111
-        - t55 * (0.3787878787878788 + 0.1893939393939394 * t110);
-    let t114 = s_q12 * t95;
-    let t115 = -0.015625 * s_q12 * t114 - t68 * (inv91 * (0.25 * t108 + t68));
-    let t116 = t114 + 8.0 * t68 * inv91 * t92;
-    let t117 = t82 * (0.0025 * inv67 * inv89 * inv91 * t107 - 0.125 * t106)
-        - 0.00125 * t116;
-    let t118 = t82 * t94;
-    let t119 = -0.3787878787878788 * t53 - 0.0001 * t95 - 0.02 * t118 - t82 * t110;
-    let t120 = t66 * t94;
-    let t121 = t66 * t92;
-    let t122 = 0.0004734848484848485 * (t103 + t57 * inv67 * inv89 * inv91 * t104)
-        + inv91 * (0.0000000625 * t57 * inv67 * inv89 + 0.01 * (t121 + t57))
-        - 0.1893939393939394 * t55 * t120;
-    let t123 = t83 * t96;
-    let t124 = t57 * t83;
-    let t125 = 0.1893939393939394 * (t55 - t55 * t123)
-        - 0.000025 * (t112 + inv67 * inv89 * inv91 * t124);
-    let t126 = t57 * t94;
-    let t127 = t57 * t85;
-    let t128 = inv91 * t93;
-    let t129 = 0.01 * (t128 + t85 * inv91)
-        + t55
-            * (0.0004734848484848485 * inv67 * inv89 * inv91 * t127
-                - 0.1893939393939394 * t126) - 0.01;
-    let t130 = 0.125 * (s_q12 - t66 * t114 - s_q12 * inv91 * t93) + 0.0003125 * t106
-        - inv91 * (t68 * t121 + t107 + 0.00000625 * inv67 * inv89 * t107);
-    let t131 = 0.0003125 * t116
-        + t83 * (0.0025 * inv67 * inv89 * inv91 * t107 - 0.125 * t106);
-    let t132 = 0.125 * (c_q12 - t57 * t114 - t85 * inv91 * t108) + 0.5
-        - t68 * (inv91 * (t93 + t85));
-    let t133 = t66 * t95;
-    let t134 = t133 - 0.0025 * (t94 - 400.0 * t128);
-    let t135 = 0.0025 * (t110 + t57 * inv67 * inv89 * inv91 * t111) + 0.01 - t82 * t120
-        - 0.01 * t134;
-    let t136 = t53 - 0.0528 * t83 * t94;
-    let t137 = 0.000025 * t95 + 0.0025 * t118 + 0.1893939393939394 * t136 - t83 * t110
+    let t67 = c_q7 * t4 + 0.2 * s_q7 * t5;
+    let t68 = 0.2 * c_q7 * t5 - s_q7 * t4;
+    let t69 = 0.5 * t25 * t34 + t19 * t32 + 0.5 * t22 * t33;
+    let t70 = 0.5 * t26 * t34 + t20 * t32 + 0.5 * t23 * t33;
+    let t71 = 0.5 * t27 * t34 + t21 * t32 + 0.5 * t24 * t33;
+    let t72 = 0.5 * t37 * t41 - 0.5 * s_q12 * (t36 * t36 + t44);
+    let t73 = 0.125 * (t45 * t45 + t43 * t43);
+    let t74 = -0.125 * (t46 + t47);
+    let t75 = -0.0625 * t35 * t36 - 0.04025 * t46 - 0.04125 * t47;
+    let t76 = 0.3787878787878788 * t72 + 3.0303030303030303 * tau[10]
+        - 0.0030303030303030303 * t48;
+    let t77 = 0.1893939393939394 * t49 - 0.5;
+    let t78 = 0.2075 - 0.0946969696969697 * t49;
+    let t79 = 0.125 * c_q12 + 0.04025 * t49;
+    let t80 = t79 + 0.2106;
+    let t81 = c_q12 * t76 - s_q12 * t73;
+    let t82 = 0.2075 - 0.0946969696969697 * t49 - 0.00000625 * inv0;
+    let inv1 = 1.0 / t82;
+    let t83 = t79 + 0.2106 - t53 * (t53 * (inv0 + 0.00000625 * inv0 * inv0 * inv1));
+    let inv2 = 1.0 / t83;
+    let t84 = t53 * (-0.00000625 * inv0 * inv0 * inv1 - inv0);
+    let t85 = t53 * t84;
+    let t86 = 0.0025 * (inv0 * (inv1 - inv1 * inv2 * t85));
+    let t87 = inv0 + inv0 * (0.0025 * t86 - inv2 * t85);
+    let t88 = inv1 + 0.00000625 * t53 * t53 * inv0 * inv0 * inv1 * inv1 * inv2;
+    let t89 = t37 * t59 + 0.001 * c_q12 * t61 + s_q12 * t75 - t36 * t60;
+    let t90 = tau[7] + t89;
+    let t91 = t35 * t60 - 0.5 * t81 - t37 * t58 - tau[10];
+    let t92 = tau[8] + t91;
+    let t93 = 0.5 * t74 + c_q12 * t75 + t36 * t58 - 0.001 * s_q12 * t61 - t35 * t59;
+    let t94 = tau[9] + t93;
+    let t95 = t51 * t88;
+    let t96 = t51 * t53;
+    let t97 = -0.3787878787878788 * t50 - 0.035870064279155185 * t51 * t95
+        - inv2 * (0.0001 + 0.00000946969696969697 * inv0 * inv1 * t96);
+    let t98 = s_q12 * t86;
+    let t99 = t53 * t63;
+    let t100 = s_q12 * t84;
+    let t101 = inv2
+        * (0.0004734848484848485 * t51 * inv0 * inv1 * t99 + 0.00125 * t100 + 0.01 * t63)
+        - 0.023674242424242424 * t51 * t98;
+    let t102 = t77 * t88;
+    let t103 = t53 * t77;
+    let t104 = inv2 * t84 - 18.939393939393938 * t51 * t86;
+    let t105 = 0.0001 * t104 - 0.000025 * inv0 * inv1 * inv2 * t103
+        - t51 * (0.3787878787878788 + 0.1893939393939394 * t102);
+    let t106 = s_q12 * t87;
+    let t107 = -0.015625 * s_q12 * t106 - t63 * (inv2 * (0.25 * t100 + t63));
+    let t108 = t106 + 8.0 * t63 * inv2 * t84;
+    let t109 = t77 * (0.0025 * inv0 * inv1 * inv2 * t99 - 0.125 * t98) - 0.00125 * t108;
+    let t110 = t77 * t86;
+    let t111 = -0.3787878787878788 * t49 - 0.0001 * t87 - 0.02 * t110 - t77 * t102;
+    let t112 = t62 * t86;
+    let t113 = t62 * t84;
+    let t114 = 0.0004734848484848485 * (t95 + t53 * inv0 * inv1 * inv2 * t96)
+        + inv2 * (0.0000000625 * t53 * inv0 * inv1 + 0.01 * (t113 + t53))
+        - 0.1893939393939394 * t51 * t112;
+    let t115 = t78 * t88;
+    let t116 = t53 * t78;
+    let t117 = 0.1893939393939394 * (t51 - t51 * t115)
+        - 0.000025 * (t104 + inv0 * inv1 * inv2 * t116);
+    let t118 = t53 * t86;
+    let t119 = t53 * t80;
+    let t120 = inv2 * t85;
+    let t121 = 0.01 * (t120 + t80 * inv2)
+        + t51
+            * (0.0004734848484848485 * inv0 * inv1 * inv2 * t119
+                - 0.1893939393939394 * t118) - 0.01;
+    let t122 = 0.125 * (s_q12 - t62 * t106 - s_q12 * inv2 * t85) + 0.0003125 * t98
+        - inv2 * (t63 * t113 + t99 + 0.00000625 * inv0 * inv1 * t99);
+    let t123 = 0.0003125 * t108
+        + t78 * (0.0025 * inv0 * inv1 * inv2 * t99 - 0.125 * t98);
+    let t124 = 0.125 * (c_q12 - t53 * t106 - t80 * inv2 * t100) + 0.5
+        - t63 * (inv2 * (t85 + t80));
+    let t125 = t62 * t87;
+    let t126 = t125 - 0.0025 * (t86 - 400.0 * t120);
+    let t127 = 0.0025 * (t102 + t53 * inv0 * inv1 * inv2 * t103) + 0.01 - t77 * t112
+        - 0.01 * t126;
+    let t128 = t49 - 0.0528 * t78 * t86;
+    let t129 = 0.000025 * t87 + 0.0025 * t110 + 0.1893939393939394 * t128 - t78 * t102
         - 0.5;
-    let t138 = t57 * t95;
-    let t139 = t138 + t85 * inv91 * t92;
-    let t140 = t82 * (0.0025 * inv67 * inv89 * inv91 * t127 - t126) - 0.01 * t139;
-    let t141 = 0.04025 * t54 + 0.005 * t120 + 0.0051 - 0.00000625 * t96 - t66 * t133
-        - inv91 * (2.0 * t66 * t93 + t57 * (t57 + 0.0000125 * t57 * inv67 * inv89));
-    let t142 = 0.0025 * (t123 + t134 + t57 * inv67 * inv89 * inv91 * t124) - t83 * t120
+    let t130 = t53 * t87;
+    let t131 = t130 + t80 * inv2 * t84;
+    let t132 = t77 * (0.0025 * inv0 * inv1 * inv2 * t119 - t118) - 0.01 * t131;
+    let t133 = 0.04025 * t50 + 0.005 * t112 + 0.0051 - 0.00000625 * t88 - t62 * t125
+        - inv2 * (2.0 * t62 * t85 + t53 * (t53 + 0.0000125 * t53 * inv0 * inv1));
+    let t134 = 0.0025 * (t115 + t126 + t53 * inv0 * inv1 * inv2 * t116) - t78 * t112
         - 0.0025;
-    let t143 = t56 + 0.0025 * t126 + 0.001 - t57 * t133
-        - inv91 * (t85 * t121 + t57 * t93 + t127 + 0.00000625 * inv67 * inv89 * t127);
-    let t144 = 0.2075 - 0.00000625 * t95 - 0.0946969696969697 * t136 - t83 * t123;
-    let t145 = 0.0025 * (t139 + inv67 * t83 * inv89 * inv91 * t127) - t83 * t126;
-    let t146 = t84 + 0.2106 - t57 * t138 - t85 * (inv91 * (t85 + 2.0 * t93));
-    let t147 = t95 * t98 + t94 * t100 + inv91 * t92 * t102;
-    let t148 = t94 * t98 + t96 * t100 - 0.0025 * t57 * inv67 * inv89 * inv91 * t102;
-    let t149 = t86 - 0.5 * t37 * t39 - 0.01 * (t38 * t39 + t147) - t74 * t113
-        - t75 * t117 - t76 * t119 - t40 * t135 - t41 * t137 - t42 * t140 - t82 * t148;
-    let t150 = t99 + 0.0025 * t147 - t74 * t125 - t75 * t131 - t76 * t137 - t40 * t142
-        - t41 * t144 - t42 * t145 - t83 * t148;
-    let t151 = inv91 * (t92 * t98 + t102 - 0.0025 * t57 * inv67 * inv89 * t100);
-    let t152 = 0.5 * t48 + c_q12 * t78 + s_q12 * t81 + 0.01 * t151 - t38 * t61
-        - t74 * t105 - t75 * t109 - t76 * t113 - t40 * t122 - t41 * t125 - t42 * t129
-        - 0.1893939393939394 * t55 * t148;
-    let t153 = 0.01 * t48 + t37 * t61 + t79 - t74 * t109 - t75 * t115 - t76 * t117
-        - t40 * t130 - t41 * t131 - t42 * t132 - t68 * t151 - 0.125 * s_q12 * t147;
-    let t154 = t97 + 0.0025 * t148 - t74 * t122 - t75 * t130 - t76 * t135 - t40 * t141
-        - t41 * t142 - t42 * t143 - t66 * t147 - t57 * t151;
-    let t155 = t101 - t74 * t129 - t75 * t132 - t76 * t140 - t40 * t143 - t41 * t145
-        - t42 * t146 - t57 * t147 - t85 * t151;
-    let t156 = t24 * t105 + t25 * t109 + t26 * t113;
-    let t157 = t27 * t105 + t28 * t109 + t29 * t113;
-    let t158 = t24 * t109 + t25 * t115 + t26 * t117;
-    let t159 = t27 * t109 + t28 * t115 + t29 * t117;
-    let t160 = t24 * t113 + t25 * t117 + t26 * t119;
-    let t161 = t27 * t113 + t28 * t117 + t29 * t119;
-    let t162 = t23 * t160 + t21 * t156 + t22 * t158;
-    let t163 = t23 * t161 + t21 * t157 + t22 * t159;
-    let t164 = t26 * t160 + t24 * t156 + t25 * t158;
-    let t165 = t26 * t161 + t24 * t157 + t25 * t159;
-    let t166 = t29 * t161 + t27 * t157 + t28 * t159;
-    let t167 = t21 * t122 + t22 * t125 + t23 * t129;
-    let t168 = t24 * t122 + t25 * t125 + t26 * t129;
-    let t169 = t27 * t122 + t28 * t125 + t29 * t129;
-    let t170 = t21 * t130 + t22 * t131 + t23 * t132;
-    let t171 = t24 * t130 + t25 * t131 + t26 * t132;
-    let t172 = t27 * t130 + t28 * t131 + t29 * t132;
-    let t173 = t21 * t135 + t22 * t137 + t23 * t140;
-    let t174 = t24 * t135 + t25 * t137 + t26 * t140;
-    let t175 = t27 * t135 + t28 * t137 + t29 * t140;
-    let t176 = t26 * t173 + t24 * t167 + t25 * t170;
-    let t177 = t26 * t174 + t24 * t168 + t25 * t171;
-    let t178 = t29 * t173 + t27 * t167 + t28 * t170;
-    let t179 = t29 * t175 + t27 * t169 + t28 * t172;
-    let t180 = t24 * t141 + t25 * t142 + t26 * t143;
-    let t181 = t27 * t141 + t28 * t142 + t29 * t143;
-    let t182 = t24 * t142 + t25 * t144 + t26 * t145;
-    let t183 = t27 * t142 + t28 * t144 + t29 * t145;
-    let t184 = t24 * t143 + t25 * t145 + t26 * t146;
-    let t185 = t27 * t143 + t28 * t145 + t29 * t146;
-    let t186 = 0.5 * t162 + t21 * t169 + t22 * t172 + t23 * t175;
-    let t187 = 0.5 * t165 + t179;
-    let t188 = 0.5 * t176 + t21 * t181 + t22 * t183 + t23 * t185;
-    let t189 = 0.5 * (t177 - t179) + t24 * t181 + t25 * t183 + t26 * t185 - 0.25 * t165;
-    let t190 = t26 * t175 + t24 * t169 + t25 * t172;
-    let t191 = 0.5 * t164 + t190 + 1.0;
-    let t192 = t26 * t149 + t24 * t152 + t25 * t153;
-    let t193 = t29 * t149 + t27 * t152 + t28 * t153;
-    let t194 = t28 * t150 + t29 * t155 + tau[6] + 0.5 * t192 + t27 * t154 - 0.4565 * t35;
-    let t195 = 0.25 * t164 + t27 * t181 + t28 * t183 + t29 * t185 + t190 + 0.4585;
-    let inv196 = 1.0 / t195;
-    let t197 = t21 * (t21 * t105 + t22 * t109 + t23 * t113)
-        + t22 * (t21 * t109 + t22 * t115 + t23 * t117)
-        + t23 * (t21 * t113 + t22 * t117 + t23 * t119) - t186 * t186 * inv196;
-    let t198 = t162 - t186 * t191 * inv196;
-    let t199 = s_q7 * t198;
-    let t200 = c_q7 * t198;
-    let t201 = t164 - t191 * t191 * inv196;
-    let t202 = c_q7 * (c_q7 * t197 - t199) + 6.5 - s_q7 * (t200 - s_q7 * t201);
-    let inv203 = 1.0 / t202;
-    let t204 = t200 + s_q7 * t197;
-    let t205 = t199 + c_q7 * t201;
-    let t206 = c_q7 * t204 - s_q7 * t205;
-    let t207 = inv203 * (t206 * t206);
-    let t208 = s_q7 * t204 + c_q7 * t205;
-    let t209 = t208 + 6.5 - t207;
-    let inv210 = 1.0 / t209;
-    let t211 = t163 - t186 * t187 * inv196;
-    let t212 = t165 - t187 * t191 * inv196;
-    let t213 = c_q7 * t211 - s_q7 * t212;
-    let t214 = inv203 * t206 * t213;
-    let t215 = s_q7 * t211 + c_q7 * t212;
-    let t216 = t215 - t214;
-    let t217 = t166 - t187 * t187 * inv196;
-    let t218 = t217 + 6.5 - inv203 * t213 * t213 - inv210 * t216 * t216;
-    let inv219 = 1.0 / t218;
-    let t220 = inv203 * (t206 * inv210 * t216 - t213);
-    let t221 = t178 - t187 * t188 * inv196;
-    let t222 = t29 * t174 + t27 * t168 + t28 * t171;
-    let t223 = t222 - 0.5 * t166 - t187 * t189 * inv196 - 1.0;
-    let t224 = t21 * t167 + t22 * t170 + t23 * t173 - t186 * t188 * inv196;
-    let t225 = t21 * t168 + t22 * t171 + t23 * t174 - 0.5 * t163 - t186 * t189 * inv196;
-    let t226 = c_q7 * t224 - s_q7 * t225;
-    let t227 = t176 - t188 * t191 * inv196;
-    let t228 = t177 - 0.5 * t165 - t189 * t191 * inv196;
-    let t229 = c_q7 * t227 - s_q7 * t228;
-    let t230 = c_q7 * t226 - s_q7 * t229;
-    let t231 = inv203 * t206 * t230;
-    let t232 = s_q7 * t226 + c_q7 * t229;
-    let t233 = t232 - t231;
-    let t234 = c_q7 * t221 - s_q7 * t223;
-    let t235 = t234 - inv203 * t213 * t230 - inv210 * t216 * t233;
-    let t236 = t21 * (t21 * t141 + t22 * t142 + t23 * t143)
-        + t22 * (t21 * t142 + t22 * t144 + t23 * t145)
-        + t23 * (t21 * t143 + t22 * t145 + t23 * t146) - t188 * t188 * inv196 - 0.4565;
-    let t237 = t21 * t180 + t22 * t182 + t23 * t184 - 0.5 * t178 - t188 * t189 * inv196;
-    let t238 = s_q7 * t237;
-    let t239 = c_q7 * t237;
-    let t240 = 0.25 * t166 + t24 * t180 + t25 * t182 + t26 * t184 - t222
-        - t189 * t189 * inv196;
-    let t241 = c_q7 * (c_q7 * t236 - t238) + 0.5585 - s_q7 * (t239 - s_q7 * t240)
-        - inv203 * t230 * t230 - inv210 * t233 * t233 - inv219 * t235 * t235;
-    let inv242 = 1.0 / t241;
-    let t243 = inv203 * (t206 * inv210 * t233 - t230) - inv219 * t220 * t235;
-    let t244 = t239 + s_q7 * t236;
-    let t245 = t238 + c_q7 * t240;
-    let t246 = s_q7 * t224 + c_q7 * t225;
-    let t247 = s_q7 * t227 + c_q7 * t228;
-    let t248 = c_q7 * t246 - 0.2 * t213 - s_q7 * t247;
-    let t249 = s_q7 * t246 + c_q7 * t247;
-    let t250 = -0.2 * t215 - inv203 * t206 * t248;
-    let t251 = t249 + t250;
-    let t252 = s_q7 * t221 + c_q7 * t223;
-    let t253 = t252 - 0.2 * t217;
-    let t254 = t253 - inv203 * t213 * t248 - inv210 * t216 * t251 - 0.7;
-    let t255 = c_q7 * t244 + 0.005 - 0.2 * t234 - s_q7 * t245 - inv203 * t230 * t248
-        - inv210 * t233 * t251 - inv219 * t235 * t254;
-    let t256 = 0.04 * t217 + s_q7 * t244 + c_q7 * t245 + 0.6885 - 0.4 * t252
-        - inv203 * t248 * t248 - inv210 * t251 * t251 - inv219 * t254 * t254
-        - inv242 * t255 * t255;
-    let inv257 = 1.0 / t256;
-    let t258 = inv203 * (t206 * inv210 * t251 - t248) - inv219 * t220 * t254
-        - inv242 * t243 * t255;
-    let t259 = t208 - t207;
-    let t260 = 0.2 * t259 + 0.7;
-    let t261 = 0.2 * (t215 - t214) - inv210 * t216 * t260;
-    let t262 = 0.2 * (t232 - t231) - inv210 * t233 * t260 - inv219 * t235 * t261;
-    let t263 = 0.2 * (t249 + t250) + 0.002 - inv210 * t251 * t260 - inv219 * t254 * t261
-        - inv242 * t255 * t262;
-    let t264 = 0.04 * t259 + 0.19 - inv210 * t260 * t260 - inv219 * t261 * t261
-        - inv242 * t262 * t262 - inv257 * t263 * t263;
-    let inv265 = 1.0 / t264;
-    let t266 = inv203 * (t206 * (inv210 * t260 - 0.2)) - inv219 * t220 * t261
-        - inv242 * t243 * t262 - inv257 * t258 * t263;
-    let t267 = inv257 * (t258 - t263 * inv265 * t266);
-    let t268 = inv242 * (t243 - t255 * t267 - t262 * inv265 * t266);
-    let t269 = inv219 * (t220 - t235 * t268 - t254 * t267 - t261 * inv265 * t266);
-    let t270 = inv210
-        * (inv203 * t206 + t216 * t269 + t233 * t268 + t251 * t267
-            + t260 * inv265 * t266);
-    let t271 = t33 + t21 * t152 + t22 * t153 + t23 * t149 + t11 * t225 - t3 * t4
-        - t72 * t197 - t73 * t198 - t10 * t224 - t186 * t194 * inv196 - 0.2 * t8 * t211;
-    let t272 = t2 * t3 + t192 + t11 * t228 - t72 * t198 - t73 * t201 - t10 * t227
-        - t191 * t194 * inv196 - 0.2 * t8 * t212;
-    let t273 = tau[0] + c_q7 * t271 + 0.7 * t5 - s_q7 * t272 - t69 * t202 - t70 * t206
-        - t71 * t213;
-    let t274 = s_q7 * t271 + c_q7 * t272;
-    let t275 = t69 * t206 + t71 * t215;
-    let t276 = tau[1] + t274 - t275 - 0.7 * t7 - t70 * (t208 + 6.5);
-    let t277 = -0.2 * t8 * t217 + t11 * t223 + t193 - t36 - t72 * t211 - t73 * t212
-        - t10 * t221 - t187 * t194 * inv196;
-    let t278 = tau[2] + t277 - 0.7 * t8 - t69 * t213 - t70 * t215 - t71 * (t217 + 6.5);
-    let t279 = t21 * t154 + t22 * t150 + t23 * t155 + t11 * t237 - 0.4585 * t4 * t9
-        - t72 * t224 - t73 * t227 - t10 * t236 - t188 * t194 * inv196 - 0.2 * t8 * t221;
-    let t280 = 0.915 * t36 + t24 * t154 + t25 * t150 + t26 * t155 + t11 * t240
-        - 0.5 * t193 - t72 * t225 - t73 * t228 - t10 * t237 - t189 * t194 * inv196
-        - 0.2 * t8 * t223;
-    let t281 = qd[5] * t59 + tau[3] + c_q7 * t279 - qd[4] * t60 - s_q7 * t280
-        - t69 * t230 - t70 * t232 - t71 * t234;
-    let t282 = qd[3] * t60 + tau[4] + s_q7 * t279 + c_q7 * t280 - qd[5] * t58
-        - t69 * t248 - t70 * (t249 - 0.2 * t215) - t71 * (t253 - 0.7) - 0.2 * t277;
-    let t283 = qd[4] * t58 + tau[5] + 0.2 * (t274 - t275) - qd[3] * t59 - tau[6]
-        - t70 * (0.2 * t208 + 0.7);
-    let t284 = t267 * t282 + inv265 * t266 * t283
-        + (inv203
-            - inv203
-                * (t213 * t269 + t230 * t268 + t248 * t267
-                    + t206 * (0.2 * inv265 * t266 - t270))) * t273 + t269 * t278
-        + t268 * t281 - t270 * t276;
-    let t285 = inv210 * (t216 * inv219 * t235 - t233);
-    let t286 = inv210 * (t216 * inv219 * t254 - t251) - inv242 * t255 * t285;
-    let t287 = inv210 * (t216 * inv219 * t261 - t260) - inv242 * t262 * t285
-        - inv257 * t263 * t286;
-    let t288 = inv257 * (t286 - t263 * inv265 * t287);
-    let t289 = inv242 * (t285 - t255 * t288 - t262 * inv265 * t287);
-    let t290 = inv219
-        * (inv210 * t216 + t235 * t289 + t254 * t288 + t261 * inv265 * t287);
-    let t291 = t282 * t288 + inv265 * t283 * t287
-        + t276
-            * (inv210
-                - inv210
-                    * (t233 * t289 + t251 * t288 + t260 * inv265 * t287 - t216 * t290))
-        + t281 * t289 - t270 * t273 - t278 * t290;
-    let t292 = inv219 * (t235 * inv242 * t255 - t254);
-    let t293 = inv219 * (t235 * inv242 * t262 - t261) - inv257 * t263 * t292;
-    let t294 = inv257 * (t292 - t263 * inv265 * t293);
-    let t295 = inv242 * (inv219 * t235 + t255 * t294 + t262 * inv265 * t293);
-    let t296 = t282 * t294 + inv265 * t283 * t293 + t269 * t273
-        + t278 * (inv219 - inv219 * (t254 * t294 + t261 * inv265 * t293 - t235 * t295))
-        - t276 * t290 - t281 * t295;
-    let t297 = inv242 * (t255 * inv257 * t263 - t262);
-    let t298 = inv257 * (inv242 * t255 + t263 * inv265 * t297);
-    let t299 = t268 * t273 + t276 * t289
-        + t281 * (inv242 - inv242 * (t262 * inv265 * t297 - t255 * t298))
-        + inv265 * t283 * t297 - t278 * t295 - t282 * t298;
-    let t300 = t267 * t273 + t276 * t288 + t278 * t294
-        + t282 * (inv257 + inv257 * inv257 * t263 * t263 * inv265) - t281 * t298
-        - inv257 * t263 * inv265 * t283;
-    let t301 = inv265
-        * (t283 + t266 * t273 + t276 * t287 + t278 * t293 + t281 * t297
-            - inv257 * t263 * t282);
-    let t302 = t69 + t284;
-    let t303 = t70 + t291 + 0.2 * t301;
-    let t304 = t72 + c_q7 * t302 + s_q7 * t303;
-    let t305 = t73 + c_q7 * t303 - s_q7 * t302;
-    let t306 = 0.2 * (t8 - t300) + t71 + t296;
-    let t307 = t10 + c_q7 * t299 + s_q7 * t300;
-    let t308 = c_q7 * t300 - t11 - s_q7 * t299;
-    let t309 = inv196
-        * (t194 - t186 * t304 - t191 * t305 - t187 * t306 - t188 * t307 - t189 * t308
-            - t195 * t301);
-    let t310 = t301 + t309;
-    let t311 = t305 + 0.5 * t310;
-    let t312 = t306 - 0.5 * t308;
-    let t313 = t23 * t304 + t26 * t311 + t76 + t29 * t312;
-    let t314 = t22 * t307 + t25 * t308 + t41 + t28 * t310;
-    let t315 = t75 + t22 * t304 + t25 * t311 + t28 * t312;
-    let t316 = t40 + t21 * t307 + t24 * t308 + t27 * t310;
-    let t317 = t42 + t23 * t307 + t26 * t308 + t29 * t310;
-    let t318 = t98 + 0.0025 * t314 - t66 * t316 - t57 * t317 - 0.01 * t313
-        - 0.125 * s_q12 * t315;
-    let t319 = t74 + t21 * t304 + t24 * t311 + t27 * t312;
-    let t320 = t100 + 0.0025 * t316 - t82 * t313 - t83 * t314
-        - 0.1893939393939394 * t55 * t319;
-    let t321 = t102 + 0.01 * t319 - t68 * t315 - t57 * t316 - t85 * t317;
-    let t322 = t94 * t318 + t96 * t320 - 0.0025 * t57 * inv67 * inv89 * inv91 * t321;
-    let t323 = t314 + t322;
+    let t135 = t52 + 0.0025 * t118 + 0.001 - t53 * t125
+        - inv2 * (t80 * t113 + t53 * t85 + t119 + 0.00000625 * inv0 * inv1 * t119);
+    let t136 = 0.2075 - 0.00000625 * t87 - 0.0946969696969697 * t128 - t78 * t115;
+    let t137 = 0.0025 * (t131 + inv0 * t78 * inv1 * inv2 * t119) - t78 * t118;
+    let t138 = t79 + 0.2106 - t53 * t130 - t80 * (inv2 * (t80 + 2.0 * t85));
+    let t139 = t87 * t90 + t86 * t92 + inv2 * t84 * t94;
+    let t140 = t86 * t90 + t88 * t92 - 0.0025 * t53 * inv0 * inv1 * inv2 * t94;
+    let t141 = t81 - 0.5 * t35 * t37 - 0.01 * (t36 * t37 + t139) - t69 * t105
+        - t70 * t109 - t71 * t111 - t38 * t127 - t39 * t129 - t40 * t132 - t77 * t140;
+    let t142 = t91 + 0.0025 * t139 - t69 * t117 - t70 * t123 - t71 * t129 - t38 * t134
+        - t39 * t136 - t40 * t137 - t78 * t140;
+    let t143 = inv2 * (t84 * t90 + t94 - 0.0025 * t53 * inv0 * inv1 * t92);
+    let t144 = 0.5 * t44 + c_q12 * t73 + s_q12 * t76 + 0.01 * t143 - t36 * t57
+        - t69 * t97 - t70 * t101 - t71 * t105 - t38 * t114 - t39 * t117 - t40 * t121
+        - 0.1893939393939394 * t51 * t140;
+    let t145 = 0.01 * t44 + t35 * t57 + t74 - t69 * t101 - t70 * t107 - t71 * t109
+        - t38 * t122 - t39 * t123 - t40 * t124 - t63 * t143 - 0.125 * s_q12 * t139;
+    let t146 = t89 + 0.0025 * t140 - t69 * t114 - t70 * t122 - t71 * t127 - t38 * t133
+        - t39 * t134 - t40 * t135 - t62 * t139 - t53 * t143;
+    let t147 = t93 - t69 * t121 - t70 * t124 - t71 * t132 - t38 * t135 - t39 * t137
+        - t40 * t138 - t53 * t139 - t80 * t143;
+    let t148 = t22 * t97 + t23 * t101 + t24 * t105;
+    let t149 = t25 * t97 + t26 * t101 + t27 * t105;
+    let t150 = t22 * t101 + t23 * t107 + t24 * t109;
+    let t151 = t25 * t101 + t26 * t107 + t27 * t109;
+    let t152 = t22 * t105 + t23 * t109 + t24 * t111;
+    let t153 = t25 * t105 + t26 * t109 + t27 * t111;
+    let t154 = t21 * t152 + t19 * t148 + t20 * t150;
+    let t155 = t21 * t153 + t19 * t149 + t20 * t151;
+    let t156 = t24 * t152 + t22 * t148 + t23 * t150;
+    let t157 = t24 * t153 + t22 * t149 + t23 * t151;
+    let t158 = t27 * t153 + t25 * t149 + t26 * t151;
+    let t159 = t19 * t114 + t20 * t117 + t21 * t121;
+    let t160 = t22 * t114 + t23 * t117 + t24 * t121;
+    let t161 = t25 * t114 + t26 * t117 + t27 * t121;
+    let t162 = t19 * t122 + t20 * t123 + t21 * t124;
+    let t163 = t22 * t122 + t23 * t123 + t24 * t124;
+    let t164 = t25 * t122 + t26 * t123 + t27 * t124;
+    let t165 = t19 * t127 + t20 * t129 + t21 * t132;
+    let t166 = t22 * t127 + t23 * t129 + t24 * t132;
+    let t167 = t25 * t127 + t26 * t129 + t27 * t132;
+    let t168 = t24 * t165 + t22 * t159 + t23 * t162;
+    let t169 = t24 * t166 + t22 * t160 + t23 * t163;
+    let t170 = t27 * t165 + t25 * t159 + t26 * t162;
+    let t171 = t27 * t167 + t25 * t161 + t26 * t164;
+    let t172 = t22 * t133 + t23 * t134 + t24 * t135;
+    let t173 = t25 * t133 + t26 * t134 + t27 * t135;
+    let t174 = t22 * t134 + t23 * t136 + t24 * t137;
+    let t175 = t25 * t134 + t26 * t136 + t27 * t137;
+    let t176 = t22 * t135 + t23 * t137 + t24 * t138;
+    let t177 = t25 * t135 + t26 * t137 + t27 * t138;
+    let t178 = 0.5 * t154 + t19 * t161 + t20 * t164 + t21 * t167;
+    let t179 = 0.5 * t157 + t171;
+    let t180 = 0.5 * t168 + t19 * t173 + t20 * t175 + t21 * t177;
+    let t181 = 0.5 * (t169 - t171) + t22 * t173 + t23 * t175 + t24 * t177 - 0.25 * t157;
+    let t182 = t24 * t167 + t22 * t161 + t23 * t164;
+    let t183 = 0.5 * t156 + t182 + 1.0;
+    let t184 = t24 * t141 + t22 * t144 + t23 * t145;
+    let t185 = t27 * t141 + t25 * t144 + t26 * t145;
+    let t186 = t26 * t142 + t27 * t147 + tau[6] + 0.5 * t184 + t25 * t146 - 0.4565 * t33;
+    let t187 = 0.25 * t156 + t25 * t173 + t26 * t175 + t27 * t177 + t182 + 0.4585;
+    let inv3 = 1.0 / t187;
+    let t188 = t19 * (t19 * t97 + t20 * t101 + t21 * t105)
+        + t20 * (t19 * t101 + t20 * t107 + t21 * t109)
+        + t21 * (t19 * t105 + t20 * t109 + t21 * t111) - t178 * t178 * inv3;
+    let t189 = t154 - t178 * t183 * inv3;
+    let t190 = s_q7 * t189;
+    let t191 = c_q7 * t189;
+    let t192 = t156 - t183 * t183 * inv3;
+    let t193 = c_q7 * (c_q7 * t188 - t190) + 6.5 - s_q7 * (t191 - s_q7 * t192);
+    let inv4 = 1.0 / t193;
+    let t194 = t191 + s_q7 * t188;
+    let t195 = t190 + c_q7 * t192;
+    let t196 = c_q7 * t194 - s_q7 * t195;
+    let t197 = inv4 * (t196 * t196);
+    let t198 = s_q7 * t194 + c_q7 * t195;
+    let t199 = t198 + 6.5 - t197;
+    let inv5 = 1.0 / t199;
+    let t200 = t155 - t178 * t179 * inv3;
+    let t201 = t157 - t179 * t183 * inv3;
+    let t202 = c_q7 * t200 - s_q7 * t201;
+    let t203 = inv4 * t196 * t202;
+    let t204 = s_q7 * t200 + c_q7 * t201;
+    let t205 = t204 - t203;
+    let t206 = t158 - t179 * t179 * inv3;
+    let t207 = t206 + 6.5 - inv4 * t202 * t202 - inv5 * t205 * t205;
+    let inv6 = 1.0 / t207;
+    let t208 = inv4 * (t196 * inv5 * t205 - t202);
+    let t209 = t170 - t179 * t180 * inv3;
+    let t210 = t27 * t166 + t25 * t160 + t26 * t163;
+    let t211 = t210 - 0.5 * t158 - t179 * t181 * inv3 - 1.0;
+    let t212 = t19 * t159 + t20 * t162 + t21 * t165 - t178 * t180 * inv3;
+    let t213 = t19 * t160 + t20 * t163 + t21 * t166 - 0.5 * t155 - t178 * t181 * inv3;
+    let t214 = c_q7 * t212 - s_q7 * t213;
+    let t215 = t168 - t180 * t183 * inv3;
+    let t216 = t169 - 0.5 * t157 - t181 * t183 * inv3;
+    let t217 = c_q7 * t215 - s_q7 * t216;
+    let t218 = c_q7 * t214 - s_q7 * t217;
+    let t219 = inv4 * t196 * t218;
+    let t220 = s_q7 * t214 + c_q7 * t217;
+    let t221 = t220 - t219;
+    let t222 = c_q7 * t209 - s_q7 * t211;
+    let t223 = t222 - inv4 * t202 * t218 - inv5 * t205 * t221;
+    let t224 = t19 * (t19 * t133 + t20 * t134 + t21 * t135)
+        + t20 * (t19 * t134 + t20 * t136 + t21 * t137)
+        + t21 * (t19 * t135 + t20 * t137 + t21 * t138) - t180 * t180 * inv3 - 0.4565;
+    let t225 = t19 * t172 + t20 * t174 + t21 * t176 - 0.5 * t170 - t180 * t181 * inv3;
+    let t226 = s_q7 * t225;
+    let t227 = c_q7 * t225;
+    let t228 = 0.25 * t158 + t22 * t172 + t23 * t174 + t24 * t176 - t210
+        - t181 * t181 * inv3;
+    let t229 = c_q7 * (c_q7 * t224 - t226) + 0.5585 - s_q7 * (t227 - s_q7 * t228)
+        - inv4 * t218 * t218 - inv5 * t221 * t221 - inv6 * t223 * t223;
+    let inv7 = 1.0 / t229;
+    let t230 = inv4 * (t196 * inv5 * t221 - t218) - inv6 * t208 * t223;
+    let t231 = t227 + s_q7 * t224;
+    let t232 = t226 + c_q7 * t228;
+    let t233 = s_q7 * t212 + c_q7 * t213;
+    let t234 = s_q7 * t215 + c_q7 * t216;
+    let t235 = c_q7 * t233 - 0.2 * t202 - s_q7 * t234;
+    let t236 = s_q7 * t233 + c_q7 * t234;
+    let t237 = -0.2 * t204 - inv4 * t196 * t235;
+    let t238 = t236 + t237;
+    let t239 = s_q7 * t209 + c_q7 * t211;
+    let t240 = t239 - 0.2 * t206;
+    let t241 = t240 - inv4 * t202 * t235 - inv5 * t205 * t238 - 0.7;
+    let t242 = c_q7 * t231 + 0.005 - 0.2 * t222 - s_q7 * t232 - inv4 * t218 * t235
+        - inv5 * t221 * t238 - inv6 * t223 * t241;
+    let t243 = 0.04 * t206 + s_q7 * t231 + c_q7 * t232 + 0.6885 - 0.4 * t239
+        - inv4 * t235 * t235 - inv5 * t238 * t238 - inv6 * t241 * t241
+        - inv7 * t242 * t242;
+    let inv8 = 1.0 / t243;
+    let t244 = inv4 * (t196 * inv5 * t238 - t235) - inv6 * t208 * t241
+        - inv7 * t230 * t242;
+    let t245 = t198 - t197;
+    let t246 = 0.2 * t245 + 0.7;
+    let t247 = 0.2 * (t204 - t203) - inv5 * t205 * t246;
+    let t248 = 0.2 * (t220 - t219) - inv5 * t221 * t246 - inv6 * t223 * t247;
+    let t249 = 0.2 * (t236 + t237) + 0.002 - inv5 * t238 * t246 - inv6 * t241 * t247
+        - inv7 * t242 * t248;
+    let t250 = 0.04 * t245 + 0.19 - inv5 * t246 * t246 - inv6 * t247 * t247
+        - inv7 * t248 * t248 - inv8 * t249 * t249;
+    let inv9 = 1.0 / t250;
+    let t251 = inv4 * (t196 * (inv5 * t246 - 0.2)) - inv6 * t208 * t247
+        - inv7 * t230 * t248 - inv8 * t244 * t249;
+    let t252 = inv8 * (t244 - t249 * inv9 * t251);
+    let t253 = inv7 * (t230 - t242 * t252 - t248 * inv9 * t251);
+    let t254 = inv6 * (t208 - t223 * t253 - t241 * t252 - t247 * inv9 * t251);
+    let t255 = inv5
+        * (inv4 * t196 + t205 * t254 + t221 * t253 + t238 * t252 + t246 * inv9 * t251);
+    let t256 = t31 + t19 * t144 + t20 * t145 + t21 * t141 + t9 * t213 - t1 * t2
+        - t67 * t188 - t68 * t189 - t8 * t212 - t178 * t186 * inv3 - 0.2 * t6 * t200;
+    let t257 = t0 * t1 + t184 + t9 * t216 - t67 * t189 - t68 * t192 - t8 * t215
+        - t183 * t186 * inv3 - 0.2 * t6 * t201;
+    let t258 = tau[0] + c_q7 * t256 + 0.7 * t3 - s_q7 * t257 - t64 * t193 - t65 * t196
+        - t66 * t202;
+    let t259 = s_q7 * t256 + c_q7 * t257;
+    let t260 = t64 * t196 + t66 * t204;
+    let t261 = tau[1] + t259 - t260 - 0.7 * t5 - t65 * (t198 + 6.5);
+    let t262 = t9 * t211 + t185 - 0.2 * t6 * t206 - t34 - t67 * t200 - t68 * t201
+        - t8 * t209 - t179 * t186 * inv3;
+    let t263 = tau[2] + t262 - 0.7 * t6 - t64 * t202 - t65 * t204 - t66 * (t206 + 6.5);
+    let t264 = t19 * t146 + t20 * t142 + t21 * t147 + t9 * t225 - 0.4585 * t2 * t7
+        - t67 * t212 - t68 * t215 - t8 * t224 - t180 * t186 * inv3 - 0.2 * t6 * t209;
+    let t265 = 0.915 * t34 + t22 * t146 + t23 * t142 + t24 * t147 + t9 * t228
+        - 0.5 * t185 - t67 * t213 - t68 * t216 - t8 * t225 - t181 * t186 * inv3
+        - 0.2 * t6 * t211;
+    let t266 = qd[5] * t55 + tau[3] + c_q7 * t264 - qd[4] * t56 - s_q7 * t265
+        - t64 * t218 - t65 * t220 - t66 * t222;
+    let t267 = qd[3] * t56 + tau[4] + s_q7 * t264 + c_q7 * t265 - qd[5] * t54
+        - t64 * t235 - t65 * (t236 - 0.2 * t204) - t66 * (t240 - 0.7) - 0.2 * t262;
+    let t268 = qd[4] * t54 + tau[5] + 0.2 * (t259 - t260) - qd[3] * t55 - tau[6]
+        - t65 * (0.2 * t198 + 0.7);
+    let t269 = t252 * t267 + inv9 * t251 * t268
+        + (inv4
+            - inv4
+                * (t202 * t254 + t218 * t253 + t235 * t252
+                    + t196 * (0.2 * inv9 * t251 - t255))) * t258 + t254 * t263
+        + t253 * t266 - t255 * t261;
+    let t270 = inv5 * (t205 * inv6 * t223 - t221);
+    let t271 = inv5 * (t205 * inv6 * t241 - t238) - inv7 * t242 * t270;
+    let t272 = inv5 * (t205 * inv6 * t247 - t246) - inv7 * t248 * t270
+        - inv8 * t249 * t271;
+    let t273 = inv8 * (t271 - t249 * inv9 * t272);
+    let t274 = inv7 * (t270 - t242 * t273 - t248 * inv9 * t272);
+    let t275 = inv6 * (inv5 * t205 + t223 * t274 + t241 * t273 + t247 * inv9 * t272);
+    let t276 = t267 * t273 + inv9 * t268 * t272
+        + t261
+            * (inv5
+                - inv5 * (t221 * t274 + t238 * t273 + t246 * inv9 * t272 - t205 * t275))
+        + t266 * t274 - t255 * t258 - t263 * t275;
+    let t277 = inv6 * (t223 * inv7 * t242 - t241);
+    let t278 = inv6 * (t223 * inv7 * t248 - t247) - inv8 * t249 * t277;
+    let t279 = inv8 * (t277 - t249 * inv9 * t278);
+    let t280 = inv7 * (inv6 * t223 + t242 * t279 + t248 * inv9 * t278);
+    let t281 = t267 * t279 + inv9 * t268 * t278 + t254 * t258
+        + t263 * (inv6 - inv6 * (t241 * t279 + t247 * inv9 * t278 - t223 * t280))
+        - t261 * t275 - t266 * t280;
+    let t282 = inv7 * (t242 * inv8 * t249 - t248);
+    let t283 = inv8 * (inv7 * t242 + t249 * inv9 * t282);
+    let t284 = t253 * t258 + t261 * t274
+        + t266 * (inv7 - inv7 * (t248 * inv9 * t282 - t242 * t283)) + inv9 * t268 * t282
+        - t263 * t280 - t267 * t283;
+    let t285 = t252 * t258 + t261 * t273 + t263 * t279
+        + t267 * (inv8 + inv8 * inv8 * t249 * t249 * inv9) - t266 * t283
+        - inv8 * t249 * inv9 * t268;
+    let t286 = inv9
+        * (t268 + t251 * t258 + t261 * t272 + t263 * t278 + t266 * t282
+            - inv8 * t249 * t267);
+    let t287 = t64 + t269;
+    let t288 = t65 + t276 + 0.2 * t286;
+    let t289 = t67 + c_q7 * t287 + s_q7 * t288;
+    let t290 = t68 + c_q7 * t288 - s_q7 * t287;
+    let t291 = 0.2 * (t6 - t285) + t66 + t281;
+    let t292 = t8 + c_q7 * t284 + s_q7 * t285;
+    let t293 = c_q7 * t285 - t9 - s_q7 * t284;
+    let t294 = inv3
+        * (t186 - t178 * t289 - t183 * t290 - t179 * t291 - t180 * t292 - t181 * t293
+            - t187 * t286);
+    let t295 = t286 + t294;
+    let t296 = t290 + 0.5 * t295;
+    let t297 = t291 - 0.5 * t293;
+    let t298 = t21 * t289 + t24 * t296 + t71 + t27 * t297;
+    let t299 = t20 * t292 + t23 * t293 + t39 + t26 * t295;
+    let t300 = t70 + t20 * t289 + t23 * t296 + t26 * t297;
+    let t301 = t38 + t19 * t292 + t22 * t293 + t25 * t295;
+    let t302 = t40 + t21 * t292 + t24 * t293 + t27 * t295;
+    let t303 = t90 + 0.0025 * t299 - t62 * t301 - t53 * t302 - 0.01 * t298
+        - 0.125 * s_q12 * t300;
+    let t304 = t69 + t19 * t289 + t22 * t296 + t25 * t297;
+    let t305 = t92 + 0.0025 * t301 - t77 * t298 - t78 * t299
+        - 0.1893939393939394 * t51 * t304;
+    let t306 = t94 + 0.01 * t304 - t63 * t300 - t53 * t301 - t80 * t302;
+    let t307 = t86 * t303 + t88 * t305 - 0.0025 * t53 * inv0 * inv1 * inv2 * t306;
+    let t308 = t299 + t307;
     [
+        t269,
+        t276,
+        t281,
         t284,
-        t291,
-        t296,
-        t299,
-        t300,
-        t301,
-        t309,
-        t95 * t318 + t94 * t320 + inv91 * t92 * t321,
-        t322,
-        inv91 * (t92 * t318 + t321 - 0.0025 * t57 * inv67 * inv89 * t320),
+        t285,
+        t286,
+        t294,
+        t87 * t303 + t86 * t305 + inv2 * t84 * t306,
+        t307,
+        inv2 * (t84 * t303 + t306 - 0.0025 * t53 * inv0 * inv1 * t305),
         24.242424242424242
-            * (0.04025 * t52 + tau[10]
-                + 0.125 * (t77 + s_q12 * t319 + c_q12 * (t313 - 0.5 * t323))
-                - 0.04125 * t323),
+            * (0.04025 * t48 + tau[10]
+                + 0.125 * (t72 + s_q12 * t304 + c_q12 * (t298 - 0.5 * t308))
+                - 0.04125 * t308),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -1503,706 +1484,693 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t2 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t3 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t4 = qd[5] + qd[6];
-    let t5 = q[8] * q[8];
-    let t6 = q[9] * q[9];
-    let t7 = q[10] * q[10];
-    let t8 = q[8] * q[9];
-    let t9 = q[8] * q[10];
-    let t10 = q[9] * q[10];
-    let t11 = q[8] * q[11];
-    let t12 = q[9] * q[11];
-    let t13 = q[10] * q[11];
-    let t14 = 1.0 - 2.0 * (t6 + t7);
-    let t15 = 2.0 * (t8 - t13);
-    let t16 = 2.0 * (t9 + t12);
-    let t17 = 2.0 * (t8 + t13);
-    let t18 = 1.0 - 2.0 * (t5 + t7);
-    let t19 = 2.0 * (t10 - t11);
-    let t20 = 2.0 * (t9 - t12);
-    let t21 = 2.0 * (t10 + t11);
-    let t22 = 1.0 - 2.0 * (t5 + t6);
-    let t23 = qd[7] + t2 * t14 + t3 * t17 + t4 * t20;
-    let t24 = qd[8] + t2 * t15 + t3 * t18 + t4 * t21;
-    let t25 = qd[9] + t2 * t16 + t3 * t19 + t4 * t22;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t28 = t23 * c_q12 - t25 * s_q12;
-    let t29 = t23 * s_q12 + t25 * c_q12;
-    let t30 = t24 + qd[10];
-    let t31 = c_q7 * t14 - s_q7 * t17;
-    let t32 = c_q7 * t16 - s_q7 * t19;
-    let t33 = c_q12 * t31 - s_q12 * t32;
-    let t34 = s_q12 * t31 + c_q12 * t32;
-    let t35 = c_q7 * t15 - s_q7 * t18;
-    let t36 = s_q7 * t14;
-    let t37 = t36 + c_q7 * t17;
-    let t38 = s_q7 * t16;
-    let t39 = t38 + c_q7 * t19;
-    let t40 = c_q12 * t37 - s_q12 * t39;
-    let t41 = s_q12 * t37 + c_q12 * t39;
-    let t42 = s_q7 * t15;
-    let t43 = t42 + c_q7 * t18;
-    let t44 = t20 * c_q12;
-    let t45 = t44 - t22 * s_q12;
-    let t46 = t20 * s_q12;
-    let t47 = t46 + t22 * c_q12;
-    let t48 = s_q7 * t20;
-    let t49 = s_q7 * t22;
-    let t50 = 0.5 * (t49 - t35);
-    let t51 = 0.5 * c_q12 * t48 - s_q12 * t50;
-    let t52 = s_q7 * t21;
-    let t53 = -0.5 * c_q7 - 0.2;
-    let t54 = t20 * t53;
-    let t55 = t22 * t53;
-    let t56 = t55 - 0.5 * t43;
-    let t57 = c_q12 * t54 - s_q12 * t56;
-    let t58 = t21 * t53;
-    let t59 = 0.2 * c_q7 + 0.5;
-    let t60 = 0.2 * t36 + t17 * t59;
-    let t61 = 0.2 * t38 + t19 * t59;
-    let t62 = t61 - 0.5 * t21;
-    let t63 = c_q12 * t60 - s_q12 * t62;
-    let t64 = 0.5 * (t19 - t21);
-    let t65 = 0.5 * t17 * c_q12 - s_q12 * t64;
-    let t66 = 0.5 * (t32 + t52);
-    let t67 = 0.5 * s_q12 * t48 + c_q12 * t50;
-    let t68 = 0.5 * t39 + t58;
-    let t69 = s_q12 * t54 + c_q12 * t56;
-    let t70 = 0.2 * t42 + t18 * t59;
-    let t71 = 0.5 * t22 + t70;
-    let t72 = s_q12 * t60 + c_q12 * t62;
-    let t73 = 0.5 * (t18 + t22);
-    let t74 = 0.5 * t17 * s_q12 + c_q12 * t64;
-    let t75 = t39;
-    let t76 = t43;
-    let t77 = qd[1] + 0.2 * qd[5];
-    let t78 = qd[0] * c_q7 + s_q7 * t77;
-    let t79 = qd[0] * s_q7 - c_q7 * t77;
-    let t80 = 0.5 * t4 - t79;
-    let t81 = qd[2] - 0.2 * qd[4];
-    let t82 = t81 - 0.5 * t3;
-    let t83 = t20 * t82 + t14 * t78 + t17 * t80;
-    let t84 = t22 * t82 + t16 * t78 + t19 * t80;
-    let t85 = t84 - 0.5 * t24;
-    let t86 = c_q12 * t83 - s_q12 * t85;
-    let t87 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
-    let t88 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
-    let t89 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
-    let t90 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
-    let t91 = qd[1] + 0.05 * qd[5];
-    let t92 = qd[2] - 0.05 * qd[4];
-    let t93 = t79 - 0.25 * t4;
-    let t94 = -t93;
-    let t95 = t81 - 0.25 * t3;
-    let t96 = 0.25 * t95 - 0.021 * t3;
-    let t97 = t96;
-    let t98 = 0.021 * t4 + 0.25 * t94;
-    let t99 = s_q7 * qd[6];
-    let t100 = c_q7 * qd[6];
-    let t101 = s_q7 * t95;
-    let t102 = c_q7 * t95;
-    let t103 = s_q7 * t78;
-    let t104 = c_q7 * t78;
-    let t105 = s_q7 * t98;
-    let t106 = c_q7 * t98;
-    let t107 = s_q7 * t2;
-    let t108 = -0.002 * t99 - t105;
-    let t109 = -0.0835 * t100 - t106;
-    let t110 = c_q7 * t94 + t103;
-    let t111 = 0.25 * t100 + t110;
-    let t112 = c_q7 * t2;
-    let t113 = 0.2 * t94 + 0.002 * t100 + t106;
-    let t114 = -0.2 * t78 - 0.0835 * t99 - t105;
-    let t115 = s_q7 * t94 - t104;
-    let t116 = 0.25 * t99 + t115;
-    let t117 = t96 + 0.2 * t102;
-    let t118 = 0.002 * t2 - 0.2 * t101;
-    let t119 = t93 + 0.2 * t100;
-    let t120 = t78 - 0.2 * t99;
-    let t121 = 0.01 * t25 - t83;
-    let t122 = -t121;
-    let t123 = t21 * t82 + t15 * t78 + t18 * t80;
-    let t124 = 0.25 * t25 + t123;
-    let t125 = t84 + 0.01 * t23 - 0.25 * t24;
-    let t126 = 0.01 * t125 + 0.004 * t23 + 0.001 * t25;
-    let t127 = 0.02 * t24 - 0.25 * t125;
-    let t128 = 0.001 * t23 + 0.022 * t25 + 0.25 * t124 - 0.01 * t122;
-    let t129 = t37;
-    let t130 = s_q7 * q[9];
-    let t131 = c_q7 * q[9];
-    let t132 = s_q7 * q[8];
-    let t133 = 2.0 * t131 + 4.0 * t132;
-    let t134 = c_q7 * q[10];
-    let t135 = s_q7 * q[11];
-    let t136 = 2.0 * (t134 + t135);
-    let t137 = -4.0 * t131 - 2.0 * t132;
-    let t138 = c_q7 * q[8];
-    let t139 = c_q7 * q[11];
-    let t140 = s_q7 * q[10];
-    let t141 = 2.0 * (t139 - t140);
-    let t142 = q[8] * t88;
-    let t143 = -4.0 * t134 - 2.0 * t135;
-    let t144 = 2.0 * t139 - 4.0 * t140;
-    let t145 = t144;
-    let t146 = 2.0 * (t130 - t138);
-    let t147 = t146;
-    let t148 = t89 * t143;
-    let t149 = 2.0 * (t131 + t132);
-    let t150 = t90 * t140;
-    let t151 = t150 + 0.5 * (t88 * t137 + t148) - qd[6] * t129 - t87 * t130;
-    let t152 = t90 * t134;
-    let t153 = c_q7 * t142 + t152 + 0.5 * (t87 * t133 - t89 * t145) - qd[6] * t76;
-    let t154 = 0.5 * (t87 * t136 + t88 * t141 - t89 * t147 - t90 * t149) - qd[6] * t75;
-    let t155 = t32 * t124;
-    let t156 = t31 * t125;
-    let t157 = t35 * t122;
-    let t158 = t35 * t125 - t155;
-    let t159 = 0.01 * t154 + t158;
-    let t160 = t32 * t122 - t156;
-    let t161 = t160 - 0.25 * t154;
-    let t162 = 0.01 * t151 - 0.25 * t153;
-    let t163 = t31 * t124 - t157;
-    let t164 = t163 - t162;
-    let t165 = 2.0 * t130 - 4.0 * t138;
-    let t166 = t141;
-    let t167 = 2.0 * t138 - 4.0 * t130;
-    let t168 = qd[6] * t31 + t87 * t131 + 0.5 * (t88 * t167 + t89 * t144) - t152;
-    let t169 = t150 + t88 * t132;
-    let t170 = 0.5 * (t148 + t87 * t165) + qd[6] * t35 + t169;
-    let t171 = qd[6] * t32 + 0.5 * (t88 * t136 + t89 * t149 - t87 * t166 - t90 * t146);
-    let t172 = t39 * t124;
-    let t173 = t37 * t125;
-    let t174 = t43 * t122;
-    let t175 = t43 * t125 - t172;
-    let t176 = 0.01 * t171 + t175;
-    let t177 = t39 * t122 - t173;
-    let t178 = t177 - 0.25 * t171;
-    let t179 = 0.01 * t168 - 0.25 * t170;
-    let t180 = t37 * t124 - t174;
-    let t181 = t180 - t179;
-    let t182 = q[8] * t87;
-    let t183 = q[9] * t88;
-    let t184 = -2.0 * (t182 + t183);
-    let t185 = q[8] * t89;
-    let t186 = q[9] * t90;
-    let t187 = q[10] * t87 + t185 + t186 - q[11] * t88;
-    let t188 = q[8] * t90 - q[11] * t87;
-    let t189 = q[10] * t88 + q[9] * t89;
-    let t190 = t189 - t188;
-    let t191 = t22 * t124;
-    let t192 = t20 * t125;
-    let t193 = t21 * t122;
-    let t194 = t21 * t125 - t191;
-    let t195 = 0.01 * t184 + t194;
-    let t196 = t22 * t122 - t192;
-    let t197 = t196 - 0.25 * t184;
-    let t198 = t20 * t124 - t193;
-    let t199 = 0.01 * t187 - 0.25 * t190;
-    let t200 = t198 - t199;
-    let t201 = 0.5 * (t89 * t132 - t88 * t135) + 0.5 * t90 * t130
-        + 0.5 * (t20 * t100 + t87 * t140);
-    let t202 = 0.5 * (t88 * t140 + t89 * t130) + 0.5 * (t21 * t100 + t87 * t135)
-        - 0.5 * t90 * t132;
-    let t203 = 0.5 * t22 * t100 + t162 - t87 * t132 - t88 * t130;
-    let t204 = -0.5 * t49 * t124 - t32 * t127;
-    let t205 = 0.5 * t52 * t125 + t204 + 0.004 * t151 + 0.001 * t154 + 0.01 * t203
-        + t35 * t128;
-    let t206 = -0.5 * t48 * t125 - t31 * t128;
-    let t207 = t32 * t126 + 0.5 * t49 * t122 + t206 - 0.25 * t203;
-    let t208 = 0.02 * t153 + t207;
-    let t209 = -0.5 * t52 * t122 - t35 * t126;
-    let t210 = t209 + 0.001 * t151 + 0.0846 * t154 + 0.25 * t202 + t31 * t127
-        + 0.5 * t48 * t124 - 0.01 * t201;
-    let t211 = t158 + t201 - 0.01 * t154;
-    let t212 = 0.25 * t154 + t160 + t202;
-    let t213 = t163 + t203;
-    let t214 = q[10] * t53;
-    let t215 = q[11] * t53;
-    let t216 = q[8] * t53;
-    let t217 = q[9] * t53;
-    let t218 = t89 * t216 + t90 * t217 + 0.5 * qd[6] * t48 + t87 * t214 - t88 * t215;
-    let t219 = t88 * t214 + t89 * t217 + 0.5 * qd[6] * t52 + t87 * t215 - t90 * t216;
-    let t220 = 0.5 * qd[6] * t49 + t179 - 2.0 * t87 * t216 - 2.0 * t88 * t217;
-    let t221 = t39 * t127 + t55 * t124;
-    let t222 = t58 * t125 + 0.004 * t168 + 0.001 * t171 + 0.01 * t220 + t43 * t128
-        - t221;
-    let t223 = t37 * t128 + t54 * t125;
-    let t224 = t39 * t126 + t55 * t122 - t223 - 0.25 * t220;
-    let t225 = 0.02 * t170 + t224;
-    let t226 = t43 * t126 + t58 * t122;
-    let t227 = 0.001 * t168 + 0.0846 * t171 + 0.25 * t219 + t37 * t127 + t54 * t124
-        - t226 - 0.01 * t218;
-    let t228 = t175 + t218 - 0.01 * t171;
-    let t229 = 0.25 * t171 + t177 + t219;
-    let t230 = t180 + t220;
-    let t231 = 0.2 * t31;
-    let t232 = 0.2 * t32;
-    let t233 = q[9] * t59;
-    let t234 = q[8] * t59;
-    let t235 = 0.4 * t130 - 4.0 * t234;
-    let t236 = q[11] * t59;
-    let t237 = 0.4 * t140 - 2.0 * t236;
-    let t238 = 2.0 * t234 - 0.8 * t130;
-    let t239 = q[10] * t59;
-    let t240 = 0.4 * t135 + 2.0 * t239;
-    let t241 = 2.0 * t236 - 0.8 * t140;
-    let t242 = 0.4 * t132 + 2.0 * t233;
-    let t243 = 0.4 * t130 - 2.0 * t234;
-    let t244 = 0.5 * (t88 * t238 + t89 * t241) + qd[6] * t231 + t87 * t233 - t90 * t239;
-    let t245 = qd[6] * 0.2 * t35 + 0.5 * t89 * (-0.4 * t135 - 4.0 * t239);
-    let t246 = t245 + 0.2 * t169 + 0.5 * t87 * t235;
-    let t247 = t199 + qd[6] * t232 + 0.5 * t87 * t237 + 0.5 * (t88 * t240 + t89 * t242)
-        - 0.5 * t90 * t243;
-    let t248 = t22 * t127;
-    let t249 = t20 * t128;
-    let t250 = t21 * t126;
-    let t251 = t61 * t124;
-    let t252 = t60 * t125;
-    let t253 = t70 * t122;
-    let t254 = 0.001 * t184 + 0.004 * t187 + t21 * t128 - t248;
-    let t255 = 0.01 * t247 + t70 * t125 + t254 - t251;
-    let t256 = t22 * t126 - t249;
-    let t257 = 0.02 * t190 + t256;
-    let t258 = t61 * t122 - 0.25 * t247 - t252;
-    let t259 = t257 + t258;
-    let t260 = 0.0846 * t184 + 0.001 * t187 + t20 * t127 - t250;
-    let t261 = t60 * t124 + t260 + 0.25 * t246 - t253 - 0.01 * t244;
-    let t262 = t194 - 0.01 * t184;
-    let t263 = t244 + t262;
-    let t264 = 0.25 * t184 + t196;
-    let t265 = t246 + t264;
-    let t266 = t198 + t247;
-    let t267 = q[11] * t89;
-    let t268 = q[10] * t89;
-    let t269 = 0.5 * (t142 + q[9] * t87) + 0.5 * (t267 - q[10] * t90);
-    let t270 = t182 + t268;
-    let t271 = 0.25 * t189 + 0.01 * t187 + 0.75 * t188;
-    let t272 = t19 * t124;
-    let t273 = t17 * t125;
-    let t274 = t18 * t122;
-    let t275 = 0.01 * t271 + 0.5 * t18 * t125 + t254 - 0.5 * t272;
-    let t276 = 0.5 * t19 * t122 - 0.25 * t271 - 0.5 * t273;
-    let t277 = t257 + t276;
-    let t278 = 0.5 * (t17 * t124 - t274) + t260 - 0.25 * t270 - 0.01 * t269;
-    let t279 = t262 + t269;
-    let t280 = t264 - t270;
-    let t281 = t198 + t271;
-    let t282 = t128;
-    let t283 = t125;
-    let t284 = t126;
-    let t285 = t127;
-    let t286 = t124;
-    let t287 = 0.5 * t25 + 0.25 * t29 + t123;
-    let t288 = s_q12 * t83 + c_q12 * t85 - 0.25 * t30;
-    let t289 = 0.01 * t30 - 0.125 * t288;
-    let t290 = 0.01 * t29 + 0.125 * t287;
-    let t291 = c_q12 * t130;
-    let t292 = s_q12 * t136;
-    let t293 = s_q12 * t130;
-    let t294 = c_q12 * t136;
-    let t295 = c_q12 * t143;
-    let t296 = s_q12 * t143;
-    let t297 = c_q12 * t140;
-    let t298 = s_q12 * t149;
-    let t299 = s_q12 * t140;
-    let t300 = c_q12 * t149;
-    let t301 = qd[6] * (s_q12 * t75 - c_q12 * t129)
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t0 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t1 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t2 = qd[5] + qd[6];
+    let t3 = q[8] * q[8];
+    let t4 = q[9] * q[9];
+    let t5 = q[10] * q[10];
+    let t6 = q[8] * q[9];
+    let t7 = q[8] * q[10];
+    let t8 = q[9] * q[10];
+    let t9 = q[8] * q[11];
+    let t10 = q[9] * q[11];
+    let t11 = q[10] * q[11];
+    let t12 = 1.0 - 2.0 * (t4 + t5);
+    let t13 = 2.0 * (t6 - t11);
+    let t14 = 2.0 * (t7 + t10);
+    let t15 = 2.0 * (t6 + t11);
+    let t16 = 1.0 - 2.0 * (t3 + t5);
+    let t17 = 2.0 * (t8 - t9);
+    let t18 = 2.0 * (t7 - t10);
+    let t19 = 2.0 * (t8 + t9);
+    let t20 = 1.0 - 2.0 * (t3 + t4);
+    let t21 = qd[7] + t0 * t12 + t1 * t15 + t2 * t18;
+    let t22 = qd[8] + t0 * t13 + t1 * t16 + t2 * t19;
+    let t23 = qd[9] + t0 * t14 + t1 * t17 + t2 * t20;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t24 = t21 * c_q12 - t23 * s_q12;
+    let t25 = t21 * s_q12 + t23 * c_q12;
+    let t26 = t22 + qd[10];
+    let t27 = c_q7 * t12 - s_q7 * t15;
+    let t28 = c_q7 * t14 - s_q7 * t17;
+    let t29 = c_q12 * t27 - s_q12 * t28;
+    let t30 = s_q12 * t27 + c_q12 * t28;
+    let t31 = c_q7 * t13 - s_q7 * t16;
+    let t32 = s_q7 * t12;
+    let t33 = t32 + c_q7 * t15;
+    let t34 = s_q7 * t14;
+    let t35 = t34 + c_q7 * t17;
+    let t36 = c_q12 * t33 - s_q12 * t35;
+    let t37 = s_q12 * t33 + c_q12 * t35;
+    let t38 = s_q7 * t13;
+    let t39 = t38 + c_q7 * t16;
+    let t40 = t18 * c_q12;
+    let t41 = t40 - t20 * s_q12;
+    let t42 = t18 * s_q12;
+    let t43 = t42 + t20 * c_q12;
+    let t44 = s_q7 * t18;
+    let t45 = s_q7 * t20;
+    let t46 = 0.5 * (t45 - t31);
+    let t47 = 0.5 * c_q12 * t44 - s_q12 * t46;
+    let t48 = s_q7 * t19;
+    let t49 = -0.5 * c_q7 - 0.2;
+    let t50 = t18 * t49;
+    let t51 = t20 * t49;
+    let t52 = t51 - 0.5 * t39;
+    let t53 = c_q12 * t50 - s_q12 * t52;
+    let t54 = t19 * t49;
+    let t55 = 0.2 * c_q7 + 0.5;
+    let t56 = 0.2 * t32 + t15 * t55;
+    let t57 = 0.2 * t34 + t17 * t55;
+    let t58 = t57 - 0.5 * t19;
+    let t59 = c_q12 * t56 - s_q12 * t58;
+    let t60 = 0.5 * (t17 - t19);
+    let t61 = 0.5 * t15 * c_q12 - s_q12 * t60;
+    let t62 = 0.5 * (t28 + t48);
+    let t63 = 0.5 * s_q12 * t44 + c_q12 * t46;
+    let t64 = 0.5 * t35 + t54;
+    let t65 = s_q12 * t50 + c_q12 * t52;
+    let t66 = 0.2 * t38 + t16 * t55;
+    let t67 = 0.5 * t20 + t66;
+    let t68 = s_q12 * t56 + c_q12 * t58;
+    let t69 = 0.5 * (t16 + t20);
+    let t70 = 0.5 * t15 * s_q12 + c_q12 * t60;
+    let t71 = qd[1] + 0.2 * qd[5];
+    let t72 = qd[0] * c_q7 + s_q7 * t71;
+    let t73 = qd[0] * s_q7 - c_q7 * t71;
+    let t74 = 0.5 * t2 - t73;
+    let t75 = qd[2] - 0.2 * qd[4];
+    let t76 = t75 - 0.5 * t1;
+    let t77 = t18 * t76 + t12 * t72 + t15 * t74;
+    let t78 = t20 * t76 + t14 * t72 + t17 * t74;
+    let t79 = t78 - 0.5 * t22;
+    let t80 = c_q12 * t77 - s_q12 * t79;
+    let t81 = q[11] * qd[7] + q[9] * qd[9] - q[10] * qd[8];
+    let t82 = q[11] * qd[8] + q[10] * qd[7] - q[8] * qd[9];
+    let t83 = q[11] * qd[9] + q[8] * qd[8] - q[9] * qd[7];
+    let t84 = q[8] * qd[7] + q[9] * qd[8] + q[10] * qd[9];
+    let t85 = qd[1] + 0.05 * qd[5];
+    let t86 = qd[2] - 0.05 * qd[4];
+    let t87 = t73 - 0.25 * t2;
+    let t88 = -t87;
+    let t89 = t75 - 0.25 * t1;
+    let t90 = 0.25 * t89 - 0.021 * t1;
+    let t91 = 0.021 * t2 + 0.25 * t88;
+    let t92 = s_q7 * qd[6];
+    let t93 = c_q7 * qd[6];
+    let t94 = s_q7 * t89;
+    let t95 = c_q7 * t89;
+    let t96 = s_q7 * t72;
+    let t97 = c_q7 * t72;
+    let t98 = s_q7 * t91;
+    let t99 = c_q7 * t91;
+    let t100 = s_q7 * t0;
+    let t101 = -0.002 * t92 - t98;
+    let t102 = -0.0835 * t93 - t99;
+    let t103 = c_q7 * t88 + t96;
+    let t104 = 0.25 * t93 + t103;
+    let t105 = c_q7 * t0;
+    let t106 = 0.2 * t88 + 0.002 * t93 + t99;
+    let t107 = -0.2 * t72 - 0.0835 * t92 - t98;
+    let t108 = s_q7 * t88 - t97;
+    let t109 = 0.25 * t92 + t108;
+    let t110 = t90 + 0.2 * t95;
+    let t111 = 0.002 * t0 - 0.2 * t94;
+    let t112 = t87 + 0.2 * t93;
+    let t113 = t72 - 0.2 * t92;
+    let t114 = 0.01 * t23 - t77;
+    let t115 = -t114;
+    let t116 = t19 * t76 + t13 * t72 + t16 * t74;
+    let t117 = 0.25 * t23 + t116;
+    let t118 = t78 + 0.01 * t21 - 0.25 * t22;
+    let t119 = 0.01 * t118 + 0.004 * t21 + 0.001 * t23;
+    let t120 = 0.02 * t22 - 0.25 * t118;
+    let t121 = 0.001 * t21 + 0.022 * t23 + 0.25 * t117 - 0.01 * t115;
+    let t122 = s_q7 * q[9];
+    let t123 = c_q7 * q[9];
+    let t124 = s_q7 * q[8];
+    let t125 = 2.0 * t123 + 4.0 * t124;
+    let t126 = c_q7 * q[10];
+    let t127 = s_q7 * q[11];
+    let t128 = 2.0 * (t126 + t127);
+    let t129 = -4.0 * t123 - 2.0 * t124;
+    let t130 = c_q7 * q[8];
+    let t131 = c_q7 * q[11];
+    let t132 = s_q7 * q[10];
+    let t133 = 2.0 * (t131 - t132);
+    let t134 = q[8] * t82;
+    let t135 = -4.0 * t126 - 2.0 * t127;
+    let t136 = 2.0 * t131 - 4.0 * t132;
+    let t137 = 2.0 * (t122 - t130);
+    let t138 = t83 * t135;
+    let t139 = 2.0 * (t123 + t124);
+    let t140 = t84 * t132;
+    let t141 = t140 + 0.5 * (t82 * t129 + t138) - qd[6] * t33 - t81 * t122;
+    let t142 = t84 * t126;
+    let t143 = c_q7 * t134 + t142 + 0.5 * (t81 * t125 - t83 * t136) - qd[6] * t39;
+    let t144 = 0.5 * (t81 * t128 + t82 * t133 - t83 * t137 - t84 * t139) - qd[6] * t35;
+    let t145 = t28 * t117;
+    let t146 = t27 * t118;
+    let t147 = t31 * t115;
+    let t148 = t31 * t118 - t145;
+    let t149 = 0.01 * t144 + t148;
+    let t150 = t28 * t115 - t146;
+    let t151 = t150 - 0.25 * t144;
+    let t152 = 0.01 * t141 - 0.25 * t143;
+    let t153 = t27 * t117 - t147;
+    let t154 = t153 - t152;
+    let t155 = 2.0 * t122 - 4.0 * t130;
+    let t156 = 2.0 * t130 - 4.0 * t122;
+    let t157 = qd[6] * t27 + t81 * t123 + 0.5 * (t82 * t156 + t83 * t136) - t142;
+    let t158 = t140 + t82 * t124;
+    let t159 = 0.5 * (t138 + t81 * t155) + qd[6] * t31 + t158;
+    let t160 = qd[6] * t28 + 0.5 * (t82 * t128 + t83 * t139 - t81 * t133 - t84 * t137);
+    let t161 = t35 * t117;
+    let t162 = t33 * t118;
+    let t163 = t39 * t115;
+    let t164 = t39 * t118 - t161;
+    let t165 = 0.01 * t160 + t164;
+    let t166 = t35 * t115 - t162;
+    let t167 = t166 - 0.25 * t160;
+    let t168 = 0.01 * t157 - 0.25 * t159;
+    let t169 = t33 * t117 - t163;
+    let t170 = t169 - t168;
+    let t171 = q[8] * t81;
+    let t172 = q[9] * t82;
+    let t173 = -2.0 * (t171 + t172);
+    let t174 = q[8] * t83;
+    let t175 = q[9] * t84;
+    let t176 = q[10] * t81 + t174 + t175 - q[11] * t82;
+    let t177 = q[8] * t84 - q[11] * t81;
+    let t178 = q[10] * t82 + q[9] * t83;
+    let t179 = t178 - t177;
+    let t180 = t20 * t117;
+    let t181 = t18 * t118;
+    let t182 = t19 * t115;
+    let t183 = t19 * t118 - t180;
+    let t184 = 0.01 * t173 + t183;
+    let t185 = t20 * t115 - t181;
+    let t186 = t185 - 0.25 * t173;
+    let t187 = t18 * t117 - t182;
+    let t188 = 0.01 * t176 - 0.25 * t179;
+    let t189 = t187 - t188;
+    let t190 = 0.5 * (t83 * t124 - t82 * t127) + 0.5 * t84 * t122
+        + 0.5 * (t18 * t93 + t81 * t132);
+    let t191 = 0.5 * (t82 * t132 + t83 * t122) + 0.5 * (t19 * t93 + t81 * t127)
+        - 0.5 * t84 * t124;
+    let t192 = 0.5 * t20 * t93 + t152 - t81 * t124 - t82 * t122;
+    let t193 = -0.5 * t45 * t117 - t28 * t120;
+    let t194 = 0.5 * t48 * t118 + t193 + 0.004 * t141 + 0.001 * t144 + 0.01 * t192
+        + t31 * t121;
+    let t195 = -0.5 * t44 * t118 - t27 * t121;
+    let t196 = t28 * t119 + 0.5 * t45 * t115 + t195 - 0.25 * t192;
+    let t197 = 0.02 * t143 + t196;
+    let t198 = -0.5 * t48 * t115 - t31 * t119;
+    let t199 = t198 + 0.001 * t141 + 0.0846 * t144 + 0.25 * t191 + t27 * t120
+        + 0.5 * t44 * t117 - 0.01 * t190;
+    let t200 = t148 + t190 - 0.01 * t144;
+    let t201 = 0.25 * t144 + t150 + t191;
+    let t202 = t153 + t192;
+    let t203 = q[10] * t49;
+    let t204 = q[11] * t49;
+    let t205 = q[8] * t49;
+    let t206 = q[9] * t49;
+    let t207 = t83 * t205 + t84 * t206 + 0.5 * qd[6] * t44 + t81 * t203 - t82 * t204;
+    let t208 = t82 * t203 + t83 * t206 + 0.5 * qd[6] * t48 + t81 * t204 - t84 * t205;
+    let t209 = 0.5 * qd[6] * t45 + t168 - 2.0 * t81 * t205 - 2.0 * t82 * t206;
+    let t210 = t35 * t120 + t51 * t117;
+    let t211 = t54 * t118 + 0.004 * t157 + 0.001 * t160 + 0.01 * t209 + t39 * t121
+        - t210;
+    let t212 = t33 * t121 + t50 * t118;
+    let t213 = t35 * t119 + t51 * t115 - t212 - 0.25 * t209;
+    let t214 = 0.02 * t159 + t213;
+    let t215 = t39 * t119 + t54 * t115;
+    let t216 = 0.001 * t157 + 0.0846 * t160 + 0.25 * t208 + t33 * t120 + t50 * t117
+        - t215 - 0.01 * t207;
+    let t217 = t164 + t207 - 0.01 * t160;
+    let t218 = 0.25 * t160 + t166 + t208;
+    let t219 = t169 + t209;
+    let t220 = 0.2 * t27;
+    let t221 = 0.2 * t28;
+    let t222 = q[9] * t55;
+    let t223 = q[8] * t55;
+    let t224 = 0.4 * t122 - 4.0 * t223;
+    let t225 = q[11] * t55;
+    let t226 = 0.4 * t132 - 2.0 * t225;
+    let t227 = 2.0 * t223 - 0.8 * t122;
+    let t228 = q[10] * t55;
+    let t229 = 0.4 * t127 + 2.0 * t228;
+    let t230 = 2.0 * t225 - 0.8 * t132;
+    let t231 = 0.4 * t124 + 2.0 * t222;
+    let t232 = 0.4 * t122 - 2.0 * t223;
+    let t233 = 0.5 * (t82 * t227 + t83 * t230) + qd[6] * t220 + t81 * t222 - t84 * t228;
+    let t234 = 0.2 * qd[6] * t31 + 0.5 * t83 * (-0.4 * t127 - 4.0 * t228);
+    let t235 = t234 + 0.2 * t158 + 0.5 * t81 * t224;
+    let t236 = t188 + qd[6] * t221 + 0.5 * t81 * t226 + 0.5 * (t82 * t229 + t83 * t231)
+        - 0.5 * t84 * t232;
+    let t237 = t20 * t120;
+    let t238 = t18 * t121;
+    let t239 = t19 * t119;
+    let t240 = t57 * t117;
+    let t241 = t56 * t118;
+    let t242 = t66 * t115;
+    let t243 = 0.001 * t173 + 0.004 * t176 + t19 * t121 - t237;
+    let t244 = 0.01 * t236 + t66 * t118 + t243 - t240;
+    let t245 = t20 * t119 - t238;
+    let t246 = 0.02 * t179 + t245;
+    let t247 = t57 * t115 - 0.25 * t236 - t241;
+    let t248 = t246 + t247;
+    let t249 = 0.0846 * t173 + 0.001 * t176 + t18 * t120 - t239;
+    let t250 = t56 * t117 + t249 + 0.25 * t235 - t242 - 0.01 * t233;
+    let t251 = t183 - 0.01 * t173;
+    let t252 = t233 + t251;
+    let t253 = 0.25 * t173 + t185;
+    let t254 = t235 + t253;
+    let t255 = t187 + t236;
+    let t256 = q[11] * t83;
+    let t257 = q[10] * t83;
+    let t258 = 0.5 * (t134 + q[9] * t81) + 0.5 * (t256 - q[10] * t84);
+    let t259 = t171 + t257;
+    let t260 = 0.25 * t178 + 0.01 * t176 + 0.75 * t177;
+    let t261 = t17 * t117;
+    let t262 = t15 * t118;
+    let t263 = t16 * t115;
+    let t264 = 0.01 * t260 + 0.5 * t16 * t118 + t243 - 0.5 * t261;
+    let t265 = 0.5 * t17 * t115 - 0.25 * t260 - 0.5 * t262;
+    let t266 = t246 + t265;
+    let t267 = 0.5 * (t15 * t117 - t263) + t249 - 0.25 * t259 - 0.01 * t258;
+    let t268 = t251 + t258;
+    let t269 = t253 - t259;
+    let t270 = t187 + t260;
+    let t271 = 0.5 * t23 + 0.25 * t25 + t116;
+    let t272 = s_q12 * t77 + c_q12 * t79 - 0.25 * t26;
+    let t273 = 0.01 * t26 - 0.125 * t272;
+    let t274 = 0.01 * t25 + 0.125 * t271;
+    let t275 = c_q12 * t122;
+    let t276 = s_q12 * t128;
+    let t277 = s_q12 * t122;
+    let t278 = c_q12 * t128;
+    let t279 = c_q12 * t135;
+    let t280 = s_q12 * t135;
+    let t281 = c_q12 * t132;
+    let t282 = s_q12 * t139;
+    let t283 = s_q12 * t132;
+    let t284 = c_q12 * t139;
+    let t285 = qd[6] * (s_q12 * t35 - c_q12 * t33)
         + 0.5
-            * (t87 * (-2.0 * t291 - t292) + t88 * (c_q12 * t137 - s_q12 * t141)
-                + t89 * (t295 + s_q12 * t147) - t90 * (-2.0 * t297 - t298))
-        - qd[10] * t34;
-    let t302 = qd[10] * t33
+            * (t81 * (-2.0 * t275 - t276) + t82 * (c_q12 * t129 - s_q12 * t133)
+                + t83 * (t279 + s_q12 * t137) - t84 * (-2.0 * t281 - t282))
+        - qd[10] * t30;
+    let t286 = qd[10] * t29
         + 0.5
-            * (t87 * (t294 - 2.0 * t293) + t88 * (s_q12 * t137 + c_q12 * t141)
-                + t89 * (t296 - c_q12 * t147) - t90 * (t300 - 2.0 * t299))
-        - qd[6] * (s_q12 * t129 + c_q12 * t75);
-    let t303 = 0.5 * (t35 * t288 - t34 * t287);
-    let t304 = 0.5 * (t33 * t288 - t34 * t86);
-    let t305 = -0.125 * t302 - t304;
-    let t306 = 0.5 * (t33 * t287 - t35 * t86);
-    let t307 = 0.125 * t153 + t306;
-    let t308 = c_q12 * t134;
-    let t309 = s_q12 * t134;
-    let t310 = qd[6] * t33
+            * (t81 * (t278 - 2.0 * t277) + t82 * (s_q12 * t129 + c_q12 * t133)
+                + t83 * (t280 - c_q12 * t137) - t84 * (t284 - 2.0 * t283))
+        - qd[6] * (s_q12 * t33 + c_q12 * t35);
+    let t287 = 0.5 * (t31 * t272 - t30 * t271);
+    let t288 = 0.5 * (t29 * t272 - t30 * t80);
+    let t289 = -0.125 * t286 - t288;
+    let t290 = 0.5 * (t29 * t271 - t31 * t80);
+    let t291 = 0.125 * t143 + t290;
+    let t292 = c_q12 * t126;
+    let t293 = s_q12 * t126;
+    let t294 = qd[6] * t29
         + 0.5
-            * (t87 * (2.0 * c_q12 * t131 + s_q12 * t166) + t88 * (c_q12 * t167 - t292)
-                + t89 * (c_q12 * t144 - t298) - t90 * (2.0 * t308 - s_q12 * t146))
-        - qd[10] * t41;
-    let t311 = qd[6] * t34 + qd[10] * t40
+            * (t81 * (2.0 * c_q12 * t123 + s_q12 * t133) + t82 * (c_q12 * t156 - t276)
+                + t83 * (c_q12 * t136 - t282) - t84 * (2.0 * t292 - s_q12 * t137))
+        - qd[10] * t37;
+    let t295 = qd[6] * t30 + qd[10] * t36
         + 0.5
-            * (t87 * (2.0 * s_q12 * t131 - c_q12 * t166) + t88 * (t294 + s_q12 * t167)
-                + t89 * (t300 + s_q12 * t144) - t90 * (2.0 * t309 + c_q12 * t146));
-    let t312 = 0.5 * (t43 * t288 - t41 * t287);
-    let t313 = 0.5 * (t40 * t288 - t41 * t86);
-    let t314 = -0.125 * t311 - t313;
-    let t315 = 0.5 * (t40 * t287 - t43 * t86);
-    let t316 = 0.125 * t170 + t315;
-    let t317 = q[10] * c_q12 + 2.0 * q[8] * s_q12;
-    let t318 = q[10] * s_q12 - 2.0 * q[8] * c_q12;
-    let t319 = q[11] * c_q12;
-    let t320 = q[9] * s_q12;
-    let t321 = q[11] * s_q12;
-    let t322 = q[9] * c_q12;
-    let t323 = 0.5 * (t87 * 2.0 * t317 + t88 * (4.0 * t320 - 2.0 * t319))
-        + c_q12 * (t185 + t186) - qd[10] * t47;
-    let t324 = 0.5 * (t87 * 2.0 * t318 + t88 * (-2.0 * t321 - 4.0 * t322)) + qd[10] * t45
-        + s_q12 * (t185 + t186);
-    let t325 = 0.5 * (t21 * t288 - t47 * t287);
-    let t326 = 0.5 * (t45 * t288 - t47 * t86);
-    let t327 = -0.125 * t324 - t326;
-    let t328 = 0.5 * (t45 * t287 - t21 * t86);
-    let t329 = 0.125 * t190 + t328;
-    let t330 = 0.5 * (c_q7 * t22 + t76);
-    let t331 = -2.0 * t132 - 0.5 * t133;
-    let t332 = -2.0 * t130 - t138;
-    let t333 = 0.25 * t302 + qd[6] * 0.5 * (c_q7 * t21 - t75)
+            * (t81 * (2.0 * s_q12 * t123 - c_q12 * t133) + t82 * (t278 + s_q12 * t156)
+                + t83 * (t284 + s_q12 * t136) - t84 * (2.0 * t293 + c_q12 * t137));
+    let t296 = 0.5 * (t39 * t272 - t37 * t271);
+    let t297 = 0.5 * (t36 * t272 - t37 * t80);
+    let t298 = -0.125 * t295 - t297;
+    let t299 = 0.5 * (t36 * t271 - t39 * t80);
+    let t300 = 0.125 * t159 + t299;
+    let t301 = q[10] * c_q12 + 2.0 * q[8] * s_q12;
+    let t302 = q[10] * s_q12 - 2.0 * q[8] * c_q12;
+    let t303 = q[11] * c_q12;
+    let t304 = q[9] * s_q12;
+    let t305 = q[11] * s_q12;
+    let t306 = q[9] * c_q12;
+    let t307 = 0.5 * (2.0 * t81 * t301 + t82 * (4.0 * t304 - 2.0 * t303))
+        + c_q12 * (t174 + t175) - qd[10] * t43;
+    let t308 = 0.5 * (2.0 * t81 * t302 + t82 * (-2.0 * t305 - 4.0 * t306)) + qd[10] * t41
+        + s_q12 * (t174 + t175);
+    let t309 = 0.5 * (t19 * t272 - t43 * t271);
+    let t310 = 0.5 * (t41 * t272 - t43 * t80);
+    let t311 = -0.125 * t308 - t310;
+    let t312 = 0.5 * (t41 * t271 - t19 * t80);
+    let t313 = 0.125 * t179 + t312;
+    let t314 = 0.5 * (c_q7 * t20 + t39);
+    let t315 = -2.0 * t124 - 0.5 * t125;
+    let t316 = -2.0 * t122 - t130;
+    let t317 = 0.25 * t286 + 0.5 * qd[6] * (c_q7 * t19 - t35)
         + 0.5
-            * (t87 * (t135 + 0.5 * t136) + t88 * (t140 + 0.5 * t141)
-                + t89 * (t130 - 0.5 * t147) - t90 * (t132 + 0.5 * t149));
-    let t334 = qd[6] * (0.5 * c_q7 * t46 + c_q12 * t330) + qd[10] * t51
+            * (t81 * (t127 + 0.5 * t128) + t82 * (t132 + 0.5 * t133)
+                + t83 * (t122 - 0.5 * t137) - t84 * (t124 + 0.5 * t139));
+    let t318 = qd[6] * (0.5 * c_q7 * t42 + c_q12 * t314) + qd[10] * t47
         + 0.5
-            * (t87 * (t299 + c_q12 * t331) + t88 * (c_q12 * t332 - s_q12 * t135)
-                + t89 * (s_q12 * t132 + 0.5 * c_q12 * t145) - t90 * (t308 - t293))
-        - 0.25 * t153;
-    let t335 = 0.001 * t301 + t35 * t290 + 0.5 * (t66 * t288 - t67 * t287) - t34 * t289;
-    let t336 = -0.5 * (t67 * t86 - t51 * t288) + t33 * t290 - 0.001 * t28 * t34;
-    let t337 = -0.125 * t334 - t336;
-    let t338 = 0.01 * t153 + t337;
-    let t339 = 0.01 * t302 + 0.125 * t333 + t33 * t289 + 0.5 * (t51 * t287 - t66 * t86)
-        - 0.001 * t28 * t35;
-    let t340 = t303
+            * (t81 * (t283 + c_q12 * t315) + t82 * (c_q12 * t316 - s_q12 * t127)
+                + t83 * (s_q12 * t124 + 0.5 * c_q12 * t136) - t84 * (t292 - t277))
+        - 0.25 * t143;
+    let t319 = 0.001 * t285 + t31 * t274 + 0.5 * (t62 * t272 - t63 * t271) - t30 * t273;
+    let t320 = t29 * t274 - 0.5 * (t63 * t80 - t47 * t272) - 0.001 * t24 * t30;
+    let t321 = -0.125 * t318 - t320;
+    let t322 = 0.01 * t143 + t321;
+    let t323 = 0.01 * t286 + 0.125 * t317 + t29 * t273 + 0.5 * (t47 * t271 - t62 * t80)
+        - 0.001 * t24 * t31;
+    let t324 = t287
         + 0.5
-            * (qd[6] * (0.5 * c_q7 * t44 - s_q12 * t330)
+            * (qd[6] * (0.5 * c_q7 * t40 - s_q12 * t314)
                 + 0.5
-                    * (t87 * (t297 - s_q12 * t331)
-                        + t89 * (c_q12 * t132 - 0.5 * s_q12 * t145) + t90 * (t291 + t309)
-                        - t88 * (c_q12 * t135 + s_q12 * t332)) - qd[10] * t67);
-    let t341 = 0.5 * t333 - t304;
-    let t342 = t306 + 0.5 * t334;
-    let t343 = -0.5 * t165 - 4.0 * t216;
-    let t344 = -4.0 * t217 - t132;
-    let t345 = 0.25 * t311 + qd[6] * t66
+                    * (t81 * (t281 - s_q12 * t315)
+                        + t83 * (c_q12 * t124 - 0.5 * s_q12 * t136) + t84 * (t275 + t293)
+                        - t82 * (c_q12 * t127 + s_q12 * t316)) - qd[10] * t63);
+    let t325 = 0.5 * t317 - t288;
+    let t326 = t290 + 0.5 * t318;
+    let t327 = -0.5 * t155 - 4.0 * t205;
+    let t328 = -4.0 * t206 - t124;
+    let t329 = 0.25 * t295 + qd[6] * t62
         + 0.5
-            * (t87 * (2.0 * t215 - 0.5 * t166) + t88 * (0.5 * t136 + 2.0 * t214)
-                + t89 * (0.5 * t149 + 2.0 * t217) - t90 * (0.5 * t146 + 2.0 * t216));
-    let t346 = qd[6] * t67 + qd[10] * t57
+            * (t81 * (2.0 * t204 - 0.5 * t133) + t82 * (0.5 * t128 + 2.0 * t203)
+                + t83 * (0.5 * t139 + 2.0 * t206) - t84 * (0.5 * t137 + 2.0 * t205));
+    let t330 = qd[6] * t63 + qd[10] * t53
         + 0.5
-            * (t87 * (2.0 * s_q12 * t214 + c_q12 * t343)
-                + t88 * (c_q12 * t344 - 2.0 * s_q12 * t215)
-                + t89 * (2.0 * s_q12 * t216 - 0.5 * t295)
-                - t90 * (t297 - 2.0 * s_q12 * t217)) - 0.25 * t170;
-    let t347 = 0.001 * t310 + t43 * t290 + 0.5 * (t68 * t288 - t69 * t287) - t41 * t289;
-    let t348 = -0.5 * (t69 * t86 - t57 * t288) + t40 * t290 - 0.001 * t28 * t41;
-    let t349 = -0.125 * t346 - t348;
-    let t350 = 0.01 * t170 + t349;
-    let t351 = 0.01 * t311 + 0.125 * t345 + t40 * t289 + 0.5 * (t57 * t287 - t68 * t86)
-        - 0.001 * t28 * t43;
-    let t352 = t312
+            * (t81 * (2.0 * s_q12 * t203 + c_q12 * t327)
+                + t82 * (c_q12 * t328 - 2.0 * s_q12 * t204)
+                + t83 * (2.0 * s_q12 * t205 - 0.5 * t279)
+                - t84 * (t281 - 2.0 * s_q12 * t206)) - 0.25 * t159;
+    let t331 = 0.001 * t294 + t39 * t274 + 0.5 * (t64 * t272 - t65 * t271) - t37 * t273;
+    let t332 = t36 * t274 - 0.5 * (t65 * t80 - t53 * t272) - 0.001 * t24 * t37;
+    let t333 = -0.125 * t330 - t332;
+    let t334 = 0.01 * t159 + t333;
+    let t335 = 0.01 * t295 + 0.125 * t329 + t36 * t273 + 0.5 * (t53 * t271 - t64 * t80)
+        - 0.001 * t24 * t39;
+    let t336 = t296
         + 0.5
-            * (qd[6] * t51
+            * (qd[6] * t47
                 + 0.5
-                    * (t87 * (2.0 * c_q12 * t214 - s_q12 * t343)
-                        + t88 * (-2.0 * c_q12 * t215 - s_q12 * t344)
-                        + t89 * (0.5 * t296 + 2.0 * c_q12 * t216)
-                        - t90 * (-2.0 * c_q12 * t217 - t299)) - qd[10] * t69);
-    let t353 = 0.5 * t345 - t313;
-    let t354 = t315 + 0.5 * t346;
-    let t355 = t237 - q[11];
-    let t356 = t240 - q[10];
-    let t357 = t242 - q[9];
-    let t358 = t243 - q[8];
-    let t359 = 0.2 * t150 + t245 + 0.25 * t324
-        + 0.5 * (t87 * (t235 - 2.0 * q[8]) + t88 * (0.4 * t132 - 2.0 * q[9]));
-    let t360 = qd[6] * (s_q12 * t231 + c_q12 * t232) + qd[10] * t63
+                    * (t81 * (2.0 * c_q12 * t203 - s_q12 * t327)
+                        + t82 * (-2.0 * c_q12 * t204 - s_q12 * t328)
+                        + t83 * (0.5 * t280 + 2.0 * c_q12 * t205)
+                        - t84 * (-2.0 * c_q12 * t206 - t283)) - qd[10] * t65);
+    let t337 = 0.5 * t329 - t297;
+    let t338 = t299 + 0.5 * t330;
+    let t339 = t226 - q[11];
+    let t340 = t229 - q[10];
+    let t341 = t231 - q[9];
+    let t342 = t232 - q[8];
+    let t343 = 0.2 * t140 + t234 + 0.25 * t308
+        + 0.5 * (t81 * (t224 - 2.0 * q[8]) + t82 * (0.4 * t124 - 2.0 * q[9]));
+    let t344 = qd[6] * (s_q12 * t220 + c_q12 * t221) + qd[10] * t59
         + 0.5
-            * (t87 * (2.0 * s_q12 * t233 + c_q12 * t355)
-                + t88 * (s_q12 * t238 + c_q12 * t356)
-                + t89 * (s_q12 * t241 + c_q12 * t357)
-                - t90 * (2.0 * s_q12 * t239 + c_q12 * t358)) - 0.25 * t190;
-    let t361 = 0.001 * t323 + t21 * t290 - t47 * t289;
-    let t362 = 0.5 * (t71 * t288 - t72 * t287) + t361;
-    let t363 = 0.001 * t28 * t47 - t45 * t290;
-    let t364 = -0.5 * (t72 * t86 - t63 * t288) - t363;
-    let t365 = -0.125 * t360 - t364;
-    let t366 = 0.01 * t190 + t365;
-    let t367 = 0.01 * t324 + t45 * t289 - 0.001 * t21 * t28;
-    let t368 = 0.125 * t359 + 0.5 * (t63 * t287 - t71 * t86) + t367;
-    let t369 = t325
+            * (t81 * (2.0 * s_q12 * t222 + c_q12 * t339)
+                + t82 * (s_q12 * t227 + c_q12 * t340)
+                + t83 * (s_q12 * t230 + c_q12 * t341)
+                - t84 * (2.0 * s_q12 * t228 + c_q12 * t342)) - 0.25 * t179;
+    let t345 = 0.001 * t307 + t19 * t274 - t43 * t273;
+    let t346 = 0.5 * (t67 * t272 - t68 * t271) + t345;
+    let t347 = 0.001 * t24 * t43 - t41 * t274;
+    let t348 = -0.5 * (t68 * t80 - t59 * t272) - t347;
+    let t349 = -0.125 * t344 - t348;
+    let t350 = 0.01 * t179 + t349;
+    let t351 = 0.01 * t308 + t41 * t273 - 0.001 * t19 * t24;
+    let t352 = 0.125 * t343 + 0.5 * (t59 * t271 - t67 * t80) + t351;
+    let t353 = t309
         + 0.5
-            * (qd[6] * (c_q12 * t231 - s_q12 * t232)
+            * (qd[6] * (c_q12 * t220 - s_q12 * t221)
                 + 0.5
-                    * (t87 * (2.0 * c_q12 * t233 - s_q12 * t355)
-                        + t88 * (c_q12 * t238 - s_q12 * t356)
-                        + t89 * (c_q12 * t241 - s_q12 * t357)
-                        - t90 * (2.0 * c_q12 * t239 - s_q12 * t358)) - qd[10] * t72);
-    let t370 = 0.5 * t359 - t326;
-    let t371 = t328 + 0.5 * t360;
-    let t372 = 0.25 * t324 - 2.0 * t182 - t183 - t268;
-    let t373 = 0.5 * (t87 * (t320 - 2.0 * t319) + s_q12 * (t142 + t267) - t90 * t318)
-        + qd[10] * t65 - 0.25 * t190;
-    let t374 = t361 + 0.5 * (t73 * t288 - t74 * t287);
-    let t375 = -0.5 * (t74 * t86 - t65 * t288) - t363;
-    let t376 = -0.125 * t373 - t375;
-    let t377 = 0.01 * t190 + t376;
-    let t378 = t367 + 0.125 * t372 + 0.5 * (t65 * t287 - t73 * t86);
-    let t379 = t325
+                    * (t81 * (2.0 * c_q12 * t222 - s_q12 * t339)
+                        + t82 * (c_q12 * t227 - s_q12 * t340)
+                        + t83 * (c_q12 * t230 - s_q12 * t341)
+                        - t84 * (2.0 * c_q12 * t228 - s_q12 * t342)) - qd[10] * t68);
+    let t354 = 0.5 * t343 - t310;
+    let t355 = t312 + 0.5 * t344;
+    let t356 = 0.25 * t308 - 2.0 * t171 - t172 - t257;
+    let t357 = 0.5 * (t81 * (t304 - 2.0 * t303) + s_q12 * (t134 + t256) - t84 * t302)
+        + qd[10] * t61 - 0.25 * t179;
+    let t358 = t345 + 0.5 * (t69 * t272 - t70 * t271);
+    let t359 = -0.5 * (t70 * t80 - t61 * t272) - t347;
+    let t360 = -0.125 * t357 - t359;
+    let t361 = 0.01 * t179 + t360;
+    let t362 = t351 + 0.125 * t356 + 0.5 * (t61 * t271 - t69 * t80);
+    let t363 = t309
         + 0.5
-            * (0.5 * (t87 * (2.0 * t321 + t322) + c_q12 * (t142 + t267) - t90 * t317)
-                - qd[10] * t74);
-    let t380 = 0.5 * t372 - t326;
-    let t381 = t328 + 0.5 * t373;
-    let t382 = s_q12 * qd[10];
-    let t383 = c_q12 * qd[10];
-    let t384 = s_q12 * t289;
-    let t385 = 0.001 * s_q12 * t28 - c_q12 * t290;
-    let t386 = c_q12 * t289;
-    let t387 = s_q12 * t287;
-    let t388 = c_q12 * t287;
-    let t389 = -0.001 * t382 - t384;
-    let t390 = 0.04125 * t383 + t386;
-    let t391 = 0.125 * t383 + 0.5 * (s_q12 * t86 - c_q12 * t288);
-    let t392 = t290 + 0.25 * t388;
-    let t393 = 0.25 * t387 - 0.001 * t28;
-    let t394 = 0.25 * (c_q12 * t86 + s_q12 * t288);
-    let t395 = -0.0625 * t382 - t394;
-    let t396 = 0.5 * t288 + 0.25 * t383;
-    let t397 = 0.25 * t382 - 0.5 * t86;
-    let t398 = 0.001 * c_q12 * t28 + s_q12 * t290;
-    let t399 = 0.25 * t288 - 0.001 * t383 - t386;
-    let t400 = -0.25 * t86 - 0.04125 * t382 - t384;
-    let t401 = 2.0 * t394 - 0.125 * t382;
-    let t402 = c_q7 * t100 + s_q7 * t99;
-    let t403 = c_q7 * t102 + s_q7 * t101;
-    let t404 = 4.0 * t92 + t403;
-    let t405 = c_q7 * t93 - t103;
-    let t406 = s_q7 * t119 + c_q7 * t120;
-    let t407 = t104 + s_q7 * t93;
-    let t408 = 0.2 * t91 + 0.002 * qd[4] + 0.08 * qd[5];
-    let t409 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.2 * t92;
-    let t410 = 0.1 * qd[3] + 0.005 * qd[4];
-    let t411 = t20 * t159 + t22 * t164 + t45 * t303 + t110 + t47 * t307
-        + t21 * (t161 + t305) - 0.25 * t100;
-    let t412 = t115 - 0.25 * t99;
-    let t413 = t412 + t20 * t176 + t22 * t181 + t45 * t312 + t47 * t316
-        + t21 * (t178 + t314);
-    let t414 = t47 * t329 + t20 * t195 + t22 * t200 + t45 * t325 + t21 * (t327 + t197);
-    let t415 = 0.002 * t107 + t20 * t205 + t22 * t210 + t45 * t335 + t47 * t339
-        + t21 * (t208 + t338) - c_q7 * t97;
-    let t416 = t20 * t222 + t22 * t227 + t45 * t347 + t47 * t351 + t21 * (t225 + t350)
-        - s_q7 * t97 - 0.002 * t112;
-    let t417 = 0.2 * t412 + t20 * t255 + t22 * t261 + t45 * t362 + t47 * t368
-        + t21 * (t259 + t366);
-    let t418 = t47 * t378 + t20 * t275 + t22 * t278 + t45 * t374 + t21 * (t377 + t277);
-    let t419 = t45 * t389 + t47 * t390 + t248 + t21 * (t385 - t282);
-    let t420 = t45 * t392 + t21 * t395 + t47 * t393 + t249 - t22 * t284;
-    let t421 = t45 * t399 + t21 * t398 + t47 * t400 + t250 - t20 * t285;
-    let t422 = 0.03 * t190 + t256;
+            * (0.5 * (t81 * (2.0 * t305 + t306) + c_q12 * (t134 + t256) - t84 * t301)
+                - qd[10] * t70);
+    let t364 = 0.5 * t356 - t310;
+    let t365 = t312 + 0.5 * t357;
+    let t366 = s_q12 * qd[10];
+    let t367 = c_q12 * qd[10];
+    let t368 = s_q12 * t273;
+    let t369 = 0.001 * s_q12 * t24 - c_q12 * t274;
+    let t370 = c_q12 * t273;
+    let t371 = s_q12 * t271;
+    let t372 = c_q12 * t271;
+    let t373 = -0.001 * t366 - t368;
+    let t374 = 0.04125 * t367 + t370;
+    let t375 = 0.125 * t367 + 0.5 * (s_q12 * t80 - c_q12 * t272);
+    let t376 = t274 + 0.25 * t372;
+    let t377 = 0.25 * t371 - 0.001 * t24;
+    let t378 = 0.25 * (c_q12 * t80 + s_q12 * t272);
+    let t379 = -0.0625 * t366 - t378;
+    let t380 = 0.5 * t272 + 0.25 * t367;
+    let t381 = 0.25 * t366 - 0.5 * t80;
+    let t382 = 0.001 * c_q12 * t24 + s_q12 * t274;
+    let t383 = 0.25 * t272 - 0.001 * t367 - t370;
+    let t384 = -0.25 * t80 - 0.04125 * t366 - t368;
+    let t385 = 2.0 * t378 - 0.125 * t366;
+    let t386 = c_q7 * t93 + s_q7 * t92;
+    let t387 = c_q7 * t95 + s_q7 * t94;
+    let t388 = 4.0 * t86 + t387;
+    let t389 = c_q7 * t87 - t96;
+    let t390 = s_q7 * t112 + c_q7 * t113;
+    let t391 = t97 + s_q7 * t87;
+    let t392 = 0.2 * t85 + 0.002 * qd[4] + 0.08 * qd[5];
+    let t393 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.2 * t86;
+    let t394 = 0.1 * qd[3] + 0.005 * qd[4];
+    let t395 = t18 * t149 + t20 * t154 + t41 * t287 + t103 + t43 * t291
+        + t19 * (t151 + t289) - 0.25 * t93;
+    let t396 = t108 - 0.25 * t92;
+    let t397 = t396 + t18 * t165 + t20 * t170 + t41 * t296 + t43 * t300
+        + t19 * (t167 + t298);
+    let t398 = t43 * t313 + t18 * t184 + t20 * t189 + t41 * t309 + t19 * (t311 + t186);
+    let t399 = 0.002 * t100 + t18 * t194 + t20 * t199 + t41 * t319 + t43 * t323
+        + t19 * (t197 + t322) - c_q7 * t90;
+    let t400 = t18 * t211 + t20 * t216 + t41 * t331 + t43 * t335 + t19 * (t214 + t334)
+        - s_q7 * t90 - 0.002 * t105;
+    let t401 = 0.2 * t396 + t18 * t244 + t20 * t250 + t41 * t346 + t43 * t352
+        + t19 * (t248 + t350);
+    let t402 = t43 * t362 + t18 * t264 + t20 * t267 + t41 * t358 + t19 * (t361 + t266);
+    let t403 = t41 * t373 + t43 * t374 + t237 + t19 * (t369 - t121);
+    let t404 = t41 * t376 + t19 * t379 + t43 * t377 + t238 - t20 * t119;
+    let t405 = t41 * t383 + t19 * t382 + t43 * t384 + t239 - t18 * t120;
+    let t406 = 0.03 * t179 + t245;
     [
         [
-            t31 * t151 + t32 * t154 + 1.5 * t35 * t153 + 0.5 * (t33 * t301 + t34 * t302),
-            t31 * t168 + t32 * t171 + 1.5 * t35 * t170 + 0.5 * (t33 * t310 + t34 * t311)
-                + t402,
-            t31 * t187 + t32 * t184 + 1.5 * t35 * t190 + 0.5 * (t33 * t323 + t34 * t324),
-            t31 * t211 + t32 * t213 + t33 * t340 + t34 * t342 + t35 * (t212 + t341),
-            t31 * t228 + t32 * t230 + t33 * t352 + t34 * t354 + t404
-                + t35 * (t229 + t353),
-            c_q7 * t119 + t31 * t263 + t32 * t266 + t33 * t369 + t34 * t371
-                + t35 * (t265 + t370) - 4.0 * t91 - s_q7 * t120,
-            t31 * t279 + t32 * t281 + t33 * t379 + t34 * t381 + t405
-                + t35 * (t280 + t380),
-            t155 + 0.5 * (t34 * t388 - t33 * t387) + t35 * (t391 - t283),
-            t156 + t32 * t121 + t33 * t396 + t34 * t397,
-            t157 + t35 * t401 - t31 * t286 - 0.5 * (t33 * t388 + t34 * t387),
-            t304,
+            t27 * t141 + t28 * t144 + 1.5 * t31 * t143 + 0.5 * (t29 * t285 + t30 * t286),
+            t27 * t157 + t28 * t160 + 1.5 * t31 * t159 + 0.5 * (t29 * t294 + t30 * t295)
+                + t386,
+            t27 * t176 + t28 * t173 + 1.5 * t31 * t179 + 0.5 * (t29 * t307 + t30 * t308),
+            t27 * t200 + t28 * t202 + t29 * t324 + t30 * t326 + t31 * (t201 + t325),
+            t27 * t217 + t28 * t219 + t29 * t336 + t30 * t338 + t388
+                + t31 * (t218 + t337),
+            c_q7 * t112 + t27 * t252 + t28 * t255 + t29 * t353 + t30 * t355
+                + t31 * (t254 + t354) - 4.0 * t85 - s_q7 * t113,
+            t27 * t268 + t28 * t270 + t29 * t363 + t30 * t365 + t389
+                + t31 * (t269 + t364),
+            t145 + 0.5 * (t30 * t372 - t29 * t371) + t31 * (t375 - t118),
+            t146 + t28 * t114 + t29 * t380 + t30 * t381,
+            t147 + t31 * t385 - t27 * t117 - 0.5 * (t29 * t372 + t30 * t371),
+            t288,
         ],
         [
-            t37 * t151 + t39 * t154 + 1.5 * t43 * t153 + 0.5 * (t40 * t301 + t41 * t302)
-                - t402,
-            t37 * t168 + t39 * t171 + 1.5 * t43 * t170 + 0.5 * (t40 * t310 + t41 * t311),
-            t37 * t187 + t39 * t184 + 1.5 * t43 * t190 + 0.5 * (t40 * t323 + t41 * t324),
-            t37 * t211 + t39 * t213 + t40 * t340 + t41 * t342 + t43 * (t212 + t341)
-                - t404,
-            t37 * t228 + t39 * t230 + t40 * t352 + t41 * t354 + t43 * (t229 + t353),
-            4.0 * qd[0] + t37 * t263 + t39 * t266 + t40 * t369 + t41 * t371 + t406
-                + t43 * (t265 + t370),
-            t37 * t279 + t39 * t281 + t40 * t379 + t41 * t381 + t407
-                + t43 * (t280 + t380),
-            t172 + 0.5 * (t41 * t388 - t40 * t387) + t43 * (t391 - t283),
-            t173 + t39 * t121 + t40 * t396 + t41 * t397,
-            t174 + t43 * t401 - t37 * t286 - 0.5 * (t40 * t388 + t41 * t387),
-            t313,
+            t33 * t141 + t35 * t144 + 1.5 * t39 * t143 + 0.5 * (t36 * t285 + t37 * t286)
+                - t386,
+            t33 * t157 + t35 * t160 + 1.5 * t39 * t159 + 0.5 * (t36 * t294 + t37 * t295),
+            t33 * t176 + t35 * t173 + 1.5 * t39 * t179 + 0.5 * (t36 * t307 + t37 * t308),
+            t33 * t200 + t35 * t202 + t36 * t324 + t37 * t326 + t39 * (t201 + t325)
+                - t388,
+            t33 * t217 + t35 * t219 + t36 * t336 + t37 * t338 + t39 * (t218 + t337),
+            4.0 * qd[0] + t33 * t252 + t35 * t255 + t36 * t353 + t37 * t355 + t390
+                + t39 * (t254 + t354),
+            t33 * t268 + t35 * t270 + t36 * t363 + t37 * t365 + t391
+                + t39 * (t269 + t364),
+            t161 + 0.5 * (t37 * t372 - t36 * t371) + t39 * (t375 - t118),
+            t162 + t35 * t114 + t36 * t380 + t37 * t381,
+            t163 + t39 * t385 - t33 * t117 - 0.5 * (t36 * t372 + t37 * t371),
+            t297,
         ],
         [
-            t20 * t151 + t22 * t154 + 1.5 * t21 * t153 + 0.5 * (t45 * t301 + t47 * t302),
-            t20 * t168 + t22 * t171 + 1.5 * t21 * t170 + 0.5 * (t45 * t310 + t47 * t311),
-            t20 * t187 + t22 * t184 + 1.5 * t21 * t190 + 0.5 * (t45 * t323 + t47 * t324),
-            4.0 * t91 + t111 + t20 * t211 + t22 * t213 + t45 * t340 + t47 * t342
-                + t21 * (t212 + t341),
-            t116 + t20 * t228 + t22 * t230 + t45 * t352 + t47 * t354
-                + t21 * (t229 + t353) - 4.0 * qd[0],
-            t20 * t263 + t22 * t266 + t45 * t369 + t47 * t371 + t21 * (t265 + t370),
-            t20 * t279 + t22 * t281 + t45 * t379 + t47 * t381 + t21 * (t280 + t380),
-            t191 + 0.5 * (t47 * t388 - t45 * t387) + t21 * (t391 - t283),
-            t192 + t22 * t121 + t45 * t396 + t47 * t397,
-            t193 + t21 * t401 - t20 * t286 - 0.5 * (t45 * t388 + t47 * t387),
-            t326,
+            t18 * t141 + t20 * t144 + 1.5 * t19 * t143 + 0.5 * (t41 * t285 + t43 * t286),
+            t18 * t157 + t20 * t160 + 1.5 * t19 * t159 + 0.5 * (t41 * t294 + t43 * t295),
+            t18 * t176 + t20 * t173 + 1.5 * t19 * t179 + 0.5 * (t41 * t307 + t43 * t308),
+            4.0 * t85 + t104 + t18 * t200 + t20 * t202 + t41 * t324 + t43 * t326
+                + t19 * (t201 + t325),
+            t109 + t18 * t217 + t20 * t219 + t41 * t336 + t43 * t338
+                + t19 * (t218 + t337) - 4.0 * qd[0],
+            t18 * t252 + t20 * t255 + t41 * t353 + t43 * t355 + t19 * (t254 + t354),
+            t18 * t268 + t20 * t270 + t41 * t363 + t43 * t365 + t19 * (t269 + t364),
+            t180 + 0.5 * (t43 * t372 - t41 * t371) + t19 * (t375 - t118),
+            t181 + t20 * t114 + t41 * t380 + t43 * t381,
+            t182 + t19 * t385 - t18 * t117 - 0.5 * (t41 * t372 + t43 * t371),
+            t310,
         ],
         [
-            t31 * t159 + t32 * t164 + t33 * t303 + t34 * t307
+            t27 * t149 + t28 * t154 + t29 * t287 + t30 * t291
                 + 0.5
-                    * (t48 * t151 + t49 * t154 + t51 * t301 + t67 * t302
-                        + t153 * (t52 + t66)) + t35 * (t161 + t305),
-            t31 * t176 + t32 * t181 + t404 + t33 * t312 + t34 * t316
+                    * (t44 * t141 + t45 * t144 + t47 * t285 + t63 * t286
+                        + t143 * (t48 + t62)) + t31 * (t151 + t289),
+            t27 * t165 + t28 * t170 + t388 + t29 * t296 + t30 * t300
                 + 0.5
-                    * (t48 * t168 + t49 * t171 + t51 * t310 + t67 * t311
-                        + t170 * (t52 + t66)) + t35 * (t178 + t314),
-            t31 * t195 + t32 * t200 + t405 + t33 * t325 + t34 * t329
+                    * (t44 * t157 + t45 * t160 + t47 * t294 + t63 * t295
+                        + t159 * (t48 + t62)) + t31 * (t167 + t298),
+            t27 * t184 + t28 * t189 + t389 + t29 * t309 + t30 * t313
                 + 0.5
-                    * (t48 * t187 + t49 * t184 + t51 * t323 + t67 * t324
-                        + t190 * (t52 + t66)) + t35 * (t197 + t327) - 4.0 * t91,
-            c_q7 * t108 + t31 * t205 + t32 * t210 + t33 * t335 + t34 * t339 + t51 * t340
-                + t66 * t341 + t67 * t342 + 0.5 * (t48 * t211 + t52 * t212 + t49 * t213)
-                + t35 * (t208 + t338) - s_q7 * t109,
-            c_q7 * t113 + t31 * t222 + t32 * t227 + t33 * t347 + t34 * t351 + t51 * t352
-                + t66 * t353 + t67 * t354 + t408
-                + 0.5 * (t48 * t228 + t52 * t229 + t49 * t230) + t35 * (t225 + t350)
-                - s_q7 * t114,
-            c_q7 * t117 + t31 * t255 + t32 * t261 + t33 * t362 + t34 * t368 + t51 * t369
-                + t66 * t370 + t67 * t371 + 0.5 * (t48 * t263 + t52 * t265 + t49 * t266)
-                + t35 * (t259 + t366) - s_q7 * t118 - t409,
-            c_q7 * t96 + t31 * t275 + t32 * t278 + t33 * t374 + t34 * t378 + t51 * t379
-                + t66 * t380 + t67 * t381 + 0.5 * (t48 * t279 + t52 * t280 + t49 * t281)
-                + t35 * (t277 + t377) - 0.002 * t107,
-            t33 * t389 + t34 * t390 + t66 * t391
-                + 0.5 * (t67 * t388 - t52 * t283 - t51 * t387) + t35 * (t385 - t282)
-                - t204,
-            t33 * t392 + t35 * t395 + t34 * t393 + t51 * t396 + t67 * t397
-                + 0.5 * t49 * t121 - t32 * t284 - t206,
-            t33 * t399 + t35 * t398 + t34 * t400 + t66 * t401 - t31 * t285
-                - 0.5 * (t48 * t286 + t51 * t388 + t67 * t387) - t209,
-            t336,
+                    * (t44 * t176 + t45 * t173 + t47 * t307 + t63 * t308
+                        + t179 * (t48 + t62)) + t31 * (t186 + t311) - 4.0 * t85,
+            c_q7 * t101 + t27 * t194 + t28 * t199 + t29 * t319 + t30 * t323 + t47 * t324
+                + t62 * t325 + t63 * t326 + 0.5 * (t44 * t200 + t48 * t201 + t45 * t202)
+                + t31 * (t197 + t322) - s_q7 * t102,
+            c_q7 * t106 + t27 * t211 + t28 * t216 + t29 * t331 + t30 * t335 + t47 * t336
+                + t62 * t337 + t63 * t338 + t392
+                + 0.5 * (t44 * t217 + t48 * t218 + t45 * t219) + t31 * (t214 + t334)
+                - s_q7 * t107,
+            c_q7 * t110 + t27 * t244 + t28 * t250 + t29 * t346 + t30 * t352 + t47 * t353
+                + t62 * t354 + t63 * t355 + 0.5 * (t44 * t252 + t48 * t254 + t45 * t255)
+                + t31 * (t248 + t350) - s_q7 * t111 - t393,
+            c_q7 * t90 + t27 * t264 + t28 * t267 + t29 * t358 + t30 * t362 + t47 * t363
+                + t62 * t364 + t63 * t365 + 0.5 * (t44 * t268 + t48 * t269 + t45 * t270)
+                + t31 * (t266 + t361) - 0.002 * t100,
+            t29 * t373 + t30 * t374 + t62 * t375
+                + 0.5 * (t63 * t372 - t48 * t118 - t47 * t371) + t31 * (t369 - t121)
+                - t193,
+            t29 * t376 + t31 * t379 + t30 * t377 + t47 * t380 + t63 * t381
+                + 0.5 * t45 * t114 - t28 * t119 - t195,
+            t29 * t383 + t31 * t382 + t30 * t384 + t62 * t385 - t27 * t120
+                - 0.5 * (t44 * t117 + t47 * t372 + t63 * t371) - t198,
+            t320,
         ],
         [
-            t37 * t159 + t39 * t164 + t54 * t151 + t58 * t153 + t55 * t154 + t40 * t303
-                + t41 * t307 + 0.5 * (t57 * t301 + t68 * t153 + t69 * t302)
-                + t43 * (t161 + t305) - t404,
-            t37 * t176 + t39 * t181 + t54 * t168 + t58 * t170 + t55 * t171 + t40 * t312
-                + t41 * t316 + 0.5 * (t57 * t310 + t68 * t170 + t69 * t311)
-                + t43 * (t178 + t314),
-            4.0 * qd[0] + t37 * t195 + t39 * t200 + t54 * t187 + t58 * t190 + t55 * t184
-                + t407 + t40 * t325 + t41 * t329
-                + 0.5 * (t57 * t323 + t68 * t190 + t69 * t324) + t43 * (t197 + t327),
-            s_q7 * t108 + c_q7 * t109 + t37 * t205 + t39 * t210 + t54 * t211 + t58 * t212
-                + t55 * t213 + t40 * t335 + t41 * t339 + t57 * t340 + t68 * t341
-                + t69 * t342 + t43 * (t208 + t338) - 0.2 * t111 - t408,
-            s_q7 * t113 + c_q7 * t114 + t37 * t222 + t39 * t227 + t54 * t228 + t58 * t229
-                + t55 * t230 + t40 * t347 + t41 * t351 + t57 * t352 + t68 * t353
-                + t69 * t354 + t43 * (t225 + t350) - 0.2 * t116,
-            s_q7 * t117 + c_q7 * t118 + t37 * t255 + t39 * t261 + t54 * t263 + t58 * t265
-                + t55 * t266 + t40 * t362 + t41 * t368 + t57 * t369 + t68 * t370
-                + t69 * t371 + t410 + t43 * (t259 + t366),
-            0.002 * t112 + s_q7 * t96 + t37 * t275 + t39 * t278 + t54 * t279 + t58 * t280
-                + t55 * t281 + t40 * t374 + t41 * t378 + t57 * t379 + t68 * t380
-                + t69 * t381 + t43 * (t277 + t377),
-            t40 * t389 + t41 * t390 + t68 * t391 + 0.5 * (t69 * t388 - t57 * t387)
-                + t43 * (t385 - t282) + t221 - t58 * t283,
-            t55 * t121 + t40 * t392 + t43 * t395 + t41 * t393 + t57 * t396 + t69 * t397
-                + t223 - t39 * t284,
-            t40 * t399 + t43 * t398 + t41 * t400 + t68 * t401 + t226 - t37 * t285
-                - t54 * t286 - 0.5 * (t57 * t388 + t69 * t387),
+            t33 * t149 + t35 * t154 + t50 * t141 + t54 * t143 + t51 * t144 + t36 * t287
+                + t37 * t291 + 0.5 * (t53 * t285 + t64 * t143 + t65 * t286)
+                + t39 * (t151 + t289) - t388,
+            t33 * t165 + t35 * t170 + t50 * t157 + t54 * t159 + t51 * t160 + t36 * t296
+                + t37 * t300 + 0.5 * (t53 * t294 + t64 * t159 + t65 * t295)
+                + t39 * (t167 + t298),
+            4.0 * qd[0] + t33 * t184 + t35 * t189 + t50 * t176 + t54 * t179 + t51 * t173
+                + t391 + t36 * t309 + t37 * t313
+                + 0.5 * (t53 * t307 + t64 * t179 + t65 * t308) + t39 * (t186 + t311),
+            s_q7 * t101 + c_q7 * t102 + t33 * t194 + t35 * t199 + t50 * t200 + t54 * t201
+                + t51 * t202 + t36 * t319 + t37 * t323 + t53 * t324 + t64 * t325
+                + t65 * t326 + t39 * (t197 + t322) - 0.2 * t104 - t392,
+            s_q7 * t106 + c_q7 * t107 + t33 * t211 + t35 * t216 + t50 * t217 + t54 * t218
+                + t51 * t219 + t36 * t331 + t37 * t335 + t53 * t336 + t64 * t337
+                + t65 * t338 + t39 * (t214 + t334) - 0.2 * t109,
+            s_q7 * t110 + c_q7 * t111 + t33 * t244 + t35 * t250 + t50 * t252 + t54 * t254
+                + t51 * t255 + t36 * t346 + t37 * t352 + t53 * t353 + t64 * t354
+                + t65 * t355 + t394 + t39 * (t248 + t350),
+            0.002 * t105 + s_q7 * t90 + t33 * t264 + t35 * t267 + t50 * t268 + t54 * t269
+                + t51 * t270 + t36 * t358 + t37 * t362 + t53 * t363 + t64 * t364
+                + t65 * t365 + t39 * (t266 + t361),
+            t36 * t373 + t37 * t374 + t64 * t375 + 0.5 * (t65 * t372 - t53 * t371)
+                + t39 * (t369 - t121) + t210 - t54 * t118,
+            t51 * t114 + t36 * t376 + t39 * t379 + t37 * t377 + t53 * t380 + t65 * t381
+                + t212 - t35 * t119,
+            t36 * t383 + t39 * t382 + t37 * t384 + t64 * t385 + t215 - t33 * t120
+                - t50 * t117 - 0.5 * (t53 * t372 + t65 * t371),
+            t332,
+        ],
+        [
+            4.0 * t85 + t56 * t141 + t66 * t143 + t57 * t144 + t395
+                + 0.5 * (t59 * t285 + t67 * t143 + t68 * t286) - 0.2 * t386,
+            t56 * t157 + t66 * t159 + t57 * t160 + t397
+                + 0.5 * (t59 * t294 + t67 * t159 + t68 * t295) - 4.0 * qd[0],
+            t56 * t176 + t66 * t179 + t57 * t173 + t398
+                + 0.5 * (t59 * t307 + t67 * t179 + t68 * t308),
+            t56 * t200 + t66 * t201 + t57 * t202 + t393 + t59 * t324 + t67 * t325
+                + t68 * t326 + t399 - 0.2 * t387,
+            t56 * t217 + t66 * t218 + t57 * t219 + t59 * t336 + t67 * t337 + t68 * t338
+                + t400 - t394,
+            t56 * t252 + t66 * t254 + t57 * t255 + t59 * t353 + t67 * t354 + t68 * t355
+                + t401 + 0.2 * t390,
+            t56 * t268 + t66 * t269 + t57 * t270 + t59 * t363 + t67 * t364 + t68 * t365
+                + t402 + 0.2 * t391,
+            t240 + t67 * t375 + t403 + 0.5 * (t68 * t372 - t59 * t371) - t66 * t118,
+            t241 + t57 * t114 + t59 * t380 + t68 * t381 + t404,
+            t242 + t67 * t385 + t405 - t56 * t117 - 0.5 * (t59 * t372 + t68 * t371),
             t348,
         ],
         [
-            4.0 * t91 + t60 * t151 + t70 * t153 + t61 * t154 + t411
-                + 0.5 * (t63 * t301 + t71 * t153 + t72 * t302) - 0.2 * t402,
-            t60 * t168 + t70 * t170 + t61 * t171 + t413
-                + 0.5 * (t63 * t310 + t71 * t170 + t72 * t311) - 4.0 * qd[0],
-            t60 * t187 + t70 * t190 + t61 * t184 + t414
-                + 0.5 * (t63 * t323 + t71 * t190 + t72 * t324),
-            t60 * t211 + t70 * t212 + t61 * t213 + t409 + t63 * t340 + t71 * t341
-                + t72 * t342 + t415 - 0.2 * t403,
-            t60 * t228 + t70 * t229 + t61 * t230 + t63 * t352 + t71 * t353 + t72 * t354
-                + t416 - t410,
-            t60 * t263 + t70 * t265 + t61 * t266 + t63 * t369 + t71 * t370 + t72 * t371
-                + t417 + 0.2 * t406,
-            t60 * t279 + t70 * t280 + t61 * t281 + t63 * t379 + t71 * t380 + t72 * t381
-                + t418 + 0.2 * t407,
-            t251 + t71 * t391 + t419 + 0.5 * (t72 * t388 - t63 * t387) - t70 * t283,
-            t252 + t61 * t121 + t63 * t396 + t72 * t397 + t420,
-            t253 + t71 * t401 + t421 - t60 * t286 - 0.5 * (t63 * t388 + t72 * t387),
-            t364,
-        ],
-        [
             0.5
-                * (t17 * t151 + t19 * t154 + t65 * t301 + t74 * t302
-                    + t153 * (t18 + t73)) + t411,
+                * (t15 * t141 + t17 * t144 + t61 * t285 + t70 * t286
+                    + t143 * (t16 + t69)) + t395,
             0.5
-                * (t17 * t168 + t19 * t171 + t65 * t310 + t74 * t311
-                    + t170 * (t18 + t73)) + t413,
+                * (t15 * t157 + t17 * t160 + t61 * t294 + t70 * t295
+                    + t159 * (t16 + t69)) + t397,
             0.5
-                * (t17 * t187 + t19 * t184 + t65 * t323 + t74 * t324
-                    + t190 * (t18 + t73)) + t414,
-            0.5 * (t17 * t211 + t18 * t212 + t19 * t213) + t415 + t65 * t340 + t73 * t341
-                + t74 * t342,
-            0.5 * (t17 * t228 + t18 * t229 + t19 * t230) + t416 + t65 * t352 + t73 * t353
-                + t74 * t354,
-            0.5 * (t17 * t263 + t18 * t265 + t19 * t266) + t417 + t65 * t369 + t73 * t370
-                + t74 * t371,
-            0.5 * (t17 * t279 + t18 * t280 + t19 * t281) + t418 + t65 * t379 + t73 * t380
-                + t74 * t381,
-            0.5 * (t272 + t74 * t388 - t18 * t283 - t65 * t387) + t419 + t73 * t391,
-            0.5 * (t273 + t19 * t121) + t420 + t65 * t396 + t74 * t397,
-            0.5 * (t274 - t17 * t286 - t65 * t388 - t74 * t387) + t421 + t73 * t401,
-            t375,
+                * (t15 * t176 + t17 * t173 + t61 * t307 + t70 * t308
+                    + t179 * (t16 + t69)) + t398,
+            0.5 * (t15 * t200 + t16 * t201 + t17 * t202) + t399 + t61 * t324 + t69 * t325
+                + t70 * t326,
+            0.5 * (t15 * t217 + t16 * t218 + t17 * t219) + t400 + t61 * t336 + t69 * t337
+                + t70 * t338,
+            0.5 * (t15 * t252 + t16 * t254 + t17 * t255) + t401 + t61 * t353 + t69 * t354
+                + t70 * t355,
+            0.5 * (t15 * t268 + t16 * t269 + t17 * t270) + t402 + t61 * t363 + t69 * t364
+                + t70 * t365,
+            0.5 * (t261 + t70 * t372 - t16 * t118 - t61 * t371) + t403 + t69 * t375,
+            0.5 * (t262 + t17 * t114) + t404 + t61 * t380 + t70 * t381,
+            0.5 * (t263 - t15 * t117 - t61 * t372 - t70 * t371) + t405 + t69 * t385,
+            t359,
         ],
         [
-            t159 + c_q12 * t303 + s_q12 * t307,
-            t176 + c_q12 * t312 + s_q12 * t316,
-            t195 + c_q12 * t325 + s_q12 * t329,
-            t205 + c_q12 * t335 + s_q12 * t339,
-            t222 + c_q12 * t347 + s_q12 * t351,
-            t255 + c_q12 * t362 + s_q12 * t368,
-            t275 + c_q12 * t374 + s_q12 * t378,
-            c_q12 * t389 + s_q12 * t390,
-            t128 + c_q12 * t392 + s_q12 * t393,
-            c_q12 * t399 + s_q12 * t400 - t127,
-            -t385,
+            t149 + c_q12 * t287 + s_q12 * t291,
+            t165 + c_q12 * t296 + s_q12 * t300,
+            t184 + c_q12 * t309 + s_q12 * t313,
+            t194 + c_q12 * t319 + s_q12 * t323,
+            t211 + c_q12 * t331 + s_q12 * t335,
+            t244 + c_q12 * t346 + s_q12 * t352,
+            t264 + c_q12 * t358 + s_q12 * t362,
+            c_q12 * t373 + s_q12 * t374,
+            t121 + c_q12 * t376 + s_q12 * t377,
+            c_q12 * t383 + s_q12 * t384 - t120,
+            -t369,
         ],
         [
-            t161 + t305 + 0.25 * (s_q12 * t301 - c_q12 * t302),
-            t178 + t314 + 0.25 * (s_q12 * t310 - c_q12 * t311),
-            t197 + t327 + 0.25 * (s_q12 * t323 - c_q12 * t324),
-            0.03 * t153 + t207 + t337 + 0.5 * (s_q12 * t340 - c_q12 * t342),
-            0.03 * t170 + t224 + t349 + 0.5 * (s_q12 * t352 - c_q12 * t354),
-            t258 + t365 + t422 + 0.5 * (s_q12 * t369 - c_q12 * t371),
-            t276 + t376 + t422 + 0.5 * (s_q12 * t379 - c_q12 * t381),
-            t385 - t128 - 0.25 * (s_q12 * t387 + c_q12 * t388),
-            t395 + 0.5 * (s_q12 * t396 - c_q12 * t397),
-            t126 + t398,
-            t394,
+            t151 + t289 + 0.25 * (s_q12 * t285 - c_q12 * t286),
+            t167 + t298 + 0.25 * (s_q12 * t294 - c_q12 * t295),
+            t186 + t311 + 0.25 * (s_q12 * t307 - c_q12 * t308),
+            0.03 * t143 + t196 + t321 + 0.5 * (s_q12 * t324 - c_q12 * t326),
+            0.03 * t159 + t213 + t333 + 0.5 * (s_q12 * t336 - c_q12 * t338),
+            t247 + t349 + t406 + 0.5 * (s_q12 * t353 - c_q12 * t355),
+            t265 + t360 + t406 + 0.5 * (s_q12 * t363 - c_q12 * t365),
+            t369 - t121 - 0.25 * (s_q12 * t371 + c_q12 * t372),
+            t379 + 0.5 * (s_q12 * t380 - c_q12 * t381),
+            t119 + t382,
+            t378,
         ],
         [
-            0.5 * t153 + t163 + c_q12 * t307 - 0.01 * t151 - s_q12 * t303,
-            0.5 * t170 + t180 + c_q12 * t316 - 0.01 * t168 - s_q12 * t312,
-            0.5 * t190 + t198 + c_q12 * t329 - 0.01 * t187 - s_q12 * t325,
-            t210 + c_q12 * t339 + 0.5 * t341 - s_q12 * t335,
-            t227 + c_q12 * t351 + 0.5 * t353 - s_q12 * t347,
-            t261 + c_q12 * t368 + 0.5 * t370 - s_q12 * t362,
-            t278 + c_q12 * t378 + 0.5 * t380 - s_q12 * t374,
-            t127 + c_q12 * t390 + 0.5 * t391 - s_q12 * t389,
-            c_q12 * t393 - t126 - s_q12 * t392,
-            0.5 * t401 + c_q12 * t400 - s_q12 * t399,
-            -t398,
+            0.5 * t143 + t153 + c_q12 * t291 - 0.01 * t141 - s_q12 * t287,
+            0.5 * t159 + t169 + c_q12 * t300 - 0.01 * t157 - s_q12 * t296,
+            0.5 * t179 + t187 + c_q12 * t313 - 0.01 * t176 - s_q12 * t309,
+            t199 + c_q12 * t323 + 0.5 * t325 - s_q12 * t319,
+            t216 + c_q12 * t335 + 0.5 * t337 - s_q12 * t331,
+            t250 + c_q12 * t352 + 0.5 * t354 - s_q12 * t346,
+            t267 + c_q12 * t362 + 0.5 * t364 - s_q12 * t358,
+            t120 + c_q12 * t374 + 0.5 * t375 - s_q12 * t373,
+            c_q12 * t377 - t119 - s_q12 * t376,
+            0.5 * t385 + c_q12 * t384 - s_q12 * t383,
+            -t382,
         ],
-        [t305, t314, t327, t338, t350, t366, t377, t385, t395, t398, 0.0],
+        [t289, t298, t311, t322, t334, t350, t361, t369, t379, t382, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -2225,83 +2193,82 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t5 = qd[3] * c_q7 + qd[4] * s_q7;
-    let t6 = qd[4] * c_q7 - qd[3] * s_q7;
-    let t7 = qd[5] + qd[6];
-    let t8 = q[8] * q[8];
-    let t9 = q[9] * q[9];
-    let t10 = q[10] * q[10];
-    let t11 = q[8] * q[9];
-    let t12 = q[8] * q[10];
-    let t13 = q[9] * q[10];
-    let t14 = q[8] * q[11];
-    let t15 = q[9] * q[11];
-    let t16 = q[10] * q[11];
-    let t17 = 1.0 - 2.0 * (t9 + t10);
-    let t18 = 2.0 * (t11 - t16);
-    let t19 = 2.0 * (t12 + t15);
-    let t20 = 2.0 * (t11 + t16);
-    let t21 = 1.0 - 2.0 * (t8 + t10);
-    let t22 = 2.0 * (t13 - t14);
-    let t23 = 2.0 * (t12 - t15);
-    let t24 = 2.0 * (t13 + t14);
-    let t25 = 1.0 - 2.0 * (t8 + t9);
-    let t26 = qd[7] + t5 * t17 + t6 * t20 + t7 * t23;
-    let t27 = qd[8] + t5 * t18 + t6 * t21 + t7 * t24;
-    let t28 = qd[9] + t5 * t19 + t6 * t22 + t7 * t25;
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t31 = t26 * c_q12 - t28 * s_q12;
-    let t32 = t26 * s_q12 + t28 * c_q12;
-    let t33 = t27 + qd[10];
-    let t34 = qd[1] + 0.2 * qd[5];
-    let t35 = qd[0] * c_q7 + s_q7 * t34;
-    let t36 = c_q7 * t34 - qd[0] * s_q7;
-    let t37 = 0.5 * t7 + t36;
-    let t38 = qd[2] - 0.2 * qd[4];
-    let t39 = t38 - 0.5 * t6;
-    let t40 = t23 * t39 + t17 * t35 + t20 * t37;
-    let t41 = t25 * t39 + t19 * t35 + t22 * t37;
-    let t42 = t41 - 0.5 * t27;
-    let t43 = c_q12 * t40 - s_q12 * t42;
-    let t44 = qd[1] + 0.05 * qd[5];
-    let t45 = qd[2] - 0.05 * qd[4];
-    let t46 = 0.25 * t7 + t36;
-    let t47 = t38 - 0.25 * t6;
-    let t48 = t40 - 0.01 * t28;
-    let t49 = t24 * t39 + t18 * t35 + t21 * t37;
-    let t50 = 0.25 * t28 + t49;
-    let t51 = 0.01 * t26 + t41 - 0.25 * t27;
-    let t52 = 0.5 * t28 + 0.25 * t32 + t49;
-    let t53 = s_q12 * t40 + c_q12 * t42 - 0.25 * t33;
-    let t54 = t0 * c_q7 + t1 * s_q7;
-    let t55 = t1 * c_q7 - t0 * s_q7;
-    let t56 = t2 * t23 + t17 * t54 + t20 * t55;
-    let t57 = q[2] + 0.2 * t0;
-    let t58 = 0.5 * t54 + t57;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t3 = qd[3] * c_q7 + qd[4] * s_q7;
+    let t4 = qd[4] * c_q7 - qd[3] * s_q7;
+    let t5 = qd[5] + qd[6];
+    let t6 = q[8] * q[8];
+    let t7 = q[9] * q[9];
+    let t8 = q[10] * q[10];
+    let t9 = q[8] * q[9];
+    let t10 = q[8] * q[10];
+    let t11 = q[9] * q[10];
+    let t12 = q[8] * q[11];
+    let t13 = q[9] * q[11];
+    let t14 = q[10] * q[11];
+    let t15 = 1.0 - 2.0 * (t7 + t8);
+    let t16 = 2.0 * (t9 - t14);
+    let t17 = 2.0 * (t10 + t13);
+    let t18 = 2.0 * (t9 + t14);
+    let t19 = 1.0 - 2.0 * (t6 + t8);
+    let t20 = 2.0 * (t11 - t12);
+    let t21 = 2.0 * (t10 - t13);
+    let t22 = 2.0 * (t11 + t12);
+    let t23 = 1.0 - 2.0 * (t6 + t7);
+    let t24 = qd[7] + t3 * t15 + t4 * t18 + t5 * t21;
+    let t25 = qd[8] + t3 * t16 + t4 * t19 + t5 * t22;
+    let t26 = qd[9] + t3 * t17 + t4 * t20 + t5 * t23;
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t27 = t24 * c_q12 - t26 * s_q12;
+    let t28 = t24 * s_q12 + t26 * c_q12;
+    let t29 = t25 + qd[10];
+    let t30 = qd[1] + 0.2 * qd[5];
+    let t31 = qd[0] * c_q7 + s_q7 * t30;
+    let t32 = c_q7 * t30 - qd[0] * s_q7;
+    let t33 = 0.5 * t5 + t32;
+    let t34 = qd[2] - 0.2 * qd[4];
+    let t35 = t34 - 0.5 * t4;
+    let t36 = t21 * t35 + t15 * t31 + t18 * t33;
+    let t37 = t23 * t35 + t17 * t31 + t20 * t33;
+    let t38 = t37 - 0.5 * t25;
+    let t39 = c_q12 * t36 - s_q12 * t38;
+    let t40 = qd[1] + 0.05 * qd[5];
+    let t41 = qd[2] - 0.05 * qd[4];
+    let t42 = 0.25 * t5 + t32;
+    let t43 = t34 - 0.25 * t4;
+    let t44 = t36 - 0.01 * t26;
+    let t45 = t22 * t35 + t16 * t31 + t19 * t33;
+    let t46 = 0.25 * t26 + t45;
+    let t47 = 0.01 * t24 + t37 - 0.25 * t25;
+    let t48 = 0.5 * t26 + 0.25 * t28 + t45;
+    let t49 = s_q12 * t36 + c_q12 * t38 - 0.25 * t29;
+    let t50 = t0 * c_q7 + t1 * s_q7;
+    let t51 = t1 * c_q7 - t0 * s_q7;
+    let t52 = t2 * t21 + t15 * t50 + t18 * t51;
+    let t53 = q[2] + 0.2 * t0;
+    let t54 = 0.5 * t50 + t53;
     (
         0.5
-            * (4.0 * (qd[0] * qd[0] + t44 * t44 + t45 * t45)
+            * (4.0 * (qd[0] * qd[0] + t40 * t40 + t41 * t41)
                 + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
                 + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
-                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.021 * (t6 * t6 + t7 * t7)
-                + 0.002 * t5 * t5 + t35 * t35 + t46 * t46 + t47 * t47 + 0.02 * t27 * t27
-                + t48 * t48 + t50 * t50 + t51 * t51 + t26 * (0.004 * t26 + 0.001 * t28)
-                + t28 * (0.001 * t26 + 0.022 * t28) + 0.01 * (t33 * t33 + t32 * t32)
-                + 0.001 * t31 * t31 + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53)),
+                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.021 * (t4 * t4 + t5 * t5)
+                + 0.002 * t3 * t3 + t31 * t31 + t42 * t42 + t43 * t43 + 0.02 * t25 * t25
+                + t44 * t44 + t46 * t46 + t47 * t47 + t24 * (0.004 * t24 + 0.001 * t26)
+                + t26 * (0.001 * t24 + 0.022 * t26) + 0.01 * (t29 * t29 + t28 * t28)
+                + 0.001 * t27 * t27 + 0.5 * (t39 * t39 + t48 * t48 + t49 * t49)),
         39.24 * (q[2] + 0.05 * t0)
             + 9.81
-                * (0.25 * t54 + t57 + 0.25 * t56
-                    + 0.01 * (t2 * t24 + t18 * t54 + t21 * t55) + t58)
+                * (0.25 * t50 + t53 + 0.25 * t52
+                    + 0.01 * (t2 * t22 + t16 * t50 + t19 * t51) + t54)
             + 4.905
-                * (0.5 * t56
-                    + 0.25 * (c_q12 * t56 - s_q12 * (t2 * t25 + t19 * t54 + t22 * t55))
-                    + t58),
+                * (0.5 * t52
+                    + 0.25 * (c_q12 * t52 - s_q12 * (t2 * t23 + t17 * t50 + t20 * t51))
+                    + t54),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2323,8 +2290,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2343,67 +2309,67 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = q[8] * q[8];
-    let t21 = q[9] * q[9];
-    let t22 = q[10] * q[10];
-    let t23 = q[8] * q[9];
-    let t24 = q[8] * q[10];
-    let t25 = q[9] * q[10];
-    let t26 = q[8] * q[11];
-    let t27 = q[9] * q[11];
-    let t28 = q[10] * q[11];
-    let t29 = 1.0 - 2.0 * (t21 + t22);
-    let t30 = 2.0 * (t23 - t28);
-    let t31 = 2.0 * (t24 + t27);
-    let t32 = 2.0 * (t23 + t28);
-    let t33 = 1.0 - 2.0 * (t20 + t22);
-    let t34 = 2.0 * (t25 - t26);
-    let t35 = 2.0 * (t24 - t27);
-    let t36 = 2.0 * (t25 + t26);
-    let t37 = 1.0 - 2.0 * (t20 + t21);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = t9 * c_q7 + t10 * s_q7;
-    let t41 = t10 * c_q7 - t9 * s_q7;
-    let t42 = t12 * c_q7 + t13 * s_q7;
-    let t43 = t13 * c_q7 - t12 * s_q7;
-    let t44 = t15 * c_q7 + t16 * s_q7;
-    let t45 = t16 * c_q7 - t15 * s_q7;
-    let t46 = t29 * t40 + t32 * t41 + t11 * t35;
-    let t47 = t30 * t40 + t33 * t41 + t11 * t36;
-    let t48 = t31 * t40 + t34 * t41 + t11 * t37;
-    let t49 = t29 * t42 + t32 * t43 + t14 * t35;
-    let t50 = t30 * t42 + t33 * t43 + t14 * t36;
-    let t51 = t31 * t42 + t34 * t43 + t14 * t37;
-    let t52 = t17 * t35 + t29 * t44 + t32 * t45;
-    let t53 = t17 * t36 + t30 * t44 + t33 * t45;
-    let t54 = t17 * t37 + t31 * t44 + t34 * t45;
-    let t55 = q[0] + 0.2 * t9;
-    let t56 = q[1] + 0.2 * t12;
-    let t57 = q[2] + 0.2 * t15;
-    let t58 = t55 + 0.5 * t40;
-    let t59 = t56 + 0.5 * t42;
-    let t60 = t57 + 0.5 * t44;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = 2.0 * (t21 - t26);
+    let t29 = 2.0 * (t22 + t25);
+    let t30 = 2.0 * (t21 + t26);
+    let t31 = 1.0 - 2.0 * (t18 + t20);
+    let t32 = 2.0 * (t23 - t24);
+    let t33 = 2.0 * (t22 - t25);
+    let t34 = 2.0 * (t23 + t24);
+    let t35 = 1.0 - 2.0 * (t18 + t19);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = t9 * c_q7 + t10 * s_q7;
+    let t37 = t10 * c_q7 - t9 * s_q7;
+    let t38 = t12 * c_q7 + t13 * s_q7;
+    let t39 = t13 * c_q7 - t12 * s_q7;
+    let t40 = t15 * c_q7 + t16 * s_q7;
+    let t41 = t16 * c_q7 - t15 * s_q7;
+    let t42 = t27 * t36 + t30 * t37 + t11 * t33;
+    let t43 = t28 * t36 + t31 * t37 + t11 * t34;
+    let t44 = t29 * t36 + t32 * t37 + t11 * t35;
+    let t45 = t27 * t38 + t30 * t39 + t14 * t33;
+    let t46 = t28 * t38 + t31 * t39 + t14 * t34;
+    let t47 = t29 * t38 + t32 * t39 + t14 * t35;
+    let t48 = t17 * t33 + t27 * t40 + t30 * t41;
+    let t49 = t17 * t34 + t28 * t40 + t31 * t41;
+    let t50 = t17 * t35 + t29 * t40 + t32 * t41;
+    let t51 = q[0] + 0.2 * t9;
+    let t52 = q[1] + 0.2 * t12;
+    let t53 = q[2] + 0.2 * t15;
+    let t54 = t51 + 0.5 * t36;
+    let t55 = t52 + 0.5 * t38;
+    let t56 = t53 + 0.5 * t40;
     [
         Pose {
             rotation: [[t9, t10, t11], [t12, t13, t14], [t15, t16, t17]],
             position: [q[0], q[1], q[2]],
         },
         Pose {
-            rotation: [[t40, t41, t11], [t42, t43, t14], [t44, t45, t17]],
-            position: [t55, t56, t57],
+            rotation: [[t36, t37, t11], [t38, t39, t14], [t40, t41, t17]],
+            position: [t51, t52, t53],
         },
         Pose {
-            rotation: [[t46, t47, t48], [t49, t50, t51], [t52, t53, t54]],
-            position: [t58, t59, t60],
+            rotation: [[t42, t43, t44], [t45, t46, t47], [t48, t49, t50]],
+            position: [t54, t55, t56],
         },
         Pose {
             rotation: [
-                [c_q12 * t46 - s_q12 * t48, t47, s_q12 * t46 + c_q12 * t48],
-                [c_q12 * t49 - s_q12 * t51, t50, s_q12 * t49 + c_q12 * t51],
-                [c_q12 * t52 - s_q12 * t54, t53, s_q12 * t52 + c_q12 * t54],
+                [c_q12 * t42 - s_q12 * t44, t43, s_q12 * t42 + c_q12 * t44],
+                [c_q12 * t45 - s_q12 * t47, t46, s_q12 * t45 + c_q12 * t47],
+                [c_q12 * t48 - s_q12 * t50, t49, s_q12 * t48 + c_q12 * t50],
             ],
-            position: [t58 + 0.5 * t46, t59 + 0.5 * t49, t60 + 0.5 * t52],
+            position: [t54 + 0.5 * t42, t55 + 0.5 * t45, t56 + 0.5 * t48],
         },
     ]
 }
@@ -2430,11 +2396,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2485,8 +2450,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2505,125 +2469,125 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = libm::Libm::<Real>::sincos(q[7]);
-    let t20 = q[8] * q[8];
-    let t21 = q[9] * q[9];
-    let t22 = q[10] * q[10];
-    let t23 = q[8] * q[9];
-    let t24 = q[8] * q[10];
-    let t25 = q[9] * q[10];
-    let t26 = q[8] * q[11];
-    let t27 = q[9] * q[11];
-    let t28 = q[10] * q[11];
-    let t29 = 1.0 - 2.0 * (t21 + t22);
-    let t30 = 2.0 * (t23 - t28);
-    let t31 = 2.0 * (t24 + t27);
-    let t32 = 2.0 * (t23 + t28);
-    let t33 = 1.0 - 2.0 * (t20 + t22);
-    let t34 = 2.0 * (t25 - t26);
-    let t35 = 2.0 * (t24 - t27);
-    let t36 = 2.0 * (t25 + t26);
-    let t37 = 1.0 - 2.0 * (t20 + t21);
-    let (s_q12, c_q12) = libm::Libm::<Real>::sincos(q[12]);
-    let t40 = c_q7 * t29 - s_q7 * t32;
-    let t41 = c_q7 * t31 - s_q7 * t34;
-    let t42 = c_q12 * t40 - s_q12 * t41;
-    let t43 = s_q12 * t40 + c_q12 * t41;
-    let t44 = c_q7 * t30 - s_q7 * t33;
-    let t45 = s_q7 * t29;
-    let t46 = t45 + c_q7 * t32;
-    let t47 = s_q7 * t31;
-    let t48 = t47 + c_q7 * t34;
-    let t49 = c_q12 * t46 - s_q12 * t48;
-    let t50 = s_q12 * t46 + c_q12 * t48;
-    let t51 = s_q7 * t30;
-    let t52 = t51 + c_q7 * t33;
-    let t53 = t35 * c_q12 - t37 * s_q12;
-    let t54 = t35 * s_q12 + t37 * c_q12;
-    let t55 = s_q7 * t35;
-    let t56 = s_q7 * t37;
-    let t57 = 0.5 * (t56 - t44);
-    let t58 = 0.5 * c_q12 * t55 - s_q12 * t57;
-    let t59 = s_q7 * t36;
-    let t60 = -0.5 * c_q7 - 0.2;
-    let t61 = t35 * t60;
-    let t62 = t37 * t60;
-    let t63 = t62 - 0.5 * t52;
-    let t64 = c_q12 * t61 - s_q12 * t63;
-    let t65 = t36 * t60;
-    let t66 = 0.2 * c_q7 + 0.5;
-    let t67 = 0.2 * t45 + t32 * t66;
-    let t68 = 0.2 * t47 + t34 * t66;
-    let t69 = t68 - 0.5 * t36;
-    let t70 = c_q12 * t67 - s_q12 * t69;
-    let t71 = 0.5 * (t34 - t36);
-    let t72 = 0.5 * t32 * c_q12 - s_q12 * t71;
-    let t73 = 0.5 * (t41 + t59);
-    let t74 = 0.5 * s_q12 * t55 + c_q12 * t57;
-    let t75 = 0.5 * t48 + t65;
-    let t76 = s_q12 * t61 + c_q12 * t63;
-    let t77 = 0.2 * t51 + t33 * t66;
-    let t78 = 0.5 * t37 + t77;
-    let t79 = s_q12 * t67 + c_q12 * t69;
-    let t80 = 0.5 * (t33 + t37);
-    let t81 = 0.5 * t32 * s_q12 + c_q12 * t71;
-    let t82 = t9 * c_q7 + t10 * s_q7;
-    let t83 = t10 * c_q7 - t9 * s_q7;
-    let t84 = t12 * c_q7 + t13 * s_q7;
-    let t85 = t13 * c_q7 - t12 * s_q7;
-    let t86 = t15 * c_q7 + t16 * s_q7;
-    let t87 = t16 * c_q7 - t15 * s_q7;
-    let t88 = t29 * t82 + t32 * t83 + t11 * t35;
-    let t89 = t30 * t82 + t33 * t83 + t11 * t36;
-    let t90 = t31 * t82 + t34 * t83 + t11 * t37;
-    let t91 = t29 * t84 + t32 * t85 + t14 * t35;
-    let t92 = t30 * t84 + t33 * t85 + t14 * t36;
-    let t93 = t31 * t84 + t34 * t85 + t14 * t37;
-    let t94 = t17 * t35 + t29 * t86 + t32 * t87;
-    let t95 = t17 * t36 + t30 * t86 + t33 * t87;
-    let t96 = t17 * t37 + t31 * t86 + t34 * t87;
-    let t97 = c_q12 * t88 - s_q12 * t90;
-    let t98 = s_q12 * t88 + c_q12 * t90;
-    let t99 = c_q12 * t91 - s_q12 * t93;
-    let t100 = s_q12 * t91 + c_q12 * t93;
-    let t101 = c_q12 * t94 - s_q12 * t96;
-    let t102 = s_q12 * t94 + c_q12 * t96;
+    let (s_q7, c_q7) = sin_cos(q[7]);
+    let t18 = q[8] * q[8];
+    let t19 = q[9] * q[9];
+    let t20 = q[10] * q[10];
+    let t21 = q[8] * q[9];
+    let t22 = q[8] * q[10];
+    let t23 = q[9] * q[10];
+    let t24 = q[8] * q[11];
+    let t25 = q[9] * q[11];
+    let t26 = q[10] * q[11];
+    let t27 = 1.0 - 2.0 * (t19 + t20);
+    let t28 = 2.0 * (t21 - t26);
+    let t29 = 2.0 * (t22 + t25);
+    let t30 = 2.0 * (t21 + t26);
+    let t31 = 1.0 - 2.0 * (t18 + t20);
+    let t32 = 2.0 * (t23 - t24);
+    let t33 = 2.0 * (t22 - t25);
+    let t34 = 2.0 * (t23 + t24);
+    let t35 = 1.0 - 2.0 * (t18 + t19);
+    let (s_q12, c_q12) = sin_cos(q[12]);
+    let t36 = c_q7 * t27 - s_q7 * t30;
+    let t37 = c_q7 * t29 - s_q7 * t32;
+    let t38 = c_q12 * t36 - s_q12 * t37;
+    let t39 = s_q12 * t36 + c_q12 * t37;
+    let t40 = c_q7 * t28 - s_q7 * t31;
+    let t41 = s_q7 * t27;
+    let t42 = t41 + c_q7 * t30;
+    let t43 = s_q7 * t29;
+    let t44 = t43 + c_q7 * t32;
+    let t45 = c_q12 * t42 - s_q12 * t44;
+    let t46 = s_q12 * t42 + c_q12 * t44;
+    let t47 = s_q7 * t28;
+    let t48 = t47 + c_q7 * t31;
+    let t49 = t33 * c_q12 - t35 * s_q12;
+    let t50 = t33 * s_q12 + t35 * c_q12;
+    let t51 = s_q7 * t33;
+    let t52 = s_q7 * t35;
+    let t53 = 0.5 * (t52 - t40);
+    let t54 = 0.5 * c_q12 * t51 - s_q12 * t53;
+    let t55 = s_q7 * t34;
+    let t56 = -0.5 * c_q7 - 0.2;
+    let t57 = t33 * t56;
+    let t58 = t35 * t56;
+    let t59 = t58 - 0.5 * t48;
+    let t60 = c_q12 * t57 - s_q12 * t59;
+    let t61 = t34 * t56;
+    let t62 = 0.2 * c_q7 + 0.5;
+    let t63 = 0.2 * t41 + t30 * t62;
+    let t64 = 0.2 * t43 + t32 * t62;
+    let t65 = t64 - 0.5 * t34;
+    let t66 = c_q12 * t63 - s_q12 * t65;
+    let t67 = 0.5 * (t32 - t34);
+    let t68 = 0.5 * t30 * c_q12 - s_q12 * t67;
+    let t69 = 0.5 * (t37 + t55);
+    let t70 = 0.5 * s_q12 * t51 + c_q12 * t53;
+    let t71 = 0.5 * t44 + t61;
+    let t72 = s_q12 * t57 + c_q12 * t59;
+    let t73 = 0.2 * t47 + t31 * t62;
+    let t74 = 0.5 * t35 + t73;
+    let t75 = s_q12 * t63 + c_q12 * t65;
+    let t76 = 0.5 * (t31 + t35);
+    let t77 = 0.5 * t30 * s_q12 + c_q12 * t67;
+    let t78 = t9 * c_q7 + t10 * s_q7;
+    let t79 = t10 * c_q7 - t9 * s_q7;
+    let t80 = t12 * c_q7 + t13 * s_q7;
+    let t81 = t13 * c_q7 - t12 * s_q7;
+    let t82 = t15 * c_q7 + t16 * s_q7;
+    let t83 = t16 * c_q7 - t15 * s_q7;
+    let t84 = t27 * t78 + t30 * t79 + t11 * t33;
+    let t85 = t28 * t78 + t31 * t79 + t11 * t34;
+    let t86 = t29 * t78 + t32 * t79 + t11 * t35;
+    let t87 = t27 * t80 + t30 * t81 + t14 * t33;
+    let t88 = t28 * t80 + t31 * t81 + t14 * t34;
+    let t89 = t29 * t80 + t32 * t81 + t14 * t35;
+    let t90 = t17 * t33 + t27 * t82 + t30 * t83;
+    let t91 = t17 * t34 + t28 * t82 + t31 * t83;
+    let t92 = t17 * t35 + t29 * t82 + t32 * t83;
+    let t93 = c_q12 * t84 - s_q12 * t86;
+    let t94 = s_q12 * t84 + c_q12 * t86;
+    let t95 = c_q12 * t87 - s_q12 * t89;
+    let t96 = s_q12 * t87 + c_q12 * t89;
+    let t97 = c_q12 * t90 - s_q12 * t92;
+    let t98 = s_q12 * t90 + c_q12 * t92;
+    let t99 = c_q7 * t78 - s_q7 * t79;
+    let t100 = s_q7 * t78 + c_q7 * t79;
+    let t101 = c_q7 * t80 - s_q7 * t81;
+    let t102 = s_q7 * t80 + c_q7 * t81;
     let t103 = c_q7 * t82 - s_q7 * t83;
     let t104 = s_q7 * t82 + c_q7 * t83;
-    let t105 = c_q7 * t84 - s_q7 * t85;
-    let t106 = s_q7 * t84 + c_q7 * t85;
-    let t107 = c_q7 * t86 - s_q7 * t87;
-    let t108 = s_q7 * t86 + c_q7 * t87;
-    let t109 = t44 * t89;
-    let t110 = t40 * t88 + t109 + t41 * t90;
-    let t111 = t52 * t89;
-    let t112 = t46 * t88 + t111 + t48 * t90;
-    let t113 = t36 * t89;
-    let t114 = t35 * t88 + t113 + t37 * t90;
-    let t115 = t44 * t92;
-    let t116 = t40 * t91 + t115 + t41 * t93;
-    let t117 = t52 * t92;
-    let t118 = t46 * t91 + t117 + t48 * t93;
-    let t119 = t36 * t92;
-    let t120 = t35 * t91 + t119 + t37 * t93;
-    let t121 = t44 * t95;
-    let t122 = t40 * t94 + t121 + t41 * t96;
-    let t123 = t52 * t95;
-    let t124 = t46 * t94 + t123 + t48 * t96;
-    let t125 = t36 * t95;
-    let t126 = t35 * t94 + t125 + t37 * t96;
-    let t127 = t109 + t42 * t97 + t43 * t98;
-    let t128 = t111 + t49 * t97 + t50 * t98;
-    let t129 = t113 + t53 * t97 + t54 * t98;
-    let t130 = s_q12 * t97 - c_q12 * t98;
-    let t131 = t115 + t42 * t99 + t43 * t100;
-    let t132 = t117 + t49 * t99 + t50 * t100;
-    let t133 = t119 + t53 * t99 + t54 * t100;
-    let t134 = s_q12 * t99 - c_q12 * t100;
-    let t135 = t121 + t42 * t101 + t43 * t102;
-    let t136 = t123 + t49 * t101 + t50 * t102;
-    let t137 = t125 + t53 * t101 + t54 * t102;
-    let t138 = s_q12 * t101 - c_q12 * t102;
+    let t105 = t40 * t85;
+    let t106 = t36 * t84 + t105 + t37 * t86;
+    let t107 = t48 * t85;
+    let t108 = t42 * t84 + t107 + t44 * t86;
+    let t109 = t34 * t85;
+    let t110 = t33 * t84 + t109 + t35 * t86;
+    let t111 = t40 * t88;
+    let t112 = t36 * t87 + t111 + t37 * t89;
+    let t113 = t48 * t88;
+    let t114 = t42 * t87 + t113 + t44 * t89;
+    let t115 = t34 * t88;
+    let t116 = t33 * t87 + t115 + t35 * t89;
+    let t117 = t40 * t91;
+    let t118 = t36 * t90 + t117 + t37 * t92;
+    let t119 = t48 * t91;
+    let t120 = t42 * t90 + t119 + t44 * t92;
+    let t121 = t34 * t91;
+    let t122 = t33 * t90 + t121 + t35 * t92;
+    let t123 = t105 + t38 * t93 + t39 * t94;
+    let t124 = t107 + t45 * t93 + t46 * t94;
+    let t125 = t109 + t49 * t93 + t50 * t94;
+    let t126 = s_q12 * t93 - c_q12 * t94;
+    let t127 = t111 + t38 * t95 + t39 * t96;
+    let t128 = t113 + t45 * t95 + t46 * t96;
+    let t129 = t115 + t49 * t95 + t50 * t96;
+    let t130 = s_q12 * t95 - c_q12 * t96;
+    let t131 = t117 + t38 * t97 + t39 * t98;
+    let t132 = t119 + t45 * t97 + t46 * t98;
+    let t133 = t121 + t49 * t97 + t50 * t98;
+    let t134 = s_q12 * t97 - c_q12 * t98;
     [
         [
             [t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2634,96 +2598,109 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t103, t104, t11, 0.0, -0.2 * t11, 0.2 * t104, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t105, t106, t14, 0.0, -0.2 * t14, 0.2 * t106, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t107, t108, t17, 0.0, -0.2 * t17, 0.2 * t108, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t103, t104, t11, t11, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t105, t106, t14, t14, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, t107, t108, t17, t17, 0.0, 0.0, 0.0, 0.0],
+            [t99, t100, t11, 0.0, -0.2 * t11, 0.2 * t100, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t101, t102, t14, 0.0, -0.2 * t14, 0.2 * t102, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t103, t104, t17, 0.0, -0.2 * t17, 0.2 * t104, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t99, t100, t11, t11, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t101, t102, t14, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t103, t104, t17, t17, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
+                t106,
+                t108,
                 t110,
+                0.5 * (t51 * t84 + t55 * t85 + t52 * t86),
+                t57 * t84 + t61 * t85 + t58 * t86,
+                t63 * t84 + t73 * t85 + t64 * t86,
+                0.5 * (t30 * t84 + t31 * t85 + t32 * t86),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
                 t112,
                 t114,
-                0.5 * (t55 * t88 + t59 * t89 + t56 * t90),
-                t61 * t88 + t65 * t89 + t62 * t90,
-                t67 * t88 + t77 * t89 + t68 * t90,
-                0.5 * (t32 * t88 + t33 * t89 + t34 * t90),
+                t116,
+                0.5 * (t51 * t87 + t55 * t88 + t52 * t89),
+                t57 * t87 + t61 * t88 + t58 * t89,
+                t63 * t87 + t73 * t88 + t64 * t89,
+                0.5 * (t30 * t87 + t31 * t88 + t32 * t89),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t116,
                 t118,
                 t120,
-                0.5 * (t55 * t91 + t59 * t92 + t56 * t93),
-                t61 * t91 + t65 * t92 + t62 * t93,
-                t67 * t91 + t77 * t92 + t68 * t93,
-                0.5 * (t32 * t91 + t33 * t92 + t34 * t93),
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-            ],
-            [
                 t122,
-                t124,
-                t126,
-                0.5 * (t55 * t94 + t59 * t95 + t56 * t96),
-                t61 * t94 + t65 * t95 + t62 * t96,
-                t67 * t94 + t77 * t95 + t68 * t96,
-                0.5 * (t32 * t94 + t33 * t95 + t34 * t96),
+                0.5 * (t51 * t90 + t55 * t91 + t52 * t92),
+                t57 * t90 + t61 * t91 + t58 * t92,
+                t63 * t90 + t73 * t91 + t64 * t92,
+                0.5 * (t30 * t90 + t31 * t91 + t32 * t92),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, t110, t112, t114, t114, t88, t89, t90, 0.0],
-            [0.0, 0.0, 0.0, t116, t118, t120, t120, t91, t92, t93, 0.0],
-            [0.0, 0.0, 0.0, t122, t124, t126, t126, t94, t95, t96, 0.0],
+            [0.0, 0.0, 0.0, t106, t108, t110, t110, t84, t85, t86, 0.0],
+            [0.0, 0.0, 0.0, t112, t114, t116, t116, t87, t88, t89, 0.0],
+            [0.0, 0.0, 0.0, t118, t120, t122, t122, t90, t91, t92, 0.0],
         ],
         [
             [
+                t123,
+                t124,
+                t125,
+                t54 * t93 + t69 * t85 + t70 * t94,
+                t60 * t93 + t71 * t85 + t72 * t94,
+                t66 * t93 + t74 * t85 + t75 * t94,
+                t68 * t93 + t76 * t85 + t77 * t94,
+                0.0,
+                0.5 * t126,
+                0.5 * t85,
+                0.0,
+            ],
+            [
                 t127,
                 t128,
                 t129,
-                t58 * t97 + t73 * t89 + t74 * t98,
-                t64 * t97 + t75 * t89 + t76 * t98,
-                t70 * t97 + t78 * t89 + t79 * t98,
-                t72 * t97 + t80 * t89 + t81 * t98,
+                t54 * t95 + t69 * t88 + t70 * t96,
+                t60 * t95 + t71 * t88 + t72 * t96,
+                t66 * t95 + t74 * t88 + t75 * t96,
+                t68 * t95 + t76 * t88 + t77 * t96,
                 0.0,
                 0.5 * t130,
-                0.5 * t89,
+                0.5 * t88,
                 0.0,
             ],
             [
                 t131,
                 t132,
                 t133,
-                t58 * t99 + t73 * t92 + t74 * t100,
-                t64 * t99 + t75 * t92 + t76 * t100,
-                t70 * t99 + t78 * t92 + t79 * t100,
-                t72 * t99 + t80 * t92 + t81 * t100,
+                t54 * t97 + t69 * t91 + t70 * t98,
+                t60 * t97 + t71 * t91 + t72 * t98,
+                t66 * t97 + t74 * t91 + t75 * t98,
+                t68 * t97 + t76 * t91 + t77 * t98,
                 0.0,
                 0.5 * t134,
-                0.5 * t92,
+                0.5 * t91,
                 0.0,
             ],
             [
-                t135,
-                t136,
-                t137,
-                t58 * t101 + t73 * t95 + t74 * t102,
-                t64 * t101 + t75 * t95 + t76 * t102,
-                t70 * t101 + t78 * t95 + t79 * t102,
-                t72 * t101 + t80 * t95 + t81 * t102,
                 0.0,
-                0.5 * t138,
-                0.5 * t95,
                 0.0,
+                0.0,
+                t123,
+                t124,
+                t125,
+                t125,
+                c_q12 * t93 + s_q12 * t94,
+                t85,
+                -t126,
+                t85,
             ],
             [
                 0.0,
@@ -2733,10 +2710,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t128,
                 t129,
                 t129,
-                c_q12 * t97 + s_q12 * t98,
-                t89,
+                c_q12 * t95 + s_q12 * t96,
+                t88,
                 -t130,
-                t89,
+                t88,
             ],
             [
                 0.0,
@@ -2746,23 +2723,10 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t132,
                 t133,
                 t133,
-                c_q12 * t99 + s_q12 * t100,
-                t92,
+                c_q12 * t97 + s_q12 * t98,
+                t91,
                 -t134,
-                t92,
-            ],
-            [
-                0.0,
-                0.0,
-                0.0,
-                t135,
-                t136,
-                t137,
-                t137,
-                c_q12 * t101 + s_q12 * t102,
-                t95,
-                -t138,
-                t95,
+                t91,
             ],
         ],
     ]
@@ -2789,8 +2753,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2816,8 +2779,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2842,7 +2804,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -54,7 +54,11 @@
 //! | `dependent_velocities` | 43 | 38 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 66 | 50 | 5 | 2 | 5 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -241,39 +245,39 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.b;
-        let t1 = p.a * p.m1;
-        let t2 = p.a * t1;
-        let t3 = p.b * p.m2;
-        let t4 = p.b * t3;
-        let t5 = p.c * p.m3;
-        let t6 = p.c * t5;
-        let t7 = p.a * p.m2;
-        let t8 = p.a * t7;
-        let t9 = 0.3333333333333333 * t2 + t8;
-        let t10 = 0.5 * t1 + t7;
+        let t0 = p.a * p.m1;
+        let t1 = p.a * t0;
+        let t2 = p.b * p.m2;
+        let t3 = p.b * t2;
+        let t4 = p.c * p.m3;
+        let t5 = p.c * t4;
+        let t6 = p.a * p.m2;
+        let t7 = p.a * t6;
+        let t8 = 0.3333333333333333 * t1 + t7;
+        let t9 = 0.5 * t0 + t6;
         Derived {
             params: *self,
-            k0: t4,
-            k1: t9,
-            k2: p.g * t10,
-            k3: t3,
-            k4: t6,
-            k5: p.g * t5,
-            k6: p.a * t3,
-            k7: 0.3333333333333333 * t4 + t9,
-            k8: 0.3333333333333333 * t4,
-            k9: 0.3333333333333333 * t6,
-            k10: p.g * t3,
-            k11: t8,
-            k12: p.g * t7,
-            k13: t7,
+            k0: t3,
+            k1: t8,
+            k2: p.g * t9,
+            k3: t2,
+            k4: t5,
+            k5: p.g * t4,
+            k6: p.a * t2,
+            k7: 0.3333333333333333 * t3 + t8,
+            k8: 0.3333333333333333 * t3,
+            k9: 0.3333333333333333 * t5,
+            k10: p.g * t2,
+            k11: t7,
+            k12: p.g * t6,
+            k13: t6,
             k14: inv0,
-            k15: t10,
+            k15: t9,
             k16: inv0 * inv0 / p.m2,
             k17: 1.0 / (p.c * p.c * p.m3),
-            k18: t2,
+            k18: t1,
             k19: p.a * p.a,
-            k20: p.g * t1,
+            k20: p.g * t0,
             k21: p.g * p.m2,
         }
     }
@@ -320,19 +324,19 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = t6 * d.k0;
-    let t8 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = t1 * d.k0;
+    let t3 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
         - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    let t9 = 0.3333333333333333 * t7 + 0.5 * t8;
+    let t4 = 0.3333333333333333 * t2 + 0.5 * t3;
     [
-        t9 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.a * 0.5 * d.k3 * (c_q1 * t6 - s_q1 * t5 * t5),
-        t9,
+        t4 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.a * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t4,
         0.3333333333333333 * qdd[2] * d.k4 + 0.5 * c_q2 * d.k5,
     ]
 }
@@ -357,11 +361,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = c_q1 * d.k6;
-    let t2 = 0.5 * t1 + d.k8;
-    [[t1 + d.k7, t2, 0.0], [t2, d.k8, 0.0], [0.0, 0.0, d.k9]]
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k6;
+    let t1 = 0.5 * t0 + d.k8;
+    [[t0 + d.k7, t1, 0.0], [t1, d.k8, 0.0], [0.0, 0.0, d.k9]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -385,12 +388,12 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = qd[0] + qd[1];
-    let t6 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    [c_q0 * d.k2 + 0.5 * (t6 - s_q1 * t5 * t5 * d.k6), 0.5 * t6, 0.5 * (c_q2 * d.k5)]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
+    [c_q0 * d.k2 + 0.5 * (t1 - s_q1 * t0 * t0 * d.k6), 0.5 * t1, 0.5 * (c_q2 * d.k5)]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -412,12 +415,11 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t3 = t2 * d.k10;
-    [c_q0 * d.k2 + 0.5 * t3, 0.5 * t3, 0.5 * (c_q2 * d.k5)]
+    let c_q0 = cos(q[0]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = t0 * d.k10;
+    [c_q0 * d.k2 + 0.5 * t1, 0.5 * t1, 0.5 * (c_q2 * d.k5)]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -443,22 +445,22 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = p.g * s_q0;
-    let t6 = qd[0] + qd[1];
-    let t7 = p.g * c_q0 * c_q1;
-    let t8 = c_q0 * d.k2;
-    let t9 = c_q1 * d.k6;
-    let t10 = 0.5 * t9 + d.k8;
-    let t11 = (t7 - s_q1 * (t5 - p.a * qd[0] * qd[0])) * d.k3;
-    let t12 = 0.5 * (c_q2 * d.k5);
-    let t13 = (t7 - s_q1 * t5) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = p.g * s_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * c_q0 * c_q1;
+    let t3 = c_q0 * d.k2;
+    let t4 = c_q1 * d.k6;
+    let t5 = 0.5 * t4 + d.k8;
+    let t6 = (t2 - s_q1 * (t0 - p.a * qd[0] * qd[0])) * d.k3;
+    let t7 = 0.5 * (c_q2 * d.k5);
+    let t8 = (t2 - s_q1 * t0) * d.k3;
     JointSpace {
-        mass_matrix: [[t9 + d.k7, t10, 0.0], [t10, d.k8, 0.0], [0.0, 0.0, d.k9]],
-        bias: [t8 + 0.5 * (t11 - s_q1 * t6 * t6 * d.k6), 0.5 * t11, t12],
-        gravity: [t8 + 0.5 * t13, 0.5 * t13, t12],
+        mass_matrix: [[t4 + d.k7, t5, 0.0], [t5, d.k8, 0.0], [0.0, 0.0, d.k9]],
+        bias: [t3 + 0.5 * (t6 - s_q1 * t1 * t1 * d.k6), 0.5 * t6, t7],
+        gravity: [t3 + 0.5 * t8, 0.5 * t8, t7],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -494,26 +496,26 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = p.g * c_q0;
-    let t6 = qd[0] + qd[1];
-    let t7 = s_q0 * s_q1;
-    let t8 = qd[0] * (s_q1 * qd[0]);
-    let t9 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
-    let inv10 = 1.0 / t9;
-    let t11 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q0 * s_q1;
+    let t3 = qd[0] * (s_q1 * qd[0]);
+    let t4 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[0]
         + p.a
-            * (0.5 * s_q1 * t6 * t6 * d.k3
-                + c_q1 * (0.75 * t8 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
-        - t5 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t7 * d.k12;
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t3 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
+        - t0 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t2 * d.k12;
     [
-        inv10 * t11,
+        inv0 * t5,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.a * t8 + c_q1 * (t5 + p.a * inv10 * t11) - p.g * t7)
-                - 0.3333333333333333 * d.k0 * inv10 * t11) * d.k16),
+                - 0.5 * d.k3 * (p.a * t3 + c_q1 * (t0 + p.a * inv0 * t5) - p.g * t2)
+                - 0.3333333333333333 * d.k0 * inv0 * t5) * d.k16),
         3.0 * ((tau[2] - 0.5 * c_q2 * d.k5) * d.k17),
     ]
 }
@@ -543,12 +545,11 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let t1 = s_q1 * d.k6;
-    let t2 = qd[0] * t1;
-    let t3 = (qd[0] + qd[1]) * t1;
-    [[0.5 * (t2 - t3), -0.5 * t3, 0.0], [0.5 * t2, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    let s_q1 = sin(q[1]);
+    let t0 = s_q1 * d.k6;
+    let t1 = qd[0] * t0;
+    let t2 = (qd[0] + qd[1]) * t0;
+    [[0.5 * (t1 - t2), -0.5 * t2, 0.0], [0.5 * t1, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -572,18 +573,18 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 0.5 * p.b * t4 + p.a * c_q1 * qd[0];
-    let t6 = libm::Libm::<Real>::sin(q[0] + q[1]);
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * p.b * t0 + p.a * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k18 + qd[2] * qd[2] * d.k4)
             + 0.5
-                * (p.m2 * (t5 * t5 + s_q1 * s_q1 * qd[0] * qd[0] * d.k19)
-                    + 0.08333333333333333 * t4 * t4 * d.k0),
-        0.5 * (s_q0 * d.k20 + s_q2 * d.k5) + (p.a * s_q0 + 0.5 * p.b * t6) * d.k21,
+                * (p.m2 * (t1 * t1 + s_q1 * s_q1 * qd[0] * qd[0] * d.k19)
+                    + 0.08333333333333333 * t0 * t0 * d.k0),
+        0.5 * (s_q0 * d.k20 + s_q2 * d.k5) + (p.a * s_q0 + 0.5 * p.b * t2) * d.k21,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -607,18 +608,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.a * c_q0, p.a * s_q0, 0.0],
         },
         Pose {
@@ -650,11 +651,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -681,7 +681,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0],
@@ -692,7 +692,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [-(p.a * s_q0), 0.0, 0.0],
+            [-p.a * s_q0, 0.0, 0.0],
             [p.a * c_q0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -731,8 +731,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -758,8 +757,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -784,8 +782,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -811,14 +812,14 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = p.d + p.c * c_q2 - p.a * c_q0 - p.b * t5;
-    let t8 = p.c * s_q2 - p.a * s_q0 - p.b * t6;
-    [t5 * t7 + t6 * t8, t5 * t8 - t6 * t7]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = p.d + p.c * c_q2 - p.a * c_q0 - p.b * t1;
+    let t4 = p.c * s_q2 - p.a * s_q0 - p.b * t2;
+    [t1 * t3 + t2 * t4, t1 * t4 - t2 * t3]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -843,26 +844,26 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.a * s_q0;
-    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t6 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t7 = -t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = p.b * t5;
-    let t11 = p.c * c_q2;
-    let t12 = p.c * s_q2;
-    let t13 = p.a * c_q0 + t10;
-    let t14 = p.d + t11 - t13;
-    let t15 = t12 - t4 - p.b * t6;
-    let t16 = p.b * t7;
-    let t17 = t4 - t16;
-    let t18 = t7 * t14 + t5 * t15;
-    let t19 = t7 * t15 - t14 * t5;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.a * s_q0;
+    let t1 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t2 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t3 = -t2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = p.b * t1;
+    let t5 = p.c * c_q2;
+    let t6 = p.c * s_q2;
+    let t7 = p.a * c_q0 + t4;
+    let t8 = p.d + t5 - t7;
+    let t9 = t6 - t0 - p.b * t2;
+    let t10 = p.b * t3;
+    let t11 = t0 - t10;
+    let t12 = t3 * t8 + t1 * t9;
+    let t13 = t3 * t9 - t8 * t1;
     [
-        [t5 * t17 + t18 - t6 * t13, t18 - t10 * (t7 + t6), t6 * t11 - t5 * t12],
-        [t7 * t17 + t19 - t5 * t13, t19 - t7 * t16 - t5 * t10, t5 * t11 - t7 * t12],
+        [t1 * t11 + t12 - t2 * t7, t12 - t4 * (t3 + t2), t2 * t5 - t1 * t6],
+        [t3 * t11 + t13 - t1 * t7, t13 - t3 * t10 - t1 * t4, t1 * t5 - t3 * t6],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -886,39 +887,38 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = p.b * t6;
-    let t8 = p.b * t5;
-    let t9 = -(p.a * c_q0) - t8;
-    let t10 = p.d + p.c * c_q2 + t9;
-    let t11 = p.a * s_q0 + t7;
-    let t12 = p.c * s_q2 - t11;
-    let t13 = t6 * t9;
-    let t14 = t5 * t9;
-    let t15 = -(t5 * t10) - t6 * t12;
-    let t16 = t15 - t6 * t11;
-    let t17 = t14 + t16;
-    let t18 = t4 - q[2];
-    let (t19, t20) = libm::Libm::<Real>::sincos(t18);
-    let t21 = p.c * t20;
-    let t22 = qd[2] * t21;
-    let t23 = t9;
-    let t24 = t6 * t10 - t5 * t12;
-    let t25 = t24 - t5 * t11;
-    let t26 = t25 - t13;
-    let t27 = p.c * t19;
-    let t28 = qd[2] * t27;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = p.b * t2;
+    let t4 = p.b * t1;
+    let t5 = -p.a * c_q0 - t4;
+    let t6 = p.d + p.c * c_q2 + t5;
+    let t7 = p.a * s_q0 + t3;
+    let t8 = p.c * s_q2 - t7;
+    let t9 = t2 * t5;
+    let t10 = t1 * t5;
+    let t11 = -t1 * t6 - t2 * t8;
+    let t12 = t11 - t2 * t7;
+    let t13 = t10 + t12;
+    let t14 = t0 - q[2];
+    let (t15, t16) = sin_cos(t14);
+    let t17 = p.c * t16;
+    let t18 = qd[2] * t17;
+    let t19 = t2 * t6 - t1 * t8;
+    let t20 = t19 - t1 * t7;
+    let t21 = t20 - t9;
+    let t22 = p.c * t15;
+    let t23 = qd[2] * t22;
     [
-        qd[0] * (t22 + qd[0] * (2.0 * t14 + t16 - t5 * t23) + qd[1] * t17)
-            + qd[1] * (t22 + qd[0] * t17 + qd[1] * (t15 - t6 * t7 - t5 * t8))
-            + qd[2] * (t21 * (qd[0] + qd[1]) - t22),
-        qd[0] * (qd[0] * (t25 + t6 * t23 - 2.0 * t13) + qd[1] * t26 - t28)
-            + qd[1] * (qd[0] * t26 + qd[1] * t24 - t28)
-            + qd[2] * (t28 - t27 * (qd[0] + qd[1])),
+        qd[0] * (t18 + qd[0] * (2.0 * t10 + t12 - t1 * t5) + qd[1] * t13)
+            + qd[1] * (t18 + qd[0] * t13 + qd[1] * (t11 - t2 * t3 - t1 * t4))
+            + qd[2] * (t17 * (qd[0] + qd[1]) - t18),
+        qd[0] * (qd[0] * (t20 + t2 * t5 - 2.0 * t9) + qd[1] * t21 - t23)
+            + qd[1] * (qd[0] * t21 + qd[1] * t19 - t23)
+            + qd[2] * (t23 - t22 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -947,14 +947,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1354,4 +1353,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

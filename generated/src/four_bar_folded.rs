@@ -31,13 +31,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 18 | 11 | 0 | 0 | 2 | 3 |
+//! | `inverse_dynamics` | 17 | 11 | 0 | 0 | 2 | 3 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 13 | 5 | 0 | 0 | 2 | 3 |
 //! | `gravity` | 4 | 2 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 20 | 9 | 0 | 0 | 2 | 3 |
 //! | `forward_dynamics` | 27 | 15 | 1 | 0 | 2 | 3 |
-//! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 0 |
+//! | `coriolis_matrix` | 5 | 2 | 0 | 0 | 1 | 0 |
 //! | `energy` | 19 | 9 | 0 | 0 | 4 | 1 |
 //! | `body_poses` | 2 | 4 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -46,15 +46,19 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 10 | 8 | 0 | 0 | 3 | 3 |
-//! | `constraint_jacobian` | 16 | 14 | 0 | 0 | 4 | 4 |
+//! | `constraint_jacobian` | 29 | 21 | 0 | 0 | 3 | 3 |
 //! | `constraint_bias` | 42 | 35 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 127 | 108 | 26 | 5 | 10 | 11 |
-//! | `cut_joint_reactions` | 131 | 111 | 26 | 5 | 11 | 12 |
-//! | `dependent_velocities` | 33 | 31 | 5 | 2 | 4 | 4 |
-//! | `constrained_inverse_dynamics` | 51 | 43 | 5 | 2 | 6 | 7 |
+//! | `constrained_forward_dynamics` | 140 | 115 | 26 | 5 | 9 | 10 |
+//! | `cut_joint_reactions` | 144 | 118 | 26 | 5 | 10 | 11 |
+//! | `dependent_velocities` | 46 | 38 | 5 | 2 | 3 | 3 |
+//! | `constrained_inverse_dynamics` | 63 | 50 | 5 | 2 | 5 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -148,13 +152,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,7 +165,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -182,7 +180,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 18,
+    mul: 17,
     add: 11,
     div: 0,
     sqrt: 0,
@@ -206,24 +204,23 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
-    let t8 = 0.36 * t5 + 0.144 * t7;
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = 0.36 * t0 + 0.144 * t2;
     [
-        t8 + 2.7468 * c_q0 + 0.05333333333333334 * qdd[0]
-            + 0.2 * 0.36 * (c_q1 * t7 - s_q1 * t6 * t6),
-        t8,
+        t3 + 2.7468 * c_q0 + 0.05333333333333334 * qdd[0]
+            + 0.072 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t3,
         2.4525 * c_q2 + 0.08333333333333333 * qdd[2],
     ]
 }
@@ -247,13 +244,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = 0.072 * c_q1 + 0.144;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.072 * c_q1 + 0.144;
     [
-        [0.144 * c_q1 + 0.19733333333333333, t1, 0.0],
-        [t1, 0.144, 0.0],
+        [0.144 * c_q1 + 0.19733333333333333, t0, 0.0],
+        [t0, 0.144, 0.0],
         [0.0, 0.0, 0.08333333333333333],
     ]
 }
@@ -277,14 +273,13 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t5 = qd[0] + qd[1];
-    let t6 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    [2.7468 * c_q0 + 0.36 * t6 - 0.072 * s_q1 * t5 * t5, 0.36 * t6, 2.4525 * c_q2]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    [2.7468 * c_q0 + 0.36 * t1 - 0.072 * s_q1 * t0 * t0, 0.36 * t1, 2.4525 * c_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -305,12 +300,11 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t2 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    [2.7468 * c_q0 + 3.5316 * t2, 3.5316 * t2, 2.4525 * c_q2]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[1]);
+    [2.7468 * c_q0 + 3.5316 * t0, 3.5316 * t0, 2.4525 * c_q2]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -334,25 +328,24 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q0 * c_q1;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = 0.072 * c_q1 + 0.144;
-    let t8 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t9 = 2.4525 * c_q2;
-    let t10 = 9.81 * (t4 - s_q0 * s_q1);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let c_q2 = cos(q[2]);
+    let t1 = qd[0] + qd[1];
+    let t2 = 0.072 * c_q1 + 0.144;
+    let t3 = 9.81 * t0 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t4 = 2.4525 * c_q2;
+    let t5 = 9.81 * (t0 - s_q0 * s_q1);
     JointSpace {
         mass_matrix: [
-            [0.144 * c_q1 + 0.19733333333333333, t7, 0.0],
-            [t7, 0.144, 0.0],
+            [0.144 * c_q1 + 0.19733333333333333, t2, 0.0],
+            [t2, 0.144, 0.0],
             [0.0, 0.0, 0.08333333333333333],
         ],
-        bias: [2.7468 * c_q0 + 0.36 * t8 - 0.072 * s_q1 * t6 * t6, 0.36 * t8, t9],
-        gravity: [2.7468 * c_q0 + 0.36 * t10, 0.36 * t10, t9],
+        bias: [2.7468 * c_q0 + 0.36 * t3 - 0.072 * s_q1 * t1 * t1, 0.36 * t3, t4],
+        gravity: [2.7468 * c_q0 + 0.36 * t5, 0.36 * t5, t4],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -382,33 +375,32 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 * s_q1;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t6 = qd[0] + qd[1];
-    let t7 = s_q1 * (qd[0] * qd[0]);
-    let t8 = c_q1 * c_q1;
-    let t9 = (tau[0] + 0.2 * (0.36 * s_q1 * t6 * t6 + c_q1 * (0.18 * t7 - 2.5 * tau[1]))
-        - tau[1] - 1.7658 * c_q1 * t4 - 9.81 * c_q0 * (0.28 - 0.18 * t8))
-        / (0.05333333333333334 - 0.036 * t8);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 * s_q1;
+    let c_q2 = cos(q[2]);
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q1 * (qd[0] * qd[0]);
+    let t3 = c_q1 * c_q1;
+    let t4 = (tau[0] + 0.2 * (0.36 * s_q1 * t1 * t1 + c_q1 * (0.18 * t2 - 2.5 * tau[1]))
+        - tau[1] - 1.7658 * c_q1 * t0 - 9.81 * c_q0 * (0.28 - 0.18 * t3))
+        / (0.05333333333333334 - 0.036 * t3);
     [
-        t9,
+        t4,
         6.944444444444445
-            * (tau[1] - 0.144 * t9
-                - 0.36 * (0.2 * t7 + c_q1 * (9.81 * c_q0 + 0.2 * t9) - 9.81 * t4)),
+            * (tau[1] - 0.144 * t4
+                - 0.36 * (0.2 * t2 + c_q1 * (9.81 * c_q0 + 0.2 * t4) - 9.81 * t0)),
         12.0 * (tau[2] - 2.4525 * c_q2),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 6,
+    mul: 5,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -428,19 +420,14 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let t1 = s_q1 * qd[0];
-    let t2 = s_q1 * (qd[0] + qd[1]);
-    [
-        [0.5 * (0.144 * (t1 - t2)), -0.072 * t2, 0.0],
-        [0.072 * t1, 0.0, 0.0],
-        [0.0, 0.0, 0.0],
-    ]
+    let s_q1 = sin(q[1]);
+    let t0 = s_q1 * qd[0];
+    let t1 = s_q1 * (qd[0] + qd[1]);
+    [[0.072 * (t0 - t1), -0.072 * t1, 0.0], [0.072 * t0, 0.0, 0.0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -462,20 +449,19 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 0.3 * t4 + 0.2 * c_q1 * qd[0];
-    let t6 = libm::Libm::<Real>::sin(q[0] + q[1]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q2 = sin(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.3 * t0 + 0.2 * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.0026666666666666666 * qd[0] * qd[0] + 0.041666666666666664 * qd[2] * qd[2]
             + 0.5
-                * (0.036 * t4 * t4
-                    + 1.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t5 * t5)),
-        2.7468 * s_q0 + 2.4525 * s_q2 + 3.5316 * t6,
+                * (0.036 * t0 * t0
+                    + 1.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t1 * t1)),
+        2.7468 * s_q0 + 2.4525 * s_q2 + 3.5316 * t2,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -497,20 +483,19 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q0, 0.2 * s_q0, 0.0],
         },
         Pose {
@@ -542,11 +527,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -571,9 +555,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0],
@@ -623,8 +606,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -650,8 +632,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -676,8 +657,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -701,25 +685,24 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = 0.5 * c_q2 + 0.7 - 0.2 * c_q0 - 0.6 * t5;
-    let t8 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t6;
-    [t5 * t7 + t6 * t8, t5 * t8 - t6 * t7]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = 0.5 * c_q2 + 0.7 - 0.2 * c_q0 - 0.6 * t1;
+    let t4 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t2;
+    [t1 * t3 + t2 * t4, t1 * t4 - t2 * t3]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 16,
-    add: 14,
+    mul: 29,
+    add: 21,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
     exp: 0,
 };
 ///The constraint Jacobian J(q), so that Ψ̇ = J q̇ (velocity coordinates, quasi-
@@ -733,24 +716,31 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = -0.2 * c_q0 - 0.6 * t5;
-    let t8 = 0.5 * c_q2 + t7 + 0.7;
-    let t9 = 0.2 * s_q0 + 0.6 * t6;
-    let t10 = 0.5 * s_q2 - t9;
-    let t11 = t5 * t10 - t6 * t8;
-    let t12 = t5 * t8 + t6 * t10;
-    let t13 = t4 - q[2];
-    let (t14, t15) = libm::Libm::<Real>::sincos(t13);
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let t1 = s_q0 * s_q1;
+    let t2 = t0 - t1;
+    let t3 = c_q0 * s_q1;
+    let t4 = s_q0 * c_q1;
+    let t5 = -t3 - t4;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t6 = -0.2 * c_q0 - 0.6 * t2;
+    let t7 = t6 + 0.5 * c_q2 + 0.7;
+    let t8 = 0.5 * s_q2 + 0.6 * t5 - 0.2 * s_q0;
+    let t9 = t5 * t7;
+    let t10 = t2 * t8;
+    let t11 = 0.2 * s_q0 - 0.6 * t5;
+    let t12 = t7 * t2;
+    let t13 = t5 * t8;
     [
-        [t11 + t5 * t9 + t6 * t7, t11, 0.5 * t14],
-        [t5 * t7 - t12 - t6 * t9, -0.6 - t12, 0.5 * t15],
+        [t9 + t10 + t2 * t11 - t5 * t6, t9 + t10, -0.5 * (t5 * c_q2 + t2 * s_q2)],
+        [
+            t5 * t11 + t13 + t2 * t6 - t12,
+            t13 - t12 - 0.6 * (t5 * t5 + t2 * t2),
+            0.5 * (t2 * c_q2 - t5 * s_q2),
+        ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -772,37 +762,39 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = -0.2 * c_q0 - 0.6 * t5;
-    let t8 = 0.5 * c_q2 + t7 + 0.7;
-    let t9 = 0.2 * s_q0 + 0.6 * t6;
-    let t10 = 0.5 * s_q2 - t9;
-    let t11 = t6 * t7;
-    let t12 = t5 * t7;
-    let t13 = -(t5 * t8) - t6 * t10;
-    let t14 = t13 - t6 * t9;
-    let t15 = t12 + t14;
-    let t16 = t4 - q[2];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = qd[2] * t18;
-    let t20 = t7;
-    let t21 = t6 * t8 - t5 * t10;
-    let t22 = t21 - t5 * t9;
-    let t23 = t22 - t11;
-    let t24 = qd[2] * t17;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = -0.2 * c_q0 - 0.6 * t1;
+    let t4 = 0.5 * c_q2 + t3 + 0.7;
+    let t5 = 0.2 * s_q0 + 0.6 * t2;
+    let t6 = 0.5 * s_q2 - t5;
+    let t7 = t2 * t3;
+    let t8 = t1 * t3;
+    let t9 = -t1 * t4 - t2 * t6;
+    let t10 = t9 - t2 * t5;
+    let t11 = t8 + t10;
+    let t12 = t0 - q[2];
+    let (t13, t14) = sin_cos(t12);
+    let t15 = qd[2] * t14;
+    let t16 = t2 * t4 - t1 * t6;
+    let t17 = t16 - t1 * t5;
+    let t18 = t17 - t7;
+    let t19 = qd[2] * t13;
     [
-        qd[0] * (0.5 * t19 + qd[0] * (2.0 * t12 + t14 - t5 * t20) + qd[1] * t15)
-            + qd[1] * (0.5 * t19 + qd[0] * t15 + qd[1] * (t13 - 0.6))
-            + qd[2] * 0.5 * (t18 * (qd[0] + qd[1]) - t19),
-        qd[0] * (qd[0] * (t22 + t6 * t20 - 2.0 * t11) + qd[1] * t23 - 0.5 * t24)
-            + qd[1] * (qd[0] * t23 + qd[1] * t21 - 0.5 * t24)
-            + qd[2] * 0.5 * (t24 - t17 * (qd[0] + qd[1])),
+        qd[0] * (0.5 * t15 + qd[0] * (2.0 * t8 + t10 - t1 * t3) + qd[1] * t11)
+            + qd[1] * (0.5 * t15 + qd[0] * t11 + qd[1] * (t9 - 0.6))
+            + 0.5 * qd[2] * (t14 * (qd[0] + qd[1]) - t15),
+        qd[0] * (qd[0] * (t17 + t2 * t3 - 2.0 * t7) + qd[1] * t18 - 0.5 * t19)
+            + qd[1] * (qd[0] * t18 + qd[1] * t16 - 0.5 * t19)
+            + 0.5 * qd[2] * (t19 - t13 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -831,14 +823,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -984,12 +975,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 127,
-    add: 108,
+    mul: 140,
+    add: 115,
     div: 26,
     sqrt: 5,
-    sin: 10,
-    cos: 11,
+    sin: 9,
+    cos: 10,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1055,12 +1046,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 131,
-    add: 111,
+    mul: 144,
+    add: 118,
     div: 26,
     sqrt: 5,
-    sin: 11,
-    cos: 12,
+    sin: 10,
+    cos: 11,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first
@@ -1146,12 +1137,12 @@ fn dependent_map(
 }
 /// Operation count of [`dependent_velocities_with`].
 pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 33,
-    add: 31,
+    mul: 46,
+    add: 38,
     div: 5,
     sqrt: 2,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
     exp: 0,
 };
 /// Every velocity coordinate from the independent ones
@@ -1192,12 +1183,12 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 51,
-    add: 43,
+    mul: 63,
+    add: 50,
     div: 5,
     sqrt: 2,
-    sin: 6,
-    cos: 7,
+    sin: 5,
+    cos: 6,
     exp: 0,
 };
 /// The forces of the independent (actuated) coordinates, in
@@ -1238,4 +1229,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

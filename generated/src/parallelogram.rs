@@ -38,7 +38,7 @@
 //! | `gravity` | 6 | 2 | 0 | 0 | 0 | 4 |
 //! | `joint_space` | 19 | 9 | 0 | 0 | 2 | 4 |
 //! | `forward_dynamics` | 42 | 16 | 1 | 0 | 2 | 4 |
-//! | `coriolis_matrix` | 5 | 3 | 0 | 0 | 1 | 0 |
+//! | `coriolis_matrix` | 3 | 3 | 0 | 0 | 1 | 0 |
 //! | `energy` | 23 | 12 | 0 | 0 | 5 | 1 |
 //! | `body_poses` | 2 | 5 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -47,15 +47,20 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 18 | 15 | 0 | 0 | 4 | 4 |
-//! | `constraint_jacobian` | 46 | 38 | 0 | 0 | 4 | 4 |
+//! | `constraint_jacobian` | 44 | 35 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 77 | 71 | 0 | 0 | 6 | 6 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 330 | 298 | 60 | 8 | 12 | 14 |
-//! | `cut_joint_reactions` | 338 | 303 | 60 | 8 | 13 | 15 |
-//! | `dependent_velocities` | 107 | 99 | 9 | 3 | 4 | 4 |
-//! | `constrained_inverse_dynamics` | 132 | 112 | 9 | 3 | 6 | 8 |
+//! | `constrained_forward_dynamics` | 328 | 295 | 60 | 8 | 12 | 14 |
+//! | `cut_joint_reactions` | 336 | 300 | 60 | 8 | 13 | 15 |
+//! | `dependent_velocities` | 105 | 96 | 9 | 3 | 4 | 4 |
+//! | `constrained_inverse_dynamics` | 130 | 109 | 9 | 3 | 6 | 8 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    non_snake_case,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -231,32 +236,32 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.a;
-        let t1 = p.L * p.m;
-        let t2 = p.L * t1;
-        let t3 = p.a * p.mc;
-        let t4 = p.a * t3;
-        let t5 = p.L * p.mc;
-        let t6 = p.L * t5;
-        let t7 = 0.3333333333333333 * t2 + t6;
-        let t8 = 0.5 * t1 + t5;
+        let t0 = p.L * p.m;
+        let t1 = p.L * t0;
+        let t2 = p.a * p.mc;
+        let t3 = p.a * t2;
+        let t4 = p.L * p.mc;
+        let t5 = p.L * t4;
+        let t6 = 0.3333333333333333 * t1 + t5;
+        let t7 = 0.5 * t0 + t4;
         Derived {
             params: *self,
-            k0: t4,
-            k1: t7,
-            k2: p.g * t8,
-            k3: t3,
-            k4: t2,
-            k5: p.g * t1,
-            k6: p.L * t3,
-            k7: 1.3333333333333333 * t4 + t7,
-            k8: 1.3333333333333333 * t4,
-            k9: 0.3333333333333333 * t2,
-            k10: p.g * t3,
-            k11: t6,
-            k12: p.g * t5,
-            k13: t5,
+            k0: t3,
+            k1: t6,
+            k2: p.g * t7,
+            k3: t2,
+            k4: t1,
+            k5: p.g * t0,
+            k6: p.L * t2,
+            k7: 1.3333333333333333 * t3 + t6,
+            k8: 1.3333333333333333 * t3,
+            k9: 0.3333333333333333 * t1,
+            k10: p.g * t2,
+            k11: t5,
+            k12: p.g * t4,
+            k13: t4,
             k14: inv0,
-            k15: t8,
+            k15: t7,
             k16: 1.0 / (p.L * p.L * p.m),
             k17: inv0 * inv0 / p.mc,
             k18: p.L * p.L,
@@ -307,21 +312,21 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = qd[0] + qd[3];
-    let t7 = qdd[0] + qdd[3];
-    let t8 = t7 * d.k0;
-    let t9 = (c_q3 * (p.g * c_q0 + p.L * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[3];
+    let t1 = qdd[0] + qdd[3];
+    let t2 = t1 * d.k0;
+    let t3 = (c_q3 * (p.g * c_q0 + p.L * qdd[0])
         - s_q3 * (p.g * s_q0 - p.L * qd[0] * qd[0])) * d.k3;
-    let t10 = 1.3333333333333333 * t8 + t9;
+    let t4 = 1.3333333333333333 * t2 + t3;
     [
-        t10 + qdd[0] * d.k1 + c_q0 * d.k2 + p.L * d.k3 * (c_q3 * t7 - s_q3 * t6 * t6),
+        t4 + qdd[0] * d.k1 + c_q0 * d.k2 + p.L * d.k3 * (c_q3 * t1 - s_q3 * t0 * t0),
         0.3333333333333333 * qdd[1] * d.k4 + 0.5 * c_q1 * d.k5,
         0.3333333333333333 * qdd[2] * d.k4 + 0.5 * c_q2 * d.k5,
-        t10,
+        t4,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -345,15 +350,14 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t1 = c_q3 * d.k6;
-    let t2 = t1 + d.k8;
+    let c_q3 = cos(q[3]);
+    let t0 = c_q3 * d.k6;
+    let t1 = t0 + d.k8;
     [
-        [2.0 * t1 + d.k7, 0.0, 0.0, t2],
+        [2.0 * t0 + d.k7, 0.0, 0.0, t1],
         [0.0, d.k9, 0.0, 0.0],
         [0.0, 0.0, d.k9, 0.0],
-        [t2, 0.0, 0.0, d.k8],
+        [t1, 0.0, 0.0, d.k8],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -378,17 +382,17 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = qd[0] + qd[3];
-    let t7 = (p.g * c_q0 * c_q3 - s_q3 * (p.g * s_q0 - p.L * qd[0] * qd[0])) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[3];
+    let t1 = (p.g * c_q0 * c_q3 - s_q3 * (p.g * s_q0 - p.L * qd[0] * qd[0])) * d.k3;
     [
-        c_q0 * d.k2 + t7 - s_q3 * t6 * t6 * d.k6,
+        c_q0 * d.k2 + t1 - s_q3 * t0 * t0 * d.k6,
         0.5 * (c_q1 * d.k5),
         0.5 * (c_q2 * d.k5),
-        t7,
+        t1,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -411,13 +415,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t3 = libm::Libm::<Real>::cos(q[0] + q[3]);
-    let t4 = t3 * d.k10;
-    [c_q0 * d.k2 + t4, 0.5 * (c_q1 * d.k5), 0.5 * (c_q2 * d.k5), t4]
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[3]);
+    let t1 = t0 * d.k10;
+    [c_q0 * d.k2 + t1, 0.5 * (c_q1 * d.k5), 0.5 * (c_q2 * d.k5), t1]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -443,29 +446,29 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = p.g * s_q0;
-    let t7 = qd[0] + qd[3];
-    let t8 = p.g * c_q0 * c_q3;
-    let t9 = c_q0 * d.k2;
-    let t10 = c_q3 * d.k6;
-    let t11 = t10 + d.k8;
-    let t12 = (t8 - s_q3 * (t6 - p.L * qd[0] * qd[0])) * d.k3;
-    let t13 = 0.5 * (c_q1 * d.k5);
-    let t14 = 0.5 * (c_q2 * d.k5);
-    let t15 = (t8 - s_q3 * t6) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.g * s_q0;
+    let t1 = qd[0] + qd[3];
+    let t2 = p.g * c_q0 * c_q3;
+    let t3 = c_q0 * d.k2;
+    let t4 = c_q3 * d.k6;
+    let t5 = t4 + d.k8;
+    let t6 = (t2 - s_q3 * (t0 - p.L * qd[0] * qd[0])) * d.k3;
+    let t7 = 0.5 * (c_q1 * d.k5);
+    let t8 = 0.5 * (c_q2 * d.k5);
+    let t9 = (t2 - s_q3 * t0) * d.k3;
     JointSpace {
         mass_matrix: [
-            [2.0 * t10 + d.k7, 0.0, 0.0, t11],
+            [2.0 * t4 + d.k7, 0.0, 0.0, t5],
             [0.0, d.k9, 0.0, 0.0],
             [0.0, 0.0, d.k9, 0.0],
-            [t11, 0.0, 0.0, d.k8],
+            [t5, 0.0, 0.0, d.k8],
         ],
-        bias: [t9 + t12 - s_q3 * t7 * t7 * d.k6, t13, t14, t12],
-        gravity: [t9 + t15, t13, t14, t15],
+        bias: [t3 + t6 - s_q3 * t1 * t1 * d.k6, t7, t8, t6],
+        gravity: [t3 + t9, t7, t8, t9],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -501,31 +504,31 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = p.g * c_q0;
-    let t7 = qd[0] + qd[3];
-    let t8 = s_q0 * s_q3;
-    let t9 = qd[0] * (s_q3 * qd[0]);
-    let t10 = d.k1 - 0.75 * c_q3 * c_q3 * d.k11;
-    let inv11 = 1.0 / t10;
-    let t12 = tau[0]
-        + p.L * (s_q3 * t7 * t7 * d.k3 + c_q3 * 0.75 * (t9 * d.k13 - tau[3] * d.k14))
-        - tau[3] - t6 * (d.k15 - 0.75 * c_q3 * c_q3 * d.k13) - 0.75 * c_q3 * t8 * d.k12;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[3];
+    let t2 = s_q0 * s_q3;
+    let t3 = qd[0] * (s_q3 * qd[0]);
+    let t4 = d.k1 - 0.75 * c_q3 * c_q3 * d.k11;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[0]
+        + p.L * (s_q3 * t1 * t1 * d.k3 + 0.75 * c_q3 * (t3 * d.k13 - tau[3] * d.k14))
+        - tau[3] - t0 * (d.k15 - 0.75 * c_q3 * c_q3 * d.k13) - 0.75 * c_q3 * t2 * d.k12;
     [
-        inv11 * t12,
+        inv0 * t5,
         3.0 * ((tau[1] - 0.5 * c_q1 * d.k5) * d.k16),
         3.0 * (d.k16 * (tau[2] - 0.5 * c_q2 * d.k5)),
         0.75
-            * ((tau[3] - d.k3 * (p.L * t9 + c_q3 * (t6 + p.L * inv11 * t12) - p.g * t8)
-                - 1.3333333333333333 * d.k0 * inv11 * t12) * d.k17),
+            * ((tau[3] - d.k3 * (p.L * t3 + c_q3 * (t0 + p.L * inv0 * t5) - p.g * t2)
+                - 1.3333333333333333 * d.k0 * inv0 * t5) * d.k17),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 5,
+    mul: 3,
     add: 3,
     div: 0,
     sqrt: 0,
@@ -549,16 +552,15 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t1 = s_q3 * d.k6;
-    let t2 = qd[0] * t1;
-    let t3 = (qd[0] + qd[3]) * t1;
+    let s_q3 = sin(q[3]);
+    let t0 = s_q3 * d.k6;
+    let t1 = qd[0] * t0;
+    let t2 = (qd[0] + qd[3]) * t0;
     [
-        [0.5 * (2.0 * (t2 - t3)), 0.0, 0.0, -t3],
+        [t1 - t2, 0.0, 0.0, -t2],
         [0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0],
-        [t2, 0.0, 0.0, 0.0],
+        [t1, 0.0, 0.0, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -583,19 +585,19 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t5 = qd[0] + qd[3];
-    let t6 = p.a * t5 + p.L * c_q3 * qd[0];
-    let t7 = libm::Libm::<Real>::sin(q[0] + q[3]);
+    let s_q0 = sin(q[0]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[3];
+    let t1 = p.a * t0 + p.L * c_q3 * qd[0];
+    let t2 = sin(q[0] + q[3]);
     (
         0.16666666666666666 * d.k4 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
             + 0.5
-                * (p.mc * (t6 * t6 + s_q3 * s_q3 * qd[0] * qd[0] * d.k18)
-                    + 0.3333333333333333 * t5 * t5 * d.k0),
-        0.5 * d.k5 * (s_q0 + s_q1 + s_q2) + (p.L * s_q0 + p.a * t7) * d.k19,
+                * (p.mc * (t1 * t1 + s_q3 * s_q3 * qd[0] * qd[0] * d.k18)
+                    + 0.3333333333333333 * t0 * t0 * d.k0),
+        0.5 * d.k5 * (s_q0 + s_q1 + s_q2) + (p.L * s_q0 + p.a * t2) * d.k19,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -619,12 +621,12 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = q[0] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -639,7 +641,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [d.k20, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t8, 0.0], [t8, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.L * c_q0, p.L * s_q0, 0.0],
         },
     ]
@@ -667,11 +669,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -698,7 +699,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -725,7 +726,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 1.0, 0.0],
         ],
         [
-            [-(p.L * s_q0), 0.0, 0.0, 0.0],
+            [-p.L * s_q0, 0.0, 0.0, 0.0],
             [p.L * c_q0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
@@ -756,8 +757,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -783,8 +783,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -809,8 +808,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -836,31 +838,26 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = p.L * c_q0;
-    let t7 = p.L * s_q0;
-    let t8 = q[0] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t8);
-    let t11 = p.a * t10;
-    let t12 = p.a * t9;
-    let t13 = p.a + p.L * c_q1 - t6 - t12;
-    let t14 = p.L * s_q1 - t7 - t11;
-    let t15 = p.L * s_q2 - t7 - 2.0 * t11;
-    let t16 = p.L * c_q2 + d.k20 - t6 - 2.0 * t12;
-    [
-        t9 * t13 + t10 * t14,
-        t9 * t14 - t10 * t13,
-        t10 * t15 + t9 * t16,
-        t9 * t15 - t10 * t16,
-    ]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.L * c_q0;
+    let t1 = p.L * s_q0;
+    let t2 = q[0] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = p.a * t4;
+    let t6 = p.a * t3;
+    let t7 = p.a + p.L * c_q1 - t0 - t6;
+    let t8 = p.L * s_q1 - t1 - t5;
+    let t9 = p.L * s_q2 - t1 - 2.0 * t5;
+    let t10 = p.L * c_q2 + d.k20 - t0 - 2.0 * t6;
+    [t3 * t7 + t4 * t8, t3 * t8 - t4 * t7, t4 * t9 + t3 * t10, t3 * t9 - t4 * t10]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 46,
-    add: 38,
+    mul: 44,
+    add: 35,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -880,43 +877,41 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = p.L * c_q0;
-    let t9 = p.L * s_q0;
-    let t10 = c_q0 * c_q3 - s_q0 * s_q3;
-    let t11 = c_q0 * s_q3 + s_q0 * c_q3;
-    let t12 = t11;
-    let t13 = p.a * t10;
-    let t14 = p.a * t11;
-    let t15 = p.L * c_q1;
-    let t16 = p.L * s_q1;
-    let t17 = t8 + t13;
-    let t18 = p.a + t15 - t17;
-    let t19 = t16 - t9 - t14;
-    let t20 = p.L * c_q2;
-    let t21 = p.L * s_q2;
-    let t22 = -2.0 * t13 - t8;
-    let t23 = t21 - t9 - 2.0 * t14;
-    let t24 = -(p.a * t12);
-    let t25 = t9 - t24;
-    let t26 = t10 * t19 - t12 * t18;
-    let t27 = -t10;
-    let t28 = t18 * t27 - t12 * t19;
-    let t29 = t9 - 2.0 * t24;
-    let t30 = p.L * t10;
-    let t31 = t13 * (t11 - t12);
-    let t32 = t12 * t24 - t10 * t13;
-    let t33 = t20 + t22 + d.k20;
-    let t34 = t10 * t23 - t12 * t33;
-    let t35 = t27 * t33 - t12 * t23;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.L * c_q0;
+    let t1 = p.L * s_q0;
+    let t2 = c_q0 * c_q3 - s_q0 * s_q3;
+    let t3 = c_q0 * s_q3 + s_q0 * c_q3;
+    let t4 = p.a * t2;
+    let t5 = p.a * t3;
+    let t6 = p.L * c_q1;
+    let t7 = p.L * s_q1;
+    let t8 = t0 + t4;
+    let t9 = p.a + t6 - t8;
+    let t10 = t7 - t1 - t5;
+    let t11 = p.L * c_q2;
+    let t12 = p.L * s_q2;
+    let t13 = -2.0 * t4 - t0;
+    let t14 = t12 - t1 - 2.0 * t5;
+    let t15 = -p.a * t3;
+    let t16 = t1 - t15;
+    let t17 = t2 * t10 - t3 * t9;
+    let t18 = -t2;
+    let t19 = t9 * t18 - t3 * t10;
+    let t20 = t1 - 2.0 * t15;
+    let t21 = p.L * t2;
+    let t22 = t3 * t15 - t2 * t4;
+    let t23 = t11 + t13 + d.k20;
+    let t24 = t2 * t14 - t3 * t23;
+    let t25 = t18 * t23 - t3 * t14;
     [
-        [t10 * t25 + t26 - t11 * t17, t11 * t15 - s_q1 * t30, 0.0, t26 - t31],
-        [t28 - t12 * t25 - t10 * t17, c_q1 * t30 + t12 * t16, 0.0, t28 + t32],
-        [t10 * t29 + t11 * t22 + t34, 0.0, t11 * t20 - s_q2 * t30, t34 - 2.0 * t31],
-        [t10 * t22 + t35 - t12 * t29, 0.0, c_q2 * t30 + t12 * t21, 2.0 * t32 + t35],
+        [t2 * t16 + t17 - t3 * t8, t3 * t6 - s_q1 * t21, 0.0, t17],
+        [t19 - t3 * t16 - t2 * t8, c_q1 * t21 + t3 * t7, 0.0, t19 + t22],
+        [t2 * t20 + t3 * t13 + t24, 0.0, t3 * t11 - s_q2 * t21, t24],
+        [t2 * t13 + t25 - t3 * t20, 0.0, c_q2 * t21 + t3 * t12, 2.0 * t22 + t25],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -940,68 +935,66 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = p.L * c_q0;
-    let t7 = p.L * s_q0;
-    let t8 = q[0] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t8);
-    let t11 = p.a * t10;
-    let t12 = t7 + t11;
-    let t13 = p.a * t9;
-    let t14 = -t6 - t13;
-    let t15 = p.a + p.L * c_q1 + t14;
-    let t16 = p.L * s_q1 - t12;
-    let t17 = t7 + 2.0 * t11;
-    let t18 = p.L * s_q2 - t17;
-    let t19 = -2.0 * t13 - t6;
-    let t20 = t10 * t14;
-    let t21 = t9 * t14;
-    let t22 = -(t9 * t15) - t10 * t16;
-    let t23 = t22 - t10 * t12;
-    let t24 = t21 + t23;
-    let t25 = t10 * t19;
-    let t26 = t9 * t19;
-    let t27 = t8 - q[1];
-    let (t28, t29) = libm::Libm::<Real>::sincos(t27);
-    let t30 = t8 - q[2];
-    let (t31, t32) = libm::Libm::<Real>::sincos(t30);
-    let t33 = t10 * t11 + t9 * t13;
-    let t34 = p.L * qd[1];
-    let t35 = t29 * t34;
-    let t36 = p.L * qd[2];
-    let t37 = t32 * t36;
-    let t38 = t14;
-    let t39 = t10 * t15 - t9 * t16;
-    let t40 = t39 - t9 * t12;
-    let t41 = t28 * t34;
-    let t42 = t40 - t20;
-    let t43 = t19;
-    let t44 = t31 * t36;
-    let t45 = p.L * qd[0];
-    let t46 = p.L * qd[3];
-    let t47 = p.L * c_q2 + t19 + d.k20;
-    let t48 = -(t10 * t18) - t9 * t47;
-    let t49 = t48 - t10 * t17;
-    let t50 = t26 + t49;
-    let t51 = t10 * t47 - t9 * t18;
-    let t52 = t51 - t9 * t17;
-    let t53 = t52 - t25;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.L * c_q0;
+    let t1 = p.L * s_q0;
+    let t2 = q[0] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = p.a * t4;
+    let t6 = t1 + t5;
+    let t7 = p.a * t3;
+    let t8 = -t0 - t7;
+    let t9 = p.a + p.L * c_q1 + t8;
+    let t10 = p.L * s_q1 - t6;
+    let t11 = t1 + 2.0 * t5;
+    let t12 = p.L * s_q2 - t11;
+    let t13 = -2.0 * t7 - t0;
+    let t14 = t4 * t8;
+    let t15 = t3 * t8;
+    let t16 = -t3 * t9 - t4 * t10;
+    let t17 = t16 - t4 * t6;
+    let t18 = t15 + t17;
+    let t19 = t4 * t13;
+    let t20 = t3 * t13;
+    let t21 = t2 - q[1];
+    let (t22, t23) = sin_cos(t21);
+    let t24 = t2 - q[2];
+    let (t25, t26) = sin_cos(t24);
+    let t27 = t4 * t5 + t3 * t7;
+    let t28 = p.L * qd[1];
+    let t29 = t23 * t28;
+    let t30 = p.L * qd[2];
+    let t31 = t26 * t30;
+    let t32 = t4 * t9 - t3 * t10;
+    let t33 = t32 - t3 * t6;
+    let t34 = t22 * t28;
+    let t35 = t33 - t14;
+    let t36 = t25 * t30;
+    let t37 = p.L * qd[0];
+    let t38 = p.L * qd[3];
+    let t39 = p.L * c_q2 + t13 + d.k20;
+    let t40 = -t4 * t12 - t3 * t39;
+    let t41 = t40 - t4 * t11;
+    let t42 = t20 + t41;
+    let t43 = t4 * t39 - t3 * t12;
+    let t44 = t43 - t3 * t11;
+    let t45 = t44 - t19;
     [
-        qd[0] * (t35 + qd[0] * (2.0 * t21 + t23 - t9 * t38) + qd[3] * t24)
-            + qd[1] * (t29 * (t45 + t46) - t35)
-            + qd[3] * (t35 + qd[0] * t24 + qd[3] * (t22 - t33)),
-        qd[0] * (qd[0] * (t40 + t10 * t38 - 2.0 * t20) + qd[3] * t42 - t41)
-            + qd[1] * (t41 - t28 * (t45 + t46))
-            + qd[3] * (qd[0] * t42 + qd[3] * t39 - t41),
-        qd[2] * (t32 * (t45 + t46) - t37)
-            + qd[0] * (t37 + qd[0] * (2.0 * t26 + t49 - t9 * t43) + qd[3] * t50)
-            + qd[3] * (t37 + qd[0] * t50 + qd[3] * (t48 - 2.0 * t33)),
-        qd[2] * (t44 - t31 * (t45 + t46))
-            + qd[0] * (qd[0] * (t52 + t10 * t43 - 2.0 * t25) + qd[3] * t53 - t44)
-            + qd[3] * (qd[0] * t53 + qd[3] * t51 - t44),
+        qd[0] * (t29 + qd[0] * (2.0 * t15 + t17 - t3 * t8) + qd[3] * t18)
+            + qd[1] * (t23 * (t37 + t38) - t29)
+            + qd[3] * (t29 + qd[0] * t18 + qd[3] * (t16 - t27)),
+        qd[0] * (qd[0] * (t33 + t4 * t8 - 2.0 * t14) + qd[3] * t35 - t34)
+            + qd[1] * (t34 - t22 * (t37 + t38))
+            + qd[3] * (qd[0] * t35 + qd[3] * t32 - t34),
+        qd[2] * (t26 * (t37 + t38) - t31)
+            + qd[0] * (t31 + qd[0] * (2.0 * t20 + t41 - t3 * t13) + qd[3] * t42)
+            + qd[3] * (t31 + qd[0] * t42 + qd[3] * (t40 - 2.0 * t27)),
+        qd[2] * (t36 - t25 * (t37 + t38))
+            + qd[0] * (qd[0] * (t44 + t4 * t13 - 2.0 * t19) + qd[3] * t45 - t36)
+            + qd[3] * (qd[0] * t45 + qd[3] * t43 - t36),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1030,14 +1023,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[3];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1191,8 +1183,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 330,
-    add: 298,
+    mul: 328,
+    add: 295,
     div: 60,
     sqrt: 8,
     sin: 12,
@@ -1262,8 +1254,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 338,
-    add: 303,
+    mul: 336,
+    add: 300,
     div: 60,
     sqrt: 8,
     sin: 13,
@@ -1353,8 +1345,8 @@ fn dependent_map(
 }
 /// Operation count of [`dependent_velocities_with`].
 pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 107,
-    add: 99,
+    mul: 105,
+    add: 96,
     div: 9,
     sqrt: 3,
     sin: 4,
@@ -1399,8 +1391,8 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 132,
-    add: 112,
+    mul: 130,
+    add: 109,
     div: 9,
     sqrt: 3,
     sin: 6,
@@ -1445,4 +1437,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

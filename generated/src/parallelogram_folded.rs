@@ -32,13 +32,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 20 | 12 | 0 | 0 | 2 | 4 |
+//! | `inverse_dynamics` | 19 | 12 | 0 | 0 | 2 | 4 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
 //! | `bias` | 14 | 5 | 0 | 0 | 2 | 4 |
 //! | `gravity` | 5 | 2 | 0 | 0 | 0 | 4 |
 //! | `joint_space` | 21 | 9 | 0 | 0 | 2 | 4 |
 //! | `forward_dynamics` | 29 | 16 | 1 | 0 | 2 | 4 |
-//! | `coriolis_matrix` | 6 | 2 | 0 | 0 | 1 | 0 |
+//! | `coriolis_matrix` | 5 | 2 | 0 | 0 | 1 | 0 |
 //! | `energy` | 19 | 11 | 0 | 0 | 5 | 1 |
 //! | `body_poses` | 2 | 5 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -47,15 +47,19 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 16 | 15 | 0 | 0 | 4 | 4 |
-//! | `constraint_jacobian` | 53 | 37 | 0 | 0 | 4 | 4 |
+//! | `constraint_jacobian` | 50 | 34 | 0 | 0 | 4 | 4 |
 //! | `constraint_bias` | 84 | 69 | 0 | 0 | 6 | 6 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 346 | 295 | 60 | 8 | 12 | 14 |
-//! | `cut_joint_reactions` | 354 | 300 | 60 | 8 | 13 | 15 |
-//! | `dependent_velocities` | 114 | 98 | 9 | 3 | 4 | 4 |
-//! | `constrained_inverse_dynamics` | 134 | 111 | 9 | 3 | 6 | 8 |
+//! | `constrained_forward_dynamics` | 343 | 292 | 60 | 8 | 12 | 14 |
+//! | `cut_joint_reactions` | 351 | 297 | 60 | 8 | 13 | 15 |
+//! | `dependent_velocities` | 111 | 95 | 9 | 3 | 4 | 4 |
+//! | `constrained_inverse_dynamics` | 130 | 108 | 9 | 3 | 6 | 8 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -149,13 +153,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -167,7 +166,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -183,7 +181,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 20,
+    mul: 19,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -207,27 +205,26 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = c_q3 * (9.81 * c_q0 + 0.4 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q3 * (9.81 * c_q0 + 0.4 * qdd[0])
         - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
-    let t7 = qd[0] + qd[3];
-    let t8 = qdd[0] + qdd[3];
-    let t9 = 0.45 * t6 + 0.18 * t8;
+    let t1 = qd[0] + qd[3];
+    let t2 = qdd[0] + qdd[3];
+    let t3 = 0.45 * t0 + 0.18 * t2;
     [
-        t9 + 6.867 * c_q0 + 0.26666666666666666 * qdd[0]
-            + 0.4 * 0.45 * (c_q3 * t8 - s_q3 * t7 * t7),
+        t3 + 6.867 * c_q0 + 0.26666666666666666 * qdd[0]
+            + 0.18000000000000002 * (c_q3 * t2 - s_q3 * t1 * t1),
         0.981 * c_q1 + 0.02666666666666667 * qdd[1],
         0.981 * c_q2 + 0.02666666666666667 * qdd[2],
-        t9,
+        t3,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -250,15 +247,14 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t1 = 0.18 * c_q3 + 0.18;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q3 = cos(q[3]);
+    let t0 = 0.18 * c_q3 + 0.18;
     [
-        [0.36 * c_q3 + 0.44666666666666666, 0.0, 0.0, t1],
+        [0.36 * c_q3 + 0.44666666666666666, 0.0, 0.0, t0],
         [0.0, 0.02666666666666667, 0.0, 0.0],
         [0.0, 0.0, 0.02666666666666667, 0.0],
-        [t1, 0.0, 0.0, 0.18],
+        [t0, 0.0, 0.0, 0.18],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -281,19 +277,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = qd[0] + qd[3];
-    let t7 = 9.81 * c_q0 * c_q3 - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[3];
+    let t1 = 9.81 * c_q0 * c_q3 - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
     [
-        6.867 * c_q0 + 0.45 * t7 - 0.18 * s_q3 * t6 * t6,
+        6.867 * c_q0 + 0.45 * t1 - 0.18 * s_q3 * t0 * t0,
         0.981 * c_q1,
         0.981 * c_q2,
-        0.45 * t7,
+        0.45 * t1,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -315,13 +310,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let t3 = libm::Libm::<Real>::cos(q[0] + q[3]);
-    [6.867 * c_q0 + 4.4145 * t3, 0.981 * c_q1, 0.981 * c_q2, 4.4145 * t3]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let t0 = cos(q[0] + q[3]);
+    [6.867 * c_q0 + 4.4145 * t0, 0.981 * c_q1, 0.981 * c_q2, 4.4145 * t0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -345,28 +339,27 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = c_q0 * c_q3;
-    let t7 = qd[0] + qd[3];
-    let t8 = 0.18 * c_q3 + 0.18;
-    let t9 = 9.81 * t6 - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
-    let t10 = 0.981 * c_q1;
-    let t11 = 0.981 * c_q2;
-    let t12 = 9.81 * (t6 - s_q0 * s_q3);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q0 * c_q3;
+    let t1 = qd[0] + qd[3];
+    let t2 = 0.18 * c_q3 + 0.18;
+    let t3 = 9.81 * t0 - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
+    let t4 = 0.981 * c_q1;
+    let t5 = 0.981 * c_q2;
+    let t6 = 9.81 * (t0 - s_q0 * s_q3);
     JointSpace {
         mass_matrix: [
-            [0.36 * c_q3 + 0.44666666666666666, 0.0, 0.0, t8],
+            [0.36 * c_q3 + 0.44666666666666666, 0.0, 0.0, t2],
             [0.0, 0.02666666666666667, 0.0, 0.0],
             [0.0, 0.0, 0.02666666666666667, 0.0],
-            [t8, 0.0, 0.0, 0.18],
+            [t2, 0.0, 0.0, 0.18],
         ],
-        bias: [6.867 * c_q0 + 0.45 * t9 - 0.18 * s_q3 * t7 * t7, t10, t11, 0.45 * t9],
-        gravity: [6.867 * c_q0 + 0.45 * t12, t10, t11, 0.45 * t12],
+        bias: [6.867 * c_q0 + 0.45 * t3 - 0.18 * s_q3 * t1 * t1, t4, t5, 0.45 * t3],
+        gravity: [6.867 * c_q0 + 0.45 * t6, t4, t5, 0.45 * t6],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -396,35 +389,34 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = s_q0 * s_q3;
-    let t7 = qd[0] + qd[3];
-    let t8 = s_q3 * (qd[0] * qd[0]);
-    let t9 = c_q3 * c_q3;
-    let t10 = (tau[0] + 0.4 * (0.45 * s_q3 * t7 * t7 + c_q3 * (0.45 * t8 - 2.5 * tau[3]))
-        - tau[3] - 4.4145 * c_q3 * t6 - 9.81 * c_q0 * (0.7 - 0.45 * t9))
-        / (0.26666666666666666 - 0.18 * t9);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = s_q0 * s_q3;
+    let t1 = qd[0] + qd[3];
+    let t2 = s_q3 * (qd[0] * qd[0]);
+    let t3 = c_q3 * c_q3;
+    let t4 = (tau[0] + 0.4 * (0.45 * s_q3 * t1 * t1 + c_q3 * (0.45 * t2 - 2.5 * tau[3]))
+        - tau[3] - 4.4145 * c_q3 * t0 - 9.81 * c_q0 * (0.7 - 0.45 * t3))
+        / (0.26666666666666666 - 0.18 * t3);
     [
-        t10,
+        t4,
         37.5 * (tau[1] - 0.981 * c_q1),
         37.5 * (tau[2] - 0.981 * c_q2),
         5.555555555555555
-            * (tau[3] - 0.18 * t10
-                - 0.45 * (0.4 * t8 + c_q3 * (9.81 * c_q0 + 0.4 * t10) - 9.81 * t6)),
+            * (tau[3] - 0.18 * t4
+                - 0.45 * (0.4 * t2 + c_q3 * (9.81 * c_q0 + 0.4 * t4) - 9.81 * t0)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 6,
+    mul: 5,
     add: 2,
     div: 0,
     sqrt: 0,
@@ -444,19 +436,18 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t1 = s_q3 * qd[0];
-    let t2 = s_q3 * (qd[0] + qd[3]);
+    let s_q3 = sin(q[3]);
+    let t0 = s_q3 * qd[0];
+    let t1 = s_q3 * (qd[0] + qd[3]);
     [
-        [0.5 * (0.36 * (t1 - t2)), 0.0, 0.0, -0.18 * t2],
+        [0.18 * (t0 - t1), 0.0, 0.0, -0.18 * t1],
         [0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0],
-        [0.18 * t1, 0.0, 0.0, 0.0],
+        [0.18 * t0, 0.0, 0.0, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -479,21 +470,20 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t5 = qd[0] + qd[3];
-    let t6 = 0.3 * t5 + 0.4 * c_q3 * qd[0];
-    let t7 = libm::Libm::<Real>::sin(q[0] + q[3]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let s_q1 = sin(q[1]);
+    let s_q2 = sin(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[0] + qd[3];
+    let t1 = 0.3 * t0 + 0.4 * c_q3 * qd[0];
+    let t2 = sin(q[0] + q[3]);
     (
         0.013333333333333334 * (qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2])
             + 0.5
-                * (0.045 * t5 * t5
-                    + 1.5 * (0.16 * s_q3 * s_q3 * qd[0] * qd[0] + t6 * t6)),
-        6.867 * s_q0 + 0.981 * (s_q1 + s_q2) + 4.4145 * t7,
+                * (0.045 * t0 * t0
+                    + 1.5 * (0.16 * s_q3 * s_q3 * qd[0] * qd[0] + t1 * t1)),
+        6.867 * s_q0 + 0.981 * (s_q1 + s_q2) + 4.4145 * t2,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -515,14 +505,13 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = q[0] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -537,7 +526,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.6, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t8, 0.0], [t8, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.4 * c_q0, 0.4 * s_q0, 0.0],
         },
     ]
@@ -565,11 +554,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -594,9 +582,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -654,8 +641,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -681,8 +667,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -707,8 +692,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -732,24 +720,23 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = q[0] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
-    let t9 = 0.4 * (c_q1 - c_q0) + 0.3 - 0.3 * t7;
-    let t10 = 0.4 * (s_q1 - s_q0) - 0.3 * t8;
-    let t11 = 0.4 * (c_q2 - c_q0) + 0.6 - 0.6 * t7;
-    let t12 = 0.4 * (s_q2 - s_q0) - 0.6 * t8;
-    [t7 * t9 + t8 * t10, t7 * t10 - t8 * t9, t7 * t11 + t8 * t12, t7 * t12 - t8 * t11]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = 0.4 * (c_q1 - c_q0) + 0.3 - 0.3 * t1;
+    let t4 = 0.4 * (s_q1 - s_q0) - 0.3 * t2;
+    let t5 = 0.4 * (c_q2 - c_q0) + 0.6 - 0.6 * t1;
+    let t6 = 0.4 * (s_q2 - s_q0) - 0.6 * t2;
+    [t1 * t3 + t2 * t4, t1 * t4 - t2 * t3, t1 * t5 + t2 * t6, t1 * t6 - t2 * t5]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
-    mul: 53,
-    add: 37,
+    mul: 50,
+    add: 34,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -767,45 +754,32 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = c_q0 * c_q3 - s_q0 * s_q3;
-    let t9 = c_q0 * s_q3 + s_q0 * c_q3;
-    let t10 = t9;
-    let t11 = -0.4 * c_q0 - 0.3 * t8;
-    let t12 = 0.4 * c_q1 + t11 + 0.3;
-    let t13 = 0.4 * (s_q1 - s_q0) - 0.3 * t9;
-    let t14 = -0.4 * c_q0 - 0.6 * t8;
-    let t15 = 0.4 * c_q2 + t14 + 0.6;
-    let t16 = 0.4 * (s_q2 - s_q0) - 0.6 * t9;
-    let t17 = 0.4 * s_q0 + 0.3 * t10;
-    let t18 = t8 * t13 - t10 * t12;
-    let t19 = -t8;
-    let t20 = t12 * t19 - t10 * t13;
-    let t21 = 0.4 * s_q0 + 0.6 * t10;
-    let t22 = t8 * t16 - t10 * t15;
-    let t23 = t15 * t19 - t10 * t16;
-    let t24 = t8 * (t9 - t10);
-    let t25 = t10 * t10 + t8 * t8;
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q0 * c_q3 - s_q0 * s_q3;
+    let t1 = c_q0 * s_q3 + s_q0 * c_q3;
+    let t2 = -0.4 * c_q0 - 0.3 * t0;
+    let t3 = 0.4 * c_q1 + t2 + 0.3;
+    let t4 = 0.4 * (s_q1 - s_q0) - 0.3 * t1;
+    let t5 = -0.4 * c_q0 - 0.6 * t0;
+    let t6 = 0.4 * c_q2 + t5 + 0.6;
+    let t7 = 0.4 * (s_q2 - s_q0) - 0.6 * t1;
+    let t8 = 0.4 * s_q0 + 0.3 * t1;
+    let t9 = t0 * t4 - t1 * t3;
+    let t10 = -t0;
+    let t11 = t3 * t10 - t1 * t4;
+    let t12 = 0.4 * s_q0 + 0.6 * t1;
+    let t13 = t0 * t7 - t1 * t6;
+    let t14 = t6 * t10 - t1 * t7;
+    let t15 = t1 * t1 + t0 * t0;
     [
-        [t8 * t17 + t9 * t11 + t18, 0.4 * (c_q1 * t9 - s_q1 * t8), 0.0, t18 - 0.3 * t24],
-        [
-            t8 * t11 + t20 - t10 * t17,
-            0.4 * (c_q1 * t8 + s_q1 * t10),
-            0.0,
-            t20 - 0.3 * t25,
-        ],
-        [t8 * t21 + t9 * t14 + t22, 0.0, 0.4 * (c_q2 * t9 - s_q2 * t8), t22 - 0.6 * t24],
-        [
-            t8 * t14 + t23 - t10 * t21,
-            0.0,
-            0.4 * (c_q2 * t8 + s_q2 * t10),
-            t23 - 0.6 * t25,
-        ],
+        [t0 * t8 + t1 * t2 + t9, 0.4 * (c_q1 * t1 - s_q1 * t0), 0.0, t9],
+        [t0 * t2 + t11 - t1 * t8, 0.4 * (c_q1 * t0 + s_q1 * t1), 0.0, t11 - 0.3 * t15],
+        [t0 * t12 + t1 * t5 + t13, 0.0, 0.4 * (c_q2 * t1 - s_q2 * t0), t13],
+        [t0 * t5 + t14 - t1 * t12, 0.0, 0.4 * (c_q2 * t0 + s_q2 * t1), t14 - 0.6 * t15],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -827,61 +801,62 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = q[0] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
-    let t9 = 0.4 * s_q0 + 0.3 * t8;
-    let t10 = -0.4 * c_q0 - 0.3 * t7;
-    let t11 = 0.4 * c_q1 + t10 + 0.3;
-    let t12 = 0.4 * s_q1 - t9;
-    let t13 = -0.4 * c_q0 - 0.6 * t7;
-    let t14 = 0.4 * c_q2 + t13 + 0.6;
-    let t15 = 0.4 * s_q0 + 0.6 * t8;
-    let t16 = 0.4 * s_q2 - t15;
-    let t17 = t8 * t10;
-    let t18 = t7 * t10;
-    let t19 = -(t7 * t11) - t8 * t12;
-    let t20 = t19 - t8 * t9;
-    let t21 = t18 + t20;
-    let t22 = t8 * t13;
-    let t23 = t7 * t13;
-    let t24 = -(t7 * t14) - t8 * t16;
-    let t25 = t24 - t8 * t15;
-    let t26 = t23 + t25;
-    let t27 = t6 - q[1];
-    let (t28, t29) = libm::Libm::<Real>::sincos(t27);
-    let t30 = t6 - q[2];
-    let (t31, t32) = libm::Libm::<Real>::sincos(t30);
-    let t33 = qd[1] * t29;
-    let t34 = qd[2] * t32;
-    let t35 = t10;
-    let t36 = t8 * t11 - t7 * t12;
-    let t37 = t36 - t7 * t9;
-    let t38 = qd[1] * t28;
-    let t39 = t37 - t17;
-    let t40 = t13;
-    let t41 = t8 * t14 - t7 * t16;
-    let t42 = t41 - t7 * t15;
-    let t43 = qd[2] * t31;
-    let t44 = t42 - t22;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = 0.4 * s_q0 + 0.3 * t2;
+    let t4 = -0.4 * c_q0 - 0.3 * t1;
+    let t5 = 0.4 * c_q1 + t4 + 0.3;
+    let t6 = 0.4 * s_q1 - t3;
+    let t7 = -0.4 * c_q0 - 0.6 * t1;
+    let t8 = 0.4 * c_q2 + t7 + 0.6;
+    let t9 = 0.4 * s_q0 + 0.6 * t2;
+    let t10 = 0.4 * s_q2 - t9;
+    let t11 = t2 * t4;
+    let t12 = t1 * t4;
+    let t13 = -t1 * t5 - t2 * t6;
+    let t14 = t13 - t2 * t3;
+    let t15 = t12 + t14;
+    let t16 = t2 * t7;
+    let t17 = t1 * t7;
+    let t18 = -t1 * t8 - t2 * t10;
+    let t19 = t18 - t2 * t9;
+    let t20 = t17 + t19;
+    let t21 = t0 - q[1];
+    let (t22, t23) = sin_cos(t21);
+    let t24 = t0 - q[2];
+    let (t25, t26) = sin_cos(t24);
+    let t27 = qd[1] * t23;
+    let t28 = qd[2] * t26;
+    let t29 = t2 * t5 - t1 * t6;
+    let t30 = t29 - t1 * t3;
+    let t31 = qd[1] * t22;
+    let t32 = t30 - t11;
+    let t33 = t2 * t8 - t1 * t10;
+    let t34 = t33 - t1 * t9;
+    let t35 = qd[2] * t25;
+    let t36 = t34 - t16;
     [
-        qd[0] * (0.4 * t33 + qd[0] * (2.0 * t18 + t20 - t7 * t35) + qd[3] * t21)
-            + qd[1] * 0.4 * (t29 * (qd[0] + qd[3]) - t33)
-            + qd[3] * (0.4 * t33 + qd[0] * t21 + qd[3] * (t19 - 0.3)),
-        qd[0] * (qd[0] * (t37 + t8 * t35 - 2.0 * t17) + qd[3] * t39 - 0.4 * t38)
-            + qd[1] * 0.4 * (t38 - t28 * (qd[0] + qd[3]))
-            + qd[3] * (qd[0] * t39 + qd[3] * t36 - 0.4 * t38),
-        qd[0] * (0.4 * t34 + qd[0] * (2.0 * t23 + t25 - t7 * t40) + qd[3] * t26)
-            + qd[2] * 0.4 * (t32 * (qd[0] + qd[3]) - t34)
-            + qd[3] * (0.4 * t34 + qd[0] * t26 + qd[3] * (t24 - 0.6)),
-        qd[0] * (qd[0] * (t42 + t8 * t40 - 2.0 * t22) + qd[3] * t44 - 0.4 * t43)
-            + qd[2] * 0.4 * (t43 - t31 * (qd[0] + qd[3]))
-            + qd[3] * (qd[0] * t44 + qd[3] * t41 - 0.4 * t43),
+        qd[0] * (0.4 * t27 + qd[0] * (2.0 * t12 + t14 - t1 * t4) + qd[3] * t15)
+            + 0.4 * qd[1] * (t23 * (qd[0] + qd[3]) - t27)
+            + qd[3] * (0.4 * t27 + qd[0] * t15 + qd[3] * (t13 - 0.3)),
+        qd[0] * (qd[0] * (t30 + t2 * t4 - 2.0 * t11) + qd[3] * t32 - 0.4 * t31)
+            + 0.4 * qd[1] * (t31 - t22 * (qd[0] + qd[3]))
+            + qd[3] * (qd[0] * t32 + qd[3] * t29 - 0.4 * t31),
+        qd[0] * (0.4 * t28 + qd[0] * (2.0 * t17 + t19 - t1 * t7) + qd[3] * t20)
+            + 0.4 * qd[2] * (t26 * (qd[0] + qd[3]) - t28)
+            + qd[3] * (0.4 * t28 + qd[0] * t20 + qd[3] * (t18 - 0.6)),
+        qd[0] * (qd[0] * (t34 + t2 * t7 - 2.0 * t16) + qd[3] * t36 - 0.4 * t35)
+            + 0.4 * qd[2] * (t35 - t25 * (qd[0] + qd[3]))
+            + qd[3] * (qd[0] * t36 + qd[3] * t33 - 0.4 * t35),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -910,14 +885,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[3];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1071,8 +1045,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 346,
-    add: 295,
+    mul: 343,
+    add: 292,
     div: 60,
     sqrt: 8,
     sin: 12,
@@ -1142,8 +1116,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 354,
-    add: 300,
+    mul: 351,
+    add: 297,
     div: 60,
     sqrt: 8,
     sin: 13,
@@ -1233,8 +1207,8 @@ fn dependent_map(
 }
 /// Operation count of [`dependent_velocities_with`].
 pub const OPS_DEPENDENT_VELOCITIES: OpCount = OpCount {
-    mul: 114,
-    add: 98,
+    mul: 111,
+    add: 95,
     div: 9,
     sqrt: 3,
     sin: 4,
@@ -1279,8 +1253,8 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 134,
-    add: 111,
+    mul: 130,
+    add: 108,
     div: 9,
     sqrt: 3,
     sin: 6,
@@ -1325,4 +1299,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -58,7 +58,11 @@
 //! | `dependent_velocities` | 498 | 464 | 39 | 6 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 544 | 489 | 39 | 6 | 4 | 4 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -316,39 +320,39 @@ impl Params {
         let p = self;
         let inv0 = 1.0 / p.l2;
         let inv1 = 1.0 / p.mp;
-        let t2 = p.l1 * p.m1;
-        let t3 = p.l1 * t2;
-        let t4 = p.l2 * p.m2;
-        let t5 = p.l2 * t4;
-        let t6 = p.mp * (p.side * p.side);
-        let t7 = p.l1 * p.m2;
-        let t8 = p.l1 * t7;
-        let t9 = 0.3333333333333333 * t3 + t8;
-        let t10 = 0.5 * t2 + t7;
+        let t0 = p.l1 * p.m1;
+        let t1 = p.l1 * t0;
+        let t2 = p.l2 * p.m2;
+        let t3 = p.l2 * t2;
+        let t4 = p.mp * (p.side * p.side);
+        let t5 = p.l1 * p.m2;
+        let t6 = p.l1 * t5;
+        let t7 = 0.3333333333333333 * t1 + t6;
+        let t8 = 0.5 * t0 + t5;
         Derived {
             params: *self,
-            k0: t5,
-            k1: t9,
-            k2: p.g * t10,
-            k3: t4,
-            k4: t6,
-            k5: p.l1 * t4,
-            k6: 0.3333333333333333 * t5 + t9,
-            k7: 0.3333333333333333 * t5,
-            k8: 0.16666666666666666 * t6,
-            k9: p.g * t4,
+            k0: t3,
+            k1: t7,
+            k2: p.g * t8,
+            k3: t2,
+            k4: t4,
+            k5: p.l1 * t2,
+            k6: 0.3333333333333333 * t3 + t7,
+            k7: 0.3333333333333333 * t3,
+            k8: 0.16666666666666666 * t4,
+            k9: p.g * t2,
             k10: p.g * p.mp,
-            k11: t8,
-            k12: p.g * t7,
-            k13: t7,
+            k11: t6,
+            k12: p.g * t5,
+            k13: t5,
             k14: inv0,
-            k15: t10,
+            k15: t8,
             k16: inv0 * inv0 / p.m2,
             k17: inv1,
             k18: inv1 / (p.side * p.side),
-            k19: t3,
+            k19: t1,
             k20: p.l1 * p.l1,
-            k21: p.g * t2,
+            k21: p.g * t0,
             k22: p.g * p.m2,
         }
     }
@@ -395,26 +399,26 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = qdd[0] + qdd[1];
-    let t6 = t5 * d.k0;
-    let t7 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = t1 * d.k0;
+    let t3 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
         - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t8 = 0.3333333333333333 * t6 + 0.5 * t7;
+    let t4 = 0.3333333333333333 * t2 + 0.5 * t3;
     [
-        t8 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.l1 * 0.5 * d.k3 * (c_q1 * t5 - s_q1 * t4 * t4),
-        t8,
+        t4 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.l1 * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t4,
         p.mp
-            * (qdd[2] + p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+            * (qdd[2] + 2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                 - qd[3] * qd[7]),
         p.mp
             * (qdd[3] + p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
         p.mp
-            * (qdd[4] + p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+            * (qdd[4] + 2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                 - qd[2] * qd[6]),
         0.16666666666666666 * (qdd[5] * d.k4),
         0.16666666666666666 * (qdd[6] * d.k4),
@@ -443,12 +447,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = c_q1 * d.k5;
-    let t2 = 0.5 * t1 + d.k7;
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k5;
+    let t1 = 0.5 * t0 + d.k7;
     [
-        [t1 + d.k6, t2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [t2, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t0 + d.k6, t1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t1, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0],
@@ -479,18 +483,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
     [
-        c_q0 * d.k2 + 0.5 * (t5 - s_q1 * t4 * t4 * d.k5),
-        0.5 * t5,
-        p.mp * (p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
+        c_q0 * d.k2 + 0.5 * (t1 - s_q1 * t0 * t0 * d.k5),
+        0.5 * t1,
+        p.mp * (2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
         p.mp
             * (p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
-        p.mp * (p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
+        p.mp * (2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
         0.0,
         0.0,
         0.0,
@@ -516,13 +520,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = t1 * d.k9;
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = t0 * d.k9;
     [
-        c_q0 * d.k2 + 0.5 * t2,
-        0.5 * t2,
+        c_q0 * d.k2 + 0.5 * t1,
+        0.5 * t1,
         2.0 * (q[5] * q[6] + q[7] * q[8]) * d.k10,
         (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) * d.k10,
         2.0 * (q[6] * q[7] - q[5] * q[8]) * d.k10,
@@ -555,23 +558,23 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
-    let t5 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
-    let t6 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t7 = p.g * s_q0;
-    let t8 = qd[0] + qd[1];
-    let t9 = p.g * c_q0 * c_q1;
-    let t10 = c_q0 * d.k2;
-    let t11 = c_q1 * d.k5;
-    let t12 = 0.5 * t11 + d.k7;
-    let t13 = (t9 - s_q1 * (t7 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t14 = (t9 - s_q1 * t7) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
+    let t1 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
+    let t2 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t3 = p.g * s_q0;
+    let t4 = qd[0] + qd[1];
+    let t5 = p.g * c_q0 * c_q1;
+    let t6 = c_q0 * d.k2;
+    let t7 = c_q1 * d.k5;
+    let t8 = 0.5 * t7 + d.k7;
+    let t9 = (t5 - s_q1 * (t3 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let t10 = (t5 - s_q1 * t3) * d.k3;
     JointSpace {
         mass_matrix: [
-            [t11 + d.k6, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t12, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t7 + d.k6, t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t8, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0],
@@ -580,21 +583,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k8],
         ],
         bias: [
-            t10 + 0.5 * (t13 - s_q1 * t8 * t8 * d.k5),
-            0.5 * t13,
-            p.mp * (p.g * t4 + qd[4] * qd[6] - qd[3] * qd[7]),
-            p.mp * (p.g * t5 + qd[2] * qd[7] - qd[4] * qd[5]),
-            p.mp * (p.g * t6 + qd[3] * qd[5] - qd[2] * qd[6]),
+            t6 + 0.5 * (t9 - s_q1 * t4 * t4 * d.k5),
+            0.5 * t9,
+            p.mp * (p.g * t0 + qd[4] * qd[6] - qd[3] * qd[7]),
+            p.mp * (p.g * t1 + qd[2] * qd[7] - qd[4] * qd[5]),
+            p.mp * (p.g * t2 + qd[3] * qd[5] - qd[2] * qd[6]),
             0.0,
             0.0,
             0.0,
         ],
         gravity: [
-            t10 + 0.5 * t14,
-            0.5 * t14,
-            t4 * d.k10,
-            t5 * d.k10,
-            t6 * d.k10,
+            t6 + 0.5 * t10,
+            0.5 * t10,
+            t0 * d.k10,
+            t1 * d.k10,
+            t2 * d.k10,
             0.0,
             0.0,
             0.0,
@@ -634,28 +637,28 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * c_q0;
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q0 * s_q1;
-    let t7 = qd[0] * (s_q1 * qd[0]);
-    let t8 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
-    let inv9 = 1.0 / t8;
-    let t10 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q0 * s_q1;
+    let t3 = qd[0] * (s_q1 * qd[0]);
+    let t4 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[0]
         + p.l1
-            * (0.5 * s_q1 * t5 * t5 * d.k3
-                + c_q1 * (0.75 * t7 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
-        - t4 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t6 * d.k12;
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t3 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
+        - t0 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t2 * d.k12;
     [
-        inv9 * t10,
+        inv0 * t5,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.l1 * t7 + c_q1 * (t4 + p.l1 * inv9 * t10) - p.g * t6)
-                - 0.3333333333333333 * d.k0 * inv9 * t10) * d.k16),
+                - 0.5 * d.k3 * (p.l1 * t3 + c_q1 * (t0 + p.l1 * inv0 * t5) - p.g * t2)
+                - 0.3333333333333333 * d.k0 * inv0 * t5) * d.k16),
         (tau[2]
             - p.mp
-                * (p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+                * (2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                     - qd[3] * qd[7])) * d.k17,
         (tau[3]
             - p.mp
@@ -663,7 +666,7 @@ pub fn forward_dynamics_with(
                     - qd[4] * qd[5])) * d.k17,
         (tau[4]
             - p.mp
-                * (p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+                * (2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                     - qd[2] * qd[6])) * d.k17,
         6.0 * (tau[5] * d.k18),
         6.0 * (tau[6] * d.k18),
@@ -697,30 +700,30 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.5 * p.l2 * (qd[0] + qd[1]) + p.l1 * c_q1 * qd[0];
-    let t3 = p.mp * qd[2];
-    let t4 = p.mp * qd[3];
-    let t5 = p.mp * qd[4];
-    let t6 = -t5;
-    let t7 = -t3;
-    let t8 = -t4;
-    let t9 = s_q1 * qd[1] * d.k5;
-    let t10 = s_q1 * t2 * d.k13;
-    let t11 = s_q1 * c_q1 * qd[0] * d.k11;
-    let t12 = qd[7] * d.k4;
-    let t13 = qd[6] * d.k4;
-    let t14 = qd[5] * d.k4;
-    let t15 = t11 - t10;
-    let t16 = -0.5 * t9 - t15;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.5 * p.l2 * (qd[0] + qd[1]) + p.l1 * c_q1 * qd[0];
+    let t1 = p.mp * qd[2];
+    let t2 = p.mp * qd[3];
+    let t3 = p.mp * qd[4];
+    let t4 = -t3;
+    let t5 = -t1;
+    let t6 = -t2;
+    let t7 = s_q1 * qd[1] * d.k5;
+    let t8 = s_q1 * t0 * d.k13;
+    let t9 = s_q1 * c_q1 * qd[0] * d.k11;
+    let t10 = qd[7] * d.k4;
+    let t11 = qd[6] * d.k4;
+    let t12 = qd[5] * d.k4;
+    let t13 = t9 - t8;
+    let t14 = -0.5 * t7 - t13;
     [
         [
-            t16
+            t14
                 + p.l1
                     * (s_q1
-                        * (c_q1 * qd[1] * d.k13 - p.m2 * t2
-                            + c_q1 * d.k13 * (qd[0] - qd[1]))),
-            t15,
+                        * (c_q1 * qd[1] * d.k13 + c_q1 * d.k13 * (qd[0] - qd[1])
+                            - p.m2 * t0)),
+            t13,
             0.0,
             0.0,
             0.0,
@@ -728,38 +731,38 @@ pub fn coriolis_matrix_with(
             0.0,
             0.0,
         ],
-        [t16, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t5, t8],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t6, 0.0, t3],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t4, t7, 0.0],
+        [t14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t3, t6],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t4, 0.0, t1],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t2, t5, 0.0],
         [
             0.0,
             0.0,
-            0.0,
-            t5,
-            t8,
-            0.0,
-            0.16666666666666666 * t12,
-            -0.16666666666666666 * t13,
-        ],
-        [
-            0.0,
-            0.0,
-            t6,
             0.0,
             t3,
-            -0.16666666666666666 * t12,
+            t6,
             0.0,
-            0.16666666666666666 * t14,
+            0.16666666666666666 * t10,
+            -0.16666666666666666 * t11,
         ],
         [
             0.0,
             0.0,
             t4,
-            t7,
             0.0,
-            0.16666666666666666 * t13,
-            -0.16666666666666666 * t14,
+            t1,
+            -0.16666666666666666 * t10,
+            0.0,
+            0.16666666666666666 * t12,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            t5,
+            0.0,
+            0.16666666666666666 * t11,
+            -0.16666666666666666 * t12,
             0.0,
         ],
     ]
@@ -786,20 +789,20 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.5 * p.l2 * t3 + p.l1 * c_q1 * qd[0];
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * p.l2 * t0 + p.l1 * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.16666666666666666 * qd[0] * qd[0] * d.k19
             + 0.5
-                * (p.m2 * (t4 * t4 + s_q1 * s_q1 * qd[0] * qd[0] * d.k20)
-                    + 0.08333333333333333 * t3 * t3 * d.k0
+                * (p.m2 * (t1 * t1 + s_q1 * s_q1 * qd[0] * qd[0] * d.k20)
+                    + 0.08333333333333333 * t0 * t0 * d.k0
                     + p.mp * (qd[2] * qd[2] + qd[3] * qd[3] + qd[4] * qd[4])
                     + 0.16666666666666666 * d.k4
                         * (qd[5] * qd[5] + qd[6] * qd[6] + qd[7] * qd[7])),
-        0.5 * s_q0 * d.k21 + q[3] * d.k10 + (p.l1 * s_q0 + 0.5 * p.l2 * t5) * d.k22,
+        0.5 * s_q0 * d.k21 + q[3] * d.k10 + (p.l1 * s_q0 + 0.5 * p.l2 * t2) * d.k22,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -823,33 +826,33 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t10, -t11, 0.0], [t11, t10, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q0, p.l1 * s_q0, 0.0],
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[2], q[3], q[4]],
         },
@@ -878,11 +881,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -931,25 +933,25 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -960,7 +962,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [-(p.l1 * s_q0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-p.l1 * s_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [p.l1 * c_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -968,12 +970,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.0, 0.0, t11, t12, t13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t14, t15, t16, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t17, t18, t19, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t11, t12, t13],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t14, t15, t16],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t17, t18, t19],
+            [0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t9, t10, t11],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t12, t13, t14],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t15, t16, t17],
         ],
     ]
 }
@@ -999,8 +1001,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1026,8 +1027,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1052,8 +1052,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
@@ -1087,13 +1090,12 @@ pub fn joint_reactions(
 }
 /// [`joint_reactions`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_reactions_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
-    qd: &[Real; NV],
-    qdd: &[Real; NV],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_DETACHABLE] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -1113,8 +1115,8 @@ pub fn joint_reactions_with(
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
     let t18 = q[0] + q[1];
-    let t19 = libm::Libm::<Real>::cos(t18);
-    let t20 = libm::Libm::<Real>::sin(t18);
+    let t19 = cos(t18);
+    let t20 = sin(t18);
     let t21 = lambda[0] * t19 - lambda[1] * t20;
     let t22 = lambda[0] * t20 + lambda[1] * t19;
     let t23 = lambda[3] * t19 - lambda[4] * t20;
@@ -1153,32 +1155,31 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[7] * q[7];
-    let t3 = q[5] * q[6];
-    let t4 = q[5] * q[7];
-    let t5 = q[6] * q[7];
-    let t6 = q[5] * q[8];
-    let t7 = q[6] * q[8];
-    let t8 = q[7] * q[8];
-    let t9 = 2.0 * (t4 + t7);
-    let t10 = 2.0 * (t5 - t6);
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
-    let t14 = q[2] - p.l1 * c_q0 - p.l2 * t12;
-    let t15 = q[3] - p.l1 * s_q0 - p.l2 * t13;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[7] * q[7];
+    let t1 = q[5] * q[6];
+    let t2 = q[5] * q[7];
+    let t3 = q[6] * q[7];
+    let t4 = q[5] * q[8];
+    let t5 = q[6] * q[8];
+    let t6 = q[7] * q[8];
+    let t7 = 2.0 * (t2 + t5);
+    let t8 = 2.0 * (t3 - t4);
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = q[2] - p.l1 * c_q0 - p.l2 * t10;
+    let t13 = q[3] - p.l1 * s_q0 - p.l2 * t11;
     [
-        t12 * t14 + t13 * t15,
-        t12 * t15 - t13 * t14,
+        t10 * t12 + t11 * t13,
+        t10 * t13 - t11 * t12,
         q[4],
-        0.5 * (2.0 * (t5 + t6) + t9 * t13 - t10 * t12),
-        0.5 * (2.0 * (t7 - t4) + t9 * t12 + t10 * t13),
+        0.5 * (2.0 * (t3 + t4) + t7 * t11 - t8 * t10),
+        0.5 * (2.0 * (t5 - t2) + t7 * t10 + t8 * t11),
         0.5
-            * (t12 * (2.0 * (t3 + t8) - 2.0 * (t3 - t8))
-                - t13
-                    * (1.0 - 2.0 * (q[5] * q[5] + t2)
-                        + (1.0 - 2.0 * (q[6] * q[6] + t2)))),
+            * (t10 * (2.0 * (t1 + t6) - 2.0 * (t1 - t6))
+                - t11
+                    * (1.0 + 1.0 - 2.0 * (q[5] * q[5] + t0) - 2.0 * (q[6] * q[6] + t0))),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -1204,86 +1205,105 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = q[0] + q[1];
-    let t18 = libm::Libm::<Real>::cos(t17);
-    let t19 = libm::Libm::<Real>::sin(t17);
-    let t20 = p.l2 * t19;
-    let t21 = p.l2 * t18;
-    let t22 = p.l1 * c_q0 + t21;
-    let t23 = q[2] - t22;
-    let t24 = p.l1 * s_q0 + t20;
-    let t25 = q[3] - t24;
-    let t26 = t18 * t25 - t19 * t23;
-    let t27 = t11 * t18 + t14 * t19;
-    let t28 = t13 * t18 + t16 * t19;
-    let t29 = t15 * t18 - t12 * t19;
-    let t30 = t16 * t18 - t13 * t19;
-    let t31 = -(t18 * t23) - t19 * t25;
-    let t32 = 0.5 * t28;
-    let t33 = 0.5 * t30;
-    let t34 = -0.5 * (t27 + t29);
-    let t35 = q[7] * t19;
-    let t36 = q[8] * t18;
-    let t37 = 2.0 * (q[8] + t35 + t36);
-    let t38 = q[7] * t18;
-    let t39 = q[8] * t19;
-    let t40 = 2.0 * t39 + 2.0 * (q[7] - t38);
-    let t41 = t40;
-    let t42 = 2.0 * (q[6] * t18 - q[5] * t19);
-    let t43 = 2.0 * q[6] - t42;
-    let t44 = 2.0 * (q[5] * t18 + q[6] * t19);
-    let t45 = t44 - 2.0 * q[5];
-    let t46 = 8.0 * t35 + 4.0 * t36;
-    let t47 = 2.0 * q[5] + t44;
-    let t48 = 2.0 * q[6] + t42;
-    let t49 = q[8] * t37;
-    let t50 = q[7] * t37;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = q[0] + q[1];
+    let t16 = cos(t15);
+    let t17 = sin(t15);
+    let t18 = p.l2 * t17;
+    let t19 = p.l2 * t16;
+    let t20 = p.l1 * c_q0 + t19;
+    let t21 = q[2] - t20;
+    let t22 = p.l1 * s_q0 + t18;
+    let t23 = q[3] - t22;
+    let t24 = t16 * t23 - t17 * t21;
+    let t25 = t9 * t16 + t12 * t17;
+    let t26 = t11 * t16 + t14 * t17;
+    let t27 = t13 * t16 - t10 * t17;
+    let t28 = t14 * t16 - t11 * t17;
+    let t29 = -t16 * t21 - t17 * t23;
+    let t30 = 0.5 * t26;
+    let t31 = 0.5 * t28;
+    let t32 = -0.5 * (t25 + t27);
+    let t33 = q[7] * t17;
+    let t34 = q[8] * t16;
+    let t35 = 2.0 * (q[8] + t33 + t34);
+    let t36 = q[7] * t16;
+    let t37 = q[8] * t17;
+    let t38 = 2.0 * t37 + 2.0 * (q[7] - t36);
+    let t39 = 2.0 * (q[6] * t16 - q[5] * t17);
+    let t40 = 2.0 * q[6] - t39;
+    let t41 = 2.0 * (q[5] * t16 + q[6] * t17);
+    let t42 = t41 - 2.0 * q[5];
+    let t43 = 8.0 * t33 + 4.0 * t34;
+    let t44 = 2.0 * q[5] + t41;
+    let t45 = 2.0 * q[6] + t39;
+    let t46 = q[8] * t35;
+    let t47 = q[7] * t35;
     [
         [
-            t26 + t18 * t24 - t19 * t22,
+            t24 + t16 * t22 - t17 * t20,
+            t24,
+            t25,
+            t10 * t16 + t13 * t17,
             t26,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t29 - t16 * t20 - t17 * t22,
+            t29 - t17 * t18 - t16 * t19,
+            t12 * t16 - t9 * t17,
             t27,
-            t12 * t18 + t15 * t19,
             t28,
             0.0,
             0.0,
             0.0,
         ],
         [
-            t31 - t18 * t22 - t19 * t24,
-            t31 - t19 * t20 - t18 * t21,
-            t14 * t18 - t11 * t19,
-            t29,
+            0.0,
+            0.0,
+            2.0 * (t4 - t7),
+            2.0 * (t5 + t6),
+            1.0 - 2.0 * (t0 + t1),
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t30,
             t30,
             0.0,
             0.0,
             0.0,
+            0.25 * (t46 + q[7] * t38 - q[6] * t40 - q[5] * t44),
+            0.25 * (q[8] * t38 + q[5] * t40 - t47 - q[6] * t44),
+            0.25 * (q[6] * t35 + q[8] * t40 - q[5] * t38 - q[7] * t44),
         ],
         [
-            0.0,
-            0.0,
-            2.0 * (t6 - t9),
-            2.0 * (t7 + t8),
-            1.0 - 2.0 * (t2 + t3),
+            t31,
+            t31,
             0.0,
             0.0,
             0.0,
+            0.25 * (t47 - q[8] * t38 - q[6] * t42 - q[5] * t45),
+            0.25 * (t46 + q[5] * t42 + q[7] * t38 - q[6] * t45),
+            0.25 * (q[8] * t42 - q[6] * t38 - q[5] * t35 - q[7] * t45),
         ],
         [
             t32,
@@ -1291,29 +1311,9 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             0.0,
             0.0,
-            0.25 * (t49 + q[7] * t40 - q[6] * t43 - q[5] * t47),
-            0.25 * (q[8] * t40 + q[5] * t43 - t50 - q[6] * t47),
-            0.25 * (q[6] * t37 + q[8] * t43 - q[5] * t40 - q[7] * t47),
-        ],
-        [
-            t33,
-            t33,
-            0.0,
-            0.0,
-            0.0,
-            0.25 * (t50 - q[8] * t41 - q[6] * t45 - q[5] * t48),
-            0.25 * (t49 + q[5] * t45 + q[7] * t41 - q[6] * t48),
-            0.25 * (q[8] * t45 - q[6] * t41 - q[5] * t37 - q[7] * t48),
-        ],
-        [
-            t34,
-            t34,
-            0.0,
-            0.0,
-            0.0,
-            q[5] * (t39 - t38) + q[6] * (t35 - 0.25 * t46),
-            q[6] * (t39 - t38) + q[5] * (0.25 * t46 - t35),
-            0.25 * q[8] * t46 - q[7] * t38,
+            q[5] * (t37 - t36) + q[6] * (t33 - 0.25 * t43),
+            q[6] * (t37 - t36) + q[5] * (0.25 * t43 - t33),
+            0.25 * q[8] * t43 - q[7] * t36,
         ],
     ]
 }
@@ -1338,171 +1338,167 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[7] * q[7];
-    let t3 = q[5] * q[6];
-    let t4 = q[7] * q[8];
-    let t5 = 1.0 - 2.0 * (q[6] * q[6] + t2);
-    let t6 = 2.0 * (t3 - t4);
-    let t7 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
-    let t8 = 2.0 * (t3 + t4);
-    let t9 = 1.0 - 2.0 * (q[5] * q[5] + t2);
-    let t10 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t11 = t5 * qd[2] + t6 * qd[3] + t7 * qd[4];
-    let t12 = t8 * qd[2] + t9 * qd[3] + t10 * qd[4];
-    let t13 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
-    let t14 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
-    let t15 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
-    let t16 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
-    let t17 = q[6] * qd[3];
-    let t18 = q[7] * qd[4];
-    let t19 = 2.0 * (t17 + t18);
-    let t20 = q[6] * qd[2];
-    let t21 = q[5] * qd[3];
-    let t22 = q[8] * qd[4];
-    let t23 = 2.0 * (t20 - t22) - 4.0 * t21;
-    let t24 = q[7] * qd[2];
-    let t25 = q[8] * qd[3];
-    let t26 = q[5] * qd[4];
-    let t27 = 2.0 * (t21 + t22) - 4.0 * t20;
-    let t28 = q[5] * qd[2];
-    let t29 = 2.0 * (t18 + t28);
-    let t30 = q[8] * qd[2];
-    let t31 = q[7] * qd[3];
-    let t32 = q[6] * qd[4];
-    let t33 = 2.0 * (t26 - t25) - 4.0 * t24;
-    let t34 = 2.0 * (t30 + t32) - 4.0 * t31;
-    let t35 = 2.0 * (t32 - t31);
-    let t36 = 2.0 * (t24 - t26);
-    let t37 = q[0] + q[1];
-    let t38 = libm::Libm::<Real>::cos(t37);
-    let t39 = libm::Libm::<Real>::sin(t37);
-    let t40 = p.l2 * t39;
-    let t41 = p.l2 * t38;
-    let t42 = -(p.l1 * c_q0) - t41;
-    let t43 = q[2] + t42;
-    let t44 = p.l1 * s_q0 + t40;
-    let t45 = q[3] - t44;
-    let t46 = t10 * t38 - t7 * t39;
-    let t47 = t39 * t42;
-    let t48 = t38 * t42;
-    let t49 = -(t38 * t43) - t39 * t45;
-    let t50 = t49 - t39 * t44;
-    let t51 = t48 + t50;
-    let t52 = q[7] * t39;
-    let t53 = q[8] * t38;
-    let t54 = 2.0 * (t52 + t53);
-    let t55 = 2.0 * q[8] + t54;
-    let t56 = q[7] * t38;
-    let t57 = q[8] * t39;
-    let t58 = 2.0 * (t56 - t57);
-    let t59 = 2.0 * q[7] - t58;
-    let t60 = t59;
-    let t61 = q[6] * t38;
-    let t62 = q[5] * t39;
-    let t63 = q[5] * t38;
-    let t64 = q[6] * t39;
-    let t65 = 2.0 * (t61 - t62);
-    let t66 = 2.0 * q[6] - t65;
-    let t67 = 2.0 * (t63 + t64);
-    let t68 = t67 - 2.0 * q[5];
-    let t69 = 8.0 * t52 + 4.0 * t53;
-    let t70 = 2.0 * q[5] + t67;
-    let t71 = 2.0 * q[6] + t65;
-    let t72 = t42;
-    let t73 = t12 * t38 - t11 * t39;
-    let t74 = t39 * t43 - t38 * t45;
-    let t75 = t74 - t38 * t44;
-    let t76 = t75 - t47;
-    let t77 = t11 * t38 + t12 * t39;
-    let t78 = 0.5 * t46 * (qd[0] + qd[1])
-        + 0.25 * (t13 * t58 + t14 * t54 + t15 * t67 - t16 * t65);
-    let t79 = t7 * t38 + t10 * t39;
-    let t80 = t54;
-    let t81 = t67;
-    let t82 = 0.25 * (t14 * t58 + t15 * t65 + t16 * t81 - t13 * t80)
-        - 0.5 * t79 * (qd[0] + qd[1]);
-    let t83 = t38 * (t6 - t8) + t39 * (t9 + t5);
-    let t84 = 8.0 * t56 - 4.0 * t57;
-    let t85 = 0.5 * t83 * (qd[0] + qd[1]) + t13 * t63 + t14 * t61 + t16 * t52
-        + 0.25 * t15 * t84;
-    let t86 = t39 * (qd[0] + qd[1]);
-    let t87 = t38 * (qd[0] + qd[1]);
-    let t88 = t15 * t39;
-    let t89 = 2.0 * t38 + 2.0;
-    let t90 = t16 * t89;
-    let t91 = 0.5 * (t58 * (qd[0] + qd[1]));
-    let t92 = qd[7] * t55;
-    let t93 = 2.0 * t38 - 2.0;
-    let t94 = t16 * t39;
-    let t95 = t13 * t39;
-    let t96 = 2.0 - 2.0 * t38;
-    let t97 = t14 * t39;
-    let t98 = qd[6] * t55;
-    let t99 = qd[5] * t55;
-    let t100 = 0.5 * (t65 * (qd[0] + qd[1]));
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[7] * q[7];
+    let t1 = q[5] * q[6];
+    let t2 = q[7] * q[8];
+    let t3 = 1.0 - 2.0 * (q[6] * q[6] + t0);
+    let t4 = 2.0 * (t1 - t2);
+    let t5 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
+    let t6 = 2.0 * (t1 + t2);
+    let t7 = 1.0 - 2.0 * (q[5] * q[5] + t0);
+    let t8 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t9 = t3 * qd[2] + t4 * qd[3] + t5 * qd[4];
+    let t10 = t6 * qd[2] + t7 * qd[3] + t8 * qd[4];
+    let t11 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
+    let t12 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
+    let t13 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
+    let t14 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
+    let t15 = q[6] * qd[3];
+    let t16 = q[7] * qd[4];
+    let t17 = 2.0 * (t15 + t16);
+    let t18 = q[6] * qd[2];
+    let t19 = q[5] * qd[3];
+    let t20 = q[8] * qd[4];
+    let t21 = 2.0 * (t18 - t20) - 4.0 * t19;
+    let t22 = q[7] * qd[2];
+    let t23 = q[8] * qd[3];
+    let t24 = q[5] * qd[4];
+    let t25 = 2.0 * (t19 + t20) - 4.0 * t18;
+    let t26 = q[5] * qd[2];
+    let t27 = 2.0 * (t16 + t26);
+    let t28 = q[8] * qd[2];
+    let t29 = q[7] * qd[3];
+    let t30 = q[6] * qd[4];
+    let t31 = 2.0 * (t24 - t23) - 4.0 * t22;
+    let t32 = 2.0 * (t28 + t30) - 4.0 * t29;
+    let t33 = 2.0 * (t30 - t29);
+    let t34 = 2.0 * (t22 - t24);
+    let t35 = q[0] + q[1];
+    let t36 = cos(t35);
+    let t37 = sin(t35);
+    let t38 = p.l2 * t37;
+    let t39 = p.l2 * t36;
+    let t40 = -p.l1 * c_q0 - t39;
+    let t41 = q[2] + t40;
+    let t42 = p.l1 * s_q0 + t38;
+    let t43 = q[3] - t42;
+    let t44 = t8 * t36 - t5 * t37;
+    let t45 = t37 * t40;
+    let t46 = t36 * t40;
+    let t47 = -t36 * t41 - t37 * t43;
+    let t48 = t47 - t37 * t42;
+    let t49 = t46 + t48;
+    let t50 = q[7] * t37;
+    let t51 = q[8] * t36;
+    let t52 = 2.0 * (t50 + t51);
+    let t53 = 2.0 * q[8] + t52;
+    let t54 = q[7] * t36;
+    let t55 = q[8] * t37;
+    let t56 = 2.0 * (t54 - t55);
+    let t57 = 2.0 * q[7] - t56;
+    let t58 = q[6] * t36;
+    let t59 = q[5] * t37;
+    let t60 = q[5] * t36;
+    let t61 = q[6] * t37;
+    let t62 = 2.0 * (t58 - t59);
+    let t63 = 2.0 * q[6] - t62;
+    let t64 = 2.0 * (t60 + t61);
+    let t65 = t64 - 2.0 * q[5];
+    let t66 = 8.0 * t50 + 4.0 * t51;
+    let t67 = 2.0 * q[5] + t64;
+    let t68 = 2.0 * q[6] + t62;
+    let t69 = t10 * t36 - t9 * t37;
+    let t70 = t37 * t41 - t36 * t43;
+    let t71 = t70 - t36 * t42;
+    let t72 = t71 - t45;
+    let t73 = t9 * t36 + t10 * t37;
+    let t74 = 0.5 * t44 * (qd[0] + qd[1])
+        + 0.25 * (t11 * t56 + t12 * t52 + t13 * t64 - t14 * t62);
+    let t75 = t5 * t36 + t8 * t37;
+    let t76 = 0.25 * (t12 * t56 + t13 * t62 + t14 * t64 - t11 * t52)
+        - 0.5 * t75 * (qd[0] + qd[1]);
+    let t77 = t36 * (t4 - t6) + t37 * (t7 + t3);
+    let t78 = 8.0 * t54 - 4.0 * t55;
+    let t79 = 0.5 * t77 * (qd[0] + qd[1]) + t11 * t60 + t12 * t58 + t14 * t50
+        + 0.25 * t13 * t78;
+    let t80 = t37 * (qd[0] + qd[1]);
+    let t81 = t36 * (qd[0] + qd[1]);
+    let t82 = t13 * t37;
+    let t83 = 2.0 * t36 + 2.0;
+    let t84 = t14 * t83;
+    let t85 = 0.5 * (t56 * (qd[0] + qd[1]));
+    let t86 = qd[7] * t53;
+    let t87 = 2.0 * t36 - 2.0;
+    let t88 = t14 * t37;
+    let t89 = t11 * t37;
+    let t90 = 2.0 - 2.0 * t36;
+    let t91 = t12 * t37;
+    let t92 = qd[6] * t53;
+    let t93 = qd[5] * t53;
+    let t94 = 0.5 * (t62 * (qd[0] + qd[1]));
     [
-        qd[0] * (qd[0] * (2.0 * t48 + t50 - t38 * t72) + qd[1] * t51 + t73)
-            + qd[1] * (t73 + qd[0] * t51 + qd[1] * (t49 - t39 * t40 - t38 * t41))
-            + t12 * t87
+        qd[0] * (qd[0] * (2.0 * t46 + t48 - t36 * t40) + qd[1] * t49 + t69)
+            + qd[1] * (t69 + qd[0] * t49 + qd[1] * (t47 - t37 * t38 - t36 * t39))
+            + t10 * t81
             + 0.5
-                * (t13 * (t19 * t38 + t23 * t39) + t14 * (t27 * t38 + t29 * t39)
-                    + t15 * (t33 * t38 + t34 * t39) - t16 * (t35 * t38 + t36 * t39))
-            - t11 * t86,
-        qd[0] * (qd[0] * (t75 + t39 * t72 - 2.0 * t47) + qd[1] * t76 - t77)
-            + qd[1] * (qd[0] * t76 + qd[1] * t74 - t77)
+                * (t11 * (t17 * t36 + t21 * t37) + t12 * (t25 * t36 + t27 * t37)
+                    + t13 * (t31 * t36 + t32 * t37) - t14 * (t33 * t36 + t34 * t37))
+            - t9 * t80,
+        qd[0] * (qd[0] * (t71 + t37 * t40 - 2.0 * t45) + qd[1] * t72 - t73)
+            + qd[1] * (qd[0] * t72 + qd[1] * t70 - t73)
             + 0.5
-                * (t13 * (t23 * t38 - t19 * t39) + t14 * (t29 * t38 - t27 * t39)
-                    + t15 * (t34 * t38 - t33 * t39) - t16 * (t36 * t38 - t35 * t39))
-            - t11 * t87 - t12 * t86,
+                * (t11 * (t21 * t36 - t17 * t37) + t12 * (t27 * t36 - t25 * t37)
+                    + t13 * (t32 * t36 - t31 * t37) - t14 * (t34 * t36 - t33 * t37))
+            - t9 * t81 - t10 * t80,
         0.5
-            * (t13 * (2.0 * (t24 + t25) - 4.0 * t26)
-                + t14 * (2.0 * (t31 - t30) - 4.0 * t32) + t15 * 2.0 * (t17 + t28)
-                - t16 * 2.0 * (t21 - t20)),
+            * (t11 * (2.0 * (t22 + t23) - 4.0 * t24)
+                + t12 * (2.0 * (t29 - t28) - 4.0 * t30) + 2.0 * t13 * (t15 + t26)
+                - 2.0 * t14 * (t19 - t18)),
         0.5
-            * (t13
-                * (0.25 * (qd[6] * t66 + 2.0 * t88 - qd[7] * t59 - qd[5] * t70 - t90)
-                    + t91)
-                + t14
-                    * (0.25 * (t92 + t15 * t96 - qd[5] * t66 - 2.0 * t94 - qd[6] * t70)
-                        + 0.5 * t54 * (qd[0] + qd[1]))
-                + t15
-                    * (0.5 * t67 * (qd[0] + qd[1])
+            * (t11
+                * (0.25 * (qd[6] * t63 + 2.0 * t82 - qd[7] * t57 - qd[5] * t67 - t84)
+                    + t85)
+                + t12
+                    * (0.25 * (t86 + t13 * t90 - qd[5] * t63 - 2.0 * t88 - qd[6] * t67)
+                        + 0.5 * t52 * (qd[0] + qd[1]))
+                + t13
+                    * (0.5 * t64 * (qd[0] + qd[1])
                         + 0.25
-                            * (2.0 * t95 + qd[5] * t59 + t14 * t96 - t98 - qd[7] * t70))
-                - t16
-                    * (t100
+                            * (2.0 * t89 + qd[5] * t57 + t12 * t90 - t92 - qd[7] * t67))
+                - t14
+                    * (t94
                         + 0.25
-                            * (t99 + t13 * t89 + 2.0 * t97 + qd[6] * t59 + qd[7] * t66)))
-            + t78 * (qd[0] + qd[1]),
+                            * (t93 + t11 * t83 + 2.0 * t91 + qd[6] * t57 + qd[7] * t63)))
+            + t74 * (qd[0] + qd[1]),
         0.5
-            * (t13
-                * (0.25 * (qd[6] * t68 + t15 * t93 + 2.0 * t94 - t92 - qd[5] * t71)
-                    - 0.5 * t80 * (qd[0] + qd[1]))
-                + t14
-                    * (t91
+            * (t11
+                * (0.25 * (qd[6] * t65 + t13 * t87 + 2.0 * t88 - t86 - qd[5] * t68)
+                    - 0.5 * t52 * (qd[0] + qd[1]))
+                + t12
+                    * (t85
                         + 0.25
-                            * (2.0 * t88 - qd[7] * t60 - qd[5] * t68 - t90
-                                - qd[6] * t71))
-                + t15
-                    * (0.25 * (t13 * t93 + 2.0 * t97 + t99 + qd[6] * t60 - qd[7] * t71)
-                        + t100)
-                - t16
-                    * (0.25 * (t98 + t14 * t89 + qd[7] * t68 - qd[5] * t60 - 2.0 * t95)
-                        - 0.5 * t81 * (qd[0] + qd[1]))) + t82 * (qd[0] + qd[1]),
+                            * (2.0 * t82 - qd[7] * t57 - qd[5] * t65 - t84
+                                - qd[6] * t68))
+                + t13
+                    * (0.25 * (t11 * t87 + 2.0 * t91 + t93 + qd[6] * t57 - qd[7] * t68)
+                        + t94)
+                - t14
+                    * (0.25 * (t92 + t12 * t83 + qd[7] * t65 - qd[5] * t57 - 2.0 * t89)
+                        - 0.5 * t64 * (qd[0] + qd[1]))) + t76 * (qd[0] + qd[1]),
         0.5
-            * (t13
-                * (2.0 * t63 * (qd[0] + qd[1]) + t95 + 0.25 * qd[6] * t69 - qd[7] * t64
-                    - qd[5] * t56)
-                + t14
-                    * (2.0 * t61 * (qd[0] + qd[1]) + qd[7] * t62 + t97 - qd[6] * t56
-                        - 0.25 * qd[5] * t69)
-                + t15
-                    * (2.0 * t88 + 0.5 * t84 * (qd[0] + qd[1]) + qd[5] * t64
-                        - qd[6] * t62 - t16 * t38 - qd[7] * t56)
-                - t16
-                    * (qd[5] * t62 + qd[6] * t64 + 0.25 * (qd[7] * t69 + 4.0 * t15 * t38)
-                        - 2.0 * t52 * (qd[0] + qd[1]))) + t85 * (qd[0] + qd[1]),
+            * (t11
+                * (2.0 * t60 * (qd[0] + qd[1]) + t89 + 0.25 * qd[6] * t66 - qd[7] * t61
+                    - qd[5] * t54)
+                + t12
+                    * (2.0 * t58 * (qd[0] + qd[1]) + qd[7] * t59 + t91 - qd[6] * t54
+                        - 0.25 * qd[5] * t66)
+                + t13
+                    * (2.0 * t82 + 0.5 * t78 * (qd[0] + qd[1]) + qd[5] * t61
+                        - qd[6] * t59 - t14 * t36 - qd[7] * t54)
+                - t14
+                    * (qd[5] * t59 + qd[6] * t61 + 0.25 * (qd[7] * t66 + 4.0 * t13 * t36)
+                        - 2.0 * t50 * (qd[0] + qd[1]))) + t79 * (qd[0] + qd[1]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1531,14 +1527,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1938,4 +1933,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

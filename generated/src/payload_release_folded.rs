@@ -34,12 +34,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 40 | 23 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 37 | 23 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
-//! | `bias` | 33 | 15 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 15 | 6 | 0 | 0 | 0 | 2 |
+//! | `bias` | 31 | 15 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 13 | 6 | 0 | 0 | 0 | 2 |
 //! | `joint_space` | 43 | 19 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 52 | 27 | 1 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 50 | 27 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 29 | 8 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 14 | 0 | 0 | 3 | 1 |
 //! | `body_poses` | 20 | 15 | 0 | 0 | 2 | 2 |
@@ -56,9 +56,13 @@
 //! | `constrained_forward_dynamics` | 1358 | 1198 | 167 | 14 | 6 | 6 |
 //! | `cut_joint_reactions` | 1366 | 1203 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 496 | 462 | 39 | 6 | 2 | 2 |
-//! | `constrained_inverse_dynamics` | 536 | 487 | 39 | 6 | 4 | 4 |
+//! | `constrained_inverse_dynamics` | 533 | 487 | 39 | 6 | 4 | 4 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -226,13 +230,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -244,7 +243,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -260,7 +258,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 40,
+    mul: 37,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -284,30 +282,29 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q1 * (9.81 * c_q0 + 0.6 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.6 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = 0.5 * t4 + 0.16666666666666666 * t6;
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = 0.5 * t0 + 0.16666666666666666 * t2;
     [
-        t7 + 20.601 * c_q0 + 1.08 * qdd[0] + 0.6 * 0.5 * (c_q1 * t6 - s_q1 * t5 * t5),
-        t7,
+        t3 + 20.601 * c_q0 + 1.08 * qdd[0] + 0.3 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t3,
         1.5
-            * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
+            * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
                 - qd[3] * qd[7]),
         1.5
             * (9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qdd[3] + qd[2] * qd[7]
                 - qd[4] * qd[5]),
         1.5
-            * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
+            * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
                 - qd[2] * qd[6]),
         0.0025 * qdd[5],
         0.0025 * qdd[6],
@@ -334,13 +331,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = 0.3 * c_q1 + 0.16666666666666666;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.3 * c_q1 + 0.16666666666666666;
     [
-        [0.6 * c_q1 + 1.2466666666666666, t1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [t1, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.6 * c_q1 + 1.2466666666666666, t0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t0, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0],
@@ -351,7 +347,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 33,
+    mul: 31,
     add: 15,
     div: 0,
     sqrt: 0,
@@ -369,20 +365,19 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
     [
-        20.601 * c_q0 + 0.5 * t5 - 0.3 * s_q1 * t4 * t4,
-        0.5 * t5,
-        1.5 * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
+        20.601 * c_q0 + 0.5 * t1 - 0.3 * s_q1 * t0 * t0,
+        0.5 * t1,
+        1.5 * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
         1.5
             * (9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
-        1.5 * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
+        1.5 * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
         0.0,
         0.0,
         0.0,
@@ -390,7 +385,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 15,
+    mul: 13,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -407,16 +402,15 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
     [
-        20.601 * c_q0 + 4.905 * t1,
-        4.905 * t1,
-        14.715 * (2.0 * (q[5] * q[6] + q[7] * q[8])),
+        20.601 * c_q0 + 4.905 * t0,
+        4.905 * t0,
+        29.43 * (q[5] * q[6] + q[7] * q[8]),
         14.715 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])),
-        14.715 * (2.0 * (q[6] * q[7] - q[5] * q[8])),
+        29.43 * (q[6] * q[7] - q[5] * q[8]),
         0.0,
         0.0,
         0.0,
@@ -444,22 +438,21 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q0 * c_q1;
-    let t5 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
-    let t6 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
-    let t7 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t8 = qd[0] + qd[1];
-    let t9 = 0.3 * c_q1 + 0.16666666666666666;
-    let t10 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
-    let t11 = 9.81 * (t4 - s_q0 * s_q1);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let t1 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
+    let t2 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
+    let t3 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t4 = qd[0] + qd[1];
+    let t5 = 0.3 * c_q1 + 0.16666666666666666;
+    let t6 = 9.81 * t0 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
+    let t7 = 9.81 * (t0 - s_q0 * s_q1);
     JointSpace {
         mass_matrix: [
-            [0.6 * c_q1 + 1.2466666666666666, t9, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t9, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.6 * c_q1 + 1.2466666666666666, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t5, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0],
@@ -468,21 +461,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0025],
         ],
         bias: [
-            20.601 * c_q0 + 0.5 * t10 - 0.3 * s_q1 * t8 * t8,
-            0.5 * t10,
-            1.5 * (9.81 * t5 + qd[4] * qd[6] - qd[3] * qd[7]),
-            1.5 * (9.81 * t6 + qd[2] * qd[7] - qd[4] * qd[5]),
-            1.5 * (9.81 * t7 + qd[3] * qd[5] - qd[2] * qd[6]),
+            20.601 * c_q0 + 0.5 * t6 - 0.3 * s_q1 * t4 * t4,
+            0.5 * t6,
+            1.5 * (9.81 * t1 + qd[4] * qd[6] - qd[3] * qd[7]),
+            1.5 * (9.81 * t2 + qd[2] * qd[7] - qd[4] * qd[5]),
+            1.5 * (9.81 * t3 + qd[3] * qd[5] - qd[2] * qd[6]),
             0.0,
             0.0,
             0.0,
         ],
         gravity: [
-            20.601 * c_q0 + 0.5 * t11,
-            0.5 * t11,
-            14.715 * t5,
-            14.715 * t6,
-            14.715 * t7,
+            20.601 * c_q0 + 0.5 * t7,
+            0.5 * t7,
+            14.715 * t1,
+            14.715 * t2,
+            14.715 * t3,
             0.0,
             0.0,
             0.0,
@@ -491,7 +484,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 52,
+    mul: 50,
     add: 27,
     div: 1,
     sqrt: 0,
@@ -516,30 +509,29 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 * s_q1;
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q1 * (qd[0] * qd[0]);
-    let t7 = c_q1 * c_q1;
-    let t8 = (tau[0] + 0.6 * (0.5 * s_q1 * t5 * t5 + c_q1 * (0.9 * t6 - 3.0 * tau[1]))
-        - tau[1] - 8.829 * c_q1 * t4 - 9.81 * c_q0 * (2.1 - 0.9 * t7))
-        / (1.08 - 0.54 * t7);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 * s_q1;
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q1 * (qd[0] * qd[0]);
+    let t3 = c_q1 * c_q1;
+    let t4 = (tau[0] + 0.6 * (0.5 * s_q1 * t1 * t1 + c_q1 * (0.9 * t2 - 3.0 * tau[1]))
+        - tau[1] - 8.829 * c_q1 * t0 - 9.81 * c_q0 * (2.1 - 0.9 * t3))
+        / (1.08 - 0.54 * t3);
     [
-        t8,
+        t4,
         6.0
-            * (tau[1] - 0.16666666666666666 * t8
-                - 0.5 * (0.6 * t6 + c_q1 * (9.81 * c_q0 + 0.6 * t8) - 9.81 * t4)),
+            * (tau[1] - 0.16666666666666666 * t4
+                - 0.5 * (0.6 * t2 + c_q1 * (9.81 * c_q0 + 0.6 * t4) - 9.81 * t0)),
         0.6666666666666666
             * (tau[2]
                 - 1.5
-                    * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+                    * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                         - qd[3] * qd[7])),
         0.6666666666666666
             * (tau[3]
@@ -549,7 +541,7 @@ pub fn forward_dynamics_with(
         0.6666666666666666
             * (tau[4]
                 - 1.5
-                    * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+                    * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                         - qd[2] * qd[6])),
         400.0 * tau[5],
         400.0 * tau[6],
@@ -578,27 +570,26 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = s_q1 * qd[0];
-    let t3 = 0.25 * (qd[0] + qd[1]) + 0.6 * c_q1 * qd[0];
-    let t4 = s_q1 * qd[1];
-    let t5 = 0.72 * c_q1 * t2 - 1.2 * s_q1 * t3;
-    let t6 = -0.3 * t4 - t5;
-    let t7 = 1.5 * qd[2];
-    let t8 = 1.5 * qd[3];
-    let t9 = 1.5 * qd[4];
-    let t10 = -1.5 * qd[4];
-    let t11 = -1.5 * qd[2];
-    let t12 = -1.5 * qd[3];
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q1 * qd[0];
+    let t1 = 0.25 * (qd[0] + qd[1]) + 0.6 * c_q1 * qd[0];
+    let t2 = s_q1 * qd[1];
+    let t3 = 0.72 * c_q1 * t0 - 1.2 * s_q1 * t1;
+    let t4 = -0.3 * t2 - t3;
+    let t5 = 1.5 * qd[2];
+    let t6 = 1.5 * qd[3];
+    let t7 = 1.5 * qd[4];
+    let t8 = -1.5 * qd[4];
+    let t9 = -1.5 * qd[2];
+    let t10 = -1.5 * qd[3];
     [
         [
-            t6 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t3) + c_q1 * 1.2 * (t2 - t4)),
-            t5,
+            t4 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t1) + 1.2 * c_q1 * (t0 - t2)),
+            t3,
             0.0,
             0.0,
             0.0,
@@ -606,13 +597,13 @@ pub fn coriolis_matrix_with(
             0.0,
             0.0,
         ],
-        [t6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t9, t12],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t10, 0.0, t7],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t8, t11, 0.0],
-        [0.0, 0.0, 0.0, t9, t12, 0.0, 0.0025 * qd[7], -0.0025 * qd[6]],
-        [0.0, 0.0, t10, 0.0, t7, -0.0025 * qd[7], 0.0, 0.0025 * qd[5]],
-        [0.0, 0.0, t8, t11, 0.0, 0.0025 * qd[6], -0.0025 * qd[5], 0.0],
+        [t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t7, t10],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t8, 0.0, t5],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t6, t9, 0.0],
+        [0.0, 0.0, 0.0, t7, t10, 0.0, 0.0025 * qd[7], -0.0025 * qd[6]],
+        [0.0, 0.0, t8, 0.0, t5, -0.0025 * qd[7], 0.0, 0.0025 * qd[5]],
+        [0.0, 0.0, t6, t9, 0.0, 0.0025 * qd[6], -0.0025 * qd[5], 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -635,21 +626,20 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.25 * t3 + 0.6 * c_q1 * qd[0];
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.25 * t0 + 0.6 * c_q1 * qd[0];
+    let t2 = sin(q[0] + q[1]);
     (
         0.18 * qd[0] * qd[0]
             + 0.5
-                * (0.041666666666666664 * t3 * t3
-                    + 2.0 * (0.36 * s_q1 * s_q1 * qd[0] * qd[0] + t4 * t4)
+                * (0.041666666666666664 * t0 * t0
+                    + 2.0 * (0.36 * s_q1 * s_q1 * qd[0] * qd[0] + t1 * t1)
                     + 0.0025 * (qd[5] * qd[5] + qd[6] * qd[6] + qd[7] * qd[7])
                     + 1.5 * (qd[2] * qd[2] + qd[3] * qd[3] + qd[4] * qd[4])),
-        20.601 * s_q0 + 14.715 * q[3] + 4.905 * t5,
+        20.601 * s_q0 + 14.715 * q[3] + 4.905 * t2,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -671,35 +661,34 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t10, -t11, 0.0], [t11, t10, 0.0], [0.0, 0.0, 1.0]],
             position: [0.6 * c_q0, 0.6 * s_q0, 0.0],
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[2], q[3], q[4]],
         },
@@ -728,11 +717,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -779,27 +767,26 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -818,12 +805,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.0, 0.0, t11, t12, t13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t14, t15, t16, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t17, t18, t19, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t11, t12, t13],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t14, t15, t16],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t17, t18, t19],
+            [0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t9, t10, t11],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t12, t13, t14],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t15, t16, t17],
         ],
     ]
 }
@@ -849,8 +836,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -876,8 +862,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -902,8 +887,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
@@ -937,13 +925,12 @@ pub fn joint_reactions(
 }
 /// [`joint_reactions`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_reactions_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
-    qd: &[Real; NV],
-    qdd: &[Real; NV],
+    _qd: &[Real; NV],
+    _qdd: &[Real; NV],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_DETACHABLE] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -963,8 +950,8 @@ pub fn joint_reactions_with(
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
     let t18 = q[0] + q[1];
-    let t19 = libm::Libm::<Real>::cos(t18);
-    let t20 = libm::Libm::<Real>::sin(t18);
+    let t19 = cos(t18);
+    let t20 = sin(t18);
     let t21 = lambda[0] * t19 - lambda[1] * t20;
     let t22 = lambda[0] * t20 + lambda[1] * t19;
     let t23 = lambda[3] * t19 - lambda[4] * t20;
@@ -1001,34 +988,32 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[7] * q[7];
-    let t3 = q[5] * q[6];
-    let t4 = q[5] * q[7];
-    let t5 = q[6] * q[7];
-    let t6 = q[5] * q[8];
-    let t7 = q[6] * q[8];
-    let t8 = q[7] * q[8];
-    let t9 = 2.0 * (t4 + t7);
-    let t10 = 2.0 * (t5 - t6);
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
-    let t14 = q[2] - 0.6 * c_q0 - 0.5 * t12;
-    let t15 = q[3] - 0.6 * s_q0 - 0.5 * t13;
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[7] * q[7];
+    let t1 = q[5] * q[6];
+    let t2 = q[5] * q[7];
+    let t3 = q[6] * q[7];
+    let t4 = q[5] * q[8];
+    let t5 = q[6] * q[8];
+    let t6 = q[7] * q[8];
+    let t7 = 2.0 * (t2 + t5);
+    let t8 = 2.0 * (t3 - t4);
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = q[2] - 0.6 * c_q0 - 0.5 * t10;
+    let t13 = q[3] - 0.6 * s_q0 - 0.5 * t11;
     [
-        t12 * t14 + t13 * t15,
-        t12 * t15 - t13 * t14,
+        t10 * t12 + t11 * t13,
+        t10 * t13 - t11 * t12,
         q[4],
-        0.5 * (2.0 * (t5 + t6) + t9 * t13 - t10 * t12),
-        0.5 * (2.0 * (t7 - t4) + t9 * t12 + t10 * t13),
+        0.5 * (2.0 * (t3 + t4) + t7 * t11 - t8 * t10),
+        0.5 * (2.0 * (t5 - t2) + t7 * t10 + t8 * t11),
         0.5
-            * (t12 * (2.0 * (t3 + t8) - 2.0 * (t3 - t8))
-                - t13
-                    * (1.0 - 2.0 * (q[5] * q[5] + t2)
-                        + (1.0 - 2.0 * (q[6] * q[6] + t2)))),
+            * (t10 * (2.0 * (t1 + t6) - 2.0 * (t1 - t6))
+                - t11
+                    * (1.0 + 1.0 - 2.0 * (q[5] * q[5] + t0) - 2.0 * (q[6] * q[6] + t0))),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -1052,86 +1037,104 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = q[0] + q[1];
-    let t18 = libm::Libm::<Real>::cos(t17);
-    let t19 = libm::Libm::<Real>::sin(t17);
-    let t20 = -0.6 * c_q0 - 0.5 * t18;
-    let t21 = q[2] + t20;
-    let t22 = 0.6 * s_q0 + 0.5 * t19;
-    let t23 = q[3] - t22;
-    let t24 = t18 * t23 - t19 * t21;
-    let t25 = t11 * t18 + t14 * t19;
-    let t26 = t13 * t18 + t16 * t19;
-    let t27 = t15 * t18 - t12 * t19;
-    let t28 = t16 * t18 - t13 * t19;
-    let t29 = t18 * t21 + t19 * t23;
-    let t30 = 0.5 * t26;
-    let t31 = 0.5 * t28;
-    let t32 = -0.5 * (t25 + t27);
-    let t33 = q[7] * t19;
-    let t34 = q[8] * t18;
-    let t35 = 2.0 * (q[8] + t33 + t34);
-    let t36 = q[7] * t18;
-    let t37 = q[8] * t19;
-    let t38 = 2.0 * t37 + 2.0 * (q[7] - t36);
-    let t39 = t38;
-    let t40 = 2.0 * (q[6] * t18 - q[5] * t19);
-    let t41 = 2.0 * q[6] - t40;
-    let t42 = 2.0 * (q[5] * t18 + q[6] * t19);
-    let t43 = t42 - 2.0 * q[5];
-    let t44 = 8.0 * t33 + 4.0 * t34;
-    let t45 = 2.0 * q[5] + t42;
-    let t46 = 2.0 * q[6] + t40;
-    let t47 = q[8] * t35;
-    let t48 = q[7] * t35;
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = q[0] + q[1];
+    let t16 = cos(t15);
+    let t17 = sin(t15);
+    let t18 = -0.6 * c_q0 - 0.5 * t16;
+    let t19 = q[2] + t18;
+    let t20 = 0.6 * s_q0 + 0.5 * t17;
+    let t21 = q[3] - t20;
+    let t22 = t16 * t21 - t17 * t19;
+    let t23 = t9 * t16 + t12 * t17;
+    let t24 = t11 * t16 + t14 * t17;
+    let t25 = t13 * t16 - t10 * t17;
+    let t26 = t14 * t16 - t11 * t17;
+    let t27 = t16 * t19 + t17 * t21;
+    let t28 = 0.5 * t24;
+    let t29 = 0.5 * t26;
+    let t30 = -0.5 * (t23 + t25);
+    let t31 = q[7] * t17;
+    let t32 = q[8] * t16;
+    let t33 = 2.0 * (q[8] + t31 + t32);
+    let t34 = q[7] * t16;
+    let t35 = q[8] * t17;
+    let t36 = 2.0 * t35 + 2.0 * (q[7] - t34);
+    let t37 = 2.0 * (q[6] * t16 - q[5] * t17);
+    let t38 = 2.0 * q[6] - t37;
+    let t39 = 2.0 * (q[5] * t16 + q[6] * t17);
+    let t40 = t39 - 2.0 * q[5];
+    let t41 = 8.0 * t31 + 4.0 * t32;
+    let t42 = 2.0 * q[5] + t39;
+    let t43 = 2.0 * q[6] + t37;
+    let t44 = q[8] * t33;
+    let t45 = q[7] * t33;
     [
         [
-            t24 + t18 * t22 + t19 * t20,
+            t22 + t16 * t20 + t17 * t18,
+            t22,
+            t23,
+            t10 * t16 + t13 * t17,
             t24,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t16 * t18 - t27 - t17 * t20,
+            -0.5 - t27,
+            t12 * t16 - t9 * t17,
             t25,
-            t12 * t18 + t15 * t19,
             t26,
             0.0,
             0.0,
             0.0,
         ],
         [
-            t18 * t20 - t29 - t19 * t22,
-            -0.5 - t29,
-            t14 * t18 - t11 * t19,
-            t27,
+            0.0,
+            0.0,
+            2.0 * (t4 - t7),
+            2.0 * (t5 + t6),
+            1.0 - 2.0 * (t0 + t1),
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            t28,
             t28,
             0.0,
             0.0,
             0.0,
+            0.25 * (t44 + q[7] * t36 - q[6] * t38 - q[5] * t42),
+            0.25 * (q[8] * t36 + q[5] * t38 - t45 - q[6] * t42),
+            0.25 * (q[6] * t33 + q[8] * t38 - q[5] * t36 - q[7] * t42),
         ],
         [
-            0.0,
-            0.0,
-            2.0 * (t6 - t9),
-            2.0 * (t7 + t8),
-            1.0 - 2.0 * (t2 + t3),
+            t29,
+            t29,
             0.0,
             0.0,
             0.0,
+            0.25 * (t45 - q[8] * t36 - q[6] * t40 - q[5] * t43),
+            0.25 * (t44 + q[5] * t40 + q[7] * t36 - q[6] * t43),
+            0.25 * (q[8] * t40 - q[6] * t36 - q[5] * t33 - q[7] * t43),
         ],
         [
             t30,
@@ -1139,29 +1142,9 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             0.0,
             0.0,
-            0.25 * (t47 + q[7] * t38 - q[6] * t41 - q[5] * t45),
-            0.25 * (q[8] * t38 + q[5] * t41 - t48 - q[6] * t45),
-            0.25 * (q[6] * t35 + q[8] * t41 - q[5] * t38 - q[7] * t45),
-        ],
-        [
-            t31,
-            t31,
-            0.0,
-            0.0,
-            0.0,
-            0.25 * (t48 - q[8] * t39 - q[6] * t43 - q[5] * t46),
-            0.25 * (t47 + q[5] * t43 + q[7] * t39 - q[6] * t46),
-            0.25 * (q[8] * t43 - q[6] * t39 - q[5] * t35 - q[7] * t46),
-        ],
-        [
-            t32,
-            t32,
-            0.0,
-            0.0,
-            0.0,
-            q[5] * (t37 - t36) + q[6] * (t33 - 0.25 * t44),
-            q[6] * (t37 - t36) + q[5] * (0.25 * t44 - t33),
-            0.25 * q[8] * t44 - q[7] * t36,
+            q[5] * (t35 - t34) + q[6] * (t31 - 0.25 * t41),
+            q[6] * (t35 - t34) + q[5] * (0.25 * t41 - t31),
+            0.25 * q[8] * t41 - q[7] * t34,
         ],
     ]
 }
@@ -1184,170 +1167,169 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[7] * q[7];
-    let t3 = q[5] * q[6];
-    let t4 = q[7] * q[8];
-    let t5 = 1.0 - 2.0 * (q[6] * q[6] + t2);
-    let t6 = 2.0 * (t3 - t4);
-    let t7 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
-    let t8 = 2.0 * (t3 + t4);
-    let t9 = 1.0 - 2.0 * (q[5] * q[5] + t2);
-    let t10 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t11 = t5 * qd[2] + t6 * qd[3] + t7 * qd[4];
-    let t12 = t8 * qd[2] + t9 * qd[3] + t10 * qd[4];
-    let t13 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
-    let t14 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
-    let t15 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
-    let t16 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
-    let t17 = q[6] * qd[3];
-    let t18 = q[7] * qd[4];
-    let t19 = 2.0 * (t17 + t18);
-    let t20 = q[6] * qd[2];
-    let t21 = q[5] * qd[3];
-    let t22 = q[8] * qd[4];
-    let t23 = 2.0 * (t20 - t22) - 4.0 * t21;
-    let t24 = q[7] * qd[2];
-    let t25 = q[8] * qd[3];
-    let t26 = q[5] * qd[4];
-    let t27 = 2.0 * (t21 + t22) - 4.0 * t20;
-    let t28 = q[5] * qd[2];
-    let t29 = 2.0 * (t18 + t28);
-    let t30 = q[8] * qd[2];
-    let t31 = q[7] * qd[3];
-    let t32 = q[6] * qd[4];
-    let t33 = 2.0 * (t26 - t25) - 4.0 * t24;
-    let t34 = 2.0 * (t30 + t32) - 4.0 * t31;
-    let t35 = 2.0 * (t32 - t31);
-    let t36 = 2.0 * (t24 - t26);
-    let t37 = q[0] + q[1];
-    let t38 = libm::Libm::<Real>::cos(t37);
-    let t39 = libm::Libm::<Real>::sin(t37);
-    let t40 = -0.6 * c_q0 - 0.5 * t38;
-    let t41 = q[2] + t40;
-    let t42 = 0.6 * s_q0 + 0.5 * t39;
-    let t43 = q[3] - t42;
-    let t44 = t10 * t38 - t7 * t39;
-    let t45 = t39 * t40;
-    let t46 = t38 * t40;
-    let t47 = -(t38 * t41) - t39 * t43;
-    let t48 = t47 - t39 * t42;
-    let t49 = t46 + t48;
-    let t50 = q[7] * t39;
-    let t51 = q[8] * t38;
-    let t52 = 2.0 * (t50 + t51);
-    let t53 = 2.0 * q[8] + t52;
-    let t54 = q[7] * t38;
-    let t55 = q[8] * t39;
-    let t56 = 2.0 * (t54 - t55);
-    let t57 = 2.0 * q[7] - t56;
-    let t58 = t57;
-    let t59 = q[6] * t38;
-    let t60 = q[5] * t39;
-    let t61 = q[5] * t38;
-    let t62 = q[6] * t39;
-    let t63 = 2.0 * (t59 - t60);
-    let t64 = 2.0 * q[6] - t63;
-    let t65 = 2.0 * (t61 + t62);
-    let t66 = t65 - 2.0 * q[5];
-    let t67 = 8.0 * t50 + 4.0 * t51;
-    let t68 = 2.0 * q[5] + t65;
-    let t69 = 2.0 * q[6] + t63;
-    let t70 = t40;
-    let t71 = t12 * t38 - t11 * t39;
-    let t72 = t39 * t41 - t38 * t43;
-    let t73 = t72 - t38 * t42;
-    let t74 = t73 - t45;
-    let t75 = t11 * t38 + t12 * t39;
-    let t76 = 0.5 * t44 * (qd[0] + qd[1])
-        + 0.25 * (t13 * t56 + t14 * t52 + t15 * t65 - t16 * t63);
-    let t77 = t7 * t38 + t10 * t39;
-    let t78 = t52;
-    let t79 = t65;
-    let t80 = 0.25 * (t14 * t56 + t15 * t63 + t16 * t79 - t13 * t78)
-        - 0.5 * t77 * (qd[0] + qd[1]);
-    let t81 = t38 * (t6 - t8) + t39 * (t9 + t5);
-    let t82 = 8.0 * t54 - 4.0 * t55;
-    let t83 = 0.5 * t81 * (qd[0] + qd[1]) + t13 * t61 + t14 * t59 + t16 * t50
-        + 0.25 * t15 * t82;
-    let t84 = t39 * (qd[0] + qd[1]);
-    let t85 = t38 * (qd[0] + qd[1]);
-    let t86 = t15 * t39;
-    let t87 = 2.0 * t38 + 2.0;
-    let t88 = t16 * t87;
-    let t89 = 0.5 * (t56 * (qd[0] + qd[1]));
-    let t90 = qd[7] * t53;
-    let t91 = 2.0 * t38 - 2.0;
-    let t92 = t16 * t39;
-    let t93 = t13 * t39;
-    let t94 = 2.0 - 2.0 * t38;
-    let t95 = t14 * t39;
-    let t96 = qd[6] * t53;
-    let t97 = qd[5] * t53;
-    let t98 = 0.5 * (t63 * (qd[0] + qd[1]));
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[7] * q[7];
+    let t1 = q[5] * q[6];
+    let t2 = q[7] * q[8];
+    let t3 = 1.0 - 2.0 * (q[6] * q[6] + t0);
+    let t4 = 2.0 * (t1 - t2);
+    let t5 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
+    let t6 = 2.0 * (t1 + t2);
+    let t7 = 1.0 - 2.0 * (q[5] * q[5] + t0);
+    let t8 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t9 = t3 * qd[2] + t4 * qd[3] + t5 * qd[4];
+    let t10 = t6 * qd[2] + t7 * qd[3] + t8 * qd[4];
+    let t11 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
+    let t12 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
+    let t13 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
+    let t14 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
+    let t15 = q[6] * qd[3];
+    let t16 = q[7] * qd[4];
+    let t17 = 2.0 * (t15 + t16);
+    let t18 = q[6] * qd[2];
+    let t19 = q[5] * qd[3];
+    let t20 = q[8] * qd[4];
+    let t21 = 2.0 * (t18 - t20) - 4.0 * t19;
+    let t22 = q[7] * qd[2];
+    let t23 = q[8] * qd[3];
+    let t24 = q[5] * qd[4];
+    let t25 = 2.0 * (t19 + t20) - 4.0 * t18;
+    let t26 = q[5] * qd[2];
+    let t27 = 2.0 * (t16 + t26);
+    let t28 = q[8] * qd[2];
+    let t29 = q[7] * qd[3];
+    let t30 = q[6] * qd[4];
+    let t31 = 2.0 * (t24 - t23) - 4.0 * t22;
+    let t32 = 2.0 * (t28 + t30) - 4.0 * t29;
+    let t33 = 2.0 * (t30 - t29);
+    let t34 = 2.0 * (t22 - t24);
+    let t35 = q[0] + q[1];
+    let t36 = cos(t35);
+    let t37 = sin(t35);
+    let t38 = -0.6 * c_q0 - 0.5 * t36;
+    let t39 = q[2] + t38;
+    let t40 = 0.6 * s_q0 + 0.5 * t37;
+    let t41 = q[3] - t40;
+    let t42 = t8 * t36 - t5 * t37;
+    let t43 = t37 * t38;
+    let t44 = t36 * t38;
+    let t45 = -t36 * t39 - t37 * t41;
+    let t46 = t45 - t37 * t40;
+    let t47 = t44 + t46;
+    let t48 = q[7] * t37;
+    let t49 = q[8] * t36;
+    let t50 = 2.0 * (t48 + t49);
+    let t51 = 2.0 * q[8] + t50;
+    let t52 = q[7] * t36;
+    let t53 = q[8] * t37;
+    let t54 = 2.0 * (t52 - t53);
+    let t55 = 2.0 * q[7] - t54;
+    let t56 = q[6] * t36;
+    let t57 = q[5] * t37;
+    let t58 = q[5] * t36;
+    let t59 = q[6] * t37;
+    let t60 = 2.0 * (t56 - t57);
+    let t61 = 2.0 * q[6] - t60;
+    let t62 = 2.0 * (t58 + t59);
+    let t63 = t62 - 2.0 * q[5];
+    let t64 = 8.0 * t48 + 4.0 * t49;
+    let t65 = 2.0 * q[5] + t62;
+    let t66 = 2.0 * q[6] + t60;
+    let t67 = t10 * t36 - t9 * t37;
+    let t68 = t37 * t39 - t36 * t41;
+    let t69 = t68 - t36 * t40;
+    let t70 = t69 - t43;
+    let t71 = t9 * t36 + t10 * t37;
+    let t72 = 0.5 * t42 * (qd[0] + qd[1])
+        + 0.25 * (t11 * t54 + t12 * t50 + t13 * t62 - t14 * t60);
+    let t73 = t5 * t36 + t8 * t37;
+    let t74 = 0.25 * (t12 * t54 + t13 * t60 + t14 * t62 - t11 * t50)
+        - 0.5 * t73 * (qd[0] + qd[1]);
+    let t75 = t36 * (t4 - t6) + t37 * (t7 + t3);
+    let t76 = 8.0 * t52 - 4.0 * t53;
+    let t77 = 0.5 * t75 * (qd[0] + qd[1]) + t11 * t58 + t12 * t56 + t14 * t48
+        + 0.25 * t13 * t76;
+    let t78 = t37 * (qd[0] + qd[1]);
+    let t79 = t36 * (qd[0] + qd[1]);
+    let t80 = t13 * t37;
+    let t81 = 2.0 * t36 + 2.0;
+    let t82 = t14 * t81;
+    let t83 = 0.5 * (t54 * (qd[0] + qd[1]));
+    let t84 = qd[7] * t51;
+    let t85 = 2.0 * t36 - 2.0;
+    let t86 = t14 * t37;
+    let t87 = t11 * t37;
+    let t88 = 2.0 - 2.0 * t36;
+    let t89 = t12 * t37;
+    let t90 = qd[6] * t51;
+    let t91 = qd[5] * t51;
+    let t92 = 0.5 * (t60 * (qd[0] + qd[1]));
     [
-        qd[0] * (qd[0] * (2.0 * t46 + t48 - t38 * t70) + qd[1] * t49 + t71)
-            + qd[1] * (t71 + qd[0] * t49 + qd[1] * (t47 - 0.5)) + t12 * t85
+        qd[0] * (qd[0] * (2.0 * t44 + t46 - t36 * t38) + qd[1] * t47 + t67)
+            + qd[1] * (t67 + qd[0] * t47 + qd[1] * (t45 - 0.5)) + t10 * t79
             + 0.5
-                * (t13 * (t19 * t38 + t23 * t39) + t14 * (t27 * t38 + t29 * t39)
-                    + t15 * (t33 * t38 + t34 * t39) - t16 * (t35 * t38 + t36 * t39))
-            - t11 * t84,
-        qd[0] * (qd[0] * (t73 + t39 * t70 - 2.0 * t45) + qd[1] * t74 - t75)
-            + qd[1] * (qd[0] * t74 + qd[1] * t72 - t75)
+                * (t11 * (t17 * t36 + t21 * t37) + t12 * (t25 * t36 + t27 * t37)
+                    + t13 * (t31 * t36 + t32 * t37) - t14 * (t33 * t36 + t34 * t37))
+            - t9 * t78,
+        qd[0] * (qd[0] * (t69 + t37 * t38 - 2.0 * t43) + qd[1] * t70 - t71)
+            + qd[1] * (qd[0] * t70 + qd[1] * t68 - t71)
             + 0.5
-                * (t13 * (t23 * t38 - t19 * t39) + t14 * (t29 * t38 - t27 * t39)
-                    + t15 * (t34 * t38 - t33 * t39) - t16 * (t36 * t38 - t35 * t39))
-            - t11 * t85 - t12 * t84,
+                * (t11 * (t21 * t36 - t17 * t37) + t12 * (t27 * t36 - t25 * t37)
+                    + t13 * (t32 * t36 - t31 * t37) - t14 * (t34 * t36 - t33 * t37))
+            - t9 * t79 - t10 * t78,
         0.5
-            * (t13 * (2.0 * (t24 + t25) - 4.0 * t26)
-                + t14 * (2.0 * (t31 - t30) - 4.0 * t32) + t15 * 2.0 * (t17 + t28)
-                - t16 * 2.0 * (t21 - t20)),
+            * (t11 * (2.0 * (t22 + t23) - 4.0 * t24)
+                + t12 * (2.0 * (t29 - t28) - 4.0 * t30) + 2.0 * t13 * (t15 + t26)
+                - 2.0 * t14 * (t19 - t18)),
         0.5
-            * (t13
-                * (0.25 * (qd[6] * t64 + 2.0 * t86 - qd[7] * t57 - qd[5] * t68 - t88)
-                    + t89)
-                + t14
-                    * (0.25 * (t90 + t15 * t94 - qd[5] * t64 - 2.0 * t92 - qd[6] * t68)
-                        + 0.5 * t52 * (qd[0] + qd[1]))
-                + t15
-                    * (0.5 * t65 * (qd[0] + qd[1])
+            * (t11
+                * (0.25 * (qd[6] * t61 + 2.0 * t80 - qd[7] * t55 - qd[5] * t65 - t82)
+                    + t83)
+                + t12
+                    * (0.25 * (t84 + t13 * t88 - qd[5] * t61 - 2.0 * t86 - qd[6] * t65)
+                        + 0.5 * t50 * (qd[0] + qd[1]))
+                + t13
+                    * (0.5 * t62 * (qd[0] + qd[1])
                         + 0.25
-                            * (2.0 * t93 + qd[5] * t57 + t14 * t94 - t96 - qd[7] * t68))
-                - t16
-                    * (t98
+                            * (2.0 * t87 + qd[5] * t55 + t12 * t88 - t90 - qd[7] * t65))
+                - t14
+                    * (t92
                         + 0.25
-                            * (t97 + t13 * t87 + 2.0 * t95 + qd[6] * t57 + qd[7] * t64)))
-            + t76 * (qd[0] + qd[1]),
+                            * (t91 + t11 * t81 + 2.0 * t89 + qd[6] * t55 + qd[7] * t61)))
+            + t72 * (qd[0] + qd[1]),
         0.5
-            * (t13
-                * (0.25 * (qd[6] * t66 + t15 * t91 + 2.0 * t92 - t90 - qd[5] * t69)
-                    - 0.5 * t78 * (qd[0] + qd[1]))
-                + t14
-                    * (t89
+            * (t11
+                * (0.25 * (qd[6] * t63 + t13 * t85 + 2.0 * t86 - t84 - qd[5] * t66)
+                    - 0.5 * t50 * (qd[0] + qd[1]))
+                + t12
+                    * (t83
                         + 0.25
-                            * (2.0 * t86 - qd[7] * t58 - qd[5] * t66 - t88
-                                - qd[6] * t69))
-                + t15
-                    * (0.25 * (t13 * t91 + 2.0 * t95 + t97 + qd[6] * t58 - qd[7] * t69)
-                        + t98)
-                - t16
-                    * (0.25 * (t96 + t14 * t87 + qd[7] * t66 - qd[5] * t58 - 2.0 * t93)
-                        - 0.5 * t79 * (qd[0] + qd[1]))) + t80 * (qd[0] + qd[1]),
+                            * (2.0 * t80 - qd[7] * t55 - qd[5] * t63 - t82
+                                - qd[6] * t66))
+                + t13
+                    * (0.25 * (t11 * t85 + 2.0 * t89 + t91 + qd[6] * t55 - qd[7] * t66)
+                        + t92)
+                - t14
+                    * (0.25 * (t90 + t12 * t81 + qd[7] * t63 - qd[5] * t55 - 2.0 * t87)
+                        - 0.5 * t62 * (qd[0] + qd[1]))) + t74 * (qd[0] + qd[1]),
         0.5
-            * (t13
-                * (2.0 * t61 * (qd[0] + qd[1]) + t93 + 0.25 * qd[6] * t67 - qd[7] * t62
-                    - qd[5] * t54)
-                + t14
-                    * (2.0 * t59 * (qd[0] + qd[1]) + qd[7] * t60 + t95 - qd[6] * t54
-                        - 0.25 * qd[5] * t67)
-                + t15
-                    * (2.0 * t86 + 0.5 * t82 * (qd[0] + qd[1]) + qd[5] * t62
-                        - qd[6] * t60 - t16 * t38 - qd[7] * t54)
-                - t16
-                    * (qd[5] * t60 + qd[6] * t62 + 0.25 * (qd[7] * t67 + 4.0 * t15 * t38)
-                        - 2.0 * t50 * (qd[0] + qd[1]))) + t83 * (qd[0] + qd[1]),
+            * (t11
+                * (2.0 * t58 * (qd[0] + qd[1]) + t87 + 0.25 * qd[6] * t64 - qd[7] * t59
+                    - qd[5] * t52)
+                + t12
+                    * (2.0 * t56 * (qd[0] + qd[1]) + qd[7] * t57 + t89 - qd[6] * t52
+                        - 0.25 * qd[5] * t64)
+                + t13
+                    * (2.0 * t80 + 0.5 * t76 * (qd[0] + qd[1]) + qd[5] * t59
+                        - qd[6] * t57 - t14 * t36 - qd[7] * t52)
+                - t14
+                    * (qd[5] * t57 + qd[6] * t59 + 0.25 * (qd[7] * t64 + 4.0 * t13 * t36)
+                        - 2.0 * t48 * (qd[0] + qd[1]))) + t77 * (qd[0] + qd[1]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1376,14 +1358,13 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
-    let t2 = libm::Libm::<Real>::sin(t0);
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         [
             lambda[0] * t1 - lambda[1] * t2,
@@ -1737,7 +1718,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 536,
+    mul: 533,
     add: 487,
     div: 39,
     sqrt: 6,
@@ -1783,4 +1764,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

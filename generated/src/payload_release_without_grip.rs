@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -230,39 +230,39 @@ impl Params {
         let p = self;
         let inv0 = 1.0 / p.l2;
         let inv1 = 1.0 / p.mp;
-        let t2 = p.l1 * p.m1;
-        let t3 = p.l1 * t2;
-        let t4 = p.l2 * p.m2;
-        let t5 = p.l2 * t4;
-        let t6 = p.mp * (p.side * p.side);
-        let t7 = p.l1 * p.m2;
-        let t8 = p.l1 * t7;
-        let t9 = 0.3333333333333333 * t3 + t8;
-        let t10 = 0.5 * t2 + t7;
+        let t0 = p.l1 * p.m1;
+        let t1 = p.l1 * t0;
+        let t2 = p.l2 * p.m2;
+        let t3 = p.l2 * t2;
+        let t4 = p.mp * (p.side * p.side);
+        let t5 = p.l1 * p.m2;
+        let t6 = p.l1 * t5;
+        let t7 = 0.3333333333333333 * t1 + t6;
+        let t8 = 0.5 * t0 + t5;
         Derived {
             params: *self,
-            k0: t5,
-            k1: t9,
-            k2: p.g * t10,
-            k3: t4,
-            k4: t6,
-            k5: p.l1 * t4,
-            k6: 0.3333333333333333 * t5 + t9,
-            k7: 0.3333333333333333 * t5,
-            k8: 0.16666666666666666 * t6,
-            k9: p.g * t4,
+            k0: t3,
+            k1: t7,
+            k2: p.g * t8,
+            k3: t2,
+            k4: t4,
+            k5: p.l1 * t2,
+            k6: 0.3333333333333333 * t3 + t7,
+            k7: 0.3333333333333333 * t3,
+            k8: 0.16666666666666666 * t4,
+            k9: p.g * t2,
             k10: p.g * p.mp,
-            k11: t8,
-            k12: p.g * t7,
-            k13: t7,
+            k11: t6,
+            k12: p.g * t5,
+            k13: t5,
             k14: inv0,
-            k15: t10,
+            k15: t8,
             k16: inv0 * inv0 / p.m2,
             k17: inv1,
             k18: inv1 / (p.side * p.side),
-            k19: t3,
+            k19: t1,
             k20: p.l1 * p.l1,
-            k21: p.g * t2,
+            k21: p.g * t0,
             k22: p.g * p.m2,
         }
     }
@@ -309,26 +309,26 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = qdd[0] + qdd[1];
-    let t6 = t5 * d.k0;
-    let t7 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = t1 * d.k0;
+    let t3 = (c_q1 * (p.g * c_q0 + p.l1 * qdd[0])
         - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t8 = 0.3333333333333333 * t6 + 0.5 * t7;
+    let t4 = 0.3333333333333333 * t2 + 0.5 * t3;
     [
-        t8 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.l1 * 0.5 * d.k3 * (c_q1 * t5 - s_q1 * t4 * t4),
-        t8,
+        t4 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.l1 * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t4,
         p.mp
-            * (qdd[2] + p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+            * (qdd[2] + 2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                 - qd[3] * qd[7]),
         p.mp
             * (qdd[3] + p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
         p.mp
-            * (qdd[4] + p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+            * (qdd[4] + 2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                 - qd[2] * qd[6]),
         0.16666666666666666 * (qdd[5] * d.k4),
         0.16666666666666666 * (qdd[6] * d.k4),
@@ -357,12 +357,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = c_q1 * d.k5;
-    let t2 = 0.5 * t1 + d.k7;
+    let c_q1 = cos(q[1]);
+    let t0 = c_q1 * d.k5;
+    let t1 = 0.5 * t0 + d.k7;
     [
-        [t1 + d.k6, t2, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [t2, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t0 + d.k6, t1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t1, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0],
@@ -393,18 +393,18 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.l1 * qd[0] * qd[0])) * d.k3;
     [
-        c_q0 * d.k2 + 0.5 * (t5 - s_q1 * t4 * t4 * d.k5),
-        0.5 * t5,
-        p.mp * (p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
+        c_q0 * d.k2 + 0.5 * (t1 - s_q1 * t0 * t0 * d.k5),
+        0.5 * t1,
+        p.mp * (2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
         p.mp
             * (p.g * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
-        p.mp * (p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
+        p.mp * (2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
         0.0,
         0.0,
         0.0,
@@ -430,13 +430,12 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t2 = t1 * d.k9;
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = t0 * d.k9;
     [
-        c_q0 * d.k2 + 0.5 * t2,
-        0.5 * t2,
+        c_q0 * d.k2 + 0.5 * t1,
+        0.5 * t1,
         2.0 * (q[5] * q[6] + q[7] * q[8]) * d.k10,
         (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) * d.k10,
         2.0 * (q[6] * q[7] - q[5] * q[8]) * d.k10,
@@ -469,23 +468,23 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
-    let t6 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
-    let t7 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
-    let t8 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t9 = p.g * c_q0 * c_q1;
-    let t10 = c_q0 * d.k2;
-    let t11 = c_q1 * d.k5;
-    let t12 = 0.5 * t11 + d.k7;
-    let t13 = (t9 - s_q1 * (t2 - p.l1 * qd[0] * qd[0])) * d.k3;
-    let t14 = (t9 - t2 * s_q1) * d.k3;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] + qd[1];
+    let t2 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
+    let t3 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
+    let t4 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t5 = p.g * c_q0 * c_q1;
+    let t6 = c_q0 * d.k2;
+    let t7 = c_q1 * d.k5;
+    let t8 = 0.5 * t7 + d.k7;
+    let t9 = (t5 - s_q1 * (t0 - p.l1 * qd[0] * qd[0])) * d.k3;
+    let t10 = (t5 - t0 * s_q1) * d.k3;
     JointSpace {
         mass_matrix: [
-            [t11 + d.k6, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t12, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t7 + d.k6, t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t8, d.k7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, p.mp, 0.0, 0.0, 0.0],
@@ -494,21 +493,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, d.k8],
         ],
         bias: [
-            t10 + 0.5 * (t13 - s_q1 * t5 * t5 * d.k5),
-            0.5 * t13,
-            p.mp * (p.g * t6 + qd[4] * qd[6] - qd[3] * qd[7]),
-            p.mp * (p.g * t7 + qd[2] * qd[7] - qd[4] * qd[5]),
-            p.mp * (p.g * t8 + qd[3] * qd[5] - qd[2] * qd[6]),
+            t6 + 0.5 * (t9 - s_q1 * t1 * t1 * d.k5),
+            0.5 * t9,
+            p.mp * (p.g * t2 + qd[4] * qd[6] - qd[3] * qd[7]),
+            p.mp * (p.g * t3 + qd[2] * qd[7] - qd[4] * qd[5]),
+            p.mp * (p.g * t4 + qd[3] * qd[5] - qd[2] * qd[6]),
             0.0,
             0.0,
             0.0,
         ],
         gravity: [
-            t10 + 0.5 * t14,
-            0.5 * t14,
-            t6 * d.k10,
-            t7 * d.k10,
-            t8 * d.k10,
+            t6 + 0.5 * t10,
+            0.5 * t10,
+            t2 * d.k10,
+            t3 * d.k10,
+            t4 * d.k10,
             0.0,
             0.0,
             0.0,
@@ -548,28 +547,28 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q0 * s_q1;
-    let t7 = qd[0] * (qd[0] * s_q1);
-    let t8 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
-    let inv9 = 1.0 / t8;
-    let t10 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] + qd[1];
+    let t2 = s_q0 * s_q1;
+    let t3 = qd[0] * (qd[0] * s_q1);
+    let t4 = d.k1 - 0.75 * c_q1 * c_q1 * d.k11;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[0]
         + p.l1
-            * (0.5 * s_q1 * t5 * t5 * d.k3
-                + c_q1 * (0.75 * t7 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
-        - t2 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t6 * d.k12;
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t3 * d.k13 - 1.5 * tau[1] * d.k14)) - tau[1]
+        - t0 * (d.k15 - 0.75 * c_q1 * c_q1 * d.k13) - 0.75 * c_q1 * t2 * d.k12;
     [
-        inv9 * t10,
+        inv0 * t5,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.l1 * t7 + c_q1 * (t2 + p.l1 * inv9 * t10) - p.g * t6)
-                - 0.3333333333333333 * d.k0 * inv9 * t10) * d.k16),
+                - 0.5 * d.k3 * (p.l1 * t3 + c_q1 * (t0 + p.l1 * inv0 * t5) - p.g * t2)
+                - 0.3333333333333333 * d.k0 * inv0 * t5) * d.k16),
         (tau[2]
             - p.mp
-                * (p.g * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+                * (2.0 * p.g * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                     - qd[3] * qd[7])) * d.k17,
         (tau[3]
             - p.mp
@@ -577,7 +576,7 @@ pub fn forward_dynamics_with(
                     - qd[4] * qd[5])) * d.k17,
         (tau[4]
             - p.mp
-                * (p.g * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+                * (2.0 * p.g * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                     - qd[2] * qd[6])) * d.k17,
         6.0 * (tau[5] * d.k18),
         6.0 * (tau[6] * d.k18),
@@ -611,30 +610,30 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.5 * p.l2 * (qd[0] + qd[1]) + p.l1 * qd[0] * c_q1;
-    let t3 = p.mp * qd[2];
-    let t4 = p.mp * qd[3];
-    let t5 = p.mp * qd[4];
-    let t6 = -t5;
-    let t7 = -t3;
-    let t8 = -t4;
-    let t9 = s_q1 * qd[1] * d.k5;
-    let t10 = s_q1 * t2 * d.k13;
-    let t11 = qd[0] * s_q1 * c_q1 * d.k11;
-    let t12 = qd[7] * d.k4;
-    let t13 = qd[6] * d.k4;
-    let t14 = qd[5] * d.k4;
-    let t15 = t11 - t10;
-    let t16 = -0.5 * t9 - t15;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.5 * p.l2 * (qd[0] + qd[1]) + p.l1 * qd[0] * c_q1;
+    let t1 = p.mp * qd[2];
+    let t2 = p.mp * qd[3];
+    let t3 = p.mp * qd[4];
+    let t4 = -t3;
+    let t5 = -t1;
+    let t6 = -t2;
+    let t7 = s_q1 * qd[1] * d.k5;
+    let t8 = s_q1 * t0 * d.k13;
+    let t9 = qd[0] * s_q1 * c_q1 * d.k11;
+    let t10 = qd[7] * d.k4;
+    let t11 = qd[6] * d.k4;
+    let t12 = qd[5] * d.k4;
+    let t13 = t9 - t8;
+    let t14 = -0.5 * t7 - t13;
     [
         [
-            t16
+            t14
                 + p.l1
                     * (s_q1
-                        * (c_q1 * qd[1] * d.k13 - p.m2 * t2
-                            + c_q1 * d.k13 * (qd[0] - qd[1]))),
-            t15,
+                        * (c_q1 * qd[1] * d.k13 + c_q1 * d.k13 * (qd[0] - qd[1])
+                            - p.m2 * t0)),
+            t13,
             0.0,
             0.0,
             0.0,
@@ -642,38 +641,38 @@ pub fn coriolis_matrix_with(
             0.0,
             0.0,
         ],
-        [t16, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t5, t8],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t6, 0.0, t3],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t4, t7, 0.0],
+        [t14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t3, t6],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t4, 0.0, t1],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t2, t5, 0.0],
         [
             0.0,
             0.0,
-            0.0,
-            t5,
-            t8,
-            0.0,
-            0.16666666666666666 * t12,
-            -0.16666666666666666 * t13,
-        ],
-        [
-            0.0,
-            0.0,
-            t6,
             0.0,
             t3,
-            -0.16666666666666666 * t12,
+            t6,
             0.0,
-            0.16666666666666666 * t14,
+            0.16666666666666666 * t10,
+            -0.16666666666666666 * t11,
         ],
         [
             0.0,
             0.0,
             t4,
-            t7,
             0.0,
-            0.16666666666666666 * t13,
-            -0.16666666666666666 * t14,
+            t1,
+            -0.16666666666666666 * t10,
+            0.0,
+            0.16666666666666666 * t12,
+        ],
+        [
+            0.0,
+            0.0,
+            t2,
+            t5,
+            0.0,
+            0.16666666666666666 * t11,
+            -0.16666666666666666 * t12,
             0.0,
         ],
     ]
@@ -700,20 +699,20 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.5 * p.l2 * t3 + p.l1 * qd[0] * c_q1;
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.5 * p.l2 * t0 + p.l1 * qd[0] * c_q1;
+    let t2 = sin(q[0] + q[1]);
     (
         0.16666666666666666 * qd[0] * qd[0] * d.k19
             + 0.5
-                * (p.m2 * (t4 * t4 + qd[0] * qd[0] * s_q1 * s_q1 * d.k20)
-                    + 0.08333333333333333 * t3 * t3 * d.k0
+                * (p.m2 * (t1 * t1 + qd[0] * qd[0] * s_q1 * s_q1 * d.k20)
+                    + 0.08333333333333333 * t0 * t0 * d.k0
                     + p.mp * (qd[2] * qd[2] + qd[3] * qd[3] + qd[4] * qd[4])
                     + 0.16666666666666666 * d.k4
                         * (qd[5] * qd[5] + qd[6] * qd[6] + qd[7] * qd[7])),
-        0.5 * s_q0 * d.k21 + q[3] * d.k10 + (p.l1 * s_q0 + 0.5 * p.l2 * t5) * d.k22,
+        0.5 * s_q0 * d.k21 + q[3] * d.k10 + (p.l1 * s_q0 + 0.5 * p.l2 * t2) * d.k22,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -737,33 +736,33 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t10, -t11, 0.0], [t11, t10, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q0, p.l1 * s_q0, 0.0],
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[2], q[3], q[4]],
         },
@@ -792,11 +791,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -845,25 +843,25 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -874,7 +872,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [-(p.l1 * s_q0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-p.l1 * s_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [p.l1 * c_q0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -882,12 +880,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.0, 0.0, t11, t12, t13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t14, t15, t16, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t17, t18, t19, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t11, t12, t13],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t14, t15, t16],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t17, t18, t19],
+            [0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t9, t10, t11],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t12, t13, t14],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t15, t16, t17],
         ],
     ]
 }
@@ -913,8 +911,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -940,8 +937,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -966,7 +962,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

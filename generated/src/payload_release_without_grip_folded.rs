@@ -26,12 +26,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 40 | 23 | 0 | 0 | 2 | 2 |
+//! | `inverse_dynamics` | 37 | 23 | 0 | 0 | 2 | 2 |
 //! | `mass_matrix` | 2 | 2 | 0 | 0 | 0 | 1 |
-//! | `bias` | 33 | 15 | 0 | 0 | 2 | 2 |
-//! | `gravity` | 15 | 6 | 0 | 0 | 0 | 2 |
+//! | `bias` | 31 | 15 | 0 | 0 | 2 | 2 |
+//! | `gravity` | 13 | 6 | 0 | 0 | 0 | 2 |
 //! | `joint_space` | 43 | 19 | 0 | 0 | 2 | 2 |
-//! | `forward_dynamics` | 52 | 27 | 1 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 50 | 27 | 1 | 0 | 2 | 2 |
 //! | `coriolis_matrix` | 29 | 8 | 0 | 0 | 1 | 1 |
 //! | `energy` | 25 | 14 | 0 | 0 | 3 | 1 |
 //! | `body_poses` | 20 | 15 | 0 | 0 | 2 | 2 |
@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -140,13 +140,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -158,7 +153,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -174,7 +168,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 40,
+    mul: 37,
     add: 23,
     div: 0,
     sqrt: 0,
@@ -198,30 +192,29 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q1 * (9.81 * c_q0 + 0.6 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.6 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = 0.5 * t4 + 0.16666666666666666 * t6;
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = 0.5 * t0 + 0.16666666666666666 * t2;
     [
-        t7 + 20.601 * c_q0 + 1.08 * qdd[0] + 0.6 * 0.5 * (c_q1 * t6 - s_q1 * t5 * t5),
-        t7,
+        t3 + 20.601 * c_q0 + 1.08 * qdd[0] + 0.3 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t3,
         1.5
-            * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
+            * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qdd[2] + qd[4] * qd[6]
                 - qd[3] * qd[7]),
         1.5
             * (9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qdd[3] + qd[2] * qd[7]
                 - qd[4] * qd[5]),
         1.5
-            * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
+            * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qdd[4] + qd[3] * qd[5]
                 - qd[2] * qd[6]),
         0.0025 * qdd[5],
         0.0025 * qdd[6],
@@ -248,13 +241,12 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = 0.3 * c_q1 + 0.16666666666666666;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = 0.3 * c_q1 + 0.16666666666666666;
     [
-        [0.6 * c_q1 + 1.2466666666666666, t1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [t1, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.6 * c_q1 + 1.2466666666666666, t0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [t0, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0],
@@ -265,7 +257,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 33,
+    mul: 31,
     add: 15,
     div: 0,
     sqrt: 0,
@@ -283,20 +275,19 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
     [
-        20.601 * c_q0 + 0.5 * t5 - 0.3 * s_q1 * t4 * t4,
-        0.5 * t5,
-        1.5 * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
+        20.601 * c_q0 + 0.5 * t1 - 0.3 * s_q1 * t0 * t0,
+        0.5 * t1,
+        1.5 * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6] - qd[3] * qd[7]),
         1.5
             * (9.81 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])) + qd[2] * qd[7]
                 - qd[4] * qd[5]),
-        1.5 * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
+        1.5 * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5] - qd[2] * qd[6]),
         0.0,
         0.0,
         0.0,
@@ -304,7 +295,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 15,
+    mul: 13,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -321,16 +312,15 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = libm::Libm::<Real>::cos(q[0] + q[1]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let t0 = cos(q[0] + q[1]);
     [
-        20.601 * c_q0 + 4.905 * t1,
-        4.905 * t1,
-        14.715 * (2.0 * (q[5] * q[6] + q[7] * q[8])),
+        20.601 * c_q0 + 4.905 * t0,
+        4.905 * t0,
+        29.43 * (q[5] * q[6] + q[7] * q[8]),
         14.715 * (1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7])),
-        14.715 * (2.0 * (q[6] * q[7] - q[5] * q[8])),
+        29.43 * (q[6] * q[7] - q[5] * q[8]),
         0.0,
         0.0,
         0.0,
@@ -358,22 +348,21 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
-    let t6 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
-    let t7 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t8 = 0.3 * c_q1 + 0.16666666666666666;
-    let t9 = c_q0 * c_q1;
-    let t10 = 9.81 * t9 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
-    let t11 = 9.81 * (t9 - s_q0 * s_q1);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
+    let t2 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
+    let t3 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t4 = 0.3 * c_q1 + 0.16666666666666666;
+    let t5 = c_q0 * c_q1;
+    let t6 = 9.81 * t5 - s_q1 * (9.81 * s_q0 - 0.6 * qd[0] * qd[0]);
+    let t7 = 9.81 * (t5 - s_q0 * s_q1);
     JointSpace {
         mass_matrix: [
-            [0.6 * c_q1 + 1.2466666666666666, t8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t8, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.6 * c_q1 + 1.2466666666666666, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t4, 0.16666666666666666, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 1.5, 0.0, 0.0, 0.0],
@@ -382,21 +371,21 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0025],
         ],
         bias: [
-            20.601 * c_q0 + 0.5 * t10 - 0.3 * s_q1 * t4 * t4,
-            0.5 * t10,
-            1.5 * (9.81 * t5 + qd[4] * qd[6] - qd[3] * qd[7]),
-            1.5 * (9.81 * t6 + qd[2] * qd[7] - qd[4] * qd[5]),
-            1.5 * (9.81 * t7 + qd[3] * qd[5] - qd[2] * qd[6]),
+            20.601 * c_q0 + 0.5 * t6 - 0.3 * s_q1 * t0 * t0,
+            0.5 * t6,
+            1.5 * (9.81 * t1 + qd[4] * qd[6] - qd[3] * qd[7]),
+            1.5 * (9.81 * t2 + qd[2] * qd[7] - qd[4] * qd[5]),
+            1.5 * (9.81 * t3 + qd[3] * qd[5] - qd[2] * qd[6]),
             0.0,
             0.0,
             0.0,
         ],
         gravity: [
-            20.601 * c_q0 + 0.5 * t11,
-            0.5 * t11,
-            14.715 * t5,
-            14.715 * t6,
-            14.715 * t7,
+            20.601 * c_q0 + 0.5 * t7,
+            0.5 * t7,
+            14.715 * t1,
+            14.715 * t2,
+            14.715 * t3,
             0.0,
             0.0,
             0.0,
@@ -405,7 +394,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 52,
+    mul: 50,
     add: 27,
     div: 1,
     sqrt: 0,
@@ -430,30 +419,29 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let t5 = s_q0 * s_q1;
-    let t6 = qd[0] * qd[0] * s_q1;
-    let t7 = c_q1 * c_q1;
-    let t8 = (tau[0] + 0.6 * (0.5 * s_q1 * t4 * t4 + c_q1 * (0.9 * t6 - 3.0 * tau[1]))
-        - tau[1] - 8.829 * c_q1 * t5 - 9.81 * c_q0 * (2.1 - 0.9 * t7))
-        / (1.08 - 0.54 * t7);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q0 * s_q1;
+    let t2 = qd[0] * qd[0] * s_q1;
+    let t3 = c_q1 * c_q1;
+    let t4 = (tau[0] + 0.6 * (0.5 * s_q1 * t0 * t0 + c_q1 * (0.9 * t2 - 3.0 * tau[1]))
+        - tau[1] - 8.829 * c_q1 * t1 - 9.81 * c_q0 * (2.1 - 0.9 * t3))
+        / (1.08 - 0.54 * t3);
     [
-        t8,
+        t4,
         6.0
-            * (tau[1] - 0.16666666666666666 * t8
-                - 0.5 * (0.6 * t6 + c_q1 * (9.81 * c_q0 + 0.6 * t8) - 9.81 * t5)),
+            * (tau[1] - 0.16666666666666666 * t4
+                - 0.5 * (0.6 * t2 + c_q1 * (9.81 * c_q0 + 0.6 * t4) - 9.81 * t1)),
         0.6666666666666666
             * (tau[2]
                 - 1.5
-                    * (9.81 * 2.0 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
+                    * (19.62 * (q[5] * q[6] + q[7] * q[8]) + qd[4] * qd[6]
                         - qd[3] * qd[7])),
         0.6666666666666666
             * (tau[3]
@@ -463,7 +451,7 @@ pub fn forward_dynamics_with(
         0.6666666666666666
             * (tau[4]
                 - 1.5
-                    * (9.81 * 2.0 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
+                    * (19.62 * (q[6] * q[7] - q[5] * q[8]) + qd[3] * qd[5]
                         - qd[2] * qd[6])),
         400.0 * tau[5],
         400.0 * tau[6],
@@ -492,27 +480,26 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = 0.25 * (qd[0] + qd[1]) + 0.6 * qd[0] * c_q1;
-    let t4 = s_q1 * qd[1];
-    let t5 = 0.72 * c_q1 * t2 - 1.2 * s_q1 * t3;
-    let t6 = -0.3 * t4 - t5;
-    let t7 = 1.5 * qd[2];
-    let t8 = 1.5 * qd[3];
-    let t9 = 1.5 * qd[4];
-    let t10 = -1.5 * qd[4];
-    let t11 = -1.5 * qd[2];
-    let t12 = -1.5 * qd[3];
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = 0.25 * (qd[0] + qd[1]) + 0.6 * qd[0] * c_q1;
+    let t2 = s_q1 * qd[1];
+    let t3 = 0.72 * c_q1 * t0 - 1.2 * s_q1 * t1;
+    let t4 = -0.3 * t2 - t3;
+    let t5 = 1.5 * qd[2];
+    let t6 = 1.5 * qd[3];
+    let t7 = 1.5 * qd[4];
+    let t8 = -1.5 * qd[4];
+    let t9 = -1.5 * qd[2];
+    let t10 = -1.5 * qd[3];
     [
         [
-            t6 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t3) + c_q1 * 1.2 * (t2 - t4)),
-            t5,
+            t4 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t1) + 1.2 * c_q1 * (t0 - t2)),
+            t3,
             0.0,
             0.0,
             0.0,
@@ -520,13 +507,13 @@ pub fn coriolis_matrix_with(
             0.0,
             0.0,
         ],
-        [t6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t9, t12],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t10, 0.0, t7],
-        [0.0, 0.0, 0.0, 0.0, 0.0, t8, t11, 0.0],
-        [0.0, 0.0, 0.0, t9, t12, 0.0, 0.0025 * qd[7], -0.0025 * qd[6]],
-        [0.0, 0.0, t10, 0.0, t7, -0.0025 * qd[7], 0.0, 0.0025 * qd[5]],
-        [0.0, 0.0, t8, t11, 0.0, 0.0025 * qd[6], -0.0025 * qd[5], 0.0],
+        [t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t7, t10],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t8, 0.0, t5],
+        [0.0, 0.0, 0.0, 0.0, 0.0, t6, t9, 0.0],
+        [0.0, 0.0, 0.0, t7, t10, 0.0, 0.0025 * qd[7], -0.0025 * qd[6]],
+        [0.0, 0.0, t8, 0.0, t5, -0.0025 * qd[7], 0.0, 0.0025 * qd[5]],
+        [0.0, 0.0, t6, t9, 0.0, 0.0025 * qd[6], -0.0025 * qd[5], 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -549,21 +536,20 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let s_q0 = libm::Libm::<Real>::sin(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] + qd[1];
-    let t4 = 0.25 * t3 + 0.6 * qd[0] * c_q1;
-    let t5 = libm::Libm::<Real>::sin(q[0] + q[1]);
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let s_q0 = sin(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.25 * t0 + 0.6 * qd[0] * c_q1;
+    let t2 = sin(q[0] + q[1]);
     (
         0.18 * qd[0] * qd[0]
             + 0.5
-                * (0.041666666666666664 * t3 * t3
-                    + 2.0 * (0.36 * qd[0] * qd[0] * s_q1 * s_q1 + t4 * t4)
+                * (0.041666666666666664 * t0 * t0
+                    + 2.0 * (0.36 * qd[0] * qd[0] * s_q1 * s_q1 + t1 * t1)
                     + 0.0025 * (qd[5] * qd[5] + qd[6] * qd[6] + qd[7] * qd[7])
                     + 1.5 * (qd[2] * qd[2] + qd[3] * qd[3] + qd[4] * qd[4])),
-        20.601 * s_q0 + 14.715 * q[3] + 4.905 * t5,
+        20.601 * s_q0 + 14.715 * q[3] + 4.905 * t2,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -585,35 +571,34 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = q[0] + q[1];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = q[0] + q[1];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t12, -t13, 0.0], [t13, t12, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t10, -t11, 0.0], [t11, t10, 0.0], [0.0, 0.0, 1.0]],
             position: [0.6 * c_q0, 0.6 * s_q0, 0.0],
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[2], q[3], q[4]],
         },
@@ -642,11 +627,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[5] * q[5];
     let t1 = q[6] * q[6];
     let t2 = q[7] * q[7];
@@ -693,27 +677,26 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[5] * q[5];
-    let t3 = q[6] * q[6];
-    let t4 = q[7] * q[7];
-    let t5 = q[5] * q[6];
-    let t6 = q[5] * q[7];
-    let t7 = q[6] * q[7];
-    let t8 = q[5] * q[8];
-    let t9 = q[6] * q[8];
-    let t10 = q[7] * q[8];
-    let t11 = 1.0 - 2.0 * (t3 + t4);
-    let t12 = 2.0 * (t5 - t10);
-    let t13 = 2.0 * (t6 + t9);
-    let t14 = 2.0 * (t5 + t10);
-    let t15 = 1.0 - 2.0 * (t2 + t4);
-    let t16 = 2.0 * (t7 - t8);
-    let t17 = 2.0 * (t6 - t9);
-    let t18 = 2.0 * (t7 + t8);
-    let t19 = 1.0 - 2.0 * (t2 + t3);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[5] * q[5];
+    let t1 = q[6] * q[6];
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[5] * q[7];
+    let t5 = q[6] * q[7];
+    let t6 = q[5] * q[8];
+    let t7 = q[6] * q[8];
+    let t8 = q[7] * q[8];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -732,12 +715,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.0, 0.0, t11, t12, t13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t14, t15, t16, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t17, t18, t19, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t11, t12, t13],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t14, t15, t16],
-            [0.0, 0.0, 0.0, 0.0, 0.0, t17, t18, t19],
+            [0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t9, t10, t11],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t12, t13, t14],
+            [0.0, 0.0, 0.0, 0.0, 0.0, t15, t16, t17],
         ],
     ]
 }
@@ -763,8 +746,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -790,8 +772,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -816,7 +797,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -28,7 +28,7 @@
 //! | `bias` | 8 | 1 | 0 | 0 | 1 | 1 | 0 |
 //! | `gravity` | 2 | 0 | 0 | 0 | 1 | 0 | 0 |
 //! | `joint_space` | 12 | 1 | 0 | 0 | 1 | 1 | 0 |
-//! | `forward_dynamics` | 36 | 16 | 2 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics` | 34 | 13 | 2 | 0 | 1 | 1 | 0 |
 //! | `coriolis_matrix` | 5 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `energy` | 16 | 6 | 0 | 0 | 1 | 1 | 0 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 12 | 10 | 1 | 1 | 0 | 0 | 1 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -228,7 +228,7 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         p.m * qdd[0] + 0.5 * d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         p.m * t0 + 0.5 * d.k0 * (s_q2 * qdd[2] + c_q2 * qd[2] * qd[2]),
@@ -257,10 +257,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = 0.5 * (c_q2 * d.k0);
-    let t3 = 0.5 * (s_q2 * d.k0);
-    [[p.m, 0.0, t2], [0.0, p.m, t3], [t2, t3, d.k2]]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.5 * (c_q2 * d.k0);
+    let t1 = 0.5 * (s_q2 * d.k0);
+    [[p.m, 0.0, t0], [0.0, p.m, t1], [t0, t1, d.k2]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -283,10 +283,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[2] * (qd[2] * d.k0);
-    [-0.5 * (s_q2 * t2), 0.5 * c_q2 * t2 + d.k3, 0.5 * (s_q2 * d.k4)]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * (qd[2] * d.k0);
+    [-0.5 * (s_q2 * t0), 0.5 * c_q2 * t0 + d.k3, 0.5 * (s_q2 * d.k4)]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -308,8 +307,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+    let s_q2 = sin(q[2]);
     [0.0, d.k3, 0.5 * (s_q2 * d.k4)]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -336,22 +334,22 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = s_q2 * d.k0;
-    let t3 = c_q2 * d.k0;
-    let t4 = 0.5 * t3;
-    let t5 = 0.5 * t2;
-    let t6 = 0.5 * (s_q2 * d.k4);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q2 * d.k0;
+    let t1 = c_q2 * d.k0;
+    let t2 = 0.5 * t1;
+    let t3 = 0.5 * t0;
+    let t4 = 0.5 * (s_q2 * d.k4);
     JointSpace {
-        mass_matrix: [[p.m, 0.0, t4], [0.0, p.m, t5], [t4, t5, d.k2]],
-        bias: [-0.5 * (qd[2] * qd[2] * t2), 0.5 * qd[2] * qd[2] * t3 + d.k3, t6],
-        gravity: [0.0, d.k3, t6],
+        mass_matrix: [[p.m, 0.0, t2], [0.0, p.m, t3], [t2, t3, d.k2]],
+        bias: [-0.5 * (qd[2] * qd[2] * t0), 0.5 * qd[2] * qd[2] * t1 + d.k3, t4],
+        gravity: [0.0, d.k3, t4],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 36,
-    add: 16,
+    mul: 34,
+    add: 13,
     div: 2,
     sqrt: 0,
     sin: 1,
@@ -380,25 +378,20 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = p.m * (c_q2 * c_q2 + s_q2 * s_q2);
-    let inv3 = 1.0 / t2;
-    let t4 = qd[0] * c_q2 + qd[1] * s_q2;
-    let t5 = p.m * qd[2];
-    let t6 = s_q2 * d.k3;
-    let t7 = c_q2 * d.k3 + t5 * (0.5 * p.l * qd[2] + t4 - t4);
-    let t8 = tau[0] + s_q2 * t7 - c_q2 * t6;
-    let t9 = d.k2 - 0.25 * inv3 * d.k5 * (c_q2 * c_q2 + s_q2 * s_q2);
-    let inv10 = 1.0 / t9;
-    let t11 = c_q2 * d.k0;
-    let t12 = tau[1] - s_q2 * t6 - c_q2 * t7;
-    let t13 = s_q2 * d.k0;
-    let t14 = tau[2] - 0.5 * (s_q2 * d.k4 + inv3 * (t8 * t11 + t12 * t13));
-    [
-        inv3 * (t8 - 0.5 * inv10 * t11 * t14),
-        inv3 * (t12 - 0.5 * inv10 * t13 * t14),
-        inv10 * t14,
-    ]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.m * (c_q2 * c_q2 + s_q2 * s_q2);
+    let inv0 = 1.0 / t0;
+    let t1 = p.m * qd[2];
+    let t2 = s_q2 * d.k3;
+    let t3 = c_q2 * d.k3 + 0.5 * t1 * p.l * qd[2];
+    let t4 = tau[0] + s_q2 * t3 - c_q2 * t2;
+    let t5 = d.k2 - 0.25 * inv0 * d.k5 * (c_q2 * c_q2 + s_q2 * s_q2);
+    let inv1 = 1.0 / t5;
+    let t6 = c_q2 * d.k0;
+    let t7 = tau[1] - s_q2 * t2 - c_q2 * t3;
+    let t8 = s_q2 * d.k0;
+    let t9 = tau[2] - 0.5 * (s_q2 * d.k4 + inv0 * (t4 * t6 + t7 * t8));
+    [inv0 * (t4 - 0.5 * inv1 * t6 * t9), inv0 * (t7 - 0.5 * inv1 * t8 * t9), inv1 * t9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -426,10 +419,9 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[2] * d.k0;
-    [[0.0, 0.0, -0.5 * (s_q2 * t2)], [0.0, 0.0, 0.5 * (c_q2 * t2)], [0.0, 0.0, 0.0]]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * d.k0;
+    [[0.0, 0.0, -0.5 * (s_q2 * t0)], [0.0, 0.0, 0.5 * (c_q2 * t0)], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -453,11 +445,11 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[1] * c_q2 - qd[0] * s_q2;
-    let t3 = 0.5 * p.l * qd[2] + qd[0] * c_q2 + qd[1] * s_q2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] * c_q2 - qd[0] * s_q2;
+    let t1 = 0.5 * p.l * qd[2] + qd[0] * c_q2 + qd[1] * s_q2;
     (
-        0.5 * (p.m * (t3 * t3 + t2 * t2) + 0.08333333333333333 * qd[2] * qd[2] * d.k1),
+        0.5 * (p.m * (t1 * t1 + t0 * t0) + 0.08333333333333333 * qd[2] * qd[2] * d.k1),
         (q[1] - 0.5 * p.l * c_q2) * d.k3,
     )
 }
@@ -480,9 +472,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
             rotation: [[c_q2, -s_q2, 0.0], [s_q2, c_q2, 0.0], [0.0, 0.0, 1.0]],
@@ -513,11 +504,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -542,8 +532,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, _q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     [
         [
             [1.0, 0.0, 0.0],
@@ -579,7 +568,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
 pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     let p = &d.params;
-    [p.c - libm::Libm::<Real>::sqrt(q[0] * q[0] + q[1] * q[1])]
+    [p.c - sqrt(q[0] * q[0] + q[1] * q[1])]
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
 pub const OPS_LIMIT_FORCES: OpCount = OpCount {
@@ -606,18 +595,18 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
 pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let t0 = libm::Libm::<Real>::sqrt(q[0] * q[0] + q[1] * q[1]);
-    let inv1 = 1.0 / t0;
+    let t0 = sqrt(q[0] * q[0] + q[1] * q[1]);
+    let inv0 = 1.0 / t0;
     let mut tau: [Real; NV] = [0.0; NV];
     {
-        let (gap, rate) = (p.c - t0, -(inv1 * (q[0] * qd[0] + q[1] * qd[1])));
+        let (gap, rate) = (p.c - t0, -inv0 * (q[0] * qd[0] + q[1] * qd[1]));
         let z = p.a_pin * gap;
         if z < 27.7 {
             let push = p.k_pin - p.mu_pin * rate;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
-                tau[0] += force * (-(q[0] * inv1));
-                tau[1] += force * (-(q[1] * inv1));
+                tau[0] += force * (-q[0] * inv0);
+                tau[1] += force * (-q[1] * inv0);
             }
         }
     }
@@ -645,7 +634,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
 }

@@ -28,7 +28,7 @@
 //! | `bias` | 7 | 1 | 0 | 0 | 1 | 1 | 0 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 | 0 |
 //! | `joint_space` | 9 | 1 | 0 | 0 | 1 | 1 | 0 |
-//! | `forward_dynamics` | 19 | 13 | 0 | 0 | 1 | 1 | 0 |
+//! | `forward_dynamics` | 17 | 10 | 0 | 0 | 1 | 1 | 0 |
 //! | `coriolis_matrix` | 4 | 0 | 0 | 0 | 1 | 1 | 0 |
 //! | `energy` | 12 | 6 | 0 | 0 | 1 | 1 | 0 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 12 | 10 | 1 | 1 | 0 | 0 | 1 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -118,13 +118,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -136,7 +131,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -176,13 +170,12 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         qdd[0] + 0.2 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         qdd[1] + 0.2 * (s_q2 * qdd[2] + c_q2 * qd[2] * qd[2]) + 9.81,
@@ -209,12 +202,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = 0.2 * c_q2;
-    let t3 = 0.2 * s_q2;
-    [[1.0, 0.0, t2], [0.0, 1.0, t3], [t2, t3, 0.05333333333333334]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.2 * c_q2;
+    let t1 = 0.2 * s_q2;
+    [[1.0, 0.0, t0], [0.0, 1.0, t1], [t0, t1, 0.05333333333333334]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -236,9 +228,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [-0.2 * (s_q2 * (qd[2] * qd[2])), 0.2 * c_q2 * qd[2] * qd[2] + 9.81, 1.962 * s_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -260,9 +251,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let s_q2 = libm::Libm::<Real>::sin(q[2]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let s_q2 = sin(q[2]);
     [0.0, 9.81, 1.962 * s_q2]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -287,22 +277,21 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = 0.2 * c_q2;
-    let t3 = 0.2 * s_q2;
-    let t4 = 1.962 * s_q2;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.2 * c_q2;
+    let t1 = 0.2 * s_q2;
+    let t2 = 1.962 * s_q2;
     JointSpace {
-        mass_matrix: [[1.0, 0.0, t2], [0.0, 1.0, t3], [t2, t3, 0.05333333333333334]],
-        bias: [-0.2 * (s_q2 * (qd[2] * qd[2])), 0.2 * c_q2 * qd[2] * qd[2] + 9.81, t4],
-        gravity: [0.0, 9.81, t4],
+        mass_matrix: [[1.0, 0.0, t0], [0.0, 1.0, t1], [t0, t1, 0.05333333333333334]],
+        bias: [-0.2 * (s_q2 * (qd[2] * qd[2])), 0.2 * c_q2 * qd[2] * qd[2] + 9.81, t2],
+        gravity: [0.0, 9.81, t2],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 19,
-    add: 13,
+    mul: 17,
+    add: 10,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -325,19 +314,17 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[0] * c_q2 + qd[1] * s_q2;
-    let t3 = 9.81 * c_q2 + qd[2] * (0.2 * qd[2] + t2 - t2);
-    let t4 = tau[0] + s_q2 * (t3 - 9.81 * c_q2);
-    let t5 = tau[1] - 9.81 * s_q2 * s_q2 - c_q2 * t3;
-    let t6 = tau[2] - 1.962 * s_q2 - 0.2 * (c_q2 * t4 + s_q2 * t5);
-    [t4 - 15.0 * c_q2 * t6, t5 - 15.0 * s_q2 * t6, 75.0 * t6]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 9.81 * c_q2 + 0.2 * qd[2] * qd[2];
+    let t1 = tau[0] + s_q2 * (t0 - 9.81 * c_q2);
+    let t2 = tau[1] - 9.81 * s_q2 * s_q2 - c_q2 * t0;
+    let t3 = tau[2] - 1.962 * s_q2 - 0.2 * (c_q2 * t1 + s_q2 * t2);
+    [t1 - 15.0 * c_q2 * t3, t2 - 15.0 * s_q2 * t3, 75.0 * t3]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -361,12 +348,11 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         [0.0, 0.0, -0.2 * (s_q2 * qd[2])],
         [0.0, 0.0, 0.2 * (c_q2 * qd[2])],
@@ -393,13 +379,12 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[1] * c_q2 - qd[0] * s_q2;
-    let t3 = 0.2 * qd[2] + qd[0] * c_q2 + qd[1] * s_q2;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] * c_q2 - qd[0] * s_q2;
+    let t1 = 0.2 * qd[2] + qd[0] * c_q2 + qd[1] * s_q2;
     (
-        0.5 * (0.013333333333333334 * qd[2] * qd[2] + t3 * t3 + t2 * t2),
+        0.5 * (0.013333333333333334 * qd[2] * qd[2] + t1 * t1 + t0 * t0),
         9.81 * (q[1] - 0.2 * c_q2),
     )
 }
@@ -422,9 +407,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
             rotation: [[c_q2, -s_q2, 0.0], [s_q2, c_q2, 0.0], [0.0, 0.0, 1.0]],
@@ -455,11 +439,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -484,8 +467,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, _q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     [
         [
             [1.0, 0.0, 0.0],
@@ -519,9 +501,8 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
-    [0.001 - libm::Libm::<Real>::sqrt(q[0] * q[0] + q[1] * q[1])]
+pub fn contact_gaps_with(_d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
+    [0.001 - sqrt(q[0] * q[0] + q[1] * q[1])]
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
 pub const OPS_LIMIT_FORCES: OpCount = OpCount {
@@ -546,20 +527,19 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let t0 = libm::Libm::<Real>::sqrt(q[0] * q[0] + q[1] * q[1]);
-    let inv1 = 1.0 / t0;
+pub fn limit_forces_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let t0 = sqrt(q[0] * q[0] + q[1] * q[1]);
+    let inv0 = 1.0 / t0;
     let mut tau: [Real; NV] = [0.0; NV];
     {
-        let (gap, rate) = (0.001 - t0, -(inv1 * (q[0] * qd[0] + q[1] * qd[1])));
+        let (gap, rate) = (0.001 - t0, -inv0 * (q[0] * qd[0] + q[1] * qd[1]));
         let z = 40000.0 * gap;
         if z < 27.7 {
             let push = 200.0 - 20.0 * rate;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
-                tau[0] += force * (-(q[0] * inv1));
-                tau[1] += force * (-(q[1] * inv1));
+                tau[0] += force * (-q[0] * inv0);
+                tau[1] += force * (-q[1] * inv0);
             }
         }
     }
@@ -587,7 +567,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// The square root of `x`, by `libm` (`core` has none without `std`).
+#[inline(always)]
+fn sqrt(x: Real) -> Real {
+    libm::Libm::<Real>::sqrt(x)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
 }

@@ -34,7 +34,7 @@
 //! | `gravity` | 26 | 3 | 0 | 0 | 4 | 4 | 9 |
 //! | `joint_space` | 216 | 76 | 0 | 0 | 5 | 5 | 134 |
 //! | `forward_dynamics` | 300 | 109 | 4 | 0 | 5 | 5 | 190 |
-//! | `coriolis_matrix` | 342 | 117 | 0 | 0 | 6 | 6 | 198 |
+//! | `coriolis_matrix` | 342 | 116 | 0 | 0 | 6 | 6 | 197 |
 //! | `energy` | 65 | 20 | 0 | 0 | 5 | 5 | 59 |
 //! | `body_poses` | 40 | 25 | 0 | 0 | 6 | 6 | 13 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -43,7 +43,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -297,82 +297,82 @@ impl Params {
         let p = self;
         let t0 = 0.001024 * p.m6 + 0.00015;
         let t1 = 0.001024 * p.m6 + 0.00055;
-        let inv2 = 1.0 / t1;
-        let t3 = p.m6 + p.m4 + p.m5;
-        let t4 = p.a3 * t3;
-        let t5 = p.d4 * t3;
-        let t6 = p.a3 * p.a3;
-        let t7 = p.d4 * p.d4;
-        let t8 = t3 * (t6 + t7);
-        let t9 = -0.019 * p.a3 * p.m4 - p.d4 * t4;
-        let t10 = p.d4 * t5;
-        let t11 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
-        let t12 = p.m3 + t3;
-        let t13 = t5 + 0.07 * p.m3 + 0.019 * p.m4;
-        let t14 = t10 - p.a3 * t4;
-        let t15 = p.a2 * t12;
-        let t16 = p.a2 * p.a2;
-        let t17 = p.d3 * p.d3;
-        let t18 = t12 * (t16 + t17);
-        let t19 = 0.00466 * p.m2 - t17 * t12;
-        let t20 = 0.068 * p.m2 + t15;
-        let t21 = -0.004588 * p.m2 - p.a2 * t15;
-        let t22 = t8 + t18;
-        let t23 = t22 + 0.05638025 * p.m2 + p.m3 * (0.0282 * p.d3 + 0.00019881) - t10;
-        let t24 = p.a3 * p.m6;
-        let t25 = p.d4 * p.m6;
-        let t26 = 0.001024 * p.m6 + t11;
-        let t27 = t14 + t26;
+        let inv0 = 1.0 / t1;
+        let t2 = p.m6 + p.m4 + p.m5;
+        let t3 = p.a3 * t2;
+        let t4 = p.d4 * t2;
+        let t5 = p.a3 * p.a3;
+        let t6 = p.d4 * p.d4;
+        let t7 = t2 * (t5 + t6);
+        let t8 = -0.019 * p.a3 * p.m4 - p.d4 * t3;
+        let t9 = p.d4 * t4;
+        let t10 = 0.0049 * p.m3 + p.m4 * (0.038 * p.d4 + 0.000361);
+        let t11 = p.m3 + t2;
+        let t12 = t4 + 0.07 * p.m3 + 0.019 * p.m4;
+        let t13 = t9 - p.a3 * t3;
+        let t14 = p.a2 * t11;
+        let t15 = p.a2 * p.a2;
+        let t16 = p.d3 * p.d3;
+        let t17 = t11 * (t15 + t16);
+        let t18 = 0.00466 * p.m2 - t16 * t11;
+        let t19 = 0.068 * p.m2 + t14;
+        let t20 = -0.004588 * p.m2 - p.a2 * t14;
+        let t21 = t7 + t17;
+        let t22 = t21 + 0.05638025 * p.m2 + p.m3 * (0.0282 * p.d3 + 0.00019881) - t9;
+        let t23 = p.a3 * p.m6;
+        let t24 = p.d4 * p.m6;
+        let t25 = 0.001024 * p.m6 + t10;
+        let t26 = t13 + t25;
         Derived {
             params: *self,
-            k0: t23 + 0.8865,
-            k1: t21 - 0.394,
-            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t15,
-            k3: t18 + t19 + 0.539,
-            k4: t11 + t14 + 0.0553,
-            k5: t9,
-            k6: t8 + t11 + 0.0878,
-            k7: t13,
+            k0: t22 + 0.8865,
+            k1: t20 - 0.394,
+            k2: -0.01547 * p.m2 - 0.0141 * p.a2 * p.m3 - p.d3 * t14,
+            k3: t17 + t18 + 0.539,
+            k4: t10 + t13 + 0.0553,
+            k5: t8,
+            k6: t7 + t10 + 0.0878,
+            k7: t12,
             k8: t0,
             k9: t1,
-            k10: t4,
+            k10: t3,
             k11: p.m2 * p.g,
-            k12: p.g * t20,
+            k12: p.g * t19,
             k13: 0.001024 * p.m6 + 0.00011,
-            k14: t25,
-            k15: t24,
-            k16: t27 + 0.05411,
+            k14: t24,
+            k15: t23,
+            k16: t26 + 0.05411,
             k17: p.d3 * p.m6,
-            k18: t21 + t27 - 0.33989,
-            k19: t9 - 0.000408 * p.m2,
-            k20: t23 + 0.88814,
+            k18: t20 + t26 - 0.33989,
+            k19: t8 - 0.000408 * p.m2,
+            k20: t22 + 0.88814,
             k21: -0.000987 * p.m3,
             k22: -0.001365 * p.m2,
             k23: p.a2 * p.m6,
-            k24: -t13,
+            k24: -t12,
             k25: -0.001024 * p.m6 - 0.00055,
-            k26: t19 + t22 + t26 + 0.62735,
-            k27: t8 + t26 + 0.08835,
+            k26: t18 + t21 + t25 + 0.62735,
+            k27: t7 + t25 + 0.08835,
             k28: t0 * t0,
             k29: p.m6 * t0,
-            k30: p.m6 * p.m6 * inv2,
+            k30: p.m6 * p.m6 * inv0,
             k31: p.m6 * p.m6,
-            k32: t7,
-            k33: p.m6 * inv2 * t24,
-            k34: p.m6 * inv2 * t25,
+            k32: t6,
+            k33: p.m6 * inv0 * t23,
+            k34: p.m6 * inv0 * t24,
             k35: p.a3 * p.d4,
-            k36: t6,
-            k37: t17,
+            k36: t5,
+            k37: t16,
             k38: p.a2 * p.d3,
-            k39: t16,
-            k40: -t4,
+            k39: t15,
+            k40: -t3,
             k41: -0.000408 * p.m2,
-            k42: p.m6 * inv2,
+            k42: p.m6 * inv0,
             k43: -0.006 * p.m2,
-            k44: t20,
-            k45: inv2,
-            k46: p.a2 * t13,
-            k47: p.a2 * t4,
+            k44: t19,
+            k45: inv0,
+            k46: p.a2 * t12,
+            k47: p.a2 * t3,
             k48: p.m3 * p.g,
             k49: p.m4 * p.g,
             k50: p.m5 * p.g,
@@ -424,133 +424,133 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qdd[0] * s_q1;
-    let t3 = qdd[0] * c_q1;
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[0] * s_q1;
-    let t6 = qd[1] * t5;
-    let t7 = fma(qd[1], t4, t2);
-    let t8 = t3 - t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = fma(t4, s_q2, t5 * c_q2);
-    let t12 = t4 * c_q2 - t5 * s_q2;
-    let t13 = qd[1] + qd[2];
-    let t14 = qdd[1] + qdd[2];
-    let t15 = fma(t8, s_q2, fma(t7, c_q2, qd[2] * t12));
-    let t16 = t8 * c_q2 - fma(qd[2], t11, t7 * s_q2);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t19 = t11 * c_q3 - t13 * s_q3;
-    let t20 = fma(t13, c_q3, t11 * s_q3);
-    let t21 = t12 + qd[3];
-    let t22 = t16 + qdd[3];
-    let t23 = t15 * c_q3 - fma(t14, s_q3, qd[3] * t20);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t26 = fma(t21, s_q4, t19 * c_q4);
-    let t27 = t21 * c_q4 - t19 * s_q4;
-    let t28 = qd[4] + t20;
-    let t29 = fma(qd[3], t19, fma(t14, c_q3, fma(t15, s_q3, qdd[4])));
-    let t30 = fma(t22, s_q4, fma(t23, c_q4, qd[4] * t27));
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t33 = t26 * c_q5 - t28 * s_q5;
-    let t34 = fma(t28, c_q5, t26 * s_q5);
-    let t35 = t27 + qd[5];
-    let t36 = fma(t22, c_q4, qdd[5]) - fma(qd[4], t26, t23 * s_q4);
-    let t37 = t11 * t12;
-    let t38 = t27 * t28;
-    let t39 = t26 * t27;
-    let t40 = p.m2 * t8;
-    let t41 = p.m2 * t4;
-    let t42 = p.m2 * fma(-0.000408, t5, -0.001365 * qd[1]);
-    let t43 = c_q5 * t35;
-    let t44 = s_q5 * t35;
-    let t45 = t4 * t4;
-    let t46 = p.a2 * (2.0 * t6 - t3) - p.d3 * fma(t5, t5, t45);
-    let t47 = fma(p.d3, t3, p.g * s_q1) - p.a2 * fma(qd[1], qd[1], t45);
-    let t48 = fma(p.a2, fma(t4, t5, qdd[1]), p.g * c_q1) - p.d3 * t2;
-    let t49 = fma(s_q2, t48, c_q2 * t47);
-    let t50 = c_q2 * t48 - s_q2 * t47;
-    let t51 = t13 * t13;
-    let t52 = fma(t12, t12, t51);
-    let t53 = t37 - t14;
-    let t54 = t14 + t37;
-    let t55 = fma(t11, t11, t51);
-    let t56 = t11 * t13 - t16;
-    let t57 = fma(t12, t13, t15);
-    let t58 = fma(p.d4, t53, t49) - p.a3 * t52;
-    let t59 = fma(p.d4, t57, fma(p.a3, t56, t46));
-    let t60 = t39 - t29;
-    let t61 = fma(t28, t28, t26 * t26);
-    let t62 = p.m6 * c_q4;
-    let t63 = p.m6 * s_q4;
-    let t64 = 0.032 * fma(t61, t63, t60 * t62);
-    let t65 = 0.032 * (t60 * t63 - t61 * t62);
-    let t66 = p.m6 * (t30 + t38);
-    let t67 = fma(0.032 * s_q3, t66, c_q3 * t64);
-    let t68 = 0.032 * c_q3 * t66 - s_q3 * t64;
-    let t69 = fma(-0.001365, t41, fma(qd[1], d.k3, t5 * d.k2));
-    let t70 = fma(-0.000987 * p.m3, t12, t13 * d.k6);
-    let t71 = fma(-0.000987 * p.m3, t13, t11 * d.k5);
-    let t72 = t26 * t28;
-    let t73 = fma(t72, d.k8 - d.k9, 0.00004 * t36);
-    let t74 = fma(
-        t38,
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[0] * s_q1;
+    let t4 = qd[1] * t3;
+    let t5 = fma(qd[1], t2, t0);
+    let t6 = t1 - t4;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t7 = fma(t2, s_q2, t3 * c_q2);
+    let t8 = t2 * c_q2 - t3 * s_q2;
+    let t9 = qd[1] + qd[2];
+    let t10 = qdd[1] + qdd[2];
+    let t11 = fma(t6, s_q2, fma(t5, c_q2, qd[2] * t8));
+    let t12 = t6 * c_q2 - fma(qd[2], t7, t5 * s_q2);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t13 = t7 * c_q3 - t9 * s_q3;
+    let t14 = fma(t9, c_q3, t7 * s_q3);
+    let t15 = t8 + qd[3];
+    let t16 = t12 + qdd[3];
+    let t17 = t11 * c_q3 - fma(t10, s_q3, qd[3] * t14);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t18 = fma(t15, s_q4, t13 * c_q4);
+    let t19 = t15 * c_q4 - t13 * s_q4;
+    let t20 = qd[4] + t14;
+    let t21 = fma(qd[3], t13, fma(t10, c_q3, fma(t11, s_q3, qdd[4])));
+    let t22 = fma(t16, s_q4, fma(t17, c_q4, qd[4] * t19));
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t23 = t18 * c_q5 - t20 * s_q5;
+    let t24 = fma(t20, c_q5, t18 * s_q5);
+    let t25 = t19 + qd[5];
+    let t26 = fma(t16, c_q4, qdd[5]) - fma(qd[4], t18, t17 * s_q4);
+    let t27 = t7 * t8;
+    let t28 = t19 * t20;
+    let t29 = t18 * t19;
+    let t30 = p.m2 * t6;
+    let t31 = p.m2 * t2;
+    let t32 = p.m2 * fma(-0.000408, t3, -0.001365 * qd[1]);
+    let t33 = c_q5 * t25;
+    let t34 = s_q5 * t25;
+    let t35 = t2 * t2;
+    let t36 = p.a2 * (2.0 * t4 - t1) - p.d3 * fma(t3, t3, t35);
+    let t37 = fma(p.d3, t1, p.g * s_q1) - p.a2 * fma(qd[1], qd[1], t35);
+    let t38 = fma(p.a2, fma(t2, t3, qdd[1]), p.g * c_q1) - p.d3 * t0;
+    let t39 = fma(s_q2, t38, c_q2 * t37);
+    let t40 = c_q2 * t38 - s_q2 * t37;
+    let t41 = t9 * t9;
+    let t42 = fma(t8, t8, t41);
+    let t43 = t27 - t10;
+    let t44 = t10 + t27;
+    let t45 = fma(t7, t7, t41);
+    let t46 = t7 * t9 - t12;
+    let t47 = fma(t8, t9, t11);
+    let t48 = fma(p.d4, t43, t39) - p.a3 * t42;
+    let t49 = fma(p.d4, t47, fma(p.a3, t46, t36));
+    let t50 = t29 - t21;
+    let t51 = fma(t20, t20, t18 * t18);
+    let t52 = p.m6 * c_q4;
+    let t53 = p.m6 * s_q4;
+    let t54 = 0.032 * fma(t51, t53, t50 * t52);
+    let t55 = 0.032 * (t50 * t53 - t51 * t52);
+    let t56 = p.m6 * (t22 + t28);
+    let t57 = fma(0.032 * s_q3, t56, c_q3 * t54);
+    let t58 = 0.032 * c_q3 * t56 - s_q3 * t54;
+    let t59 = fma(-0.001365, t31, fma(qd[1], d.k3, t3 * d.k2));
+    let t60 = fma(-0.000987 * p.m3, t8, t9 * d.k6);
+    let t61 = fma(-0.000987 * p.m3, t9, t7 * d.k5);
+    let t62 = t18 * t20;
+    let t63 = fma(t62, d.k8 - d.k9, 0.00004 * t26);
+    let t64 = fma(
+        t28,
         d.k9,
         fma(
-            t30,
+            t22,
             d.k8,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t59, s_q3 * t58),
-                0.00004 * (t33 * t44 - t34 * t43),
+                fma(c_q3, t49, s_q3 * t48),
+                0.00004 * (t23 * t34 - t24 * t33),
             ),
         ),
     );
-    let t75 = fma(-0.0016 * t20, t21, fma(c_q4, t74, 0.0003 * t23)) - s_q4 * t73;
-    let t76 = fma(
+    let t65 = fma(-0.0016 * t14, t15, fma(c_q4, t64, 0.0003 * t17)) - s_q4 * t63;
+    let t66 = fma(
         -0.032 * p.m6,
-        fma(s_q4, fma(p.a3, t54, t50) - p.d4 * t55, c_q4 * (c_q3 * t58 - s_q3 * t59)),
-        fma(0.00004, fma(t33, t43, t34 * t44), t29 * d.k9),
-    ) - t39 * d.k8;
-    let t77 = -0.0013 * t19 * t21 - t76;
-    let t78 = fma(
+        fma(s_q4, fma(p.a3, t44, t40) - p.d4 * t45, c_q4 * (c_q3 * t48 - s_q3 * t49)),
+        fma(0.00004, fma(t23, t33, t24 * t34), t21 * d.k9),
+    ) - t29 * d.k8;
+    let t67 = -0.0013 * t13 * t15 - t66;
+    let t68 = fma(
         c_q3,
-        t75,
-        fma(t46, d.k7, fma(t12, t70, fma(t16, d.k5, fma(t15, d.k4, p.d4 * t68)))),
-    ) - fma(s_q3, t77, t13 * t71);
-    let t79 = fma(t12, d.k5, t11 * d.k4);
-    let t80 = fma(0.0003 * t19, t20, fma(s_q4, t74, fma(c_q4, t73, 0.0016 * t22)));
-    let t81 = fma(-0.000987 * p.m3, t14, fma(t13, t79, fma(t15, d.k5, t80)))
-        - fma(t46, d.k10, fma(t11, t70, p.a3 * t68));
-    let t82 = fma(t53, d.k7, t67) - t52 * d.k10;
-    let t83 = fma(t54, d.k10, t65) - t55 * d.k7;
-    let t84 = fma(c_q2, t83, s_q2 * t82);
-    let t85 = fma(-0.000408, t41, fma(qd[1], d.k2, t5 * d.k1));
-    let t86 = fma(
+        t65,
+        fma(t36, d.k7, fma(t8, t60, fma(t12, d.k5, fma(t11, d.k4, p.d4 * t58)))),
+    ) - fma(s_q3, t67, t9 * t61);
+    let t69 = fma(t8, d.k5, t7 * d.k4);
+    let t70 = fma(0.0003 * t13, t14, fma(s_q4, t64, fma(c_q4, t63, 0.0016 * t16)));
+    let t71 = fma(-0.000987 * p.m3, t10, fma(t9, t69, fma(t11, d.k5, t70)))
+        - fma(t36, d.k10, fma(t7, t60, p.a3 * t58));
+    let t72 = fma(t43, d.k7, t57) - t42 * d.k10;
+    let t73 = fma(t44, d.k10, t55) - t45 * d.k7;
+    let t74 = fma(c_q2, t73, s_q2 * t72);
+    let t75 = fma(-0.000408, t31, fma(qd[1], d.k2, t3 * d.k1));
+    let t76 = fma(
         -0.000987 * p.m3,
-        t16,
-        fma(t14, d.k6, fma(p.a3, t65, fma(t50, d.k10, t11 * t71))),
-    ) - fma(p.d4, t67, fma(c_q3, t77, fma(s_q3, t75, fma(t49, d.k7, t12 * t79))));
+        t12,
+        fma(t10, d.k6, fma(p.a3, t55, fma(t40, d.k10, t7 * t61))),
+    ) - fma(p.d4, t57, fma(c_q3, t67, fma(s_q3, t65, fma(t39, d.k7, t8 * t69))));
     [
         fma(
             c_q1,
             fma(
                 p.d3,
-                c_q2 * t82 - s_q2 * t83,
-                fma(c_q2, t81, fma(s_q2, t78, qd[1] * t85)),
+                c_q2 * t72 - s_q2 * t73,
+                fma(c_q2, t71, fma(s_q2, t68, qd[1] * t75)),
             )
                 - fma(
                     p.m2,
-                    fma(0.000408, t7, 0.001365 * qdd[1]),
-                    fma(p.a2, fma(t57, d.k7, fma(t56, d.k10, t68)), t5 * t69),
+                    fma(0.000408, t5, 0.001365 * qdd[1]),
+                    fma(p.a2, fma(t47, d.k7, fma(t46, d.k10, t58)), t3 * t59),
                 ),
             fma(
                 s_q1,
                 fma(
                     -0.000408,
-                    t40,
-                    fma(c_q2, t78, fma(t4, t69, fma(qdd[1], d.k2, t7 * d.k1))),
-                ) - fma(p.d3, t84, fma(s_q2, t81, qd[1] * t42)),
+                    t30,
+                    fma(c_q2, t68, fma(t2, t59, fma(qdd[1], d.k2, t5 * d.k1))),
+                ) - fma(p.d3, t74, fma(s_q2, t71, qd[1] * t32)),
                 qdd[0] * d.k0,
             ),
         ),
@@ -559,18 +559,18 @@ pub fn inverse_dynamics_with(
             d.k11,
             fma(
                 -0.001365,
-                t40,
+                t30,
                 fma(
                     p.a2,
-                    t84,
-                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t7, d.k2, fma(t5, t42, t86)))),
+                    t74,
+                    fma(c_q1, d.k12, fma(qdd[1], d.k3, fma(t5, d.k2, fma(t3, t32, t76)))),
                 ),
             ),
-        ) - t4 * t85,
-        t86,
-        t80,
+        ) - t2 * t75,
         t76,
-        0.00004 * t36,
+        t70,
+        t66,
+        0.00004 * t26,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -596,114 +596,110 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = s_q3 * s_q4;
-    let t9 = 0.00004 * t8;
-    let t10 = 0.00004 * c_q4;
-    let t11 = c_q3 * s_q4;
-    let t12 = fma(
-        c_q1 * 0.00004,
-        c_q2 * c_q4 - s_q2 * t11,
-        s_q1 * -0.00004 * fma(s_q2, c_q4, c_q2 * t11),
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = s_q3 * s_q4;
+    let t1 = 0.00004 * t0;
+    let t2 = 0.00004 * c_q4;
+    let t3 = c_q3 * s_q4;
+    let t4 = fma(
+        -0.00004 * s_q1,
+        fma(s_q2, c_q4, c_q2 * t3),
+        0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t3),
     );
-    let t13 = p.m6 * c_q4;
-    let t14 = c_q3 * t13;
-    let t15 = p.m6 * s_q4;
-    let t16 = -0.032 * fma(c_q2, t15, s_q2 * t14);
-    let t17 = s_q4 * s_q4 * d.k13;
-    let t18 = c_q4 * d.k14;
-    let t19 = t11 * d.k15;
-    let t20 = 0.032 * (t18 - t19);
-    let t21 = s_q3 * (-0.0001 - t17);
-    let t22 = s_q3 * t21;
-    let t23 = fma(-0.032, t19, t17);
-    let t24 = fma(-2.0, t23, 0.064 * t18) - t22;
-    let t25 = s_q2 * (d.k16 + t24);
-    let t26 = c_q4 * d.k13;
-    let t27 = t11 * fma(0.032, d.k14, t26);
-    let t28 = fma(-0.032 * c_q4, d.k15, t27);
-    let t29 = s_q2 * (d.k5 + t28);
-    let t30 = fma(-0.032 * p.m6, t11, d.k10);
-    let t31 = c_q2 * t30;
-    let t32 = fma(0.032, t13, d.k7);
-    let t33 = t31 - s_q2 * t32;
-    let t34 = p.a2 * t33;
-    let t35 = t8 * d.k17;
-    let t36 = fma(0.032, t35, t34);
-    let t37 = fma(2.0 * c_q2, t29, s_q2 * t25);
-    let t38 = s_q2 * t30;
-    let t39 = fma(c_q2, t32, t38);
-    let t40 = -0.032 * t8 * d.k15 - c_q3 * t21;
-    let t41 = t8 * (-0.032 * d.k14 - t26);
-    let t42 = d.k21 + t41;
-    let t43 = fma(c_q2, t42, s_q2 * t40);
-    let t44 = t8 * d.k23;
-    let t45 = c_q2 * t40 - s_q2 * t42;
-    let t46 = fma(
+    let t5 = p.m6 * c_q4;
+    let t6 = c_q3 * t5;
+    let t7 = p.m6 * s_q4;
+    let t8 = -0.032 * fma(c_q2, t7, s_q2 * t6);
+    let t9 = s_q4 * s_q4 * d.k13;
+    let t10 = c_q4 * d.k14;
+    let t11 = t3 * d.k15;
+    let t12 = 0.032 * (t10 - t11);
+    let t13 = s_q3 * (-0.0001 - t9);
+    let t14 = s_q3 * t13;
+    let t15 = fma(-0.032, t11, t9);
+    let t16 = fma(-2.0, t15, 0.064 * t10) - t14;
+    let t17 = s_q2 * (d.k16 + t16);
+    let t18 = c_q4 * d.k13;
+    let t19 = t3 * fma(0.032, d.k14, t18);
+    let t20 = fma(-0.032 * c_q4, d.k15, t19);
+    let t21 = s_q2 * (d.k5 + t20);
+    let t22 = fma(-0.032 * p.m6, t3, d.k10);
+    let t23 = c_q2 * t22;
+    let t24 = fma(0.032, t5, d.k7);
+    let t25 = t23 - s_q2 * t24;
+    let t26 = p.a2 * t25;
+    let t27 = t0 * d.k17;
+    let t28 = fma(0.032, t27, t26);
+    let t29 = fma(2.0 * c_q2, t21, s_q2 * t17);
+    let t30 = s_q2 * t22;
+    let t31 = fma(c_q2, t24, t30);
+    let t32 = -0.032 * t0 * d.k15 - c_q3 * t13;
+    let t33 = t0 * (-0.032 * d.k14 - t18);
+    let t34 = d.k21 + t33;
+    let t35 = fma(c_q2, t34, s_q2 * t32);
+    let t36 = t0 * d.k23;
+    let t37 = c_q2 * t32 - s_q2 * t34;
+    let t38 = fma(
         s_q1,
-        fma(-0.032, t44, d.k2 + t45) - p.d3 * t33,
-        c_q1 * (d.k22 + t43 - p.d3 * t39),
+        fma(-0.032, t36, d.k2 + t37) - p.d3 * t25,
+        c_q1 * (d.k22 + t35 - p.d3 * t31),
     );
-    let t47 = fma(-0.032, t13, d.k24);
-    let t48 = fma(s_q2, t47, t31);
-    let t49 = fma(c_q1, fma(p.d3, c_q2 * t47 - t38, t43), s_q1 * (t45 - p.d3 * t48));
-    let t50 = t23 + 0.00164;
-    let t51 = fma(
+    let t39 = fma(-0.032, t5, d.k24);
+    let t40 = fma(s_q2, t39, t23);
+    let t41 = fma(c_q1, fma(p.d3, c_q2 * t39 - t30, t35), s_q1 * (t37 - p.d3 * t40));
+    let t42 = t15 + 0.00164;
+    let t43 = fma(
         c_q1,
-        fma(c_q2, t50, fma(s_q2, t27, 0.032 * (c_q2 * t35 - t11 * d.k23))),
-        s_q1 * (c_q2 * t27 - s_q2 * fma(0.032, t35, t50)),
+        fma(c_q2, t42, fma(s_q2, t19, 0.032 * (c_q2 * t27 - t3 * d.k23))),
+        s_q1 * (c_q2 * t19 - s_q2 * fma(0.032, t27, t42)),
     );
-    let t52 = s_q3 * c_q4;
-    let t53 = 0.032 * d.k14 * t52 - s_q3 * d.k25;
-    let t54 = d.k15 * t52;
-    let t55 = fma(
+    let t44 = s_q3 * c_q4;
+    let t45 = 0.032 * d.k14 * t44 - s_q3 * d.k25;
+    let t46 = d.k15 * t44;
+    let t47 = fma(
         c_q1,
         fma(
             -0.032,
-            fma(d.k23, t52, c_q2 * t54),
-            fma(s_q2, t53, p.d3 * 0.032 * (s_q2 * t15 - c_q2 * t14)),
+            fma(d.k23, t44, c_q2 * t46),
+            fma(s_q2, t45, 0.032 * p.d3 * (s_q2 * t7 - c_q2 * t6)),
         ),
-        s_q1 * (fma(0.032 * s_q2, t54, c_q2 * t53) - p.d3 * t16),
+        s_q1 * (fma(0.032 * s_q2, t46, c_q2 * t45) - p.d3 * t8),
     );
-    let t56 = fma(2.0, t20, t22);
-    let t57 = t56 + d.k27;
-    let t58 = fma(p.a2, t48, t57);
-    let t59 = fma(0.032 * s_q2, t44, t41);
-    let t60 = fma(c_q3, 0.032 * t18 - d.k25, -0.032 * s_q4 * d.k15);
-    let t61 = fma(p.a2, t16, t60);
+    let t48 = fma(2.0, t12, t14);
+    let t49 = t48 + d.k27;
+    let t50 = fma(p.a2, t40, t49);
+    let t51 = fma(0.032 * s_q2, t36, t33);
+    let t52 = fma(-0.032 * s_q4, d.k15, c_q3 * (0.032 * t10 - d.k25));
+    let t53 = fma(p.a2, t8, t52);
     [
         [
             fma(
                 -0.064,
-                t18,
+                t10,
                 fma(
                     2.0,
                     fma(
                         s_q1 * c_q1,
-                        fma(-2.0 * s_q2, t29, fma(c_q2, t25, t28 + d.k19)) - p.a2 * t39,
-                        t20 + t36,
+                        fma(-2.0 * s_q2, t21, fma(c_q2, t17, t20 + d.k19)) - p.a2 * t31,
+                        t12 + t28,
                     ),
-                    fma(
-                        s_q1 * s_q1,
-                        fma(-2.0, t34 + t37, t24 + d.k18),
-                        t17 + t37 + d.k20,
-                    ),
+                    fma(s_q1 * s_q1, fma(-2.0, t26 + t29, t16 + d.k18), t9 + t29 + d.k20),
                 ),
             ),
-            t46,
-            t49,
-            t51,
-            t55,
-            t12,
+            t38,
+            t41,
+            t43,
+            t47,
+            t4,
         ],
-        [t46, fma(-0.064, t35, fma(2.0, t36, d.k26 + t56)), t58, t59, t61, t9],
-        [t49, t58, t57, t41, t60, t9],
-        [t51, t59, t41, t17 + 0.00164, 0.0, t10],
-        [t55, t61, t60, 0.0, d.k9, 0.0],
-        [t12, t9, t9, t10, 0.0, 0.00004],
+        [t38, fma(-0.064, t27, fma(2.0, t28, d.k26 + t48)), t50, t51, t53, t1],
+        [t41, t50, t49, t33, t52, t1],
+        [t43, t51, t33, t9 + 0.00164, 0.0, t2],
+        [t47, t53, t52, 0.0, d.k9, 0.0],
+        [t4, t1, t1, t2, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -729,132 +725,132 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * s_q1;
-    let t5 = qd[0] * c_q1;
-    let t6 = fma(s_q2, t5, c_q2 * t4);
-    let t7 = c_q2 * t5 - s_q2 * t4;
-    let t8 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t11 = t6 * c_q3 - t8 * s_q3;
-    let t12 = fma(t8, c_q3, t6 * s_q3);
-    let t13 = t7 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t16 = fma(t13, s_q4, t11 * c_q4);
-    let t17 = t13 * c_q4 - t11 * s_q4;
-    let t18 = qd[4] + t12;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t21 = t16 * c_q5 - t18 * s_q5;
-    let t22 = fma(t18, c_q5, t16 * s_q5);
-    let t23 = t17 + qd[5];
-    let t24 = t17 * t18;
-    let t25 = t16 * t17;
-    let t26 = qd[1] * t5;
-    let t27 = qd[1] * t4;
-    let t28 = fma(c_q2, t26, qd[2] * t7) - s_q2 * t27;
-    let t29 = fma(p.a2 * t4, t5, p.g * c_q1);
-    let t30 = c_q3 * t28 - qd[3] * t12;
-    let t31 = -fma(s_q2, t26, fma(qd[2], t6, c_q2 * t27));
-    let t32 = fma(c_q4, t30, fma(qd[4], t17, s_q4 * t31));
-    let t33 = fma(s_q3, t28, qd[3] * t11);
-    let t34 = c_q4 * t31 - fma(s_q4, t30, qd[4] * t16);
-    let t35 = p.m2 * t5;
-    let t36 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
-    let t37 = c_q5 * t23;
-    let t38 = s_q5 * t23;
-    let t39 = p.m2 * t27;
-    let t40 = t5 * t5;
-    let t41 = t8 * t8;
-    let t42 = fma(t7, t7, t41);
-    let t43 = fma(t6, t6, t41);
-    let t44 = fma(t18, t18, t16 * t16);
-    let t45 = p.g * s_q1 - p.a2 * fma(qd[1], qd[1], t40);
-    let t46 = fma(t7, t8, t28);
-    let t47 = t6 * t7;
-    let t48 = fma(c_q2, t45, s_q2 * t29);
-    let t49 = fma(p.d4, t47, t48) - p.a3 * t42;
-    let t50 = t6 * t8 - t31;
-    let t51 = 2.0 * p.a2 * t27 - p.d3 * fma(t4, t4, t40);
-    let t52 = fma(p.d4, t46, fma(p.a3, t50, t51));
-    let t53 = c_q2 * t29 - s_q2 * t45;
-    let t54 = p.m6 * s_q4;
-    let t55 = p.m6 * c_q4;
-    let t56 = t25 - t33;
-    let t57 = 0.032 * fma(t44, t54, t55 * t56);
-    let t58 = p.m6 * (t24 + t32);
-    let t59 = 0.032 * c_q3 * t58 - s_q3 * t57;
-    let t60 = 0.032 * (t54 * t56 - t44 * t55);
-    let t61 = fma(0.032 * s_q3, t58, c_q3 * t57);
-    let t62 = fma(-0.001365, t35, fma(qd[1], d.k3, t4 * d.k2));
-    let t63 = fma(-0.000987 * p.m3, t7, t8 * d.k6);
-    let t64 = fma(-0.000987 * p.m3, t8, t6 * d.k5);
-    let t65 = t16 * t18;
-    let t66 = fma(t7, d.k5, t6 * d.k4);
-    let t67 = fma(-0.000408, t35, fma(qd[1], d.k2, t4 * d.k1));
-    let t68 = fma(t65, d.k8 - d.k9, 0.00004 * t34);
-    let t69 = fma(
-        t32,
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = fma(s_q2, t1, c_q2 * t0);
+    let t3 = c_q2 * t1 - s_q2 * t0;
+    let t4 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t5 = t2 * c_q3 - t4 * s_q3;
+    let t6 = fma(t4, c_q3, t2 * s_q3);
+    let t7 = t3 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t8 = fma(t7, s_q4, t5 * c_q4);
+    let t9 = t7 * c_q4 - t5 * s_q4;
+    let t10 = qd[4] + t6;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t11 = t8 * c_q5 - t10 * s_q5;
+    let t12 = fma(t10, c_q5, t8 * s_q5);
+    let t13 = t9 + qd[5];
+    let t14 = t9 * t10;
+    let t15 = t8 * t9;
+    let t16 = qd[1] * t1;
+    let t17 = qd[1] * t0;
+    let t18 = fma(c_q2, t16, qd[2] * t3) - s_q2 * t17;
+    let t19 = fma(p.a2 * t0, t1, p.g * c_q1);
+    let t20 = c_q3 * t18 - qd[3] * t6;
+    let t21 = -fma(s_q2, t16, fma(qd[2], t2, c_q2 * t17));
+    let t22 = fma(c_q4, t20, fma(qd[4], t9, s_q4 * t21));
+    let t23 = fma(s_q3, t18, qd[3] * t5);
+    let t24 = c_q4 * t21 - fma(s_q4, t20, qd[4] * t8);
+    let t25 = p.m2 * t1;
+    let t26 = p.m2 * fma(-0.000408, t0, -0.001365 * qd[1]);
+    let t27 = c_q5 * t13;
+    let t28 = s_q5 * t13;
+    let t29 = p.m2 * t17;
+    let t30 = t1 * t1;
+    let t31 = t4 * t4;
+    let t32 = fma(t3, t3, t31);
+    let t33 = fma(t2, t2, t31);
+    let t34 = fma(t10, t10, t8 * t8);
+    let t35 = p.g * s_q1 - p.a2 * fma(qd[1], qd[1], t30);
+    let t36 = fma(t3, t4, t18);
+    let t37 = t2 * t3;
+    let t38 = fma(c_q2, t35, s_q2 * t19);
+    let t39 = fma(p.d4, t37, t38) - p.a3 * t32;
+    let t40 = t2 * t4 - t21;
+    let t41 = 2.0 * p.a2 * t17 - p.d3 * fma(t0, t0, t30);
+    let t42 = fma(p.d4, t36, fma(p.a3, t40, t41));
+    let t43 = c_q2 * t19 - s_q2 * t35;
+    let t44 = p.m6 * s_q4;
+    let t45 = p.m6 * c_q4;
+    let t46 = t15 - t23;
+    let t47 = 0.032 * fma(t34, t44, t45 * t46);
+    let t48 = p.m6 * (t14 + t22);
+    let t49 = 0.032 * c_q3 * t48 - s_q3 * t47;
+    let t50 = 0.032 * (t44 * t46 - t34 * t45);
+    let t51 = fma(0.032 * s_q3, t48, c_q3 * t47);
+    let t52 = fma(-0.001365, t25, fma(qd[1], d.k3, t0 * d.k2));
+    let t53 = fma(-0.000987 * p.m3, t3, t4 * d.k6);
+    let t54 = fma(-0.000987 * p.m3, t4, t2 * d.k5);
+    let t55 = t8 * t10;
+    let t56 = fma(t3, d.k5, t2 * d.k4);
+    let t57 = fma(-0.000408, t25, fma(qd[1], d.k2, t0 * d.k1));
+    let t58 = fma(t55, d.k8 - d.k9, 0.00004 * t24);
+    let t59 = fma(
+        t22,
         d.k8,
         fma(
-            t24,
+            t14,
             d.k9,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t52, s_q3 * t49),
-                0.00004 * (t21 * t38 - t22 * t37),
+                fma(c_q3, t42, s_q3 * t39),
+                0.00004 * (t11 * t28 - t12 * t27),
             ),
         ),
     );
-    let t70 = fma(-0.0016 * t12, t13, fma(c_q4, t69, 0.0003 * t30)) - s_q4 * t68;
-    let t71 = fma(
+    let t60 = fma(-0.0016 * t6, t7, fma(c_q4, t59, 0.0003 * t20)) - s_q4 * t58;
+    let t61 = fma(
         -0.032 * p.m6,
-        fma(s_q4, fma(p.a3, t47, t53) - p.d4 * t43, c_q4 * (c_q3 * t49 - s_q3 * t52)),
-        fma(0.00004, fma(t21, t37, t22 * t38), t33 * d.k9),
-    ) - t25 * d.k8;
-    let t72 = -0.0013 * t11 * t13 - t71;
-    let t73 = fma(
+        fma(s_q4, fma(p.a3, t37, t43) - p.d4 * t33, c_q4 * (c_q3 * t39 - s_q3 * t42)),
+        fma(0.00004, fma(t11, t27, t12 * t28), t23 * d.k9),
+    ) - t15 * d.k8;
+    let t62 = -0.0013 * t5 * t7 - t61;
+    let t63 = fma(
         c_q3,
-        t70,
-        fma(t51, d.k7, fma(t31, d.k5, fma(t28, d.k4, fma(t7, t63, p.d4 * t59)))),
-    ) - fma(s_q3, t72, t8 * t64);
-    let t74 = fma(0.0003 * t11, t12, fma(s_q4, t69, fma(c_q4, t68, 0.0016 * t31)));
-    let t75 = fma(t28, d.k5, fma(t8, t66, t74))
-        - fma(t51, d.k10, fma(t6, t63, p.a3 * t59));
-    let t76 = fma(t47, d.k7, t61) - t42 * d.k10;
-    let t77 = fma(t47, d.k10, t60) - t43 * d.k7;
-    let t78 = fma(c_q2, t77, s_q2 * t76);
-    let t79 = fma(-0.000987 * p.m3, t31, fma(p.a3, t60, fma(t53, d.k10, t6 * t64)))
-        - fma(c_q3, t72, fma(s_q3, t70, fma(t48, d.k7, fma(t7, t66, p.d4 * t61))));
+        t60,
+        fma(t41, d.k7, fma(t21, d.k5, fma(t18, d.k4, fma(t3, t53, p.d4 * t49)))),
+    ) - fma(s_q3, t62, t4 * t54);
+    let t64 = fma(0.0003 * t5, t6, fma(s_q4, t59, fma(c_q4, t58, 0.0016 * t21)));
+    let t65 = fma(t18, d.k5, fma(t4, t56, t64))
+        - fma(t41, d.k10, fma(t2, t53, p.a3 * t49));
+    let t66 = fma(t37, d.k7, t51) - t32 * d.k10;
+    let t67 = fma(t37, d.k10, t50) - t33 * d.k7;
+    let t68 = fma(c_q2, t67, s_q2 * t66);
+    let t69 = fma(-0.000987 * p.m3, t21, fma(p.a3, t50, fma(t43, d.k10, t2 * t54)))
+        - fma(c_q3, t62, fma(s_q3, t60, fma(t38, d.k7, fma(t3, t56, p.d4 * t51))));
     [
         fma(
             c_q1,
             fma(
                 -0.000408 * p.m2,
-                t26,
+                t16,
                 fma(
                     p.d3,
-                    c_q2 * t76 - s_q2 * t77,
-                    fma(c_q2, t75, fma(s_q2, t73, qd[1] * t67)),
+                    c_q2 * t66 - s_q2 * t67,
+                    fma(c_q2, t65, fma(s_q2, t63, qd[1] * t57)),
                 ),
-            ) - fma(p.a2, fma(t46, d.k7, fma(t50, d.k10, t59)), t4 * t62),
+            ) - fma(p.a2, fma(t36, d.k7, fma(t40, d.k10, t49)), t0 * t52),
             s_q1
-                * (fma(0.000408, t39, fma(c_q2, t73, fma(t26, d.k1, t5 * t62)))
-                    - fma(p.d3, t78, fma(s_q2, t75, qd[1] * t36))),
+                * (fma(0.000408, t29, fma(c_q2, t63, fma(t16, d.k1, t1 * t52)))
+                    - fma(p.d3, t68, fma(s_q2, t65, qd[1] * t26))),
         ),
         fma(
             -0.006 * s_q1,
             d.k11,
             fma(
                 0.001365,
-                t39,
-                fma(p.a2, t78, fma(t26, d.k2, fma(c_q1, d.k12, fma(t4, t36, t79)))),
+                t29,
+                fma(p.a2, t68, fma(t16, d.k2, fma(c_q1, d.k12, fma(t0, t26, t69)))),
             ),
-        ) - t5 * t67,
-        t79,
-        t74,
-        t71,
-        0.00004 * t34,
+        ) - t1 * t57,
+        t69,
+        t64,
+        t61,
+        0.00004 * t24,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -879,32 +875,32 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = p.g * s_q1;
-    let t9 = p.g * c_q1;
-    let t10 = c_q2 * t9 - s_q2 * t8;
-    let t11 = fma(s_q2, t9, c_q2 * t8);
-    let t12 = c_q3 * c_q4;
-    let t13 = fma(s_q4, t10, t11 * t12);
-    let t14 = p.m6 * s_q3;
-    let t15 = t11 * t14;
-    let t16 = p.m6 * t13;
-    let t17 = 0.032 * (t12 * t15 - t13 * t14);
-    let t18 = s_q4 * t15;
-    let t19 = fma(t10, d.k10, -0.032 * fma(c_q3, t16, s_q3 * c_q4 * t15)) - t11 * d.k7;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = c_q2 * t1 - s_q2 * t0;
+    let t3 = fma(s_q2, t1, c_q2 * t0);
+    let t4 = c_q3 * c_q4;
+    let t5 = fma(s_q4, t2, t3 * t4);
+    let t6 = p.m6 * s_q3;
+    let t7 = t3 * t6;
+    let t8 = p.m6 * t5;
+    let t9 = 0.032 * (t4 * t7 - t5 * t6);
+    let t10 = s_q4 * t7;
+    let t11 = fma(-0.032, fma(c_q3, t8, s_q3 * c_q4 * t7), t2 * d.k10) - t3 * d.k7;
     [
         fma(
             c_q1,
-            fma(0.032 * c_q2, t18, s_q2 * t17),
-            s_q1 * fma(-0.032 * s_q2, t18, c_q2 * t17),
+            fma(0.032 * c_q2, t10, s_q2 * t9),
+            s_q1 * fma(-0.032 * s_q2, t10, c_q2 * t9),
         ),
-        fma(-0.006 * s_q1, d.k11, fma(c_q1, d.k12, t19)),
-        t19,
-        0.032 * t18,
-        -0.032 * t16,
+        fma(-0.006 * s_q1, d.k11, fma(c_q1, d.k12, t11)),
+        t11,
+        0.032 * t10,
+        -0.032 * t8,
         0.0,
     ]
 }
@@ -933,267 +929,260 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[0] * c_q1;
-    let t8 = fma(s_q2, t7, c_q2 * t6);
-    let t9 = c_q2 * t7 - s_q2 * t6;
-    let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t13 = t8 * c_q3 - t10 * s_q3;
-    let t14 = fma(t10, c_q3, t8 * s_q3);
-    let t15 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t18 = fma(t15, s_q4, t13 * c_q4);
-    let t19 = t15 * c_q4 - t13 * s_q4;
-    let t20 = qd[4] + t14;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t23 = t18 * c_q5 - t20 * s_q5;
-    let t24 = fma(t20, c_q5, t18 * s_q5);
-    let t25 = t19 + qd[5];
-    let t26 = t19 * t20;
-    let t27 = t18 * t19;
-    let t28 = s_q3 * s_q4;
-    let t29 = 0.00004 * t28;
-    let t30 = 0.00004 * c_q4;
-    let t31 = c_q3 * s_q4;
-    let t32 = fma(
-        c_q1 * 0.00004,
-        c_q2 * c_q4 - s_q2 * t31,
-        s_q1 * -0.00004 * fma(s_q2, c_q4, c_q2 * t31),
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = fma(s_q2, t3, c_q2 * t2);
+    let t5 = c_q2 * t3 - s_q2 * t2;
+    let t6 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t7 = t4 * c_q3 - t6 * s_q3;
+    let t8 = fma(t6, c_q3, t4 * s_q3);
+    let t9 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t10 = fma(t9, s_q4, t7 * c_q4);
+    let t11 = t9 * c_q4 - t7 * s_q4;
+    let t12 = qd[4] + t8;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t13 = t10 * c_q5 - t12 * s_q5;
+    let t14 = fma(t12, c_q5, t10 * s_q5);
+    let t15 = t11 + qd[5];
+    let t16 = t11 * t12;
+    let t17 = t10 * t11;
+    let t18 = s_q3 * s_q4;
+    let t19 = 0.00004 * t18;
+    let t20 = 0.00004 * c_q4;
+    let t21 = c_q3 * s_q4;
+    let t22 = fma(
+        -0.00004 * s_q1,
+        fma(s_q2, c_q4, c_q2 * t21),
+        0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t21),
     );
-    let t33 = qd[1] * t7;
-    let t34 = qd[1] * t6;
-    let t35 = fma(c_q2, t33, qd[2] * t9) - s_q2 * t34;
-    let t36 = fma(p.a2 * t6, t7, t3);
-    let t37 = c_q3 * t35 - qd[3] * t14;
-    let t38 = -fma(s_q2, t33, fma(qd[2], t8, c_q2 * t34));
-    let t39 = fma(c_q4, t37, fma(qd[4], t19, s_q4 * t38));
-    let t40 = fma(s_q3, t35, qd[3] * t13);
-    let t41 = c_q4 * t38 - fma(s_q4, t37, qd[4] * t18);
-    let t42 = t3 * c_q2 - t2 * s_q2;
-    let t43 = fma(t3, s_q2, t2 * c_q2);
-    let t44 = c_q3 * c_q4;
-    let t45 = p.m2 * t7;
-    let t46 = p.m2 * fma(-0.000408, t6, -0.001365 * qd[1]);
-    let t47 = c_q5 * t25;
-    let t48 = s_q5 * t25;
-    let t49 = p.m6 * c_q4;
-    let t50 = c_q3 * t49;
-    let t51 = p.m6 * s_q4;
-    let t52 = -0.032 * fma(c_q2, t51, s_q2 * t50);
-    let t53 = p.m2 * t34;
-    let t54 = s_q3 * t43;
-    let t55 = p.m6 * fma(s_q4, t42, t43 * t44);
-    let t56 = 0.032 * (t50 * t54 - s_q3 * t55);
-    let t57 = p.m6 * t43;
-    let t58 = s_q2 * t28;
-    let t59 = c_q2 * t28;
-    let t60 = t7 * t7;
-    let t61 = t10 * t10;
-    let t62 = fma(t9, t9, t61);
-    let t63 = fma(t8, t8, t61);
-    let t64 = fma(t20, t20, t18 * t18);
-    let t65 = t2 - p.a2 * fma(qd[1], qd[1], t60);
-    let t66 = fma(t9, t10, t35);
-    let t67 = t8 * t9;
-    let t68 = fma(c_q2, t65, s_q2 * t36);
-    let t69 = fma(p.d4, t67, t68) - p.a3 * t62;
-    let t70 = t8 * t10 - t38;
-    let t71 = 2.0 * p.a2 * t34 - p.d3 * fma(t6, t6, t60);
-    let t72 = fma(p.d4, t66, fma(p.a3, t70, t71));
-    let t73 = c_q2 * t36 - s_q2 * t65;
-    let t74 = t27 - t40;
-    let t75 = 0.032 * fma(t51, t64, t49 * t74);
-    let t76 = p.m6 * (t26 + t39);
-    let t77 = 0.032 * c_q3 * t76 - s_q3 * t75;
-    let t78 = 0.032 * (t51 * t74 - t49 * t64);
-    let t79 = fma(0.032 * s_q3, t76, c_q3 * t75);
-    let t80 = fma(-0.001365, t45, fma(qd[1], d.k3, t6 * d.k2));
-    let t81 = fma(-0.000987 * p.m3, t9, t10 * d.k6);
-    let t82 = fma(-0.000987 * p.m3, t10, t8 * d.k5);
-    let t83 = t18 * t20;
-    let t84 = fma(t9, d.k5, t8 * d.k4);
-    let t85 = fma(-0.000408, t45, fma(qd[1], d.k2, t6 * d.k1));
-    let t86 = s_q4 * s_q4 * d.k13;
-    let t87 = c_q4 * d.k14;
-    let t88 = t31 * d.k15;
-    let t89 = 0.032 * (t87 - t88);
-    let t90 = s_q3 * (-0.0001 - t86);
-    let t91 = s_q3 * t90;
-    let t92 = fma(-0.032, t88, t86);
-    let t93 = fma(-2.0, t92, 0.064 * t87) - t91;
-    let t94 = s_q2 * (d.k16 + t93);
-    let t95 = c_q4 * d.k13;
-    let t96 = t31 * fma(0.032, d.k14, t95);
-    let t97 = fma(-0.032 * c_q4, d.k15, t96);
-    let t98 = s_q2 * (d.k5 + t97);
-    let t99 = fma(-0.032 * p.m6, t31, d.k10);
-    let t100 = c_q2 * t99;
-    let t101 = fma(0.032, t49, d.k7);
-    let t102 = t100 - s_q2 * t101;
-    let t103 = p.a2 * t102;
-    let t104 = t28 * d.k17;
-    let t105 = fma(0.032, t104, t103);
-    let t106 = fma(2.0 * c_q2, t98, s_q2 * t94);
-    let t107 = s_q2 * t99;
-    let t108 = fma(c_q2, t101, t107);
-    let t109 = -0.032 * t28 * d.k15 - c_q3 * t90;
-    let t110 = t28 * (-0.032 * d.k14 - t95);
-    let t111 = d.k21 + t110;
-    let t112 = fma(c_q2, t111, s_q2 * t109);
-    let t113 = c_q2 * t109 - s_q2 * t111;
-    let t114 = fma(
+    let t23 = qd[1] * t3;
+    let t24 = qd[1] * t2;
+    let t25 = fma(c_q2, t23, qd[2] * t5) - s_q2 * t24;
+    let t26 = fma(p.a2 * t2, t3, t1);
+    let t27 = c_q3 * t25 - qd[3] * t8;
+    let t28 = -fma(s_q2, t23, fma(qd[2], t4, c_q2 * t24));
+    let t29 = fma(c_q4, t27, fma(qd[4], t11, s_q4 * t28));
+    let t30 = fma(s_q3, t25, qd[3] * t7);
+    let t31 = c_q4 * t28 - fma(s_q4, t27, qd[4] * t10);
+    let t32 = t1 * c_q2 - t0 * s_q2;
+    let t33 = fma(t1, s_q2, t0 * c_q2);
+    let t34 = c_q3 * c_q4;
+    let t35 = p.m2 * t3;
+    let t36 = p.m2 * fma(-0.000408, t2, -0.001365 * qd[1]);
+    let t37 = c_q5 * t15;
+    let t38 = s_q5 * t15;
+    let t39 = p.m6 * c_q4;
+    let t40 = c_q3 * t39;
+    let t41 = p.m6 * s_q4;
+    let t42 = -0.032 * fma(c_q2, t41, s_q2 * t40);
+    let t43 = p.m2 * t24;
+    let t44 = s_q3 * t33;
+    let t45 = p.m6 * fma(s_q4, t32, t33 * t34);
+    let t46 = 0.032 * (t40 * t44 - s_q3 * t45);
+    let t47 = p.m6 * t33;
+    let t48 = s_q2 * t18;
+    let t49 = c_q2 * t18;
+    let t50 = t3 * t3;
+    let t51 = t6 * t6;
+    let t52 = fma(t5, t5, t51);
+    let t53 = fma(t4, t4, t51);
+    let t54 = fma(t12, t12, t10 * t10);
+    let t55 = t0 - p.a2 * fma(qd[1], qd[1], t50);
+    let t56 = fma(t5, t6, t25);
+    let t57 = t4 * t5;
+    let t58 = fma(c_q2, t55, s_q2 * t26);
+    let t59 = fma(p.d4, t57, t58) - p.a3 * t52;
+    let t60 = t4 * t6 - t28;
+    let t61 = 2.0 * p.a2 * t24 - p.d3 * fma(t2, t2, t50);
+    let t62 = fma(p.d4, t56, fma(p.a3, t60, t61));
+    let t63 = c_q2 * t26 - s_q2 * t55;
+    let t64 = t17 - t30;
+    let t65 = 0.032 * fma(t41, t54, t39 * t64);
+    let t66 = p.m6 * (t16 + t29);
+    let t67 = 0.032 * c_q3 * t66 - s_q3 * t65;
+    let t68 = 0.032 * (t41 * t64 - t39 * t54);
+    let t69 = fma(0.032 * s_q3, t66, c_q3 * t65);
+    let t70 = fma(-0.001365, t35, fma(qd[1], d.k3, t2 * d.k2));
+    let t71 = fma(-0.000987 * p.m3, t5, t6 * d.k6);
+    let t72 = fma(-0.000987 * p.m3, t6, t4 * d.k5);
+    let t73 = t10 * t12;
+    let t74 = fma(t5, d.k5, t4 * d.k4);
+    let t75 = fma(-0.000408, t35, fma(qd[1], d.k2, t2 * d.k1));
+    let t76 = s_q4 * s_q4 * d.k13;
+    let t77 = c_q4 * d.k14;
+    let t78 = t21 * d.k15;
+    let t79 = 0.032 * (t77 - t78);
+    let t80 = s_q3 * (-0.0001 - t76);
+    let t81 = s_q3 * t80;
+    let t82 = fma(-0.032, t78, t76);
+    let t83 = fma(-2.0, t82, 0.064 * t77) - t81;
+    let t84 = s_q2 * (d.k16 + t83);
+    let t85 = c_q4 * d.k13;
+    let t86 = t21 * fma(0.032, d.k14, t85);
+    let t87 = fma(-0.032 * c_q4, d.k15, t86);
+    let t88 = s_q2 * (d.k5 + t87);
+    let t89 = fma(-0.032 * p.m6, t21, d.k10);
+    let t90 = c_q2 * t89;
+    let t91 = fma(0.032, t39, d.k7);
+    let t92 = t90 - s_q2 * t91;
+    let t93 = p.a2 * t92;
+    let t94 = t18 * d.k17;
+    let t95 = fma(0.032, t94, t93);
+    let t96 = fma(2.0 * c_q2, t88, s_q2 * t84);
+    let t97 = s_q2 * t89;
+    let t98 = fma(c_q2, t91, t97);
+    let t99 = -0.032 * t18 * d.k15 - c_q3 * t80;
+    let t100 = t18 * (-0.032 * d.k14 - t85);
+    let t101 = d.k21 + t100;
+    let t102 = fma(c_q2, t101, s_q2 * t99);
+    let t103 = c_q2 * t99 - s_q2 * t101;
+    let t104 = fma(
         s_q1,
-        fma(-0.032 * t28, d.k23, d.k2 + t113) - p.d3 * t102,
-        c_q1 * (d.k22 + t112 - p.d3 * t108),
+        fma(-0.032 * t18, d.k23, d.k2 + t103) - p.d3 * t92,
+        c_q1 * (d.k22 + t102 - p.d3 * t98),
     );
-    let t115 = fma(-0.032, t49, d.k24);
-    let t116 = fma(s_q2, t115, t100);
-    let t117 = fma(
+    let t105 = fma(-0.032, t39, d.k24);
+    let t106 = fma(s_q2, t105, t90);
+    let t107 = fma(
         c_q1,
-        fma(p.d3, c_q2 * t115 - t107, t112),
-        s_q1 * (t113 - p.d3 * t116),
+        fma(p.d3, c_q2 * t105 - t97, t102),
+        s_q1 * (t103 - p.d3 * t106),
     );
-    let t118 = t92 + 0.00164;
-    let t119 = fma(
+    let t108 = t82 + 0.00164;
+    let t109 = fma(
         c_q1,
-        fma(c_q2, t118, fma(s_q2, t96, 0.032 * (t59 * d.k17 - t31 * d.k23))),
-        s_q1 * (fma(-0.032 * t58, d.k17, c_q2 * t96) - s_q2 * t118),
+        fma(c_q2, t108, fma(s_q2, t86, 0.032 * (t49 * d.k17 - t21 * d.k23))),
+        s_q1 * (fma(-0.032 * t48, d.k17, c_q2 * t86) - s_q2 * t108),
     );
-    let t120 = s_q3 * c_q4;
-    let t121 = 0.032 * d.k14 * t120 - s_q3 * d.k25;
-    let t122 = d.k15 * t120;
-    let t123 = fma(
+    let t110 = s_q3 * c_q4;
+    let t111 = 0.032 * d.k14 * t110 - s_q3 * d.k25;
+    let t112 = d.k15 * t110;
+    let t113 = fma(
         c_q1,
         fma(
             -0.032,
-            fma(d.k23, t120, c_q2 * t122),
-            fma(s_q2, t121, p.d3 * 0.032 * (s_q2 * t51 - c_q2 * t50)),
+            fma(d.k23, t110, c_q2 * t112),
+            fma(s_q2, t111, 0.032 * p.d3 * (s_q2 * t41 - c_q2 * t40)),
         ),
-        s_q1 * (fma(0.032 * s_q2, t122, c_q2 * t121) - p.d3 * t52),
+        s_q1 * (fma(0.032 * s_q2, t112, c_q2 * t111) - p.d3 * t42),
     );
-    let t124 = fma(2.0, t89, t91);
-    let t125 = t124 + d.k27;
-    let t126 = fma(p.a2, t116, t125);
-    let t127 = fma(0.032 * t58, d.k23, t110);
-    let t128 = fma(-0.032 * s_q4, d.k15, 0.032 * t44 * d.k14) - c_q3 * d.k25;
-    let t129 = fma(p.a2, t52, t128);
-    let t130 = fma(t83, d.k8 - d.k9, 0.00004 * t41);
-    let t131 = fma(
-        t39,
+    let t114 = fma(2.0, t79, t81);
+    let t115 = t114 + d.k27;
+    let t116 = fma(p.a2, t106, t115);
+    let t117 = fma(0.032 * t48, d.k23, t100);
+    let t118 = fma(-0.032 * s_q4, d.k15, 0.032 * t34 * d.k14) - c_q3 * d.k25;
+    let t119 = fma(p.a2, t42, t118);
+    let t120 = fma(t73, d.k8 - d.k9, 0.00004 * t31);
+    let t121 = fma(
+        t29,
         d.k8,
         fma(
-            t26,
+            t16,
             d.k9,
             fma(
                 0.032 * p.m6,
-                fma(c_q3, t72, s_q3 * t69),
-                0.00004 * (t23 * t48 - t24 * t47),
+                fma(c_q3, t62, s_q3 * t59),
+                0.00004 * (t13 * t38 - t14 * t37),
             ),
         ),
     );
-    let t132 = fma(-0.0016 * t14, t15, fma(c_q4, t131, 0.0003 * t37)) - s_q4 * t130;
-    let t133 = fma(
+    let t122 = fma(-0.0016 * t8, t9, fma(c_q4, t121, 0.0003 * t27)) - s_q4 * t120;
+    let t123 = fma(
         -0.032 * p.m6,
-        fma(s_q4, fma(p.a3, t67, t73) - p.d4 * t63, c_q4 * (c_q3 * t69 - s_q3 * t72)),
-        fma(0.00004, fma(t23, t47, t24 * t48), t40 * d.k9),
-    ) - t27 * d.k8;
-    let t134 = -0.0013 * t13 * t15 - t133;
-    let t135 = fma(
+        fma(s_q4, fma(p.a3, t57, t63) - p.d4 * t53, c_q4 * (c_q3 * t59 - s_q3 * t62)),
+        fma(0.00004, fma(t13, t37, t14 * t38), t30 * d.k9),
+    ) - t17 * d.k8;
+    let t124 = -0.0013 * t7 * t9 - t123;
+    let t125 = fma(
         c_q3,
-        t132,
-        fma(t71, d.k7, fma(t38, d.k5, fma(t35, d.k4, fma(t9, t81, p.d4 * t77)))),
-    ) - fma(s_q3, t134, t10 * t82);
-    let t136 = fma(0.0003 * t13, t14, fma(s_q4, t131, fma(c_q4, t130, 0.0016 * t38)));
-    let t137 = fma(t35, d.k5, fma(t10, t84, t136))
-        - fma(t71, d.k10, fma(t8, t81, p.a3 * t77));
-    let t138 = fma(t67, d.k7, t79) - t62 * d.k10;
-    let t139 = fma(t67, d.k10, t78) - t63 * d.k7;
-    let t140 = fma(c_q2, t139, s_q2 * t138);
-    let t141 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
-    let t142 = fma(-0.000987 * p.m3, t38, fma(p.a3, t78, fma(t73, d.k10, t8 * t82)))
-        - fma(c_q3, t134, fma(s_q3, t132, fma(t68, d.k7, fma(t9, t84, p.d4 * t79))));
-    let t143 = fma(t42, d.k10, -0.032 * fma(c_q3, t55, s_q3 * t49 * t54)) - t43 * d.k7;
+        t122,
+        fma(t61, d.k7, fma(t28, d.k5, fma(t25, d.k4, fma(t5, t71, p.d4 * t67)))),
+    ) - fma(s_q3, t124, t6 * t72);
+    let t126 = fma(0.0003 * t7, t8, fma(s_q4, t121, fma(c_q4, t120, 0.0016 * t28)));
+    let t127 = fma(t25, d.k5, fma(t6, t74, t126))
+        - fma(t61, d.k10, fma(t4, t71, p.a3 * t67));
+    let t128 = fma(t57, d.k7, t69) - t52 * d.k10;
+    let t129 = fma(t57, d.k10, t68) - t53 * d.k7;
+    let t130 = fma(c_q2, t129, s_q2 * t128);
+    let t131 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
+    let t132 = fma(-0.000987 * p.m3, t28, fma(p.a3, t68, fma(t63, d.k10, t4 * t72)))
+        - fma(c_q3, t124, fma(s_q3, t122, fma(t58, d.k7, fma(t5, t74, p.d4 * t69))));
+    let t133 = fma(-0.032, fma(c_q3, t45, s_q3 * t39 * t44), t32 * d.k10) - t33 * d.k7;
     JointSpace {
         mass_matrix: [
             [
                 fma(
                     -0.064,
-                    t87,
+                    t77,
                     fma(
                         2.0,
                         fma(
                             s_q1 * c_q1,
-                            fma(-2.0 * s_q2, t98, fma(c_q2, t94, t97 + d.k19))
-                                - p.a2 * t108,
-                            t89 + t105,
+                            fma(-2.0 * s_q2, t88, fma(c_q2, t84, t87 + d.k19))
+                                - p.a2 * t98,
+                            t79 + t95,
                         ),
                         fma(
                             s_q1 * s_q1,
-                            fma(-2.0, t103 + t106, t93 + d.k18),
-                            t86 + t106 + d.k20,
+                            fma(-2.0, t93 + t96, t83 + d.k18),
+                            t76 + t96 + d.k20,
                         ),
                     ),
                 ),
-                t114,
-                t117,
-                t119,
-                t123,
-                t32,
+                t104,
+                t107,
+                t109,
+                t113,
+                t22,
             ],
-            [
-                t114,
-                fma(-0.064, t104, fma(2.0, t105, d.k26 + t124)),
-                t126,
-                t127,
-                t129,
-                t29,
-            ],
-            [t117, t126, t125, t110, t128, t29],
-            [t119, t127, t110, t86 + 0.00164, 0.0, t30],
-            [t123, t129, t128, 0.0, d.k9, 0.0],
-            [t32, t29, t29, t30, 0.0, 0.00004],
+            [t104, fma(-0.064, t94, fma(2.0, t95, d.k26 + t114)), t116, t117, t119, t19],
+            [t107, t116, t115, t100, t118, t19],
+            [t109, t117, t100, t76 + 0.00164, 0.0, t20],
+            [t113, t119, t118, 0.0, d.k9, 0.0],
+            [t22, t19, t19, t20, 0.0, 0.00004],
         ],
         bias: [
             fma(
                 c_q1,
                 fma(
                     -0.000408 * p.m2,
-                    t33,
+                    t23,
                     fma(
                         p.d3,
-                        c_q2 * t138 - s_q2 * t139,
-                        fma(c_q2, t137, fma(s_q2, t135, qd[1] * t85)),
+                        c_q2 * t128 - s_q2 * t129,
+                        fma(c_q2, t127, fma(s_q2, t125, qd[1] * t75)),
                     ),
-                ) - fma(p.a2, fma(t66, d.k7, fma(t70, d.k10, t77)), t6 * t80),
+                ) - fma(p.a2, fma(t56, d.k7, fma(t60, d.k10, t67)), t2 * t70),
                 s_q1
-                    * (fma(0.000408, t53, fma(c_q2, t135, fma(t33, d.k1, t7 * t80)))
-                        - fma(p.d3, t140, fma(s_q2, t137, qd[1] * t46))),
+                    * (fma(0.000408, t43, fma(c_q2, t125, fma(t23, d.k1, t3 * t70)))
+                        - fma(p.d3, t130, fma(s_q2, t127, qd[1] * t36))),
             ),
             fma(
                 0.001365,
-                t53,
-                fma(p.a2, t140, fma(t33, d.k2, fma(t6, t46, t141 + t142))),
-            ) - t7 * t85,
-            t142,
-            t136,
-            t133,
-            0.00004 * t41,
+                t43,
+                fma(p.a2, t130, fma(t23, d.k2, fma(t2, t36, t131 + t132))),
+            ) - t3 * t75,
+            t132,
+            t126,
+            t123,
+            0.00004 * t31,
         ],
         gravity: [
             fma(
                 c_q1,
-                fma(0.032 * t57, t59, s_q2 * t56),
-                s_q1 * fma(-0.032 * t57, t58, c_q2 * t56),
+                fma(0.032 * t47, t49, s_q2 * t46),
+                s_q1 * fma(-0.032 * t47, t48, c_q2 * t46),
             ),
-            t141 + t143,
-            t143,
-            0.032 * (t28 * t57),
-            -0.032 * t55,
+            t131 + t133,
+            t133,
+            0.032 * (t18 * t47),
+            -0.032 * t45,
             0.0,
         ],
     }
@@ -1232,266 +1221,262 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
-    let t4 = qd[0] * c_q1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
     let t5 = qd[1] * t4;
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[1] * t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = fma(t4, s_q2, t6 * c_q2);
-    let t11 = t4 * c_q2 - t6 * s_q2;
-    let t12 = p.a2 * qd[1] - p.d3 * t6;
-    let t13 = p.a2 * t4;
-    let t14 = fma(qd[1], t12, t4 * t13);
-    let t15 = fma(t6, t13, p.d3 * t5);
-    let t16 = t6 * t12 - p.d3 * t4 * t4;
-    let t17 = qd[1] + qd[2];
-    let t18 = qd[2] * t11;
-    let t19 = qd[2] * t10;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t22 = t10 * c_q3 - t17 * s_q3;
-    let t23 = -fma(t17, c_q3, t10 * s_q3);
-    let t24 = p.d4 * t10 - p.a3 * t11;
-    let t25 = p.a3 * t17;
-    let t26 = t11 * t24 - t17 * t25;
-    let t27 = p.d4 * t17;
-    let t28 = fma(t10, t24, t17 * t27);
-    let t29 = fma(t11, t27, t10 * t25);
-    let t30 = t11 + qd[3];
-    let t31 = qd[3] * t23;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t34 = fma(t30, s_q4, t22 * c_q4);
-    let t35 = t30 * c_q4 - t22 * s_q4;
-    let t36 = qd[4] - t23;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t39 = t34 * c_q5 - t36 * s_q5;
-    let t40 = fma(t36, c_q5, t34 * s_q5);
-    let t41 = t35 + qd[5];
-    let t42 = p.m2 * t4;
-    let t43 = p.m2 * fma(-0.000408, t6, -0.001365 * qd[1]);
-    let t44 = p.m6 * t35;
-    let t45 = c_q5 * t41;
-    let t46 = s_q5 * t41;
-    let t47 = s_q2 * t15 - c_q2 * t14;
-    let t48 = fma(s_q2, t14, c_q2 * t15);
-    let t49 = c_q3 * t26 - s_q3 * t29;
-    let t50 = fma(c_q3, t29, s_q3 * t26);
-    let t51 = 0.032 * (p.m6 * fma(t34, t34, t36 * t36));
-    let t52 = fma(0.0013 * t22, t30, tau[4]);
-    let t53 = fma(-0.001365, t42, fma(qd[1], d.k3, t6 * d.k2));
-    let t54 = fma(-0.000987 * p.m3, t11, t17 * d.k6);
-    let t55 = fma(-0.000987 * p.m3, t17, t10 * d.k5);
-    let t56 = t34 * t36;
-    let t57 = t35 * d.k8;
-    let t58 = fma(t11, d.k5, t10 * d.k4);
-    let t59 = fma(-0.000408, t42, fma(qd[1], d.k2, t6 * d.k1));
-    let t60 = fma(s_q4 * s_q4, d.k8, 0.0016);
-    let inv61 = 1.0 / t60;
-    let t62 = s_q4 * c_q4;
-    let t63 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv61 * d.k28 * t62 * t62;
-    let t64 = 0.032 * (s_q4 * inv61 * t62 * d.k29 - p.m6 * c_q4);
-    let t65 = c_q3 * t64;
-    let t66 = c_q3 * t65;
-    let t67 = c_q4 * (c_q4 * d.k30);
-    let t68 = s_q4 * (s_q4 * d.k31);
-    let t69 = -0.001024 * fma(c_q3 * c_q3 * inv61, t68, s_q3 * s_q3 * t67);
-    let t70 = s_q3 * c_q3;
-    let t71 = s_q3 * t65;
-    let t72 = 0.001024 * (t70 * (t67 - inv61 * t68));
-    let t73 = p.d4 * t72;
-    let t74 = s_q3 * t62;
-    let t75 = d.k33 * t74;
-    let t76 = fma(-0.001024, t75, t73);
-    let t77 = p.d4 * (2.0 * t71 - t76) - t63 * t70;
-    let t78 = s_q3 * (s_q3 * t64);
-    let t79 = c_q3 * t62;
-    let t80 = 0.001024 * (s_q4 * s_q4 * d.k33 - d.k34 * t79);
-    let t81 = -0.001024 * fma(s_q3 * s_q3 * inv61, t68, c_q3 * c_q3 * t67);
-    let t82 = fma(0.001024 * d.k33, t79, p.d4 * t81);
-    let t83 = fma(p.d4, fma(-2.0, t78, t82), fma(s_q3 * s_q3, t63, d.k6)) - p.a3 * t80;
-    let inv84 = 1.0 / t83;
-    let t85 = fma(-2.0 * p.d4, t66, fma(t69, d.k32, fma(c_q3 * c_q3, t63, d.k4)))
-        - t77 * t77 * inv84;
-    let t86 = fma(p.a3, t76 - t71, d.k21);
-    let t87 = fma(p.a3, t66, d.k5) - fma(t77 * inv84, t86, t69 * d.k35);
-    let t88 = s_q2 * t87;
-    let t89 = c_q2 * t87;
-    let t90 = t69 * d.k36 - inv84 * t86 * t86;
-    let t91 = d.k24 + t78 - t82;
-    let t92 = t73 - fma(t77 * inv84, t91, t71);
-    let t93 = fma(inv84 * t86, t91, p.a3 * t72);
-    let t94 = fma(s_q2, t93, c_q2 * t92);
-    let t95 = d.k10 - t80;
-    let t96 = 0.001024 * t74 * d.k34 - t77 * inv84 * t95;
-    let t97 = -0.001024 * t75 - inv84 * t86 * t95;
-    let t98 = c_q2 * t96 - s_q2 * t97;
-    let t99 = fma(c_q2, t98, s_q2 * t94);
-    let t100 = t81 - inv84 * t91 * t91;
-    let t101 = t62 * d.k30;
-    let t102 = -0.001024 * c_q3 * t101 - inv84 * t91 * t95;
-    let t103 = c_q2 * t102;
-    let t104 = fma(s_q2, t100, t103);
-    let t105 = s_q2 * t102;
-    let t106 = s_q4 * (s_q4 * d.k30);
-    let t107 = -0.001024 * t106 - inv84 * t95 * t95;
-    let t108 = fma(c_q2, t107, t105);
-    let t109 = fma(c_q2, t108, s_q2 * t104);
-    let t110 = fma(p.a2, t99, d.k2) - t109 * d.k38;
-    let t111 = fma(t109, d.k39, d.k3);
-    let inv112 = 1.0 / t111;
-    let t113 = fma(-2.0 * p.d3, t99, fma(t109, d.k37, fma(c_q2, c_q2 * t85 - t88, d.k1)))
-        - fma(t110 * t110, inv112, s_q2 * (t89 - s_q2 * t90));
-    let t114 = fma(s_q2, t85, t89);
-    let t115 = fma(c_q2, t90, t88);
-    let t116 = c_q2 * t94 - s_q2 * t98;
-    let t117 = t71 - t76;
-    let t118 = fma(p.d4, t69, d.k7) - fma(t77 * inv84, t117, t66);
-    let t119 = d.k40 - fma(inv84 * t86, t117, p.a3 * t69);
-    let t120 = s_q2 * t92 - c_q2 * t93;
-    let t121 = fma(c_q2, t97, s_q2 * t96);
-    let t122 = fma(c_q2, t121, s_q2 * t120);
-    let t123 = c_q2 * t104 - s_q2 * t108;
-    let t124 = p.d3 * t123;
-    let t125 = t72 - inv84 * t91 * t117;
-    let t126 = 0.001024 * s_q3 * t101 - inv84 * t95 * t117;
-    let t127 = fma(c_q2, t126, s_q2 * t125);
-    let t128 = p.a2 * t127 - t124;
-    let t129 = fma(d.k38, t123, fma(p.a2, t122, d.k22)) - d.k39 * t127;
-    let t130 = fma(p.d3, t116 + t128 - t122, fma(c_q2, t114, d.k41))
-        - fma(t110 * inv112, t129, fma(p.a2, c_q2 * t118 - s_q2 * t119, s_q2 * t115));
-    let t131 = c_q2 * t120 - s_q2 * t121;
-    let t132 = c_q2 * t125 - s_q2 * t126;
-    let t133 = p.a2 * t132
-        - p.d3 * (c_q2 * (c_q2 * t100 - t105) - s_q2 * (t103 - s_q2 * t107));
-    let t134 = t69 - inv84 * t117 * t117;
-    let t135 = fma(
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t6 = fma(t2, s_q2, t4 * c_q2);
+    let t7 = t2 * c_q2 - t4 * s_q2;
+    let t8 = p.a2 * qd[1] - p.d3 * t4;
+    let t9 = p.a2 * t2;
+    let t10 = fma(qd[1], t8, t2 * t9);
+    let t11 = fma(t4, t9, p.d3 * t3);
+    let t12 = t4 * t8 - p.d3 * t2 * t2;
+    let t13 = qd[1] + qd[2];
+    let t14 = qd[2] * t7;
+    let t15 = qd[2] * t6;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t16 = t6 * c_q3 - t13 * s_q3;
+    let t17 = -fma(t13, c_q3, t6 * s_q3);
+    let t18 = p.d4 * t6 - p.a3 * t7;
+    let t19 = p.a3 * t13;
+    let t20 = t7 * t18 - t13 * t19;
+    let t21 = p.d4 * t13;
+    let t22 = fma(t6, t18, t13 * t21);
+    let t23 = fma(t7, t21, t6 * t19);
+    let t24 = t7 + qd[3];
+    let t25 = qd[3] * t17;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t26 = fma(t24, s_q4, t16 * c_q4);
+    let t27 = t24 * c_q4 - t16 * s_q4;
+    let t28 = qd[4] - t17;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t29 = t26 * c_q5 - t28 * s_q5;
+    let t30 = fma(t28, c_q5, t26 * s_q5);
+    let t31 = t27 + qd[5];
+    let t32 = p.m2 * t2;
+    let t33 = p.m2 * fma(-0.000408, t4, -0.001365 * qd[1]);
+    let t34 = p.m6 * t27;
+    let t35 = c_q5 * t31;
+    let t36 = s_q5 * t31;
+    let t37 = s_q2 * t11 - c_q2 * t10;
+    let t38 = fma(s_q2, t10, c_q2 * t11);
+    let t39 = c_q3 * t20 - s_q3 * t23;
+    let t40 = fma(c_q3, t23, s_q3 * t20);
+    let t41 = 0.032 * (p.m6 * fma(t26, t26, t28 * t28));
+    let t42 = fma(0.0013 * t16, t24, tau[4]);
+    let t43 = fma(-0.001365, t32, fma(qd[1], d.k3, t4 * d.k2));
+    let t44 = fma(-0.000987 * p.m3, t7, t13 * d.k6);
+    let t45 = fma(-0.000987 * p.m3, t13, t6 * d.k5);
+    let t46 = t26 * t28;
+    let t47 = t27 * d.k8;
+    let t48 = fma(t7, d.k5, t6 * d.k4);
+    let t49 = fma(-0.000408, t32, fma(qd[1], d.k2, t4 * d.k1));
+    let t50 = fma(s_q4 * s_q4, d.k8, 0.0016);
+    let inv0 = 1.0 / t50;
+    let t51 = s_q4 * c_q4;
+    let t52 = fma(c_q4 * c_q4, d.k8, 0.0003) - inv0 * d.k28 * t51 * t51;
+    let t53 = 0.032 * (s_q4 * inv0 * t51 * d.k29 - p.m6 * c_q4);
+    let t54 = c_q3 * t53;
+    let t55 = c_q3 * t54;
+    let t56 = c_q4 * (c_q4 * d.k30);
+    let t57 = s_q4 * (s_q4 * d.k31);
+    let t58 = -0.001024 * fma(c_q3 * c_q3 * inv0, t57, s_q3 * s_q3 * t56);
+    let t59 = s_q3 * c_q3;
+    let t60 = s_q3 * t54;
+    let t61 = 0.001024 * (t59 * (t56 - inv0 * t57));
+    let t62 = p.d4 * t61;
+    let t63 = s_q3 * t51;
+    let t64 = d.k33 * t63;
+    let t65 = fma(-0.001024, t64, t62);
+    let t66 = p.d4 * (2.0 * t60 - t65) - t52 * t59;
+    let t67 = s_q3 * (s_q3 * t53);
+    let t68 = c_q3 * t51;
+    let t69 = 0.001024 * (s_q4 * s_q4 * d.k33 - d.k34 * t68);
+    let t70 = -0.001024 * fma(s_q3 * s_q3 * inv0, t57, c_q3 * c_q3 * t56);
+    let t71 = fma(0.001024 * d.k33, t68, p.d4 * t70);
+    let t72 = fma(p.d4, fma(-2.0, t67, t71), fma(s_q3 * s_q3, t52, d.k6)) - p.a3 * t69;
+    let inv1 = 1.0 / t72;
+    let t73 = fma(-2.0 * p.d4, t55, fma(t58, d.k32, fma(c_q3 * c_q3, t52, d.k4)))
+        - t66 * t66 * inv1;
+    let t74 = fma(p.a3, t65 - t60, d.k21);
+    let t75 = fma(p.a3, t55, d.k5) - fma(t66 * inv1, t74, t58 * d.k35);
+    let t76 = s_q2 * t75;
+    let t77 = c_q2 * t75;
+    let t78 = t58 * d.k36 - inv1 * t74 * t74;
+    let t79 = d.k24 + t67 - t71;
+    let t80 = t62 - fma(t66 * inv1, t79, t60);
+    let t81 = fma(inv1 * t74, t79, p.a3 * t61);
+    let t82 = fma(s_q2, t81, c_q2 * t80);
+    let t83 = d.k10 - t69;
+    let t84 = 0.001024 * t63 * d.k34 - t66 * inv1 * t83;
+    let t85 = -0.001024 * t64 - inv1 * t74 * t83;
+    let t86 = c_q2 * t84 - s_q2 * t85;
+    let t87 = fma(c_q2, t86, s_q2 * t82);
+    let t88 = t70 - inv1 * t79 * t79;
+    let t89 = t51 * d.k30;
+    let t90 = -0.001024 * c_q3 * t89 - inv1 * t79 * t83;
+    let t91 = c_q2 * t90;
+    let t92 = fma(s_q2, t88, t91);
+    let t93 = s_q2 * t90;
+    let t94 = s_q4 * (s_q4 * d.k30);
+    let t95 = -0.001024 * t94 - inv1 * t83 * t83;
+    let t96 = fma(c_q2, t95, t93);
+    let t97 = fma(c_q2, t96, s_q2 * t92);
+    let t98 = fma(p.a2, t87, d.k2) - t97 * d.k38;
+    let t99 = fma(t97, d.k39, d.k3);
+    let inv2 = 1.0 / t99;
+    let t100 = fma(-2.0 * p.d3, t87, fma(t97, d.k37, fma(c_q2, c_q2 * t73 - t76, d.k1)))
+        - fma(t98 * t98, inv2, s_q2 * (t77 - s_q2 * t78));
+    let t101 = fma(s_q2, t73, t77);
+    let t102 = fma(c_q2, t78, t76);
+    let t103 = c_q2 * t82 - s_q2 * t86;
+    let t104 = t60 - t65;
+    let t105 = fma(p.d4, t58, d.k7) - fma(t66 * inv1, t104, t55);
+    let t106 = d.k40 - fma(inv1 * t74, t104, p.a3 * t58);
+    let t107 = s_q2 * t80 - c_q2 * t81;
+    let t108 = fma(c_q2, t85, s_q2 * t84);
+    let t109 = fma(c_q2, t108, s_q2 * t107);
+    let t110 = c_q2 * t92 - s_q2 * t96;
+    let t111 = p.d3 * t110;
+    let t112 = t61 - inv1 * t79 * t104;
+    let t113 = 0.001024 * s_q3 * t89 - inv1 * t83 * t104;
+    let t114 = fma(c_q2, t113, s_q2 * t112);
+    let t115 = p.a2 * t114 - t111;
+    let t116 = fma(d.k38, t110, fma(p.a2, t109, d.k22)) - d.k39 * t114;
+    let t117 = fma(p.d3, t103 + t115 - t109, fma(c_q2, t101, d.k41))
+        - fma(t98 * inv2, t116, fma(p.a2, c_q2 * t105 - s_q2 * t106, s_q2 * t102));
+    let t118 = c_q2 * t107 - s_q2 * t108;
+    let t119 = c_q2 * t112 - s_q2 * t113;
+    let t120 = p.a2 * t119
+        - p.d3 * (c_q2 * (c_q2 * t88 - t93) - s_q2 * (t91 - s_q2 * t95));
+    let t121 = t58 - inv1 * t104 * t104;
+    let t122 = fma(
         2.0,
-        p.d3 * t131 - p.a2 * fma(c_q2, t119, s_q2 * t118),
-        fma(p.a2, p.a2 * t134 - p.d3 * t132, fma(c_q2, t115, s_q2 * t114)),
-    ) - fma(inv112 * t129, t129, p.d3 * t133);
-    let t136 = fma(
+        p.d3 * t118 - p.a2 * fma(c_q2, t106, s_q2 * t105),
+        fma(p.a2, p.a2 * t121 - p.d3 * t119, fma(c_q2, t102, s_q2 * t101)),
+    ) - fma(inv2 * t116, t116, p.d3 * t120);
+    let t123 = fma(
         c_q1,
-        fma(c_q1, t135, s_q1 * t130),
-        fma(s_q1, fma(c_q1, t130, s_q1 * t113), d.k0),
+        fma(c_q1, t122, s_q1 * t117),
+        fma(s_q1, fma(c_q1, t117, s_q1 * t100), d.k0),
     );
-    let inv137 = 1.0 / t136;
-    let t138 = -0.00004 * (t39 * t46 - t40 * t45) - fma(qd[4], t57, t35 * t36 * d.k9);
-    let t139 = t56 * (d.k9 - d.k8) - tau[5];
-    let t140 = fma(c_q4, t139, fma(s_q4, t138, fma(0.0003 * t22, t23, tau[3])));
-    let t141 = d.k8 * t62;
-    let t142 = fma(-0.0016 * t23, t30, fma(t50, t64, c_q4 * t138))
-        - fma(inv61 * t140, t141, fma(t31, t63, s_q4 * t139));
-    let t143 = fma(-0.00004, fma(t39, t45, t40 * t46), fma(t34, t57, tau[4]));
-    let t144 = 0.032 * (t143 * d.k42 - t34 * t44);
-    let t145 = fma(0.001024, t49 * t67 - t28 * t101, c_q4 * t144) - s_q4 * t51;
-    let t146 = p.m6 * s_q4;
-    let t147 = fma(
-        -0.001024 * t50 * inv61,
-        t68,
-        0.032 * fma(t44, t36 + qd[4], inv61 * t140 * t146),
-    ) - t31 * t64;
-    let t148 = fma(c_q3, t147, s_q3 * t145);
-    let t149 = fma(0.001024, t49 * t101 - t28 * t106, fma(s_q4, t144, c_q4 * t51));
-    let t150 = c_q3 * t145 - s_q3 * t147;
-    let t151 = fma(p.a3, t149, fma(t11, t58, tau[2]))
-        - fma(s_q3, t142, fma(t10, t55, fma(p.d4, t150, c_q3 * t52)));
-    let t152 = fma(t19, t87, fma(c_q3, t142, t17 * t55))
+    let inv3 = 1.0 / t123;
+    let t124 = -0.00004 * (t29 * t36 - t30 * t35) - fma(qd[4], t47, t27 * t28 * d.k9);
+    let t125 = t46 * (d.k9 - d.k8) - tau[5];
+    let t126 = fma(c_q4, t125, fma(s_q4, t124, fma(0.0003 * t16, t17, tau[3])));
+    let t127 = d.k8 * t51;
+    let t128 = fma(-0.0016 * t17, t24, fma(t40, t53, c_q4 * t124))
+        - fma(inv0 * t126, t127, fma(t25, t52, s_q4 * t125));
+    let t129 = fma(-0.00004, fma(t29, t35, t30 * t36), fma(t26, t47, tau[4]));
+    let t130 = 0.032 * (t129 * d.k42 - t26 * t34);
+    let t131 = fma(0.001024, t39 * t56 - t22 * t89, c_q4 * t130) - s_q4 * t41;
+    let t132 = p.m6 * s_q4;
+    let t133 = fma(
+        -0.001024 * t40 * inv0,
+        t57,
+        0.032 * fma(t34, t28 + qd[4], inv0 * t126 * t132),
+    ) - t25 * t53;
+    let t134 = fma(c_q3, t133, s_q3 * t131);
+    let t135 = fma(0.001024, t39 * t89 - t22 * t94, fma(s_q4, t130, c_q4 * t41));
+    let t136 = c_q3 * t131 - s_q3 * t133;
+    let t137 = fma(p.a3, t135, fma(t7, t48, tau[2]))
+        - fma(s_q3, t128, fma(t6, t45, fma(p.d4, t136, c_q3 * t42)));
+    let t138 = fma(t15, t75, fma(c_q3, t128, t13 * t45))
         - fma(
-            t77 * inv84,
-            t151,
+            t66 * inv1,
+            t137,
             fma(
-                t18,
-                t85,
+                t14,
+                t73,
                 fma(
-                    t16,
-                    t118,
+                    t12,
+                    t105,
                     fma(
-                        t48,
-                        t96,
-                        fma(t47, t92, fma(t11, t54, fma(s_q3, t52, p.d4 * t148))),
+                        t38,
+                        t84,
+                        fma(t37, t80, fma(t7, t44, fma(s_q3, t42, p.d4 * t134))),
                     ),
                 ),
             ),
         );
-    let t153 = fma(t47, t93, fma(p.a3, t148, fma(t19, t90, t10 * t54)))
+    let t139 = fma(t37, t81, fma(p.a3, t134, fma(t15, t78, t6 * t44)))
         - fma(
-            inv84 * t86,
-            t151,
-            fma(t18, t87, fma(t16, t119, fma(t48, t97, fma(t17, t58, tau[3])))),
+            inv1 * t74,
+            t137,
+            fma(t14, t75, fma(t12, t106, fma(t38, t85, fma(t13, t48, tau[3])))),
         );
-    let t154 = t10 * d.k7 - t11 * d.k10;
-    let t155 = t17 * d.k10;
-    let t156 = fma(t17, t155, t150)
+    let t140 = t6 * d.k7 - t7 * d.k10;
+    let t141 = t13 * d.k10;
+    let t142 = fma(t13, t141, t136)
         - fma(
-            inv84 * t91,
-            t151,
+            inv1 * t79,
+            t137,
             fma(
-                t18,
-                t92,
-                fma(t16, t125, fma(t48, t102, fma(t47, t100, fma(t11, t154, t19 * t93)))),
+                t14,
+                t80,
+                fma(t12, t112, fma(t38, t90, fma(t37, t88, fma(t7, t140, t15 * t81)))),
             ),
         );
-    let t157 = t17 * d.k7;
-    let t158 = fma(t19, t97, fma(t10, t154, fma(t17, t157, t149)))
-        - fma(
-            inv84 * t95,
-            t151,
-            fma(t18, t96, fma(t16, t126, fma(t48, t107, t47 * t102))),
-        );
-    let t159 = fma(c_q2, t158, s_q2 * t156);
-    let t160 = fma(p.a2, t159, fma(t4, t59, tau[1])) - fma(t6, t43, tau[2]);
-    let t161 = fma(p.a2, t123, d.k43);
-    let t162 = fma(p.a2, t109, d.k44);
-    let t163 = fma(
+    let t143 = t13 * d.k7;
+    let t144 = fma(t15, t85, fma(t6, t140, fma(t13, t143, t135)))
+        - fma(inv1 * t83, t137, fma(t14, t84, fma(t12, t113, fma(t38, t95, t37 * t90))));
+    let t145 = fma(c_q2, t144, s_q2 * t142);
+    let t146 = fma(p.a2, t145, fma(t2, t49, tau[1])) - fma(t4, t33, tau[2]);
+    let t147 = fma(p.a2, t110, d.k43);
+    let t148 = fma(p.a2, t97, d.k44);
+    let t149 = fma(
         c_q1,
         fma(
-            t7,
-            t135,
+            t5,
+            t122,
             fma(
                 p.d3,
-                c_q2 * t156 - s_q2 * t158,
-                fma(c_q2, t153, fma(s_q2, t152, t6 * t53)),
+                c_q2 * t142 - s_q2 * t144,
+                fma(c_q2, t139, fma(s_q2, t138, t4 * t43)),
             ),
         )
             - fma(
-                inv112 * t129,
-                t160,
+                inv2 * t116,
+                t146,
                 fma(
-                    t5,
-                    t130,
+                    t3,
+                    t117,
                     fma(
                         p.a2,
-                        t19 * t119
+                        t15 * t106
                             - fma(
-                                inv84 * t117,
-                                t151,
+                                inv1 * t104,
+                                t137,
                                 fma(
-                                    t18,
-                                    t118,
+                                    t14,
+                                    t105,
                                     fma(
-                                        t16,
-                                        t134,
+                                        t12,
+                                        t121,
                                         fma(
-                                            t48,
-                                            t126,
-                                            fma(t47, t125, fma(t11, t157, fma(t10, t155, t148))),
+                                            t38,
+                                            t113,
+                                            fma(t37, t112, fma(t7, t143, fma(t6, t141, t134))),
                                         ),
                                     ),
                                 ),
                             ),
-                        qd[1] * t59,
+                        qd[1] * t49,
                     ),
                 ),
             ),
         fma(
             s_q1,
-            fma(t7, t130, fma(c_q2, t152, qd[1] * t43))
+            fma(t5, t117, fma(c_q2, t138, qd[1] * t33))
                 - fma(
-                    t110 * inv112,
-                    t160,
-                    fma(t5, t113, fma(p.d3, t159, fma(s_q2, t153, t4 * t53))),
+                    t98 * inv2,
+                    t146,
+                    fma(t3, t100, fma(p.d3, t145, fma(s_q2, t139, t2 * t43))),
                 ),
             tau[0],
         ),
@@ -1501,73 +1486,73 @@ pub fn forward_dynamics_with(
                 c_q1,
                 fma(
                     c_q1,
-                    t122 - fma(inv112 * t129, t162, t128),
-                    s_q1 * (t99 - fma(t110 * inv112, t162, p.d3 * t109)),
+                    t109 - fma(inv2 * t116, t148, t115),
+                    s_q1 * (t87 - fma(t98 * inv2, t148, p.d3 * t97)),
                 ),
                 s_q1
                     * fma(
                         c_q1,
-                        t131 - fma(inv112 * t129, t161, t133),
-                        s_q1 * (t116 - fma(t110 * inv112, t161, t124)),
+                        t118 - fma(inv2 * t116, t147, t120),
+                        s_q1 * (t103 - fma(t98 * inv2, t147, t111)),
                     ),
             );
-    let t164 = fma(s_q1 * inv137, t163, t5);
-    let t165 = c_q1 * inv137 * t163 - t7;
-    let t166 = t160 - fma(t129, t165, fma(t110, t164, fma(t3, t162, t2 * t161)));
-    let t167 = inv112 * t166;
-    let t168 = fma(p.d3, t165, t2);
-    let t169 = fma(p.a2 * inv112, t166, t3) - p.d3 * t164;
-    let t170 = fma(s_q2, t169, fma(c_q2, t168, t47));
-    let t171 = fma(c_q2, t169, t48) - s_q2 * t168;
-    let t172 = t16 - p.a2 * t165;
-    let t173 = fma(s_q2, t165, fma(c_q2, t164, t18));
-    let t174 = c_q2 * t165 - fma(s_q2, t164, t19);
-    let t175 = inv84
-        * (t151
+    let t150 = fma(s_q1 * inv3, t149, t3);
+    let t151 = c_q1 * inv3 * t149 - t5;
+    let t152 = t146 - fma(t116, t151, fma(t98, t150, fma(t1, t148, t0 * t147)));
+    let t153 = inv2 * t152;
+    let t154 = fma(p.d3, t151, t0);
+    let t155 = fma(p.a2 * inv2, t152, t1) - p.d3 * t150;
+    let t156 = fma(s_q2, t155, fma(c_q2, t154, t37));
+    let t157 = fma(c_q2, t155, t38) - s_q2 * t154;
+    let t158 = t12 - p.a2 * t151;
+    let t159 = fma(s_q2, t151, fma(c_q2, t150, t14));
+    let t160 = c_q2 * t151 - fma(s_q2, t150, t15);
+    let t161 = inv1
+        * (t137
             - fma(
-                t83 * inv112,
-                t166,
+                t72 * inv2,
+                t152,
                 fma(
-                    t86,
-                    t174,
-                    fma(t77, t173, fma(t117, t172, fma(t95, t171, t91 * t170))),
+                    t74,
+                    t160,
+                    fma(t66, t159, fma(t104, t158, fma(t83, t157, t79 * t156))),
                 ),
             ));
-    let t176 = t167 + t175;
-    let t177 = t170 - p.d4 * t176;
-    let t178 = fma(p.d4, t173, t172) - p.a3 * t174;
-    let t179 = fma(c_q3, t173, t31) - s_q3 * t176;
-    let t180 = inv61
-        * (fma(-0.032 * t146, fma(c_q3, t178, fma(s_q3, t177, t50)), t140)
-            - fma(t60, t174, t141 * t179));
+    let t162 = t153 + t161;
+    let t163 = t156 - p.d4 * t162;
+    let t164 = fma(p.d4, t159, t158) - p.a3 * t160;
+    let t165 = fma(c_q3, t159, t25) - s_q3 * t162;
+    let t166 = inv0
+        * (fma(-0.032 * t132, fma(c_q3, t164, fma(s_q3, t163, t40)), t126)
+            - fma(t50, t160, t127 * t165));
     [
-        inv137 * t163,
-        t167,
-        t175,
-        t180,
+        inv3 * t149,
+        t153,
+        t161,
+        t166,
         (fma(
             0.032 * p.m6,
             fma(
                 s_q4,
-                fma(p.a3, t176, t171) - t28,
-                c_q4 * (fma(c_q3, t177, t49) - s_q3 * t178),
+                fma(p.a3, t162, t157) - t22,
+                c_q4 * (fma(c_q3, t163, t39) - s_q3 * t164),
             ),
-            t143,
-        ) - d.k9 * fma(c_q3, t176, fma(s_q3, t173, qd[3] * t22))) * d.k45,
+            t129,
+        ) - d.k9 * fma(c_q3, t162, fma(s_q3, t159, qd[3] * t16))) * d.k45,
         25000.0
-            * fma(-0.00004, c_q4 * (t174 + t180) - fma(s_q4, t179, qd[4] * t34), tau[5]),
+            * fma(-0.00004, c_q4 * (t160 + t166) - fma(s_q4, t165, qd[4] * t26), tau[5]),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
     mul: 342,
-    add: 117,
+    add: 116,
     div: 0,
     sqrt: 0,
     sin: 6,
     cos: 6,
     exp: 0,
-    fma: 198,
+    fma: 197,
 };
 ///The Coriolis matrix C(q, q̇): `C q̇ + g = bias` and `Ṁ − 2C` is skew-symmetric,
 ///as passivity-based controllers need (the Christoffel matrix when every velocity
@@ -1586,263 +1571,257 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t7 = p.d4 * t4;
-    let t8 = p.a3 * t4;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = p.m2 * c_q1;
-    let t14 = s_q3 * c_q4;
-    let t15 = fma(c_q3, s_q5, c_q5 * t14);
-    let t16 = s_q5 * t14 - c_q3 * c_q5;
-    let t17 = p.m2 * qd[1];
-    let t18 = qd[0] * s_q1;
-    let t19 = p.m2 * t18;
-    let t20 = qd[0] * c_q1;
-    let t21 = p.m2 * t20;
-    let t22 = -0.2989010989010989 * t19 - t17;
-    let t23 = s_q1 * t17;
-    let t24 = p.a2 * qd[1];
-    let t25 = fma(p.d3 * -2.0, fma(c_q1, t20, s_q1 * t18), 2.0 * s_q1 * t24);
-    let t26 = s_q3 * s_q4;
-    let t27 = -2.0 * fma(c_q2, t24, t8);
-    let t28 = q[1] + q[2];
-    let (t29, t31) = libm::Libm::<Real>::sincos(t28);
-    let t30 = qd[0] * t29;
-    let t32 = qd[0] * t31;
-    let t33 = c_q3 * t30 - t4 * s_q3;
-    let t34 = fma(s_q3, t30, t4 * c_q3);
-    let t35 = qd[3] + t32;
-    let t36 = fma(s_q4, t35, c_q4 * t33);
-    let t37 = c_q4 * t35 - s_q4 * t33;
-    let t38 = qd[4] + t34;
-    let t39 = c_q5 * t36 - s_q5 * t38;
-    let t40 = -fma(c_q5, t38, s_q5 * t36);
-    let t41 = qd[5] + t37;
-    let t42 = c_q3 * t29;
-    let t43 = fma(s_q4, t31, c_q4 * t42);
-    let t44 = c_q4 * t31 - s_q4 * t42;
-    let t45 = s_q3 * t29;
-    let t46 = c_q5 * t43 - s_q5 * t45;
-    let t47 = fma(c_q5, t45, s_q5 * t43);
-    let t48 = t31 * t32;
-    let t49 = t31 * (qd[2] + qd[1]);
-    let t50 = -(t29 * (qd[2] + qd[1]));
-    let t51 = c_q3 * t49 - qd[3] * t45;
-    let t52 = c_q4 * t50 - fma(s_q4, t51, qd[4] * t43);
-    let t53 = c_q5 * t41;
-    let t54 = c_q5 * t40;
-    let t55 = s_q5 * t41;
-    let t56 = s_q5 * t39;
-    let t57 = fma(c_q4, t51, fma(qd[4], t44, s_q4 * t50));
-    let t58 = t30 * t31;
-    let t59 = p.a2 * c_q1;
-    let t60 = 2.0 * (p.d4 * t58 - fma(t32, t59, p.a3 * t48));
-    let t61 = t4 * t29;
-    let t62 = t61 - t50;
-    let t63 = fma(t4, t31, t49);
-    let t64 = fma(p.d4, t63, fma(p.a3, t62, t25));
-    let t65 = s_q5 * t40;
-    let t66 = c_q5 * t39;
-    let t67 = fma(s_q3, t49, qd[3] * t42);
-    let t68 = t29 * t30;
-    let t69 = -2.0 * fma(t38, t45, t36 * t43);
-    let t70 = p.m6 * s_q4;
-    let t71 = fma(t36, t44, t37 * t43) - t67;
-    let t72 = p.m6 * c_q4;
-    let t73 = 0.032 * (t71 * t72 - t69 * t70);
-    let t74 = fma(t37, t45, fma(t38, t44, t57));
-    let t75 = p.m6 * c_q3;
-    let t76 = 0.032 * t74 * t75 - s_q3 * t73;
-    let t77 = p.m6 * s_q3;
-    let t78 = 0.032 * fma(t70, t71, t69 * t72);
-    let t79 = fma(0.032 * t74, t77, c_q3 * t73);
-    let t80 = c_q3 * (t32 - qd[3]);
-    let t81 = qd[4] * t14 - fma(c_q4, t30, s_q4 * t80);
-    let t82 = fma(c_q4, t80, qd[4] * t26) - s_q4 * t30;
-    let t83 = 2.0 * fma(p.d4, t32, p.a3 * t30);
-    let t84 = fma(2.0 * p.a2, t18, t83);
-    let t85 = s_q3 * (t32 - qd[3]);
-    let t86 = p.m6 * fma(c_q4, c_q3 * t27 - s_q3 * t84, s_q4 * 2.0 * (s_q2 * t24 - t7));
-    let t87 = c_q3 * t38;
-    let t88 = 2.0 * (t14 * t36 - t87);
-    let t89 = t26 * t36 - fma(t14, t37, t85);
-    let t90 = 0.032 * (t72 * t89 - t70 * t88);
-    let t91 = t26 * t38;
-    let t92 = fma(c_q3, t37, t82 + t91);
-    let t93 = 0.032 * t75 * t92 - s_q3 * t90;
-    let t94 = 0.032 * fma(t70, t89, t72 * t88);
-    let t95 = fma(0.032 * t77, t92, c_q3 * t90);
-    let t96 = 0.00002 * t81;
-    let t97 = p.m6 * fma(-2.0 * t7, s_q4, c_q4 * (-2.0 * c_q3 * t8 - s_q3 * t83));
-    let t98 = s_q4 * (qd[4] - t34);
-    let t99 = s_q4 * s_q5;
-    let t100 = t53 * t99;
-    let t101 = c_q4 * (qd[4] - t34);
-    let t102 = c_q5 * t53;
-    let t103 = c_q4 * t36;
-    let t104 = fma(s_q4, t37, t103) - t33;
-    let t105 = fma(0.032 * t72, t104, 0.064 * s_q4 * t36 * t70);
-    let t106 = c_q4 * t38;
-    let t107 = t101 + t106;
-    let t108 = 0.032 * t75 * t107 - s_q3 * t105;
-    let t109 = fma(0.032 * t77, t107, c_q3 * t105);
-    let t110 = t70 * fma(-0.064, t103, 0.032 * t104);
-    let t111 = fma(c_q2, t110, s_q2 * t109);
-    let t112 = t36;
-    let t113 = 2.0 * t37;
-    let t114 = fma(-0.064 * p.m6, t91, 0.032 * t75 * t113);
-    let t115 = fma(0.032 * t77, t113, 0.064 * t70 * t87);
-    let t116 = t38 * t72;
-    let t117 = fma(-0.064 * c_q2, t116, s_q2 * t115);
-    let t118 = 0.00004 * (t54 + t56);
-    let t119 = 0.00004 * (t65 - t66);
-    let t120 = c_q3 * c_q4 * t118 - s_q3 * t119;
-    let t121 = s_q4 * t118;
-    let t122 = -0.5 * fma(c_q3, t119, t14 * t118);
-    let t123 = fma(-0.001365, t21, fma(qd[1], d.k3, t18 * d.k2));
-    let t124 = t18 * d.k1;
-    let t125 = fma(-0.000408, t21, qd[1] * d.k2);
-    let t126 = fma(-0.001365, t13, s_q1 * d.k2);
-    let t127 = c_q1 * qd[1];
-    let t128 = fma(-0.000987 * p.m3, t32, t4 * d.k6);
-    let t129 = t38 * d.k8;
-    let t130 = t36 * d.k8;
-    let t131 = t38 * d.k9;
-    let t132 = t36 * d.k9;
-    let t133 = fma(t45, t130 - t132, fma(t43, t129 - t131, 0.00004 * t52));
-    let t134 = t37 * d.k9;
-    let t135 = fma(
-        t57,
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t1 = p.d4 * t0;
+    let t2 = p.a3 * t0;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t3 = p.m2 * c_q1;
+    let t4 = s_q3 * c_q4;
+    let t5 = fma(c_q3, s_q5, c_q5 * t4);
+    let t6 = s_q5 * t4 - c_q3 * c_q5;
+    let t7 = p.m2 * qd[1];
+    let t8 = qd[0] * s_q1;
+    let t9 = p.m2 * t8;
+    let t10 = qd[0] * c_q1;
+    let t11 = p.m2 * t10;
+    let t12 = -0.2989010989010989 * t9 - t7;
+    let t13 = s_q1 * t7;
+    let t14 = p.a2 * qd[1];
+    let t15 = fma(-2.0 * p.d3, fma(c_q1, t10, s_q1 * t8), 2.0 * s_q1 * t14);
+    let t16 = s_q3 * s_q4;
+    let t17 = -2.0 * fma(c_q2, t14, t2);
+    let t18 = q[1] + q[2];
+    let (t19, t21) = sin_cos(t18);
+    let t20 = qd[0] * t19;
+    let t22 = qd[0] * t21;
+    let t23 = c_q3 * t20 - t0 * s_q3;
+    let t24 = fma(s_q3, t20, t0 * c_q3);
+    let t25 = qd[3] + t22;
+    let t26 = fma(s_q4, t25, c_q4 * t23);
+    let t27 = c_q4 * t25 - s_q4 * t23;
+    let t28 = qd[4] + t24;
+    let t29 = c_q5 * t26 - s_q5 * t28;
+    let t30 = -fma(c_q5, t28, s_q5 * t26);
+    let t31 = qd[5] + t27;
+    let t32 = c_q3 * t19;
+    let t33 = fma(s_q4, t21, c_q4 * t32);
+    let t34 = c_q4 * t21 - s_q4 * t32;
+    let t35 = s_q3 * t19;
+    let t36 = c_q5 * t33 - s_q5 * t35;
+    let t37 = fma(c_q5, t35, s_q5 * t33);
+    let t38 = t21 * t22;
+    let t39 = t21 * (qd[2] + qd[1]);
+    let t40 = -t19 * (qd[2] + qd[1]);
+    let t41 = c_q3 * t39 - qd[3] * t35;
+    let t42 = c_q4 * t40 - fma(s_q4, t41, qd[4] * t33);
+    let t43 = c_q5 * t31;
+    let t44 = c_q5 * t30;
+    let t45 = s_q5 * t31;
+    let t46 = s_q5 * t29;
+    let t47 = fma(c_q4, t41, fma(qd[4], t34, s_q4 * t40));
+    let t48 = t20 * t21;
+    let t49 = p.a2 * c_q1;
+    let t50 = 2.0 * (p.d4 * t48 - fma(t22, t49, p.a3 * t38));
+    let t51 = t0 * t19;
+    let t52 = t51 - t40;
+    let t53 = fma(t0, t21, t39);
+    let t54 = fma(p.d4, t53, fma(p.a3, t52, t15));
+    let t55 = s_q5 * t30;
+    let t56 = c_q5 * t29;
+    let t57 = fma(s_q3, t39, qd[3] * t32);
+    let t58 = t19 * t20;
+    let t59 = -2.0 * fma(t28, t35, t26 * t33);
+    let t60 = p.m6 * s_q4;
+    let t61 = fma(t26, t34, t27 * t33) - t57;
+    let t62 = p.m6 * c_q4;
+    let t63 = 0.032 * (t61 * t62 - t59 * t60);
+    let t64 = fma(t27, t35, fma(t28, t34, t47));
+    let t65 = p.m6 * c_q3;
+    let t66 = 0.032 * t64 * t65 - s_q3 * t63;
+    let t67 = p.m6 * s_q3;
+    let t68 = 0.032 * fma(t60, t61, t59 * t62);
+    let t69 = fma(0.032 * t64, t67, c_q3 * t63);
+    let t70 = c_q3 * (t22 - qd[3]);
+    let t71 = qd[4] * t4 - fma(c_q4, t20, s_q4 * t70);
+    let t72 = fma(c_q4, t70, qd[4] * t16) - s_q4 * t20;
+    let t73 = 2.0 * fma(p.d4, t22, p.a3 * t20);
+    let t74 = fma(2.0 * p.a2, t8, t73);
+    let t75 = s_q3 * (t22 - qd[3]);
+    let t76 = p.m6 * fma(c_q4, c_q3 * t17 - s_q3 * t74, 2.0 * s_q4 * (s_q2 * t14 - t1));
+    let t77 = c_q3 * t28;
+    let t78 = 2.0 * (t4 * t26 - t77);
+    let t79 = t16 * t26 - fma(t4, t27, t75);
+    let t80 = 0.032 * (t62 * t79 - t60 * t78);
+    let t81 = t16 * t28;
+    let t82 = fma(c_q3, t27, t72 + t81);
+    let t83 = 0.032 * t65 * t82 - s_q3 * t80;
+    let t84 = 0.032 * fma(t60, t79, t62 * t78);
+    let t85 = fma(0.032 * t67, t82, c_q3 * t80);
+    let t86 = 0.00002 * t71;
+    let t87 = p.m6 * fma(-2.0 * t1, s_q4, c_q4 * (-2.0 * c_q3 * t2 - s_q3 * t73));
+    let t88 = s_q4 * (qd[4] - t24);
+    let t89 = s_q4 * s_q5;
+    let t90 = c_q4 * (qd[4] - t24);
+    let t91 = c_q5 * t43;
+    let t92 = c_q4 * t26;
+    let t93 = fma(s_q4, t27, t92) - t23;
+    let t94 = fma(0.032 * t62, t93, 0.064 * s_q4 * t26 * t60);
+    let t95 = c_q4 * t28;
+    let t96 = t90 + t95;
+    let t97 = 0.032 * t65 * t96 - s_q3 * t94;
+    let t98 = fma(0.032 * t67, t96, c_q3 * t94);
+    let t99 = t60 * fma(-0.064, t92, 0.032 * t93);
+    let t100 = fma(c_q2, t99, s_q2 * t98);
+    let t101 = 2.0 * t27;
+    let t102 = fma(-0.064 * p.m6, t81, 0.032 * t65 * t101);
+    let t103 = fma(0.032 * t67, t101, 0.064 * t60 * t77);
+    let t104 = t28 * t62;
+    let t105 = fma(-0.064 * c_q2, t104, s_q2 * t103);
+    let t106 = 0.00004 * (t44 + t46);
+    let t107 = 0.00004 * (t55 - t56);
+    let t108 = c_q3 * c_q4 * t106 - s_q3 * t107;
+    let t109 = s_q4 * t106;
+    let t110 = -0.5 * fma(c_q3, t107, t4 * t106);
+    let t111 = fma(-0.001365, t11, fma(qd[1], d.k3, t8 * d.k2));
+    let t112 = t8 * d.k1;
+    let t113 = fma(-0.000408, t11, qd[1] * d.k2);
+    let t114 = fma(-0.001365, t3, s_q1 * d.k2);
+    let t115 = c_q1 * qd[1];
+    let t116 = fma(-0.000987 * p.m3, t22, t0 * d.k6);
+    let t117 = t28 * d.k8;
+    let t118 = t26 * d.k8;
+    let t119 = t28 * d.k9;
+    let t120 = t26 * d.k9;
+    let t121 = fma(t35, t118 - t120, fma(t33, t117 - t119, 0.00004 * t42));
+    let t122 = t27 * d.k9;
+    let t123 = fma(
+        t47,
         d.k8,
         fma(
-            t45,
-            t134,
+            t35,
+            t122,
             fma(
-                t44,
-                t131,
+                t34,
+                t119,
                 fma(
                     0.032 * p.m6,
-                    fma(c_q3, t64, s_q3 * t60),
-                    0.00004 * (fma(t44, t54 + t56, t46 * t55) - t47 * t53),
+                    fma(c_q3, t54, s_q3 * t50),
+                    0.00004 * (fma(t34, t44 + t46, t36 * t45) - t37 * t43),
                 ),
             ),
         ),
     );
-    let t136 = fma(-0.0016, fma(t35, t45, t31 * t34), fma(c_q4, t135, 0.0003 * t51))
-        - s_q4 * t133;
-    let t137 = t37 * d.k8;
-    let t138 = fma(
+    let t124 = fma(-0.0016, fma(t25, t35, t21 * t24), fma(c_q4, t123, 0.0003 * t41))
+        - s_q4 * t121;
+    let t125 = t27 * d.k8;
+    let t126 = fma(
         -0.032 * p.m6,
         fma(
-            s_q4 * 2.0,
-            fma(t30, t59, p.a3 * t58) - p.d4 * t68,
-            c_q4 * (c_q3 * t60 - s_q3 * t64),
+            2.0 * s_q4,
+            fma(t20, t49, p.a3 * t48) - p.d4 * t58,
+            c_q4 * (c_q3 * t50 - s_q3 * t54),
         ),
-        fma(-0.00004, t44 * (t65 - t66) - fma(t46, t53, t47 * t55), t67 * d.k9),
-    ) - fma(t43, t137, t44 * t130);
-    let t139 = -0.0013 * fma(t31, t33, t35 * t42) - t138;
-    let t140 = fma(
+        fma(-0.00004, t34 * (t55 - t56) - fma(t36, t43, t37 * t45), t57 * d.k9),
+    ) - fma(t33, t125, t34 * t118);
+    let t127 = -0.0013 * fma(t21, t23, t25 * t32) - t126;
+    let t128 = fma(
         -0.000987 * p.m3,
-        t48,
+        t38,
         fma(
             d.k5,
-            t50 - t61,
-            fma(c_q3, t136, fma(t49, d.k4, fma(t31, t128, fma(t25, d.k7, p.d4 * t76)))),
+            t40 - t51,
+            fma(c_q3, t124, fma(t39, d.k4, fma(t21, t116, fma(t15, d.k7, p.d4 * t66)))),
         ),
-    ) - s_q3 * t139;
-    let t141 = fma(t31, d.k5, t29 * d.k4);
-    let t142 = fma(
+    ) - s_q3 * t127;
+    let t129 = fma(t21, d.k5, t19 * d.k4);
+    let t130 = fma(
         0.0003,
-        fma(t33, t45, t34 * t42),
-        fma(s_q4, t135, fma(c_q4, t133, 0.0016 * t50)),
+        fma(t23, t35, t24 * t32),
+        fma(s_q4, t123, fma(c_q4, t121, 0.0016 * t40)),
     );
-    let t143 = fma(t49, d.k5, fma(t4, t141, fma(0.000987 * p.m3, t58, t142)))
-        - fma(t29, t128, fma(t25, d.k10, p.a3 * t76));
-    let t144 = fma(2.0, t58 * d.k7 - t48 * d.k10, t79);
-    let t145 = fma(2.0, t58 * d.k10 - t68 * d.k7, t78);
-    let t146 = fma(c_q2, t145, s_q2 * t144);
-    let t147 = fma(-0.000408, t13, s_q1 * d.k1);
-    let t148 = fma(t14, t131 - t129, fma(c_q3, t130 - t132, 0.00004 * t81));
-    let t149 = fma(
+    let t131 = fma(t39, d.k5, fma(t0, t129, fma(0.000987 * p.m3, t48, t130)))
+        - fma(t19, t116, fma(t15, d.k10, p.a3 * t66));
+    let t132 = fma(2.0, t48 * d.k7 - t38 * d.k10, t69);
+    let t133 = fma(2.0, t48 * d.k10 - t58 * d.k7, t68);
+    let t134 = fma(c_q2, t133, s_q2 * t132);
+    let t135 = fma(-0.000408, t3, s_q1 * d.k1);
+    let t136 = fma(t4, t119 - t117, fma(c_q3, t118 - t120, 0.00004 * t71));
+    let t137 = fma(
         0.00004,
-        fma(t26, t54 + t56, t16 * t53) - t15 * t55,
-        fma(t82, d.k8, fma(c_q3, t134, t26 * t131)),
+        fma(t16, t44 + t46, t6 * t43) - t5 * t45,
+        fma(t72, d.k8, fma(c_q3, t122, t16 * t119)),
     );
-    let t150 = fma(0.032 * p.m6, fma(c_q3, t84, s_q3 * t27), t149);
-    let t151 = fma(-0.0016 * c_q3, t35, 0.0003 * t80) - s_q4 * t148;
-    let t152 = fma(c_q4, t150, t151);
-    let t153 = fma(
+    let t138 = fma(0.032 * p.m6, fma(c_q3, t74, s_q3 * t17), t137);
+    let t139 = fma(-0.0016 * c_q3, t25, 0.0003 * t70) - s_q4 * t136;
+    let t140 = fma(c_q4, t138, t139);
+    let t141 = fma(
         -0.00004,
-        fma(t15, t53, fma(t26, t65 - t66, t16 * t55)),
-        fma(t85, d.k9, t14 * t137),
-    ) - t26 * t130;
-    let t154 = 0.0013 * s_q3 * t35 - t153;
-    let t155 = fma(0.032, t86, t154);
-    let t156 = fma(-0.001974 * p.m3, t4, 2.0 * t30 * d.k5);
-    let t157 = fma(t32, d.k6 + d.k4, p.d4 * t93) - t156;
-    let t158 = fma(c_q3, t152, fma(2.0 * t18, d.k46, t157)) - s_q3 * t155;
-    let t159 = t30 * d.k4;
-    let t160 = t32 * d.k5;
-    let t161 = fma(-0.0003, s_q3 * t34 - c_q3 * t33, fma(-0.0016, t30, c_q4 * t148));
-    let t162 = fma(s_q4, t150, t161);
-    let t163 = fma(2.0, t160, t159) - fma(t30, d.k6, p.a3 * t93);
-    let t164 = fma(-2.0 * t18, d.k47, t162 + t163);
-    let t165 = fma(-2.0 * t4, d.k10, t95);
-    let t166 = fma(-2.0 * t4, d.k7, t94);
-    let t167 = fma(c_q2, t166, s_q2 * t165);
-    let t168 = p.d3 * t167;
-    let t169 = p.d3 * (c_q2 * t165 - s_q2 * t166)
-        - p.a2 * fma(2.0, fma(t32, d.k7, t30 * d.k10), t93);
-    let t170 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t8, c_q3 * t83), t149);
-    let t171 = fma(c_q4, t170, t151);
-    let t172 = fma(0.032, t97, t154);
-    let t173 = fma(c_q3, t171, t157) - s_q3 * t172;
-    let t174 = fma(s_q4, t170, t161);
-    let t175 = t163 + t174;
-    let t176 = fma(-0.00004, t98, s_q4 * (t129 - t131));
-    let t177 = fma(
-        t101,
-        d.k8,
-        fma(c_q4, t131, 0.00004 * (fma(c_q4, t54 + t56, t100) - t100)),
-    );
-    let t178 = fma(-0.0019, t34, c_q4 * t177) - s_q4 * t176;
-    let t179 = fma(-0.00004, c_q4 * (t65 - t66) - fma(s_q4, t102, t55 * t99), t33 * d.k9)
-        - fma(c_q4, t130, s_q4 * t137);
-    let t180 = -0.0013 * t33 - t179;
-    let t181 = fma(c_q3, t178, p.d4 * t108) - s_q3 * t180;
-    let t182 = fma(s_q4, t177, c_q4 * t176);
-    let t183 = t182 - p.a3 * t108;
-    let t184 = fma(-0.00004, t112, t130) - t132;
-    let t185 = fma(-0.00004, fma(s_q5, t55, t102), t134 + t137);
-    let t186 = c_q4 * t185 - s_q4 * t184;
-    let t187 = fma(c_q3, t186, p.d4 * t114);
-    let t188 = fma(s_q4, t185, c_q4 * t184);
-    let t189 = t188 - p.a3 * t114;
-    let t190 = fma(
+        fma(t5, t43, fma(t16, t55 - t56, t6 * t45)),
+        fma(t75, d.k9, t4 * t125),
+    ) - t16 * t118;
+    let t142 = 0.0013 * s_q3 * t25 - t141;
+    let t143 = fma(0.032, t76, t142);
+    let t144 = fma(-0.001974 * p.m3, t0, 2.0 * t20 * d.k5);
+    let t145 = fma(t22, d.k6 + d.k4, p.d4 * t83) - t144;
+    let t146 = fma(c_q3, t140, fma(2.0 * t8, d.k46, t145)) - s_q3 * t143;
+    let t147 = t20 * d.k4;
+    let t148 = t22 * d.k5;
+    let t149 = fma(-0.0003, s_q3 * t24 - c_q3 * t23, fma(-0.0016, t20, c_q4 * t136));
+    let t150 = fma(s_q4, t138, t149);
+    let t151 = fma(2.0, t148, t147) - fma(t20, d.k6, p.a3 * t83);
+    let t152 = fma(-2.0 * t8, d.k47, t150 + t151);
+    let t153 = fma(-2.0 * t0, d.k10, t85);
+    let t154 = fma(-2.0 * t0, d.k7, t84);
+    let t155 = fma(c_q2, t154, s_q2 * t153);
+    let t156 = p.d3 * t155;
+    let t157 = p.d3 * (c_q2 * t153 - s_q2 * t154)
+        - p.a2 * fma(2.0, fma(t22, d.k7, t20 * d.k10), t83);
+    let t158 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t2, c_q3 * t73), t137);
+    let t159 = fma(c_q4, t158, t139);
+    let t160 = fma(0.032, t87, t142);
+    let t161 = fma(c_q3, t159, t145) - s_q3 * t160;
+    let t162 = fma(s_q4, t158, t149);
+    let t163 = t151 + t162;
+    let t164 = fma(-0.00004, t88, s_q4 * (t117 - t119));
+    let t165 = fma(t90, d.k8, fma(c_q4, t119, 0.00004 * (c_q4 * (t44 + t46))));
+    let t166 = fma(-0.0019, t24, c_q4 * t165) - s_q4 * t164;
+    let t167 = fma(-0.00004, c_q4 * (t55 - t56) - fma(s_q4, t91, t45 * t89), t23 * d.k9)
+        - fma(c_q4, t118, s_q4 * t125);
+    let t168 = -0.0013 * t23 - t167;
+    let t169 = fma(c_q3, t166, p.d4 * t97) - s_q3 * t168;
+    let t170 = fma(s_q4, t165, c_q4 * t164);
+    let t171 = t170 - p.a3 * t97;
+    let t172 = fma(-0.00004, t26, t118) - t120;
+    let t173 = fma(-0.00004, fma(s_q5, t45, t91), t122 + t125);
+    let t174 = c_q4 * t173 - s_q4 * t172;
+    let t175 = fma(c_q3, t174, p.d4 * t102);
+    let t176 = fma(s_q4, t173, c_q4 * t172);
+    let t177 = t176 - p.a3 * t102;
+    let t178 = fma(
         -0.000987 * p.m3,
-        t50,
+        t40,
         fma(
             c_q1,
-            fma(2.0 * t32, d.k46, 2.0 * t30 * d.k47),
-            fma(t68, d.k5, fma(t29 * 0.5, t156, p.a3 * t78)),
+            fma(2.0 * t22, d.k46, 2.0 * t20 * d.k47),
+            fma(t58, d.k5, fma(0.5 * t19, t144, p.a3 * t68)),
         ),
     )
         - fma(
-            t31,
-            t159 + t160,
-            fma(p.d4, t79, fma(c_q3, t139, fma(s_q3, t136, t32 * t141))),
+            t21,
+            t147 + t148,
+            fma(p.d4, t69, fma(c_q3, t127, fma(s_q3, t124, t22 * t129))),
         );
-    let t191 = p.a3 * t94 - p.d4 * t95;
-    let t192 = fma(p.a2, t167, t191);
-    let t193 = 2.0 * qd[1] * fma(c_q2, d.k46, s_q2 * d.k47)
-        - fma(c_q3, t155, s_q3 * t152);
-    let t194 = fma(c_q3, t172, s_q3 * t171);
-    let t195 = p.a3 * t110 - fma(c_q3, t180, fma(s_q3, t178, p.d4 * t109));
-    let t196 = -0.064 * t106 * d.k15 - fma(s_q3, t186, p.d4 * t115);
+    let t179 = p.a3 * t84 - p.d4 * t85;
+    let t180 = fma(p.a2, t155, t179);
+    let t181 = 2.0 * qd[1] * fma(c_q2, d.k46, s_q2 * d.k47)
+        - fma(c_q3, t143, s_q3 * t140);
+    let t182 = fma(c_q3, t160, s_q3 * t159);
+    let t183 = p.a3 * t99 - fma(c_q3, t168, fma(s_q3, t166, p.d4 * t98));
+    let t184 = -0.064 * t95 * d.k15 - fma(s_q3, t174, p.d4 * t103);
     [
         [
             0.5
@@ -1850,99 +1829,99 @@ pub fn coriolis_matrix_with(
                     c_q1,
                     fma(
                         -0.000408 * c_q1,
-                        t17,
+                        t7,
                         fma(
                             p.d3,
-                            c_q2 * t144 - s_q2 * t145,
-                            fma(c_q2, t143, fma(s_q2, t140, qd[1] * t147)),
+                            c_q2 * t132 - s_q2 * t133,
+                            fma(c_q2, t131, fma(s_q2, t128, qd[1] * t135)),
                         ),
                     )
                         - fma(
                             p.a2,
-                            fma(t63, d.k7, fma(t62, d.k10, t76)),
-                            fma(t18, t126, s_q1 * t123),
+                            fma(t53, d.k7, fma(t52, d.k10, t66)),
+                            fma(t8, t114, s_q1 * t111),
                         ),
                     s_q1
                         * (fma(
                             c_q2,
-                            t140,
+                            t128,
                             fma(
                                 d.k1,
-                                t127,
-                                fma(t20, t126, fma(c_q1, t123, 0.000816 * t23)),
+                                t115,
+                                fma(t10, t114, fma(c_q1, t111, 0.000816 * t13)),
                             ),
-                        ) - fma(p.d3, t146, s_q2 * t143)),
+                        ) - fma(p.d3, t134, s_q2 * t131)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(2.0, t125, fma(c_q2, t164, fma(s_q2, t158, t124 + t169)))
-                        - t18 * d.k3,
+                    fma(2.0, t113, fma(c_q2, t152, fma(s_q2, t146, t112 + t157)))
+                        - t8 * d.k3,
                     s_q1
-                        * (fma(-0.00273, t22, fma(t20, d.k3 + d.k1, c_q2 * t158))
-                            - fma(s_q2, t164, t168)),
+                        * (fma(-0.00273, t12, fma(t10, d.k3 + d.k1, c_q2 * t146))
+                            - fma(s_q2, t152, t156)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t175, fma(s_q2, t173, t169)),
-                    s_q1 * (c_q2 * t173 - fma(s_q2, t175, t168)),
+                    fma(c_q2, t163, fma(s_q2, t161, t157)),
+                    s_q1 * (c_q2 * t161 - fma(s_q2, t163, t156)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t183, fma(s_q2, t181, p.d3 * (c_q2 * t109 - s_q2 * t110)))
-                        - p.a2 * t108,
-                    s_q1 * (c_q2 * t181 - fma(s_q2, t183, p.d3 * t111)),
+                    fma(c_q2, t171, fma(s_q2, t169, p.d3 * (c_q2 * t98 - s_q2 * t99)))
+                        - p.a2 * t97,
+                    s_q1 * (c_q2 * t169 - fma(s_q2, t171, p.d3 * t100)),
                 ),
             0.5
                 * fma(
                     c_q1,
                     fma(
                         c_q2,
-                        t189,
-                        fma(s_q2, t187, p.d3 * fma(0.064 * s_q2, t116, c_q2 * t115)),
-                    ) - p.a2 * t114,
-                    s_q1 * (c_q2 * t187 - fma(s_q2, t189, p.d3 * t117)),
+                        t177,
+                        fma(s_q2, t175, p.d3 * fma(0.064 * s_q2, t104, c_q2 * t103)),
+                    ) - p.a2 * t102,
+                    s_q1 * (c_q2 * t175 - fma(s_q2, t177, p.d3 * t105)),
                 ),
             0.5
                 * fma(
                     c_q1,
-                    fma(c_q2, t121, s_q2 * t120),
-                    s_q1 * (c_q2 * t120 - s_q2 * t121),
+                    fma(c_q2, t109, s_q2 * t108),
+                    s_q1 * (c_q2 * t108 - s_q2 * t109),
                 ),
         ],
         [
             0.5
                 * (fma(
                     s_q1,
-                    fma(-0.000408, t19, 0.001365 * t22),
-                    fma(p.a2, t146, fma(d.k2, t127, fma(0.001365, t23, t190))),
-                ) - fma(t20, t147, c_q1 * (t124 + t125))),
-            0.5 * (t192 + t193),
-            0.5 * (t192 - t194),
-            0.5 * fma(p.a2, t111, t195),
-            0.5 * fma(p.a2, t117, t196),
-            t122,
+                    fma(-0.000408, t9, 0.001365 * t12),
+                    fma(p.a2, t134, fma(d.k2, t115, fma(0.001365, t13, t178))),
+                ) - fma(t10, t135, c_q1 * (t112 + t113))),
+            0.5 * (t180 + t181),
+            0.5 * (t180 - t182),
+            0.5 * fma(p.a2, t100, t183),
+            0.5 * fma(p.a2, t105, t184),
+            t110,
         ],
         [
-            0.5 * t190,
-            0.5 * (t191 + t193),
-            0.5 * (t191 - t194),
-            0.5 * t195,
-            0.5 * t196,
-            t122,
+            0.5 * t178,
+            0.5 * (t179 + t181),
+            0.5 * (t179 - t182),
+            0.5 * t183,
+            0.5 * t184,
+            t110,
         ],
-        [0.5 * t142, 0.5 * t162, 0.5 * t174, 0.5 * t182, 0.5 * t188, 0.5 * t121],
+        [0.5 * t130, 0.5 * t150, 0.5 * t162, 0.5 * t170, 0.5 * t176, 0.5 * t109],
         [
-            0.5 * t138,
-            0.5 * fma(-0.032, t86, t153),
-            0.5 * fma(-0.032, t97, t153),
-            0.5 * t179,
+            0.5 * t126,
+            0.5 * fma(-0.032, t76, t141),
+            0.5 * fma(-0.032, t87, t141),
+            0.5 * t167,
             0.0,
-            -0.5 * t119,
+            -0.5 * t107,
         ],
-        [0.00002 * t52, t96, t96, -0.00002 * t98, -0.00002 * t112, 0.0],
+        [0.00002 * t42, t86, t86, -0.00002 * t88, -0.00002 * t26, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1968,102 +1947,102 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 * s_q2;
-    let t7 = fma(t2, c_q2, t6);
-    let t8 = t3 * c_q2;
-    let t9 = t8 - t2 * s_q2;
-    let t10 = p.a2 * qd[1] - p.d3 * t2;
-    let t11 = p.a2 * t3;
-    let t12 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t15 = t7 * c_q3 - t12 * s_q3;
-    let t16 = fma(t12, c_q3, t7 * s_q3);
-    let t17 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t20 = fma(t17, s_q4, t15 * c_q4);
-    let t21 = t17 * c_q4 - t15 * s_q4;
-    let t22 = qd[4] + t16;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = fma(t22, c_q5, t20 * s_q5);
-    let t27 = t21 + qd[5];
-    let t28 = fma(-0.006, qd[1], 0.2275 * t3);
-    let t29 = fma(-0.2275, t2, 0.068 * qd[1]);
-    let t30 = fma(-0.068, t3, 0.006 * t2);
-    let t31 = fma(c_q1, s_q2, s_q1 * c_q2);
-    let t32 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t33 = p.a2 * s_q1;
-    let t34 = fma(p.a3, t31, fma(p.d4, t32, t33));
-    let t35 = fma(s_q2, t10, p.d3 * t8);
-    let t36 = t35 - p.d4 * t12;
-    let t37 = c_q2 * t10 - p.d3 * t6;
-    let t38 = fma(p.a3, t12, t37);
-    let t39 = p.d4 * t7 - fma(p.a3, t9, t11);
-    let t40 = c_q3 * t36 - s_q3 * t39;
-    let t41 = fma(s_q4, t38, c_q4 * t40);
-    let t42 = c_q4 * t38 - s_q4 * t40;
-    let t43 = fma(c_q3, t39, s_q3 * t36);
-    let t44 = fma(-0.07, t12, fma(0.0141, t9, t35));
-    let t45 = fma(-0.0141, t7, t37);
-    let t46 = 0.07 * t7 - t11;
-    let t47 = fma(-0.019, t16, t40);
-    let t48 = -0.019 * t15 - t43;
-    let t49 = t42 * t42;
-    let t50 = fma(-0.032, t26, c_q5 * t41) - s_q5 * t43;
-    let t51 = -0.032 * t25 - fma(c_q5, t43, s_q5 * t41);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * s_q2;
+    let t3 = fma(t0, c_q2, t2);
+    let t4 = t1 * c_q2;
+    let t5 = t4 - t0 * s_q2;
+    let t6 = p.a2 * qd[1] - p.d3 * t0;
+    let t7 = p.a2 * t1;
+    let t8 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t9 = t3 * c_q3 - t8 * s_q3;
+    let t10 = fma(t8, c_q3, t3 * s_q3);
+    let t11 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t12 = fma(t11, s_q4, t9 * c_q4);
+    let t13 = t11 * c_q4 - t9 * s_q4;
+    let t14 = qd[4] + t10;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t15 = t12 * c_q5 - t14 * s_q5;
+    let t16 = fma(t14, c_q5, t12 * s_q5);
+    let t17 = t13 + qd[5];
+    let t18 = fma(-0.006, qd[1], 0.2275 * t1);
+    let t19 = fma(-0.2275, t0, 0.068 * qd[1]);
+    let t20 = fma(-0.068, t1, 0.006 * t0);
+    let t21 = fma(c_q1, s_q2, s_q1 * c_q2);
+    let t22 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t23 = p.a2 * s_q1;
+    let t24 = fma(p.a3, t21, fma(p.d4, t22, t23));
+    let t25 = fma(s_q2, t6, p.d3 * t4);
+    let t26 = t25 - p.d4 * t8;
+    let t27 = c_q2 * t6 - p.d3 * t2;
+    let t28 = fma(p.a3, t8, t27);
+    let t29 = p.d4 * t3 - fma(p.a3, t5, t7);
+    let t30 = c_q3 * t26 - s_q3 * t29;
+    let t31 = fma(s_q4, t28, c_q4 * t30);
+    let t32 = c_q4 * t28 - s_q4 * t30;
+    let t33 = fma(c_q3, t29, s_q3 * t26);
+    let t34 = fma(-0.07, t8, fma(0.0141, t5, t25));
+    let t35 = fma(-0.0141, t3, t27);
+    let t36 = 0.07 * t3 - t7;
+    let t37 = fma(-0.019, t10, t30);
+    let t38 = -0.019 * t9 - t33;
+    let t39 = t32 * t32;
+    let t40 = fma(-0.032, t16, c_q5 * t31) - s_q5 * t33;
+    let t41 = -0.032 * t15 - fma(c_q5, t33, s_q5 * t31);
     (
         fma(
             0.5,
             fma(
                 p.m6,
-                fma(t51, t51, fma(t50, t50, t49)),
+                fma(t41, t41, fma(t40, t40, t39)),
                 fma(
-                    0.00004 * t27,
-                    t27,
+                    0.00004 * t17,
+                    t17,
                     fma(
                         0.00015,
-                        fma(t26, t26, t25 * t25),
+                        fma(t16, t16, t15 * t15),
                         fma(
                             p.m5,
-                            fma(t43, t43, fma(t41, t41, t49)),
+                            fma(t33, t33, fma(t31, t31, t39)),
                             fma(
-                                0.0004 * t22,
-                                t22,
+                                0.0004 * t14,
+                                t14,
                                 fma(
                                     0.0003,
-                                    fma(t21, t21, t20 * t20),
+                                    fma(t13, t13, t12 * t12),
                                     fma(
                                         p.m4,
-                                        fma(t38, t38, fma(t48, t48, t47 * t47)),
+                                        fma(t28, t28, fma(t38, t38, t37 * t37)),
                                         fma(
-                                            0.0013 * t17,
-                                            t17,
+                                            0.0013 * t11,
+                                            t11,
                                             fma(
                                                 0.0018,
-                                                fma(t16, t16, t15 * t15),
+                                                fma(t10, t10, t9 * t9),
                                                 fma(
                                                     p.m3,
-                                                    fma(t46, t46, fma(t45, t45, t44 * t44)),
+                                                    fma(t36, t36, fma(t35, t35, t34 * t34)),
                                                     fma(
-                                                        0.086 * t12,
-                                                        t12,
+                                                        0.086 * t8,
+                                                        t8,
                                                         fma(
-                                                            0.0225 * t9,
-                                                            t9,
+                                                            0.0225 * t5,
+                                                            t5,
                                                             fma(
-                                                                0.076 * t7,
-                                                                t7,
+                                                                0.076 * t3,
+                                                                t3,
                                                                 fma(
                                                                     p.m2,
-                                                                    fma(t30, t30, fma(t29, t29, t28 * t28)),
+                                                                    fma(t20, t20, fma(t19, t19, t18 * t18)),
                                                                     fma(
                                                                         0.539 * qd[1],
                                                                         qd[1],
-                                                                        fma(0.514 * t3, t3, 0.12 * t2 * t2),
+                                                                        fma(0.514 * t1, t1, 0.12 * t0 * t0),
                                                                     ),
                                                                 ),
                                                             ),
@@ -2082,16 +2061,16 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
             0.175 * qd[0] * qd[0],
         ),
         fma(
-            fma(0.032, c_q4 * t32 - c_q3 * s_q4 * t31, t34),
+            fma(0.032, c_q4 * t22 - c_q3 * s_q4 * t21, t24),
             d.k51,
             fma(
-                t34,
+                t24,
                 d.k50,
                 fma(
-                    fma(0.019, t32, t34),
+                    fma(0.019, t22, t24),
                     d.k49,
                     fma(
-                        fma(0.07, t32, t33),
+                        fma(0.07, t22, t23),
                         d.k48,
                         fma(0.006, c_q1, 0.068 * s_q1) * d.k11,
                     ),
@@ -2122,41 +2101,40 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t11 = c_q0 * c_q1;
-    let t12 = s_q0 * c_q1;
-    let t13 = fma(p.d3, s_q0, p.a2 * t11);
-    let t14 = p.a2 * t12 - p.d3 * c_q0;
-    let t15 = p.a2 * s_q1;
-    let t16 = q[1] + q[2];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = c_q3 * t17;
-    let t20 = fma(s_q4, t18, c_q4 * t19);
-    let t21 = c_q4 * t18 - s_q4 * t19;
-    let t22 = s_q3 * t17;
-    let t23 = fma(p.d4, t18, fma(p.a3, t17, t15));
-    let t24 = c_q0 * t18;
-    let t25 = c_q0 * t17;
-    let t26 = -t25;
-    let t27 = s_q0 * t18;
-    let t28 = s_q0 * t17;
-    let t29 = -t28;
-    let t30 = c_q3 * t24 - s_q0 * s_q3;
-    let t31 = fma(s_q3, t24, s_q0 * c_q3);
-    let t32 = fma(c_q3, t27, c_q0 * s_q3);
-    let t33 = c_q0 * c_q3 - s_q3 * t27;
-    let t34 = fma(p.a3, t24, t13) - p.d4 * t25;
-    let t35 = fma(p.a3, t27, t14) - p.d4 * t28;
-    let t36 = c_q4 * t30 - s_q4 * t25;
-    let t37 = -fma(c_q4, t25, s_q4 * t30);
-    let t38 = c_q4 * t32 - s_q4 * t28;
-    let t39 = -fma(c_q4, t28, s_q4 * t32);
-    let t40 = t33;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = c_q0 * c_q1;
+    let t2 = s_q0 * c_q1;
+    let t3 = fma(p.d3, s_q0, p.a2 * t1);
+    let t4 = p.a2 * t2 - p.d3 * c_q0;
+    let t5 = p.a2 * s_q1;
+    let t6 = q[1] + q[2];
+    let (t7, t8) = sin_cos(t6);
+    let t9 = c_q3 * t7;
+    let t10 = fma(s_q4, t8, c_q4 * t9);
+    let t11 = c_q4 * t8 - s_q4 * t9;
+    let t12 = s_q3 * t7;
+    let t13 = fma(p.d4, t8, fma(p.a3, t7, t5));
+    let t14 = c_q0 * t8;
+    let t15 = c_q0 * t7;
+    let t16 = -t15;
+    let t17 = s_q0 * t8;
+    let t18 = s_q0 * t7;
+    let t19 = -t18;
+    let t20 = c_q3 * t14 - s_q0 * s_q3;
+    let t21 = fma(s_q3, t14, s_q0 * c_q3);
+    let t22 = fma(c_q3, t17, c_q0 * s_q3);
+    let t23 = c_q0 * c_q3 - s_q3 * t17;
+    let t24 = fma(p.a3, t14, t3) - p.d4 * t15;
+    let t25 = fma(p.a3, t17, t4) - p.d4 * t18;
+    let t26 = c_q4 * t20 - s_q4 * t15;
+    let t27 = -fma(c_q4, t15, s_q4 * t20);
+    let t28 = c_q4 * t22 - s_q4 * t18;
+    let t29 = -fma(c_q4, t18, s_q4 * t22);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2164,31 +2142,31 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [t11, -(c_q0 * s_q1), s_q0],
-                [t12, -(s_q0 * s_q1), t2],
+                [t1, -c_q0 * s_q1, s_q0],
+                [t2, -s_q0 * s_q1, t0],
                 [s_q1, c_q1, 0.0],
             ],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t24, t26, s_q0], [t27, t29, t2], [t17, t18, 0.0]],
-            position: [t13, t14, t15],
+            rotation: [[t14, t16, s_q0], [t17, t19, t0], [t7, t8, 0.0]],
+            position: [t3, t4, t5],
         },
         Pose {
-            rotation: [[t30, -t31, t26], [t32, t33, t29], [t19, -t22, t18]],
-            position: [t34, t35, t23],
+            rotation: [[t20, -t21, t16], [t22, t23, t19], [t9, -t12, t8]],
+            position: [t24, t25, t13],
         },
         Pose {
-            rotation: [[t36, t37, t31], [t38, t39, -t40], [t20, t21, t22]],
-            position: [t34, t35, t23],
+            rotation: [[t26, t27, t21], [t28, t29, -t23], [t10, t11, t12]],
+            position: [t24, t25, t13],
         },
         Pose {
             rotation: [
-                [c_q5 * t36 - s_q5 * t31, -fma(c_q5, t31, s_q5 * t36), t37],
-                [fma(s_q5, t40, c_q5 * t38), c_q5 * t40 - s_q5 * t38, t39],
-                [c_q5 * t20 - s_q5 * t22, -fma(c_q5, t22, s_q5 * t20), t21],
+                [c_q5 * t26 - s_q5 * t21, -fma(c_q5, t21, s_q5 * t26), t27],
+                [fma(s_q5, t23, c_q5 * t28), c_q5 * t23 - s_q5 * t28, t29],
+                [c_q5 * t10 - s_q5 * t12, -fma(c_q5, t12, s_q5 * t10), t11],
             ],
-            position: [t34, t35, t23],
+            position: [t24, t25, t13],
         },
     ]
 }
@@ -2216,11 +2194,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2248,112 +2225,109 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = s_q1 * c_q2;
-    let t14 = c_q1 * s_q2;
-    let t15 = t13 + t14;
-    let t16 = p.a2 * c_q1;
-    let t17 = c_q1 * c_q2;
-    let t18 = s_q1 * s_q2;
-    let t19 = p.d3 * (t17 - t18);
-    let t20 = t17 - t18;
-    let t21 = p.a3 * t20;
-    let t22 = p.d4 * t15 - (t16 + t21);
-    let t23 = c_q3 * t15;
-    let t24 = fma(s_q4, t20, c_q4 * t23);
-    let t25 = s_q3 * t15;
-    let t26 = c_q5 * t24 - s_q5 * t25;
-    let t27 = c_q3 * t19 - s_q3 * t22;
-    let t28 = -(p.d3 * (t14 + t13));
-    let t29 = fma(s_q4, t28, c_q4 * t27);
-    let t30 = fma(c_q3, t22, s_q3 * t19);
-    let t31 = fma(c_q5, t25, s_q5 * t24);
-    let t32 = c_q4 * t20 - s_q4 * t23;
-    let t33 = c_q4 * t28 - s_q4 * t27;
-    let t34 = c_q4 * t32;
-    let t35 = p.a2 * c_q2;
-    let t36 = p.a2 * s_q2;
-    let t37 = t36 - p.d4;
-    let t38 = s_q3 * c_q4;
-    let t39 = fma(c_q3, s_q5, c_q5 * t38);
-    let t40 = c_q3 * t37;
-    let t41 = p.a3 + t35;
-    let t42 = fma(s_q4, t41, c_q4 * t40);
-    let t43 = s_q3 * t37;
-    let t44 = s_q5 * t38 - c_q3 * c_q5;
-    let t45 = c_q4 * t41 - s_q4 * t40;
-    let t46 = p.d4 * c_q3;
-    let t47 = p.a3 * s_q4 - c_q4 * t46;
-    let t48 = p.d4 * s_q3;
-    let t49 = fma(p.a3, c_q4, s_q4 * t46);
-    let t50 = c_q0 * (t17 - t18);
-    let t51 = -(c_q0 * (t14 + t13));
-    let t52 = s_q0 * (t17 - t18);
-    let t53 = -(s_q0 * (t14 + t13));
-    let t54 = c_q3 * t50 - s_q0 * s_q3;
-    let t55 = fma(s_q0, c_q3, s_q3 * t50);
-    let t56 = t55;
-    let t57 = fma(c_q0, s_q3, c_q3 * t52);
-    let t58 = s_q3 * t52 - c_q0 * c_q3;
-    let t59 = t58;
-    let t60 = fma(s_q4, t51, c_q4 * t54);
-    let t61 = c_q4 * t51 - s_q4 * t54;
-    let t62 = fma(s_q4, t53, c_q4 * t57);
-    let t63 = c_q4 * t53 - s_q4 * t57;
-    let t64 = c_q5 * t60 - s_q5 * t55;
-    let t65 = fma(c_q5, t55, s_q5 * t60);
-    let t66 = c_q5 * t62 - s_q5 * t58;
-    let t67 = fma(c_q5, t58, s_q5 * t62);
-    let t68 = t28 * t51;
-    let t69 = t28 * t53;
-    let t70 = t20 * t28;
-    let t71 = t20 * t51;
-    let t72 = t20 * t53;
-    let t73 = t20 * t20;
-    let t74 = t30;
-    let t75 = t25 * t43;
-    let t76 = t25 * t48;
-    let t77 = c_q3 * t56 - s_q3 * t54;
-    let t78 = c_q3 * t59 - s_q3 * t57;
-    let t79 = t25 * t25;
-    let t80 = t33 * t61;
-    let t81 = t45 * t61;
-    let t82 = t49 * t61;
-    let t83 = t33 * t63;
-    let t84 = t45 * t63;
-    let t85 = t49 * t63;
-    let t86 = t32 * t33;
-    let t87 = t32 * t45;
-    let t88 = t32 * t49;
-    let t89 = t32 * t61;
-    let t90 = s_q3 * s_q4;
-    let t91 = t61 * t90;
-    let t92 = fma(c_q3, t55, t91) - t38 * t60;
-    let t93 = c_q4 * t61;
-    let t94 = t32 * t63;
-    let t95 = t63 * t90;
-    let t96 = fma(c_q3, t58, t95) - t38 * t62;
-    let t97 = c_q4 * t63;
-    let t98 = t32 * t32;
-    let t99 = t32 * t90;
-    let t100 = fma(c_q3, t25, t99) - t24 * t38;
-    let t101 = c_q5 * t29 - s_q5 * t30;
-    let t102 = fma(c_q5, t30, s_q5 * t29);
-    let t103 = c_q5 * t42 - s_q5 * t43;
-    let t104 = fma(c_q5, t43, s_q5 * t42);
-    let t105 = fma(s_q5, t48, c_q5 * t47);
-    let t106 = c_q5 * t48 - s_q5 * t47;
-    let t107 = t91 - fma(t44, t65, t39 * t64);
-    let t108 = s_q4 * c_q5;
-    let t109 = s_q4 * s_q5;
-    let t110 = t95 - fma(t44, t67, t39 * t66);
-    let t111 = t99 - fma(t31, t44, t26 * t39);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = s_q1 * c_q2;
+    let t2 = c_q1 * s_q2;
+    let t3 = t1 + t2;
+    let t4 = p.a2 * c_q1;
+    let t5 = c_q1 * c_q2;
+    let t6 = s_q1 * s_q2;
+    let t7 = p.d3 * (t5 - t6);
+    let t8 = t5 - t6;
+    let t9 = p.a3 * t8;
+    let t10 = p.d4 * t3 - (t4 + t9);
+    let t11 = c_q3 * t3;
+    let t12 = fma(s_q4, t8, c_q4 * t11);
+    let t13 = s_q3 * t3;
+    let t14 = c_q5 * t12 - s_q5 * t13;
+    let t15 = c_q3 * t7 - s_q3 * t10;
+    let t16 = -p.d3 * (t2 + t1);
+    let t17 = fma(s_q4, t16, c_q4 * t15);
+    let t18 = fma(c_q3, t10, s_q3 * t7);
+    let t19 = fma(c_q5, t13, s_q5 * t12);
+    let t20 = c_q4 * t8 - s_q4 * t11;
+    let t21 = c_q4 * t16 - s_q4 * t15;
+    let t22 = c_q4 * t20;
+    let t23 = p.a2 * c_q2;
+    let t24 = p.a2 * s_q2;
+    let t25 = t24 - p.d4;
+    let t26 = s_q3 * c_q4;
+    let t27 = fma(c_q3, s_q5, c_q5 * t26);
+    let t28 = c_q3 * t25;
+    let t29 = p.a3 + t23;
+    let t30 = fma(s_q4, t29, c_q4 * t28);
+    let t31 = s_q3 * t25;
+    let t32 = s_q5 * t26 - c_q3 * c_q5;
+    let t33 = c_q4 * t29 - s_q4 * t28;
+    let t34 = p.d4 * c_q3;
+    let t35 = p.a3 * s_q4 - c_q4 * t34;
+    let t36 = p.d4 * s_q3;
+    let t37 = fma(p.a3, c_q4, s_q4 * t34);
+    let t38 = c_q0 * (t5 - t6);
+    let t39 = -c_q0 * (t2 + t1);
+    let t40 = s_q0 * (t5 - t6);
+    let t41 = -s_q0 * (t2 + t1);
+    let t42 = c_q3 * t38 - s_q0 * s_q3;
+    let t43 = fma(s_q0, c_q3, s_q3 * t38);
+    let t44 = fma(c_q0, s_q3, c_q3 * t40);
+    let t45 = s_q3 * t40 - c_q0 * c_q3;
+    let t46 = fma(s_q4, t39, c_q4 * t42);
+    let t47 = c_q4 * t39 - s_q4 * t42;
+    let t48 = fma(s_q4, t41, c_q4 * t44);
+    let t49 = c_q4 * t41 - s_q4 * t44;
+    let t50 = c_q5 * t46 - s_q5 * t43;
+    let t51 = fma(c_q5, t43, s_q5 * t46);
+    let t52 = c_q5 * t48 - s_q5 * t45;
+    let t53 = fma(c_q5, t45, s_q5 * t48);
+    let t54 = t16 * t39;
+    let t55 = t16 * t41;
+    let t56 = t8 * t16;
+    let t57 = t8 * t39;
+    let t58 = t8 * t41;
+    let t59 = t8 * t8;
+    let t60 = t13 * t31;
+    let t61 = t13 * t36;
+    let t62 = c_q3 * t43 - s_q3 * t42;
+    let t63 = c_q3 * t45 - s_q3 * t44;
+    let t64 = t13 * t13;
+    let t65 = t21 * t47;
+    let t66 = t33 * t47;
+    let t67 = t37 * t47;
+    let t68 = t21 * t49;
+    let t69 = t33 * t49;
+    let t70 = t37 * t49;
+    let t71 = t20 * t21;
+    let t72 = t20 * t33;
+    let t73 = t20 * t37;
+    let t74 = t20 * t47;
+    let t75 = s_q3 * s_q4;
+    let t76 = t47 * t75;
+    let t77 = fma(c_q3, t43, t76) - t26 * t46;
+    let t78 = c_q4 * t47;
+    let t79 = t20 * t49;
+    let t80 = t49 * t75;
+    let t81 = fma(c_q3, t45, t80) - t26 * t48;
+    let t82 = c_q4 * t49;
+    let t83 = t20 * t20;
+    let t84 = t20 * t75;
+    let t85 = fma(c_q3, t13, t84) - t12 * t26;
+    let t86 = c_q5 * t17 - s_q5 * t18;
+    let t87 = fma(c_q5, t18, s_q5 * t17);
+    let t88 = c_q5 * t30 - s_q5 * t31;
+    let t89 = fma(c_q5, t31, s_q5 * t30);
+    let t90 = fma(s_q5, t36, c_q5 * t35);
+    let t91 = c_q5 * t36 - s_q5 * t35;
+    let t92 = t76 - fma(t32, t51, t27 * t50);
+    let t93 = s_q4 * c_q5;
+    let t94 = s_q4 * s_q5;
+    let t95 = t80 - fma(t32, t53, t27 * t52);
+    let t96 = t84 - fma(t19, t32, t14 * t27);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2368,137 +2342,137 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                fma(t19, t50, t68) - s_q0 * t16,
-                fma(t35, t51, t36 * t50),
+                fma(t7, t38, t54) - s_q0 * t4,
+                fma(t23, t39, t24 * t38),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t19, t52, fma(c_q0, t16, t69)),
-                fma(t35, t53, t36 * t52),
+                fma(t7, t40, fma(c_q0, t4, t55)),
+                fma(t23, t41, t24 * t40),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t15, t19, t70), fma(t20, t35, t15 * t36), 0.0, 0.0, 0.0, 0.0],
-            [fma(t15, t50, t71), s_q0, s_q0, 0.0, 0.0, 0.0],
-            [fma(t15, t52, t72), t2, t2, 0.0, 0.0, 0.0],
-            [fma(t15, t15, t73), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [fma(t3, t7, t56), fma(t8, t23, t3 * t24), 0.0, 0.0, 0.0, 0.0],
+            [fma(t3, t38, t57), s_q0, s_q0, 0.0, 0.0, 0.0],
+            [fma(t3, t40, t58), t0, t0, 0.0, 0.0, 0.0],
+            [fma(t3, t3, t59), 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                fma(t56, t74, fma(t27, t54, t68)),
-                fma(t43, t56, fma(t41, t51, t40 * t54)),
-                p.a3 * t51 - fma(t46, t54, t48 * t56),
+                fma(t43, t18, fma(t15, t42, t54)),
+                fma(t31, t43, fma(t29, t39, t28 * t42)),
+                p.a3 * t39 - fma(t34, t42, t36 * t43),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t59, t74, fma(t27, t57, t69)),
-                fma(t43, t59, fma(t41, t53, t40 * t57)),
-                p.a3 * t53 - fma(t46, t57, t48 * t59),
+                fma(t45, t18, fma(t15, t44, t55)),
+                fma(t31, t45, fma(t29, t41, t28 * t44)),
+                p.a3 * t41 - fma(t34, t44, t36 * t45),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t25, t74, fma(t23, t27, t70)),
-                fma(t20, t41, fma(t23, t40, t75)),
-                t21 - fma(t23, t46, t76),
+                fma(t13, t18, fma(t11, t15, t56)),
+                fma(t8, t29, fma(t11, t28, t60)),
+                t9 - fma(t11, t34, t61),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t25, t56, fma(t23, t54, t71)), t77, t77, t51, 0.0, 0.0],
-            [fma(t25, t59, fma(t23, t57, t72)), t78, t78, t53, 0.0, 0.0],
-            [fma(t23, t23, t73 + t79), 0.0, 0.0, t20, 0.0, 0.0],
+            [fma(t13, t43, fma(t11, t42, t57)), t62, t62, t39, 0.0, 0.0],
+            [fma(t13, t45, fma(t11, t44, t58)), t63, t63, t41, 0.0, 0.0],
+            [fma(t11, t11, t59 + t64), 0.0, 0.0, t8, 0.0, 0.0],
         ],
         [
             [
-                fma(t30, t55, fma(t29, t60, t80)),
-                fma(t43, t55, fma(t42, t60, t81)),
-                fma(t47, t60, t82) - t48 * t55,
+                fma(t18, t43, fma(t17, t46, t65)),
+                fma(t31, t43, fma(t30, t46, t66)),
+                fma(t35, t46, t67) - t36 * t43,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t30, t58, fma(t29, t62, t83)),
-                fma(t43, t58, fma(t42, t62, t84)),
-                fma(t47, t62, t85) - t48 * t58,
+                fma(t18, t45, fma(t17, t48, t68)),
+                fma(t31, t45, fma(t30, t48, t69)),
+                fma(t35, t48, t70) - t36 * t45,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t25, t30, fma(t24, t29, t86)),
-                fma(t24, t42, t75 + t87),
-                fma(t24, t47, t88) - t76,
+                fma(t13, t18, fma(t12, t17, t71)),
+                fma(t12, t30, t60 + t72),
+                fma(t12, t35, t73) - t61,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t25, t55, fma(t24, t60, t89)), t92, t92, fma(s_q4, t60, t93), t55, 0.0],
-            [fma(t25, t58, fma(t24, t62, t94)), t96, t96, fma(s_q4, t62, t97), t58, 0.0],
-            [fma(t24, t24, t79 + t98), t100, t100, fma(s_q4, t24, t34), t25, 0.0],
+            [fma(t13, t43, fma(t12, t46, t74)), t77, t77, fma(s_q4, t46, t78), t43, 0.0],
+            [fma(t13, t45, fma(t12, t48, t79)), t81, t81, fma(s_q4, t48, t82), t45, 0.0],
+            [fma(t12, t12, t64 + t83), t85, t85, fma(s_q4, t12, t22), t13, 0.0],
         ],
         [
             [
-                fma(t65, t102, fma(t64, t101, t80)),
-                fma(t65, t104, fma(t64, t103, t81)),
-                fma(t64, t105, t82) - t65 * t106,
+                fma(t51, t87, fma(t50, t86, t65)),
+                fma(t51, t89, fma(t50, t88, t66)),
+                fma(t50, t90, t67) - t51 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t67, t102, fma(t66, t101, t83)),
-                fma(t67, t104, fma(t66, t103, t84)),
-                fma(t66, t105, t85) - t67 * t106,
+                fma(t53, t87, fma(t52, t86, t68)),
+                fma(t53, t89, fma(t52, t88, t69)),
+                fma(t52, t90, t70) - t53 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t31, t102, fma(t26, t101, t86)),
-                fma(t31, t104, fma(t26, t103, t87)),
-                fma(t26, t105, t88) - t31 * t106,
+                fma(t19, t87, fma(t14, t86, t71)),
+                fma(t19, t89, fma(t14, t88, t72)),
+                fma(t14, t90, t73) - t19 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t31, t65, fma(t26, t64, t89)),
-                t107,
-                t107,
-                fma(t65, t109, fma(t64, t108, t93)),
-                c_q5 * t65 - s_q5 * t64,
-                t61,
+                fma(t19, t51, fma(t14, t50, t74)),
+                t92,
+                t92,
+                fma(t51, t94, fma(t50, t93, t78)),
+                c_q5 * t51 - s_q5 * t50,
+                t47,
             ],
             [
-                fma(t31, t67, fma(t26, t66, t94)),
-                t110,
-                t110,
-                fma(t67, t109, fma(t66, t108, t97)),
-                c_q5 * t67 - s_q5 * t66,
-                t63,
+                fma(t19, t53, fma(t14, t52, t79)),
+                t95,
+                t95,
+                fma(t53, t94, fma(t52, t93, t82)),
+                c_q5 * t53 - s_q5 * t52,
+                t49,
             ],
             [
-                fma(t31, t31, fma(t26, t26, t98)),
-                t111,
-                t111,
-                fma(t31, t109, fma(t26, t108, t34)),
-                c_q5 * t31 - s_q5 * t26,
-                t32,
+                fma(t19, t19, fma(t14, t14, t83)),
+                t96,
+                t96,
+                fma(t19, t94, fma(t14, t93, t22)),
+                c_q5 * t19 - s_q5 * t14,
+                t20,
             ],
         ],
     ]
@@ -2526,8 +2500,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2554,8 +2527,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -2581,7 +2553,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -29,7 +29,7 @@
 //! | `gravity` | 50 | 29 | 0 | 0 | 5 | 5 |
 //! | `joint_space` | 498 | 389 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 760 | 526 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 982 | 700 | 0 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 976 | 694 | 0 | 0 | 6 | 6 |
 //! | `energy` | 190 | 139 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -583,210 +583,210 @@ impl Params {
         let inv3 = 1.0 / p.m4;
         let inv4 = 1.0 / p.m5;
         let inv5 = 1.0 / p.m6;
-        let t6 = p.zz1 - inv0 * (p.mx1 * p.mx1 + p.my1 * p.my1);
-        let t7 = p.mx2 * p.mx2;
-        let t8 = p.my2 * p.my2;
-        let t9 = p.mz2 * p.mz2;
-        let t10 = p.xx2 - inv1 * (t8 + t9);
-        let t11 = p.yy2 - inv1 * (t7 + t9);
-        let t12 = p.zz2 - inv1 * (t7 + t8);
-        let t13 = p.mx3 * p.mx3;
-        let t14 = p.my3 * p.my3;
-        let t15 = p.mz3 * p.mz3;
-        let t16 = p.xx3 - inv2 * (t14 + t15);
-        let t17 = p.yy3 - inv2 * (t13 + t15);
-        let t18 = p.zz3 - inv2 * (t13 + t14);
-        let t19 = p.mx4 * p.mx4;
-        let t20 = p.my4 * p.my4;
-        let t21 = p.mz4 * p.mz4;
-        let t22 = p.xx4 - inv3 * (t20 + t21);
-        let t23 = p.yy4 - inv3 * (t19 + t21);
-        let t24 = p.zz4 - inv3 * (t19 + t20);
-        let t25 = p.mx5 * p.mx5;
-        let t26 = p.my5 * p.my5;
-        let t27 = p.mz5 * p.mz5;
-        let t28 = p.xx5 - inv4 * (t26 + t27);
-        let t29 = p.yy5 - inv4 * (t25 + t27);
-        let t30 = p.zz5 - inv4 * (t25 + t26);
-        let t31 = p.mx6 * p.mx6;
-        let t32 = p.my6 * p.my6;
-        let t33 = p.mz6 * p.mz6;
-        let t34 = p.xx6 - inv5 * (t32 + t33);
-        let t35 = p.yy6 - inv5 * (t31 + t33);
-        let t36 = p.zz6 - inv5 * (t31 + t32);
-        let t37 = p.mx6 * p.my6;
-        let t38 = inv1 * (p.mx2 * p.mx2);
-        let t39 = inv1 * (p.my2 * p.my2);
-        let t40 = inv2 * (p.mx3 * p.mx3);
-        let t41 = inv3 * (p.mx4 * p.mx4);
-        let t42 = inv4 * (p.mx5 * p.mx5);
-        let t43 = inv5 * (p.mx6 * p.mx6);
-        let t44 = inv5 * (p.my6 * p.my6);
-        let t45 = t36 + t43 + t44;
-        let inv46 = 1.0 / t45;
-        let t47 = t44 - t35;
-        let t48 = t47 + t34 - t43;
-        let t49 = t42 + t43;
-        let t50 = inv4 * p.my5 * p.my5 + inv5 * p.mz6 * p.mz6;
-        let t51 = t35 + t50;
-        let t52 = t30 + t51;
-        let t53 = t49 + t52;
-        let t54 = p.my5 + p.mz6;
-        let t55 = t29 + t42;
-        let t56 = inv3 * p.my4 * p.my4 + inv4 * p.mz5 * p.mz5;
-        let t57 = t55 + t56;
-        let t58 = p.m6 + p.m4 + p.m5;
-        let t59 = p.my4 - p.mz5;
-        let t60 = t22 - t23;
-        let t61 = p.a3 * t58;
-        let t62 = p.d4 * t58;
-        let t63 = p.a3 * p.a3;
-        let t64 = p.d4 * p.d4;
-        let t65 = p.xy3 - p.a3 * p.mz4 - p.d4 * t61;
-        let t66 = inv2 * p.my3 * p.my3 + p.mz4 * (2.0 * p.d4 + inv3 * p.mz4);
-        let t67 = t23 + t66;
-        let t68 = t40 + t58 * (t63 + t64);
-        let t69 = t67 + t18 + t68;
-        let t70 = p.m3 + t58;
-        let t71 = p.mx3 + t61;
-        let t72 = t62 + p.my3 + p.mz4;
-        let t73 = p.d4 * t62 - t17;
-        let t74 = t16 - t40 - p.a3 * t61;
-        let t75 = t73 + t74;
-        let t76 = p.a2 * t70;
-        let t77 = p.a2 * p.a2;
-        let t78 = p.d3 * p.d3;
-        let t79 = t38 + t70 * (t77 + t78);
-        let t80 = t39 + t12 + t79 - t78 * t70;
-        let t81 = p.mx2 + t76;
-        let t82 = t39 + t10 - t38 - p.a2 * t76;
-        let t83 = t11 - t73;
-        let t84 = inv1 * p.mz2 * p.mz2 + t68 + t6 + t79
+        let t0 = p.zz1 - inv0 * (p.mx1 * p.mx1 + p.my1 * p.my1);
+        let t1 = p.mx2 * p.mx2;
+        let t2 = p.my2 * p.my2;
+        let t3 = p.mz2 * p.mz2;
+        let t4 = p.xx2 - inv1 * (t2 + t3);
+        let t5 = p.yy2 - inv1 * (t1 + t3);
+        let t6 = p.zz2 - inv1 * (t1 + t2);
+        let t7 = p.mx3 * p.mx3;
+        let t8 = p.my3 * p.my3;
+        let t9 = p.mz3 * p.mz3;
+        let t10 = p.xx3 - inv2 * (t8 + t9);
+        let t11 = p.yy3 - inv2 * (t7 + t9);
+        let t12 = p.zz3 - inv2 * (t7 + t8);
+        let t13 = p.mx4 * p.mx4;
+        let t14 = p.my4 * p.my4;
+        let t15 = p.mz4 * p.mz4;
+        let t16 = p.xx4 - inv3 * (t14 + t15);
+        let t17 = p.yy4 - inv3 * (t13 + t15);
+        let t18 = p.zz4 - inv3 * (t13 + t14);
+        let t19 = p.mx5 * p.mx5;
+        let t20 = p.my5 * p.my5;
+        let t21 = p.mz5 * p.mz5;
+        let t22 = p.xx5 - inv4 * (t20 + t21);
+        let t23 = p.yy5 - inv4 * (t19 + t21);
+        let t24 = p.zz5 - inv4 * (t19 + t20);
+        let t25 = p.mx6 * p.mx6;
+        let t26 = p.my6 * p.my6;
+        let t27 = p.mz6 * p.mz6;
+        let t28 = p.xx6 - inv5 * (t26 + t27);
+        let t29 = p.yy6 - inv5 * (t25 + t27);
+        let t30 = p.zz6 - inv5 * (t25 + t26);
+        let t31 = p.mx6 * p.my6;
+        let t32 = inv1 * (p.mx2 * p.mx2);
+        let t33 = inv1 * (p.my2 * p.my2);
+        let t34 = inv2 * (p.mx3 * p.mx3);
+        let t35 = inv3 * (p.mx4 * p.mx4);
+        let t36 = inv4 * (p.mx5 * p.mx5);
+        let t37 = inv5 * (p.mx6 * p.mx6);
+        let t38 = inv5 * (p.my6 * p.my6);
+        let t39 = t30 + t37 + t38;
+        let inv6 = 1.0 / t39;
+        let t40 = t38 - t29;
+        let t41 = t40 + t28 - t37;
+        let t42 = t36 + t37;
+        let t43 = inv4 * p.my5 * p.my5 + inv5 * p.mz6 * p.mz6;
+        let t44 = t29 + t43;
+        let t45 = t24 + t44;
+        let t46 = t42 + t45;
+        let t47 = p.my5 + p.mz6;
+        let t48 = t23 + t36;
+        let t49 = inv3 * p.my4 * p.my4 + inv4 * p.mz5 * p.mz5;
+        let t50 = t48 + t49;
+        let t51 = p.m6 + p.m4 + p.m5;
+        let t52 = p.my4 - p.mz5;
+        let t53 = t16 - t17;
+        let t54 = p.a3 * t51;
+        let t55 = p.d4 * t51;
+        let t56 = p.a3 * p.a3;
+        let t57 = p.d4 * p.d4;
+        let t58 = p.xy3 - p.a3 * p.mz4 - p.d4 * t54;
+        let t59 = inv2 * p.my3 * p.my3 + p.mz4 * (2.0 * p.d4 + inv3 * p.mz4);
+        let t60 = t17 + t59;
+        let t61 = t34 + t51 * (t56 + t57);
+        let t62 = t60 + t12 + t61;
+        let t63 = p.m3 + t51;
+        let t64 = p.mx3 + t54;
+        let t65 = t55 + p.my3 + p.mz4;
+        let t66 = p.d4 * t55 - t11;
+        let t67 = t10 - t34 - p.a3 * t54;
+        let t68 = t66 + t67;
+        let t69 = p.a2 * t63;
+        let t70 = p.a2 * p.a2;
+        let t71 = p.d3 * p.d3;
+        let t72 = t32 + t63 * (t70 + t71);
+        let t73 = t33 + t6 + t72 - t71 * t63;
+        let t74 = p.mx2 + t69;
+        let t75 = t33 + t4 - t32 - p.a2 * t69;
+        let t76 = t5 - t66;
+        let t77 = inv1 * p.mz2 * p.mz2 + t61 + t0 + t72
             + inv0 * (p.mx1 * p.mx1 + p.my1 * p.my1)
             + p.mz3 * (inv2 * p.mz3 + 2.0 * p.d3);
-        let t85 = -t29 - t36;
-        let t86 = t28 + t34;
-        let t87 = t50 + t86;
-        let t88 = t41 + t49;
-        let t89 = t85 - t24 - t88;
-        let t90 = t44 + t56;
-        let t91 = t87 + t22 + t66;
-        let t92 = t89 - t83;
-        let t93 = t69 + t52 + t88;
+        let t78 = -t23 - t30;
+        let t79 = t22 + t28;
+        let t80 = t43 + t79;
+        let t81 = t35 + t42;
+        let t82 = t78 - t18 - t81;
+        let t83 = t38 + t49;
+        let t84 = t80 + t16 + t59;
+        let t85 = t82 - t76;
+        let t86 = t62 + t45 + t81;
         Derived {
             params: *self,
-            k0: t83 + t84,
-            k1: t82 - t11,
-            k2: p.xz2 - p.a2 * p.mz3 - p.d3 * t76,
-            k3: t80,
-            k4: t41 + t67 + t75,
-            k5: t65,
-            k6: t41 + t69,
-            k7: t72,
-            k8: t57 + t60 - t41,
-            k9: t24 + t41 + t57,
-            k10: t59,
-            k11: t28 + t43 + t51 - t55,
-            k12: t53,
-            k13: t54,
-            k14: t48,
-            k15: t45,
-            k16: t71,
+            k0: t76 + t77,
+            k1: t75 - t5,
+            k2: p.xz2 - p.a2 * p.mz3 - p.d3 * t69,
+            k3: t73,
+            k4: t35 + t60 + t68,
+            k5: t58,
+            k6: t35 + t62,
+            k7: t65,
+            k8: t50 + t53 - t35,
+            k9: t18 + t35 + t50,
+            k10: t52,
+            k11: t22 + t37 + t44 - t48,
+            k12: t46,
+            k13: t47,
+            k14: t41,
+            k15: t39,
+            k16: t64,
             k17: p.g * p.my2,
-            k18: p.g * t81,
-            k19: t85 + t87 - t49,
-            k20: t47 + t56 + t60 + t86 - t30 - t88,
+            k18: p.g * t74,
+            k19: t78 + t80 - t42,
+            k20: t40 + t49 + t53 + t79 - t24 - t81,
             k21: p.xz5 - p.xy6,
-            k22: t75 + t89 + t91,
+            k22: t68 + t82 + t84,
             k23: p.xz4 + p.xy5,
-            k24: t74 + t82 + t91 + t92,
-            k25: p.xy2 + t65,
-            k26: t84 + t90 - t92,
+            k24: t67 + t75 + t84 + t85,
+            k25: p.xy2 + t58,
+            k26: t77 + t83 - t85,
             k27: p.xz3 - p.xy4,
-            k28: -t72,
-            k29: -t59,
-            k30: t90 - t89,
-            k31: -t54,
-            k32: -t53,
-            k33: t80 + t93,
-            k34: t93,
-            k35: p.xy6 - p.xz6 * p.yz6 * inv46,
-            k36: t48 - p.xz6 * p.xz6 * inv46,
-            k37: p.yz6 * p.yz6 * inv46,
+            k28: -t65,
+            k29: -t52,
+            k30: t83 - t82,
+            k31: -t47,
+            k32: -t46,
+            k33: t73 + t86,
+            k34: t86,
+            k35: p.xy6 - p.xz6 * p.yz6 * inv6,
+            k36: t41 - p.xz6 * p.xz6 * inv6,
+            k37: p.yz6 * p.yz6 * inv6,
             k38: p.yz5 * p.yz5,
             k39: p.yz4 * p.yz4,
-            k40: p.my6 * p.xz6 * inv46,
-            k41: p.my6 * p.yz6 * inv46,
-            k42: p.mx6 * p.yz6 * inv46,
-            k43: p.mx6 * p.xz6 * inv46,
-            k44: t37 * inv46,
-            k45: p.my6 * p.my6 * inv46,
-            k46: p.mx6 * p.mx6 * inv46,
-            k47: t64,
+            k40: p.my6 * p.xz6 * inv6,
+            k41: p.my6 * p.yz6 * inv6,
+            k42: p.mx6 * p.yz6 * inv6,
+            k43: p.mx6 * p.xz6 * inv6,
+            k44: t31 * inv6,
+            k45: p.my6 * p.my6 * inv6,
+            k46: p.mx6 * p.mx6 * inv6,
+            k47: t57,
             k48: p.a3 * p.d4,
-            k49: t63,
-            k50: t78,
+            k49: t56,
+            k50: t71,
             k51: p.a2 * p.d3,
-            k52: t77,
-            k53: -t71,
-            k54: p.xz6 * inv46,
-            k55: p.yz6 * inv46,
-            k56: p.my6 * inv46,
-            k57: p.mx6 * inv46,
-            k58: t81,
-            k59: inv46,
-            k60: p.a2 * t72,
-            k61: p.a2 * t71,
-            k62: p.d4 * t59,
+            k52: t70,
+            k53: -t64,
+            k54: p.xz6 * inv6,
+            k55: p.yz6 * inv6,
+            k56: p.my6 * inv6,
+            k57: p.mx6 * inv6,
+            k58: t74,
+            k59: inv6,
+            k60: p.a2 * t65,
+            k61: p.a2 * t64,
+            k62: p.d4 * t52,
             k63: p.d4 * p.mx4,
             k64: inv0 * inv0 * (p.my1 * p.my1),
             k65: inv0 * inv0 * (p.mx1 * p.mx1),
-            k66: t6,
+            k66: t0,
             k67: inv1 * p.mz2,
             k68: inv1 * p.my2,
             k69: inv1 * p.mx2,
-            k70: t10,
+            k70: t4,
             k71: p.xy2 + inv1 * p.mx2 * p.my2,
             k72: p.xz2 + inv1 * p.mx2 * p.mz2,
-            k73: t11,
+            k73: t5,
             k74: p.yz2 + inv1 * p.my2 * p.mz2,
-            k75: t12,
+            k75: t6,
             k76: inv2 * p.mz3,
             k77: inv2 * p.my3,
             k78: inv2 * p.mx3,
-            k79: t16,
+            k79: t10,
             k80: p.xy3 + inv2 * p.mx3 * p.my3,
             k81: p.xz3 + inv2 * p.mx3 * p.mz3,
-            k82: t17,
+            k82: t11,
             k83: p.yz3 + inv2 * p.my3 * p.mz3,
-            k84: t18,
+            k84: t12,
             k85: inv3 * p.mz4,
             k86: inv3 * p.my4,
             k87: inv3 * p.mx4,
-            k88: t22,
+            k88: t16,
             k89: p.xy4 + inv3 * p.mx4 * p.my4,
             k90: p.xz4 + inv3 * p.mx4 * p.mz4,
-            k91: t23,
+            k91: t17,
             k92: p.yz4 + inv3 * p.my4 * p.mz4,
-            k93: t24,
+            k93: t18,
             k94: inv4 * p.mz5,
             k95: inv4 * p.my5,
             k96: inv4 * p.mx5,
-            k97: t28,
+            k97: t22,
             k98: p.xy5 + inv4 * p.mx5 * p.my5,
             k99: p.xz5 + inv4 * p.mx5 * p.mz5,
-            k100: t29,
+            k100: t23,
             k101: p.yz5 + inv4 * p.my5 * p.mz5,
-            k102: t30,
+            k102: t24,
             k103: inv5 * p.mz6,
             k104: inv5 * p.my6,
             k105: inv5 * p.mx6,
-            k106: t34,
-            k107: p.xy6 + inv5 * t37,
+            k106: t28,
+            k107: p.xy6 + inv5 * t31,
             k108: p.xz6 + inv5 * p.mx6 * p.mz6,
-            k109: t35,
+            k109: t29,
             k110: p.yz6 + inv5 * p.my6 * p.mz6,
-            k111: t36,
+            k111: t30,
             k112: p.g * p.m2,
             k113: p.g * p.m3,
             k114: p.g * p.m4,
@@ -838,136 +838,136 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qdd[0] * s_q1;
-    let t3 = qdd[0] * c_q1;
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[0] * s_q1;
-    let t6 = qd[1] * t5;
-    let t7 = t2 + qd[1] * t4;
-    let t8 = t3 - t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = t5 * c_q2 + t4 * s_q2;
-    let t12 = t4 * c_q2 - t5 * s_q2;
-    let t13 = qd[1] + qd[2];
-    let t14 = qdd[1] + qdd[2];
-    let t15 = qd[2] * t12 + t7 * c_q2 + t8 * s_q2;
-    let t16 = t8 * c_q2 - t7 * s_q2 - qd[2] * t11;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t19 = t11 * c_q3 - t13 * s_q3;
-    let t20 = -(t11 * s_q3) - t13 * c_q3;
-    let t21 = t12 + qd[3];
-    let t22 = t16 + qdd[3];
-    let t23 = qd[3] * t20 + t15 * c_q3 - t14 * s_q3;
-    let t24 = qd[3] * t19 + t15 * s_q3 + t14 * c_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t27 = t19 * c_q4 + t21 * s_q4;
-    let t28 = t21 * c_q4 - t19 * s_q4;
-    let t29 = qd[4] - t20;
-    let t30 = qdd[4] + t24;
-    let t31 = qd[4] * t28 + t23 * c_q4 + t22 * s_q4;
-    let t32 = t22 * c_q4 - t23 * s_q4 - qd[4] * t27;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t35 = t27 * c_q5 - t29 * s_q5;
-    let t36 = -(t27 * s_q5) - t29 * c_q5;
-    let t37 = t28 + qd[5];
-    let t38 = t32 + qdd[5];
-    let t39 = qd[5] * t36 + t31 * c_q5 - t30 * s_q5;
-    let t40 = qd[5] * t35 + t31 * s_q5 + t30 * c_q5;
-    let t41 = p.xy2 * t5 + p.yz2 * qd[1];
-    let t42 = p.xy4 * t19 + p.yz4 * t21;
-    let t43 = p.xy5 * t27 + p.yz5 * t29;
-    let t44 = p.xy6 * t35 + p.yz6 * t37;
-    let t45 = t4 * t4;
-    let t46 = p.a2 * (2.0 * t6 - t3) - p.d3 * (t5 * t5 + t45);
-    let t47 = p.g * s_q1 + p.d3 * t3 - p.a2 * (t45 + qd[1] * qd[1]);
-    let t48 = p.g * c_q1 + p.a2 * (qdd[1] + t4 * t5) - p.d3 * t2;
-    let t49 = c_q2 * t47 + s_q2 * t48;
-    let t50 = c_q2 * t48 - s_q2 * t47;
-    let t51 = t13 * t13;
-    let t52 = t11 * t12;
-    let t53 = t12 * t12 + t51;
-    let t54 = t52 - t14;
-    let t55 = t14 + t52;
-    let t56 = t11 * t11 + t51;
-    let t57 = t11 * t13 - t16;
-    let t58 = t15 + t12 * t13;
-    let t59 = t49 + p.d4 * t54 - p.a3 * t53;
-    let t60 = t50 + p.a3 * t55 - p.d4 * t56;
-    let t61 = t46 + p.a3 * t57 + p.d4 * t58;
-    let t62 = c_q3 * t59 - s_q3 * t61;
-    let t63 = s_q3 * t59 + c_q3 * t61;
-    let t64 = t21 * t21;
-    let t65 = t19 * t20;
-    let t66 = c_q4 * t62 + s_q4 * t60;
-    let t67 = c_q4 * t60 - s_q4 * t62;
-    let t68 = t29 * t29;
-    let t69 = t27 * t28;
-    let t70 = t37 * t37;
-    let t71 = t35 * t36;
-    let t72 = p.my6 * (t71 - t38) - p.mx6 * (t36 * t36 + t70);
-    let t73 = p.mx6 * (t38 + t71) - p.my6 * (t35 * t35 + t70);
-    let t74 = p.yz2 * t4 + t5 * d.k2 + qd[1] * d.k3;
-    let t75 = p.xz3 * t11 + p.yz3 * t12 + t13 * d.k6;
-    let t76 = p.yz3 * t13 + t11 * d.k5;
-    let t77 = p.xz4 * t19 + p.yz4 * t20 + t21 * d.k9;
-    let t78 = p.xz5 * t27 + p.yz5 * t28 + t29 * d.k12;
-    let t79 = p.xz6 * t35 + p.yz6 * t36 + t37 * d.k15;
-    let t80 = p.xz6 * t38 + p.my6 * t67 + t39 * d.k14 + t36 * t79 - p.xy6 * t40
-        - t37 * t44;
-    let t81 = p.xy6 * t36 + p.xz6 * t37 + t35 * d.k14;
-    let t82 = p.xy6 * t39 + p.yz6 * t38 + t37 * t81 - p.mx6 * t67 - t35 * t79;
-    let t83 = p.xy5 * t32 + p.xz5 * t30 + t31 * d.k11 + t28 * t78 + t63 * d.k13
-        + c_q5 * t80 - t29 * t43 - s_q5 * t82;
-    let t84 = p.xy5 * t28 + p.xz5 * t29 + t27 * d.k11;
-    let t85 = p.xz6 * t39 + t35 * t44 + t38 * d.k15 - p.yz6 * t40
-        - p.mx6 * (s_q5 * t66 + c_q5 * t63) - t36 * t81
-        - p.my6 * (c_q5 * t66 - s_q5 * t63);
-    let t86 = p.xy5 * t31 + p.yz5 * t30 + t29 * t84 + t85 - p.mx5 * t63 - t27 * t78;
-    let t87 = p.xz4 * t22 + t23 * d.k8 + t20 * t77 + t60 * d.k10 + c_q4 * t83
-        - p.xy4 * t24 - t21 * t42 - s_q4 * t86;
-    let t88 = p.xy4 * t20 + p.xz4 * t21 + t19 * d.k8;
-    let t89 = t27 * t43 + p.mx5 * t67 + t30 * d.k12 + p.xz5 * t31 + p.yz5 * t32
-        - t28 * t84 - t66 * d.k13 - s_q5 * t80 - c_q5 * t82;
-    let t90 = p.xy4 * t23 + p.yz4 * t22 + t21 * t88 - p.mx4 * t60 - t19 * t77 - t89;
-    let t91 = c_q5 * t72 + (t69 - t30) * d.k13 - p.mx5 * (t28 * t28 + t68) - s_q5 * t73;
-    let t92 = p.mx5 * (t30 + t69) + p.mx6 * (t35 * t37 + t40) + p.my6 * (t39 + t36 * t37)
-        - (t27 * t27 + t68) * d.k13;
-    let t93 = (t65 - t22) * d.k10 + c_q4 * t91 - p.mx4 * (t20 * t20 + t64) - s_q4 * t92;
-    let t94 = p.mx4 * (t22 + t65) + s_q5 * t72 + c_q5 * t73 - (t19 * t19 + t64) * d.k10
-        - p.mx5 * (t27 * t29 - t32) - (t31 + t28 * t29) * d.k13;
-    let t95 = s_q3 * t93 + c_q3 * t94;
-    let t96 = p.xz3 * t14 + t15 * d.k4 + t16 * d.k5 + t12 * t75 + t46 * d.k7 + c_q3 * t87
-        - p.d4 * t95 - t13 * t76 - s_q3 * t90;
-    let t97 = p.xz3 * t13 + t11 * d.k4 + t12 * d.k5;
-    let t98 = t19 * t42 + t22 * d.k9 + s_q4 * t83 + c_q4 * t86 + p.xz4 * t23
-        - p.mx4 * t63 - p.yz4 * t24 - t20 * t88 - t62 * d.k10;
-    let t99 = p.yz3 * t14 + t15 * d.k5 + t13 * t97 + t98 + p.a3 * t95 - t11 * t75
-        - t46 * d.k16;
-    let t100 = c_q3 * t93 - s_q3 * t94;
-    let t101 = t54 * d.k7 + t100 - t53 * d.k16;
-    let t102 = p.mx4 * (t19 * t21 + t24) + (t23 + t20 * t21) * d.k10 + s_q4 * t91
-        + c_q4 * t92;
-    let t103 = t55 * d.k16 + t102 - t56 * d.k7;
-    let t104 = s_q2 * t101 + c_q2 * t103;
-    let t105 = p.xy2 * t4 + t5 * d.k1 + qd[1] * d.k2;
-    let t106 = p.a3 * t102 + p.xz3 * t15 + p.yz3 * t16 + t14 * d.k6 + t11 * t76
-        + t50 * d.k16 - t49 * d.k7 - s_q3 * t87 - c_q3 * t90 - p.d4 * t100 - t12 * t97;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qdd[0] * s_q1;
+    let t1 = qdd[0] * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[0] * s_q1;
+    let t4 = qd[1] * t3;
+    let t5 = t0 + qd[1] * t2;
+    let t6 = t1 - t4;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t7 = t3 * c_q2 + t2 * s_q2;
+    let t8 = t2 * c_q2 - t3 * s_q2;
+    let t9 = qd[1] + qd[2];
+    let t10 = qdd[1] + qdd[2];
+    let t11 = qd[2] * t8 + t5 * c_q2 + t6 * s_q2;
+    let t12 = t6 * c_q2 - t5 * s_q2 - qd[2] * t7;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t13 = t7 * c_q3 - t9 * s_q3;
+    let t14 = -t7 * s_q3 - t9 * c_q3;
+    let t15 = t8 + qd[3];
+    let t16 = t12 + qdd[3];
+    let t17 = qd[3] * t14 + t11 * c_q3 - t10 * s_q3;
+    let t18 = qd[3] * t13 + t11 * s_q3 + t10 * c_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t19 = t13 * c_q4 + t15 * s_q4;
+    let t20 = t15 * c_q4 - t13 * s_q4;
+    let t21 = qd[4] - t14;
+    let t22 = qdd[4] + t18;
+    let t23 = qd[4] * t20 + t17 * c_q4 + t16 * s_q4;
+    let t24 = t16 * c_q4 - t17 * s_q4 - qd[4] * t19;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t25 = t19 * c_q5 - t21 * s_q5;
+    let t26 = -t19 * s_q5 - t21 * c_q5;
+    let t27 = t20 + qd[5];
+    let t28 = t24 + qdd[5];
+    let t29 = qd[5] * t26 + t23 * c_q5 - t22 * s_q5;
+    let t30 = qd[5] * t25 + t23 * s_q5 + t22 * c_q5;
+    let t31 = p.xy2 * t3 + p.yz2 * qd[1];
+    let t32 = p.xy4 * t13 + p.yz4 * t15;
+    let t33 = p.xy5 * t19 + p.yz5 * t21;
+    let t34 = p.xy6 * t25 + p.yz6 * t27;
+    let t35 = t2 * t2;
+    let t36 = p.a2 * (2.0 * t4 - t1) - p.d3 * (t3 * t3 + t35);
+    let t37 = p.g * s_q1 + p.d3 * t1 - p.a2 * (t35 + qd[1] * qd[1]);
+    let t38 = p.g * c_q1 + p.a2 * (qdd[1] + t2 * t3) - p.d3 * t0;
+    let t39 = c_q2 * t37 + s_q2 * t38;
+    let t40 = c_q2 * t38 - s_q2 * t37;
+    let t41 = t9 * t9;
+    let t42 = t7 * t8;
+    let t43 = t8 * t8 + t41;
+    let t44 = t42 - t10;
+    let t45 = t10 + t42;
+    let t46 = t7 * t7 + t41;
+    let t47 = t7 * t9 - t12;
+    let t48 = t11 + t8 * t9;
+    let t49 = t39 + p.d4 * t44 - p.a3 * t43;
+    let t50 = t40 + p.a3 * t45 - p.d4 * t46;
+    let t51 = t36 + p.a3 * t47 + p.d4 * t48;
+    let t52 = c_q3 * t49 - s_q3 * t51;
+    let t53 = s_q3 * t49 + c_q3 * t51;
+    let t54 = t15 * t15;
+    let t55 = t13 * t14;
+    let t56 = c_q4 * t52 + s_q4 * t50;
+    let t57 = c_q4 * t50 - s_q4 * t52;
+    let t58 = t21 * t21;
+    let t59 = t19 * t20;
+    let t60 = t27 * t27;
+    let t61 = t25 * t26;
+    let t62 = p.my6 * (t61 - t28) - p.mx6 * (t26 * t26 + t60);
+    let t63 = p.mx6 * (t28 + t61) - p.my6 * (t25 * t25 + t60);
+    let t64 = p.yz2 * t2 + t3 * d.k2 + qd[1] * d.k3;
+    let t65 = p.xz3 * t7 + p.yz3 * t8 + t9 * d.k6;
+    let t66 = p.yz3 * t9 + t7 * d.k5;
+    let t67 = p.xz4 * t13 + p.yz4 * t14 + t15 * d.k9;
+    let t68 = p.xz5 * t19 + p.yz5 * t20 + t21 * d.k12;
+    let t69 = p.xz6 * t25 + p.yz6 * t26 + t27 * d.k15;
+    let t70 = p.xz6 * t28 + p.my6 * t57 + t29 * d.k14 + t26 * t69 - p.xy6 * t30
+        - t27 * t34;
+    let t71 = p.xy6 * t26 + p.xz6 * t27 + t25 * d.k14;
+    let t72 = p.xy6 * t29 + p.yz6 * t28 + t27 * t71 - p.mx6 * t57 - t25 * t69;
+    let t73 = p.xy5 * t24 + p.xz5 * t22 + t23 * d.k11 + t20 * t68 + t53 * d.k13
+        + c_q5 * t70 - t21 * t33 - s_q5 * t72;
+    let t74 = p.xy5 * t20 + p.xz5 * t21 + t19 * d.k11;
+    let t75 = p.xz6 * t29 + t25 * t34 + t28 * d.k15 - p.yz6 * t30
+        - p.mx6 * (s_q5 * t56 + c_q5 * t53) - t26 * t71
+        - p.my6 * (c_q5 * t56 - s_q5 * t53);
+    let t76 = p.xy5 * t23 + p.yz5 * t22 + t21 * t74 + t75 - p.mx5 * t53 - t19 * t68;
+    let t77 = p.xz4 * t16 + t17 * d.k8 + t14 * t67 + t50 * d.k10 + c_q4 * t73
+        - p.xy4 * t18 - t15 * t32 - s_q4 * t76;
+    let t78 = p.xy4 * t14 + p.xz4 * t15 + t13 * d.k8;
+    let t79 = t19 * t33 + p.mx5 * t57 + t22 * d.k12 + p.xz5 * t23 + p.yz5 * t24
+        - t20 * t74 - t56 * d.k13 - s_q5 * t70 - c_q5 * t72;
+    let t80 = p.xy4 * t17 + p.yz4 * t16 + t15 * t78 - p.mx4 * t50 - t13 * t67 - t79;
+    let t81 = c_q5 * t62 + (t59 - t22) * d.k13 - p.mx5 * (t20 * t20 + t58) - s_q5 * t63;
+    let t82 = p.mx5 * (t22 + t59) + p.mx6 * (t25 * t27 + t30) + p.my6 * (t29 + t26 * t27)
+        - (t19 * t19 + t58) * d.k13;
+    let t83 = (t55 - t16) * d.k10 + c_q4 * t81 - p.mx4 * (t14 * t14 + t54) - s_q4 * t82;
+    let t84 = p.mx4 * (t16 + t55) + s_q5 * t62 + c_q5 * t63 - (t13 * t13 + t54) * d.k10
+        - p.mx5 * (t19 * t21 - t24) - (t23 + t20 * t21) * d.k13;
+    let t85 = s_q3 * t83 + c_q3 * t84;
+    let t86 = p.xz3 * t10 + t11 * d.k4 + t12 * d.k5 + t8 * t65 + t36 * d.k7 + c_q3 * t77
+        - p.d4 * t85 - t9 * t66 - s_q3 * t80;
+    let t87 = p.xz3 * t9 + t7 * d.k4 + t8 * d.k5;
+    let t88 = t13 * t32 + t16 * d.k9 + s_q4 * t73 + c_q4 * t76 + p.xz4 * t17
+        - p.mx4 * t53 - p.yz4 * t18 - t14 * t78 - t52 * d.k10;
+    let t89 = p.yz3 * t10 + t11 * d.k5 + t9 * t87 + t88 + p.a3 * t85 - t7 * t65
+        - t36 * d.k16;
+    let t90 = c_q3 * t83 - s_q3 * t84;
+    let t91 = t44 * d.k7 + t90 - t43 * d.k16;
+    let t92 = p.mx4 * (t13 * t15 + t18) + (t17 + t14 * t15) * d.k10 + s_q4 * t81
+        + c_q4 * t82;
+    let t93 = t45 * d.k16 + t92 - t46 * d.k7;
+    let t94 = s_q2 * t91 + c_q2 * t93;
+    let t95 = p.xy2 * t2 + t3 * d.k1 + qd[1] * d.k2;
+    let t96 = p.a3 * t92 + p.xz3 * t11 + p.yz3 * t12 + t10 * d.k6 + t7 * t66
+        + t40 * d.k16 - t39 * d.k7 - s_q3 * t77 - c_q3 * t80 - p.d4 * t90 - t8 * t87;
     [
         qdd[0] * d.k0
             + s_q1
-                * (p.xy2 * t8 + t7 * d.k1 + qdd[1] * d.k2 + t4 * t74 + c_q2 * t96
-                    - qd[1] * t41 - s_q2 * t99 - p.d3 * t104)
+                * (p.xy2 * t6 + t5 * d.k1 + qdd[1] * d.k2 + t2 * t64 + c_q2 * t86
+                    - qd[1] * t31 - s_q2 * t89 - p.d3 * t94)
             + c_q1
-                * (p.xy2 * t7 + p.yz2 * qdd[1] + qd[1] * t105 + s_q2 * t96 + c_q2 * t99
-                    + p.d3 * (c_q2 * t101 - s_q2 * t103) - t5 * t74
-                    - p.a2 * (t57 * d.k16 + t58 * d.k7 - t95)),
-        p.yz2 * t8 + t5 * t41 + t7 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k18 + p.a2 * t104
-            + t106 - s_q1 * d.k17 - t4 * t105,
-        t106,
-        t98,
-        t89,
-        t85,
+                * (p.xy2 * t5 + p.yz2 * qdd[1] + qd[1] * t95 + s_q2 * t86 + c_q2 * t89
+                    + p.d3 * (c_q2 * t91 - s_q2 * t93) - t3 * t64
+                    - p.a2 * (t47 * d.k16 + t48 * d.k7 - t85)),
+        p.yz2 * t6 + t3 * t31 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k18 + p.a2 * t94
+            + t96 - s_q1 * d.k17 - t2 * t95,
+        t96,
+        t88,
+        t79,
+        t75,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -992,130 +992,128 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = p.xz6 * c_q5 - p.yz6 * s_q5;
-    let t11 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
-    let t12 = t11;
-    let t13 = -(p.my6 * c_q5) - p.mx6 * s_q5;
-    let t14 = c_q4 * t13;
-    let t15 = p.mx6 * c_q5 - p.my6 * s_q5;
-    let t16 = s_q3 * t14 + c_q3 * t15;
-    let t17 = c_q3 * t14 - s_q3 * t15;
-    let t18 = s_q4 * t13;
-    let t19 = s_q2 * t17 + c_q2 * t18;
-    let t20 = p.xy6 * s_q5;
-    let t21 = p.yz5 + t11;
-    let t22 = p.mx5 + t15;
-    let t23 = s_q4 * t22;
-    let t24 = c_q4 * t22;
-    let t25 = p.xy5 + t10;
-    let t26 = s_q4 * c_q4;
-    let t27 = s_q5 * d.k14;
-    let t28 = -2.0 * c_q5 * t20 - s_q5 * t27;
-    let t29 = d.k19 + t28;
-    let t30 = t23 + c_q4 * d.k13;
-    let t31 = p.d4 * t30;
-    let t32 = p.mx4 + t24 - s_q4 * d.k13;
-    let t33 = c_q3 * t32;
-    let t34 = d.k10 - t13;
-    let t35 = t33 - s_q3 * t34;
-    let t36 = p.a3 * t35;
-    let t37 = t31 + t36;
-    let t38 = 2.0 * t25 * t26 + s_q4 * s_q4 * t29;
-    let t39 = s_q3 * (2.0 * t28 + d.k20 - t38);
-    let t40 = 2.0 * s_q5 * t20 + d.k21 - c_q5 * t27;
-    let t41 = c_q4 * t40 - s_q4 * t21;
-    let t42 = s_q3 * (p.xy4 - t41);
-    let t43 = s_q3 * t39 + 2.0 * c_q3 * t42 - t28;
-    let t44 = 2.0 * (t31 - t36) + -2.0 * t38 - t43;
-    let t45 = s_q2 * (d.k22 + t44);
-    let t46 = t10 + t26 * t29 + d.k23 - 2.0 * s_q4 * s_q4 * t25;
-    let t47 = c_q4 * t21 + s_q4 * t40;
-    let t48 = p.yz4 - t47;
-    let t49 = c_q3 * t46 - s_q3 * t48;
-    let t50 = t49 - p.d4 * t35 - p.a3 * t30;
-    let t51 = s_q2 * (d.k5 + t50);
-    let t52 = d.k16 + t35;
-    let t53 = c_q2 * t52;
-    let t54 = d.k7 + t30;
-    let t55 = t53 - s_q2 * t54;
-    let t56 = p.a2 * t55;
-    let t57 = s_q3 * t32;
-    let t58 = -t57 - c_q3 * t34;
-    let t59 = p.d3 * t58;
-    let t60 = t56 + t59;
-    let t61 = s_q2 * t45 + 2.0 * c_q2 * t51;
-    let t62 = s_q2 * t52;
-    let t63 = t62 + c_q2 * t54;
-    let t64 = t41 + d.k27 + 2.0 * s_q3 * t42 - c_q3 * t39 - p.a3 * t58;
-    let t65 = -(s_q3 * t46) - c_q3 * t48;
-    let t66 = p.yz3 + t65 - p.d4 * t58;
-    let t67 = s_q2 * t64 + c_q2 * t66;
-    let t68 = c_q2 * t64 - s_q2 * t66;
-    let t69 = c_q1 * (p.yz2 + t67 - p.d3 * t63)
-        + s_q1 * (d.k2 + t68 - p.d3 * t55 - p.a2 * t58);
-    let t70 = d.k28 - t30;
-    let t71 = t53 + s_q2 * t70;
-    let t72 = s_q1 * (t68 - p.d3 * t71) + c_q1 * (t67 + p.d3 * (c_q2 * t70 - t62));
-    let t73 = t13 + d.k29;
-    let t74 = t33 + s_q3 * t73;
-    let t75 = t49 - p.d4 * t74;
-    let t76 = t38 + d.k30;
-    let t77 = t76 + p.a3 * t74;
-    let t78 = c_q3 * t73 - t57;
-    let t79 = p.d3 * t78;
-    let t80 = s_q1 * (c_q2 * t75 - s_q2 * (t77 + t79))
-        + c_q1 * (s_q2 * t75 + c_q2 * (t77 + t79) + p.a2 * t74);
-    let t81 = c_q4 * d.k31 - t23;
-    let t82 = c_q3 * t81;
-    let t83 = t24 + s_q4 * d.k31;
-    let t84 = s_q2 * t82 + c_q2 * t83;
-    let t85 = s_q3 * t81;
-    let t86 = t28 + d.k32;
-    let t87 = c_q3 * t41 - p.d4 * t85 - s_q3 * t86;
-    let t88 = t47 + p.a3 * t85;
-    let t89 = s_q1 * (c_q2 * t87 - p.d3 * t84 - s_q2 * t88)
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t1 = -p.xz6 * s_q5 - p.yz6 * c_q5;
+    let t2 = -p.my6 * c_q5 - p.mx6 * s_q5;
+    let t3 = c_q4 * t2;
+    let t4 = p.mx6 * c_q5 - p.my6 * s_q5;
+    let t5 = s_q3 * t3 + c_q3 * t4;
+    let t6 = c_q3 * t3 - s_q3 * t4;
+    let t7 = s_q4 * t2;
+    let t8 = s_q2 * t6 + c_q2 * t7;
+    let t9 = p.xy6 * s_q5;
+    let t10 = p.yz5 + t1;
+    let t11 = p.mx5 + t4;
+    let t12 = s_q4 * t11;
+    let t13 = c_q4 * t11;
+    let t14 = p.xy5 + t0;
+    let t15 = s_q4 * c_q4;
+    let t16 = s_q5 * d.k14;
+    let t17 = -2.0 * c_q5 * t9 - s_q5 * t16;
+    let t18 = d.k19 + t17;
+    let t19 = t12 + c_q4 * d.k13;
+    let t20 = p.d4 * t19;
+    let t21 = p.mx4 + t13 - s_q4 * d.k13;
+    let t22 = c_q3 * t21;
+    let t23 = d.k10 - t2;
+    let t24 = t22 - s_q3 * t23;
+    let t25 = p.a3 * t24;
+    let t26 = t20 + t25;
+    let t27 = 2.0 * t14 * t15 + s_q4 * s_q4 * t18;
+    let t28 = s_q3 * (2.0 * t17 + d.k20 - t27);
+    let t29 = 2.0 * s_q5 * t9 + d.k21 - c_q5 * t16;
+    let t30 = c_q4 * t29 - s_q4 * t10;
+    let t31 = s_q3 * (p.xy4 - t30);
+    let t32 = s_q3 * t28 + 2.0 * c_q3 * t31 - t17;
+    let t33 = 2.0 * (t20 - t25) - 2.0 * t27 - t32;
+    let t34 = s_q2 * (d.k22 + t33);
+    let t35 = t0 + t15 * t18 + d.k23 - 2.0 * s_q4 * s_q4 * t14;
+    let t36 = c_q4 * t10 + s_q4 * t29;
+    let t37 = p.yz4 - t36;
+    let t38 = c_q3 * t35 - s_q3 * t37;
+    let t39 = t38 - p.d4 * t24 - p.a3 * t19;
+    let t40 = s_q2 * (d.k5 + t39);
+    let t41 = d.k16 + t24;
+    let t42 = c_q2 * t41;
+    let t43 = d.k7 + t19;
+    let t44 = t42 - s_q2 * t43;
+    let t45 = p.a2 * t44;
+    let t46 = s_q3 * t21;
+    let t47 = -t46 - c_q3 * t23;
+    let t48 = p.d3 * t47;
+    let t49 = t45 + t48;
+    let t50 = s_q2 * t34 + 2.0 * c_q2 * t40;
+    let t51 = s_q2 * t41;
+    let t52 = t51 + c_q2 * t43;
+    let t53 = t30 + d.k27 + 2.0 * s_q3 * t31 - c_q3 * t28 - p.a3 * t47;
+    let t54 = -s_q3 * t35 - c_q3 * t37;
+    let t55 = p.yz3 + t54 - p.d4 * t47;
+    let t56 = s_q2 * t53 + c_q2 * t55;
+    let t57 = c_q2 * t53 - s_q2 * t55;
+    let t58 = c_q1 * (p.yz2 + t56 - p.d3 * t52)
+        + s_q1 * (d.k2 + t57 - p.d3 * t44 - p.a2 * t47);
+    let t59 = d.k28 - t19;
+    let t60 = t42 + s_q2 * t59;
+    let t61 = s_q1 * (t57 - p.d3 * t60) + c_q1 * (t56 + p.d3 * (c_q2 * t59 - t51));
+    let t62 = t2 + d.k29;
+    let t63 = t22 + s_q3 * t62;
+    let t64 = t38 - p.d4 * t63;
+    let t65 = t27 + d.k30;
+    let t66 = t65 + p.a3 * t63;
+    let t67 = c_q3 * t62 - t46;
+    let t68 = p.d3 * t67;
+    let t69 = s_q1 * (c_q2 * t64 - s_q2 * (t66 + t68))
+        + c_q1 * (s_q2 * t64 + c_q2 * (t66 + t68) + p.a2 * t63);
+    let t70 = c_q4 * d.k31 - t12;
+    let t71 = c_q3 * t70;
+    let t72 = t13 + s_q4 * d.k31;
+    let t73 = s_q2 * t71 + c_q2 * t72;
+    let t74 = s_q3 * t70;
+    let t75 = t17 + d.k32;
+    let t76 = c_q3 * t30 - p.d4 * t74 - s_q3 * t75;
+    let t77 = t36 + p.a3 * t74;
+    let t78 = s_q1 * (c_q2 * t76 - p.d3 * t73 - s_q2 * t77)
         + c_q1
-            * (p.d3 * (c_q2 * t82 - s_q2 * t83) + p.a2 * t85 + s_q2 * t87 + c_q2 * t88);
-    let t90 = c_q4 * t10 - s_q4 * d.k15;
-    let t91 = c_q3 * t90 + s_q3 * t12 - p.d4 * t16;
-    let t92 = s_q4 * t10 + c_q4 * d.k15;
-    let t93 = t92 + p.a3 * t16;
-    let t94 = s_q1 * (c_q2 * t91 - p.d3 * t19 - s_q2 * t93)
-        + c_q1
-            * (p.d3 * (c_q2 * t17 - s_q2 * t18) + s_q2 * t91 + c_q2 * t93 + p.a2 * t16);
-    let t95 = 2.0 * t37 + t43;
-    let t96 = t95 + d.k34;
-    let t97 = p.a2 * t71 + t96;
-    let t98 = t65 - p.d4 * t78;
-    let t99 = p.a2 * s_q2 * t78 + t98;
-    let t100 = p.a3 * t83 - p.d4 * t82 - s_q3 * t41 - c_q3 * t86;
-    let t101 = p.a2 * t84 + t100;
-    let t102 = p.a3 * t18 + c_q3 * t12 - p.d4 * t17 - s_q3 * t90;
-    let t103 = p.a2 * t19 + t102;
+            * (p.d3 * (c_q2 * t71 - s_q2 * t72) + p.a2 * t74 + s_q2 * t76 + c_q2 * t77);
+    let t79 = c_q4 * t0 - s_q4 * d.k15;
+    let t80 = c_q3 * t79 + s_q3 * t1 - p.d4 * t5;
+    let t81 = s_q4 * t0 + c_q4 * d.k15;
+    let t82 = t81 + p.a3 * t5;
+    let t83 = s_q1 * (c_q2 * t80 - p.d3 * t8 - s_q2 * t82)
+        + c_q1 * (p.d3 * (c_q2 * t6 - s_q2 * t7) + s_q2 * t80 + c_q2 * t82 + p.a2 * t5);
+    let t84 = 2.0 * t26 + t32;
+    let t85 = t84 + d.k34;
+    let t86 = p.a2 * t60 + t85;
+    let t87 = t54 - p.d4 * t67;
+    let t88 = p.a2 * s_q2 * t67 + t87;
+    let t89 = p.a3 * t72 - p.d4 * t71 - s_q3 * t30 - c_q3 * t75;
+    let t90 = p.a2 * t73 + t89;
+    let t91 = p.a3 * t7 + c_q3 * t1 - p.d4 * t6 - s_q3 * t79;
+    let t92 = p.a2 * t8 + t91;
     [
         [
             2.0
-                * (t37 + t60
+                * (t26 + t49
                     + s_q1 * c_q1
-                        * (t50 + c_q2 * t45 + d.k25 - p.a2 * t63 - 2.0 * s_q2 * t51)
-                    - t31) + t38 + t61 + s_q1 * s_q1 * (t44 + d.k24 - 2.0 * (t56 + t61))
+                        * (t39 + c_q2 * t34 + d.k25 - p.a2 * t52 - 2.0 * s_q2 * t40)
+                    - t20) + t27 + t50 + s_q1 * s_q1 * (t33 + d.k24 - 2.0 * (t45 + t50))
                 + d.k26,
+            t58,
+            t61,
             t69,
-            t72,
-            t80,
-            t89,
-            t94,
+            t78,
+            t83,
         ],
-        [t69, 2.0 * (t60 - t59) + d.k33 + t95, t97, t99, t101, t103],
-        [t72, t97, t96, t98, t100, t102],
-        [t80, t99, t98, t76, t47, t92],
-        [t89, t101, t100, t47, d.k12 - t28, t11],
-        [t94, t103, t102, t92, t11, d.k15],
+        [t58, 2.0 * (t49 - t48) + d.k33 + t84, t86, t88, t90, t92],
+        [t61, t86, t85, t87, t89, t91],
+        [t69, t88, t87, t65, t36, t81],
+        [t78, t90, t89, t36, d.k12 - t17, t1],
+        [t83, t92, t91, t81, t1, d.k15],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1140,126 +1138,125 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * s_q1;
-    let t5 = qd[0] * c_q1;
-    let t6 = c_q2 * t4 + s_q2 * t5;
-    let t7 = c_q2 * t5 - s_q2 * t4;
-    let t8 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t11 = t6 * c_q3 - t8 * s_q3;
-    let t12 = -(t6 * s_q3) - t8 * c_q3;
-    let t13 = t7 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t16 = t11 * c_q4 + t13 * s_q4;
-    let t17 = t13 * c_q4 - t11 * s_q4;
-    let t18 = qd[4] - t12;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t21 = t16 * c_q5 - t18 * s_q5;
-    let t22 = -(t16 * s_q5) - t18 * c_q5;
-    let t23 = t17 + qd[5];
-    let t24 = qd[1] * t5;
-    let t25 = qd[1] * t4;
-    let t26 = qd[2] * t7 + c_q2 * t24 - s_q2 * t25;
-    let t27 = -(c_q2 * t25) - qd[2] * t6 - s_q2 * t24;
-    let t28 = p.g * c_q1 + p.a2 * t4 * t5;
-    let t29 = qd[3] * t12 + c_q3 * t26;
-    let t30 = qd[3] * t11 + s_q3 * t26;
-    let t31 = t30;
-    let t32 = s_q4 * t27 + qd[4] * t17 + c_q4 * t29;
-    let t33 = c_q4 * t27 - qd[4] * t16 - s_q4 * t29;
-    let t34 = qd[5] * t22 + c_q5 * t32 - s_q5 * t30;
-    let t35 = c_q5 * t30 + qd[5] * t21 + s_q5 * t32;
-    let t36 = p.xy2 * t4 + p.yz2 * qd[1];
-    let t37 = p.xy4 * t11 + p.yz4 * t13;
-    let t38 = p.xy5 * t16 + p.yz5 * t18;
-    let t39 = p.xy6 * t21 + p.yz6 * t23;
-    let t40 = t5 * t5;
-    let t41 = t8 * t8;
-    let t42 = t7 * t7 + t41;
-    let t43 = t6 * t6 + t41;
-    let t44 = t13 * t13;
-    let t45 = t11 * t12;
-    let t46 = t18 * t18;
-    let t47 = t16 * t17;
-    let t48 = t23 * t23;
-    let t49 = t21 * t22;
-    let t50 = t6 * t8 - t27;
-    let t51 = t26 + t7 * t8;
-    let t52 = p.g * s_q1 - p.a2 * (t40 + qd[1] * qd[1]);
-    let t53 = t6 * t7;
-    let t54 = s_q2 * t28 + c_q2 * t52;
-    let t55 = p.d4 * t53 + t54 - p.a3 * t42;
-    let t56 = 2.0 * p.a2 * t25 - p.d3 * (t4 * t4 + t40);
-    let t57 = p.a3 * t50 + p.d4 * t51 + t56;
-    let t58 = c_q3 * t55 - s_q3 * t57;
-    let t59 = c_q2 * t28 - s_q2 * t52;
-    let t60 = p.a3 * t53 + t59 - p.d4 * t43;
-    let t61 = c_q4 * t58 + s_q4 * t60;
-    let t62 = s_q3 * t55 + c_q3 * t57;
-    let t63 = c_q4 * t60 - s_q4 * t58;
-    let t64 = p.my6 * (t49 - t33) - p.mx6 * (t22 * t22 + t48);
-    let t65 = p.mx6 * (t33 + t49) - p.my6 * (t21 * t21 + t48);
-    let t66 = p.yz2 * t5 + t4 * d.k2 + qd[1] * d.k3;
-    let t67 = p.xz3 * t6 + p.yz3 * t7 + t8 * d.k6;
-    let t68 = p.yz3 * t8 + t6 * d.k5;
-    let t69 = p.xz4 * t11 + p.yz4 * t12 + t13 * d.k9;
-    let t70 = p.xz5 * t16 + p.yz5 * t17 + t18 * d.k12;
-    let t71 = p.xz6 * t21 + p.yz6 * t22 + t23 * d.k15;
-    let t72 = p.xy6 * t22 + p.xz6 * t23 + t21 * d.k14;
-    let t73 = p.xy5 * t17 + p.xz5 * t18 + t16 * d.k11;
-    let t74 = p.xy4 * t12 + p.xz4 * t13 + t11 * d.k8;
-    let t75 = p.xz3 * t8 + t6 * d.k4 + t7 * d.k5;
-    let t76 = p.xy2 * t5 + t4 * d.k1 + qd[1] * d.k2;
-    let t77 = p.xz6 * t33 + p.my6 * t63 + t22 * t71 + t34 * d.k14 - p.xy6 * t35
-        - t23 * t39;
-    let t78 = p.xy6 * t34 + p.yz6 * t33 + t23 * t72 - p.mx6 * t63 - t21 * t71;
-    let t79 = p.xy5 * t33 + p.xz5 * t30 + t17 * t70 + t32 * d.k11 + t62 * d.k13
-        + c_q5 * t77 - t18 * t38 - s_q5 * t78;
-    let t80 = t33 * d.k15 + t21 * t39 + p.xz6 * t34 - p.yz6 * t35
-        - p.mx6 * (s_q5 * t61 + c_q5 * t62) - p.my6 * (c_q5 * t61 - s_q5 * t62)
-        - t22 * t72;
-    let t81 = p.xy5 * t32 + p.yz5 * t30 + t18 * t73 + t80 - p.mx5 * t62 - t16 * t70;
-    let t82 = p.xz4 * t27 + t12 * t69 + t29 * d.k8 + t60 * d.k10 + c_q4 * t79
-        - p.xy4 * t31 - t13 * t37 - s_q4 * t81;
-    let t83 = p.yz5 * t33 + p.mx5 * t63 + t30 * d.k12 + t16 * t38 + p.xz5 * t32
-        - t17 * t73 - t61 * d.k13 - s_q5 * t77 - c_q5 * t78;
-    let t84 = p.xy4 * t29 + p.yz4 * t27 + t13 * t74 - p.mx4 * t60 - t11 * t69 - t83;
-    let t85 = c_q5 * t64 + (t47 - t30) * d.k13 - p.mx5 * (t17 * t17 + t46) - s_q5 * t65;
-    let t86 = p.mx5 * (t30 + t47) + p.mx6 * (t21 * t23 + t35) + p.my6 * (t34 + t22 * t23)
-        - (t16 * t16 + t46) * d.k13;
-    let t87 = (t45 - t27) * d.k10 + c_q4 * t85 - p.mx4 * (t12 * t12 + t44) - s_q4 * t86;
-    let t88 = p.mx4 * (t27 + t45) + s_q5 * t64 + c_q5 * t65 - (t11 * t11 + t44) * d.k10
-        - p.mx5 * (t16 * t18 - t33) - (t32 + t17 * t18) * d.k13;
-    let t89 = s_q3 * t87 + c_q3 * t88;
-    let t90 = t7 * t67 + t26 * d.k4 + t27 * d.k5 + t56 * d.k7 + c_q3 * t82 - p.d4 * t89
-        - t8 * t68 - s_q3 * t84;
-    let t91 = t27 * d.k9 + s_q4 * t79 + c_q4 * t81 + t11 * t37 + p.xz4 * t29
-        - p.yz4 * t31 - p.mx4 * t62 - t12 * t74 - t58 * d.k10;
-    let t92 = t8 * t75 + t26 * d.k5 + t91 + p.a3 * t89 - t6 * t67 - t56 * d.k16;
-    let t93 = c_q3 * t87 - s_q3 * t88;
-    let t94 = t53 * d.k7 + t93 - t42 * d.k16;
-    let t95 = p.mx4 * (t30 + t11 * t13) + (t29 + t12 * t13) * d.k10 + s_q4 * t85
-        + c_q4 * t86;
-    let t96 = t53 * d.k16 + t95 - t43 * d.k7;
-    let t97 = s_q2 * t94 + c_q2 * t96;
-    let t98 = t59 * d.k16 + p.a3 * t95 + p.xz3 * t26 + p.yz3 * t27 + t6 * t68
-        - t54 * d.k7 - s_q3 * t82 - c_q3 * t84 - p.d4 * t93 - t7 * t75;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = c_q2 * t0 + s_q2 * t1;
+    let t3 = c_q2 * t1 - s_q2 * t0;
+    let t4 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t5 = t2 * c_q3 - t4 * s_q3;
+    let t6 = -t2 * s_q3 - t4 * c_q3;
+    let t7 = t3 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t8 = t5 * c_q4 + t7 * s_q4;
+    let t9 = t7 * c_q4 - t5 * s_q4;
+    let t10 = qd[4] - t6;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t11 = t8 * c_q5 - t10 * s_q5;
+    let t12 = -t8 * s_q5 - t10 * c_q5;
+    let t13 = t9 + qd[5];
+    let t14 = qd[1] * t1;
+    let t15 = qd[1] * t0;
+    let t16 = qd[2] * t3 + c_q2 * t14 - s_q2 * t15;
+    let t17 = -c_q2 * t15 - qd[2] * t2 - s_q2 * t14;
+    let t18 = p.g * c_q1 + p.a2 * t0 * t1;
+    let t19 = qd[3] * t6 + c_q3 * t16;
+    let t20 = qd[3] * t5 + s_q3 * t16;
+    let t21 = s_q4 * t17 + qd[4] * t9 + c_q4 * t19;
+    let t22 = c_q4 * t17 - qd[4] * t8 - s_q4 * t19;
+    let t23 = qd[5] * t12 + c_q5 * t21 - s_q5 * t20;
+    let t24 = c_q5 * t20 + qd[5] * t11 + s_q5 * t21;
+    let t25 = p.xy2 * t0 + p.yz2 * qd[1];
+    let t26 = p.xy4 * t5 + p.yz4 * t7;
+    let t27 = p.xy5 * t8 + p.yz5 * t10;
+    let t28 = p.xy6 * t11 + p.yz6 * t13;
+    let t29 = t1 * t1;
+    let t30 = t4 * t4;
+    let t31 = t3 * t3 + t30;
+    let t32 = t2 * t2 + t30;
+    let t33 = t7 * t7;
+    let t34 = t5 * t6;
+    let t35 = t10 * t10;
+    let t36 = t8 * t9;
+    let t37 = t13 * t13;
+    let t38 = t11 * t12;
+    let t39 = t2 * t4 - t17;
+    let t40 = t16 + t3 * t4;
+    let t41 = p.g * s_q1 - p.a2 * (t29 + qd[1] * qd[1]);
+    let t42 = t2 * t3;
+    let t43 = s_q2 * t18 + c_q2 * t41;
+    let t44 = p.d4 * t42 + t43 - p.a3 * t31;
+    let t45 = 2.0 * p.a2 * t15 - p.d3 * (t0 * t0 + t29);
+    let t46 = p.a3 * t39 + p.d4 * t40 + t45;
+    let t47 = c_q3 * t44 - s_q3 * t46;
+    let t48 = c_q2 * t18 - s_q2 * t41;
+    let t49 = p.a3 * t42 + t48 - p.d4 * t32;
+    let t50 = c_q4 * t47 + s_q4 * t49;
+    let t51 = s_q3 * t44 + c_q3 * t46;
+    let t52 = c_q4 * t49 - s_q4 * t47;
+    let t53 = p.my6 * (t38 - t22) - p.mx6 * (t12 * t12 + t37);
+    let t54 = p.mx6 * (t22 + t38) - p.my6 * (t11 * t11 + t37);
+    let t55 = p.yz2 * t1 + t0 * d.k2 + qd[1] * d.k3;
+    let t56 = p.xz3 * t2 + p.yz3 * t3 + t4 * d.k6;
+    let t57 = p.yz3 * t4 + t2 * d.k5;
+    let t58 = p.xz4 * t5 + p.yz4 * t6 + t7 * d.k9;
+    let t59 = p.xz5 * t8 + p.yz5 * t9 + t10 * d.k12;
+    let t60 = p.xz6 * t11 + p.yz6 * t12 + t13 * d.k15;
+    let t61 = p.xy6 * t12 + p.xz6 * t13 + t11 * d.k14;
+    let t62 = p.xy5 * t9 + p.xz5 * t10 + t8 * d.k11;
+    let t63 = p.xy4 * t6 + p.xz4 * t7 + t5 * d.k8;
+    let t64 = p.xz3 * t4 + t2 * d.k4 + t3 * d.k5;
+    let t65 = p.xy2 * t1 + t0 * d.k1 + qd[1] * d.k2;
+    let t66 = p.xz6 * t22 + p.my6 * t52 + t12 * t60 + t23 * d.k14 - p.xy6 * t24
+        - t13 * t28;
+    let t67 = p.xy6 * t23 + p.yz6 * t22 + t13 * t61 - p.mx6 * t52 - t11 * t60;
+    let t68 = p.xy5 * t22 + p.xz5 * t20 + t9 * t59 + t21 * d.k11 + t51 * d.k13
+        + c_q5 * t66 - t10 * t27 - s_q5 * t67;
+    let t69 = t22 * d.k15 + t11 * t28 + p.xz6 * t23 - p.yz6 * t24
+        - p.mx6 * (s_q5 * t50 + c_q5 * t51) - p.my6 * (c_q5 * t50 - s_q5 * t51)
+        - t12 * t61;
+    let t70 = p.xy5 * t21 + p.yz5 * t20 + t10 * t62 + t69 - p.mx5 * t51 - t8 * t59;
+    let t71 = p.xz4 * t17 + t6 * t58 + t19 * d.k8 + t49 * d.k10 + c_q4 * t68
+        - p.xy4 * t20 - t7 * t26 - s_q4 * t70;
+    let t72 = p.yz5 * t22 + p.mx5 * t52 + t20 * d.k12 + t8 * t27 + p.xz5 * t21 - t9 * t62
+        - t50 * d.k13 - s_q5 * t66 - c_q5 * t67;
+    let t73 = p.xy4 * t19 + p.yz4 * t17 + t7 * t63 - p.mx4 * t49 - t5 * t58 - t72;
+    let t74 = c_q5 * t53 + (t36 - t20) * d.k13 - p.mx5 * (t9 * t9 + t35) - s_q5 * t54;
+    let t75 = p.mx5 * (t20 + t36) + p.mx6 * (t11 * t13 + t24) + p.my6 * (t23 + t12 * t13)
+        - (t8 * t8 + t35) * d.k13;
+    let t76 = (t34 - t17) * d.k10 + c_q4 * t74 - p.mx4 * (t6 * t6 + t33) - s_q4 * t75;
+    let t77 = p.mx4 * (t17 + t34) + s_q5 * t53 + c_q5 * t54 - (t5 * t5 + t33) * d.k10
+        - p.mx5 * (t8 * t10 - t22) - (t21 + t9 * t10) * d.k13;
+    let t78 = s_q3 * t76 + c_q3 * t77;
+    let t79 = t3 * t56 + t16 * d.k4 + t17 * d.k5 + t45 * d.k7 + c_q3 * t71 - p.d4 * t78
+        - t4 * t57 - s_q3 * t73;
+    let t80 = t17 * d.k9 + s_q4 * t68 + c_q4 * t70 + t5 * t26 + p.xz4 * t19 - p.yz4 * t20
+        - p.mx4 * t51 - t6 * t63 - t47 * d.k10;
+    let t81 = t4 * t64 + t16 * d.k5 + t80 + p.a3 * t78 - t2 * t56 - t45 * d.k16;
+    let t82 = c_q3 * t76 - s_q3 * t77;
+    let t83 = t42 * d.k7 + t82 - t31 * d.k16;
+    let t84 = p.mx4 * (t20 + t5 * t7) + (t19 + t6 * t7) * d.k10 + s_q4 * t74
+        + c_q4 * t75;
+    let t85 = t42 * d.k16 + t84 - t32 * d.k7;
+    let t86 = s_q2 * t83 + c_q2 * t85;
+    let t87 = t48 * d.k16 + p.a3 * t84 + p.xz3 * t16 + p.yz3 * t17 + t2 * t57
+        - t43 * d.k7 - s_q3 * t71 - c_q3 * t73 - p.d4 * t82 - t3 * t64;
     [
         s_q1
-            * (t5 * t66 + t24 * d.k1 + c_q2 * t90 - qd[1] * t36 - p.xy2 * t25
-                - s_q2 * t92 - p.d3 * t97)
+            * (t1 * t55 + t14 * d.k1 + c_q2 * t79 - qd[1] * t25 - p.xy2 * t15
+                - s_q2 * t81 - p.d3 * t86)
             + c_q1
-                * (p.xy2 * t24 + qd[1] * t76 + s_q2 * t90 + c_q2 * t92
-                    + p.d3 * (c_q2 * t94 - s_q2 * t96) - t4 * t66
-                    - p.a2 * (t50 * d.k16 + t51 * d.k7 - t89)),
-        t4 * t36 + c_q1 * d.k18 + t24 * d.k2 + p.a2 * t97 + t98 - p.yz2 * t25
-            - s_q1 * d.k17 - t5 * t76,
-        t98,
-        t91,
-        t83,
+                * (p.xy2 * t14 + qd[1] * t65 + s_q2 * t79 + c_q2 * t81
+                    + p.d3 * (c_q2 * t83 - s_q2 * t85) - t0 * t55
+                    - p.a2 * (t39 * d.k16 + t40 * d.k7 - t78)),
+        t0 * t25 + c_q1 * d.k18 + t14 * d.k2 + p.a2 * t86 + t87 - p.yz2 * t15
+            - s_q1 * d.k17 - t1 * t65,
+        t87,
         t80,
+        t72,
+        t69,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -1283,37 +1280,37 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = p.g * s_q1;
-    let t11 = p.g * c_q1;
-    let t12 = c_q2 * t11 - s_q2 * t10;
-    let t13 = c_q2 * t10 + s_q2 * t11;
-    let t14 = c_q3 * t13;
-    let t15 = c_q4 * t12 - s_q4 * t14;
-    let t16 = c_q4 * t14 + s_q4 * t12;
-    let t17 = s_q3 * t13;
-    let t18 = -(p.mx6 * (s_q5 * t16 + c_q5 * t17)) - p.my6 * (c_q5 * t16 - s_q5 * t17);
-    let t19 = p.my6 * t15;
-    let t20 = p.mx6 * t15;
-    let t21 = t18 - p.mx5 * t17;
-    let t22 = c_q5 * t19 + s_q5 * t20 + t17 * d.k13;
-    let t23 = t12 * d.k10 + c_q4 * t22 - s_q4 * t21;
-    let t24 = p.mx5 * t15 + c_q5 * t20 - s_q5 * t19 - t16 * d.k13;
-    let t25 = p.mx4 * t12 + t24;
-    let t26 = c_q3 * t23 + s_q3 * t25;
-    let t27 = c_q4 * t21 + s_q4 * t22 - p.mx4 * t17 - t14 * d.k10;
-    let t28 = t12 * d.k16 + c_q3 * t25 - t13 * d.k7 - s_q3 * t23;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = c_q2 * t1 - s_q2 * t0;
+    let t3 = c_q2 * t0 + s_q2 * t1;
+    let t4 = c_q3 * t3;
+    let t5 = c_q4 * t2 - s_q4 * t4;
+    let t6 = c_q4 * t4 + s_q4 * t2;
+    let t7 = s_q3 * t3;
+    let t8 = -p.mx6 * (s_q5 * t6 + c_q5 * t7) - p.my6 * (c_q5 * t6 - s_q5 * t7);
+    let t9 = p.my6 * t5;
+    let t10 = p.mx6 * t5;
+    let t11 = t8 - p.mx5 * t7;
+    let t12 = c_q5 * t9 + s_q5 * t10 + t7 * d.k13;
+    let t13 = t2 * d.k10 + c_q4 * t12 - s_q4 * t11;
+    let t14 = p.mx5 * t5 + c_q5 * t10 - s_q5 * t9 - t6 * d.k13;
+    let t15 = p.mx4 * t2 + t14;
+    let t16 = c_q3 * t13 + s_q3 * t15;
+    let t17 = c_q4 * t11 + s_q4 * t12 - p.mx4 * t7 - t4 * d.k10;
+    let t18 = t2 * d.k16 + c_q3 * t15 - t3 * d.k7 - s_q3 * t13;
     [
-        s_q1 * (c_q2 * t26 - s_q2 * t27) + c_q1 * (s_q2 * t26 + c_q2 * t27),
-        c_q1 * d.k18 + t28 - s_q1 * d.k17,
-        t28,
-        t27,
-        t24,
+        s_q1 * (c_q2 * t16 - s_q2 * t17) + c_q1 * (s_q2 * t16 + c_q2 * t17),
+        c_q1 * d.k18 + t18 - s_q1 * d.k17,
         t18,
+        t17,
+        t14,
+        t8,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -1340,279 +1337,276 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[0] * c_q1;
-    let t8 = c_q2 * t6 + s_q2 * t7;
-    let t9 = c_q2 * t7 - s_q2 * t6;
-    let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t13 = t8 * c_q3 - t10 * s_q3;
-    let t14 = -(t8 * s_q3) - t10 * c_q3;
-    let t15 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t18 = t13 * c_q4 + t15 * s_q4;
-    let t19 = t15 * c_q4 - t13 * s_q4;
-    let t20 = qd[4] - t14;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t23 = t18 * c_q5 - t20 * s_q5;
-    let t24 = -(t18 * s_q5) - t20 * c_q5;
-    let t25 = t19 + qd[5];
-    let t26 = p.xz6 * c_q5 - p.yz6 * s_q5;
-    let t27 = -(p.xz6 * s_q5) - p.yz6 * c_q5;
-    let t28 = t27;
-    let t29 = p.my6 * c_q5;
-    let t30 = p.mx6 * s_q5;
-    let t31 = -t29 - t30;
-    let t32 = c_q4 * t31;
-    let t33 = p.my6 * s_q5;
-    let t34 = p.mx6 * c_q5;
-    let t35 = t34 - t33;
-    let t36 = s_q3 * t32 + c_q3 * t35;
-    let t37 = c_q3 * t32 - s_q3 * t35;
-    let t38 = s_q4 * t31;
-    let t39 = s_q2 * t37 + c_q2 * t38;
-    let t40 = qd[1] * t7;
-    let t41 = qd[1] * t6;
-    let t42 = qd[2] * t9 + c_q2 * t40 - s_q2 * t41;
-    let t43 = -(c_q2 * t41) - qd[2] * t8 - s_q2 * t40;
-    let t44 = t3 + p.a2 * t6 * t7;
-    let t45 = qd[3] * t14 + c_q3 * t42;
-    let t46 = qd[3] * t13 + s_q3 * t42;
-    let t47 = t46;
-    let t48 = s_q4 * t43 + qd[4] * t19 + c_q4 * t45;
-    let t49 = c_q4 * t43 - qd[4] * t18 - s_q4 * t45;
-    let t50 = qd[5] * t24 + c_q5 * t48 - s_q5 * t46;
-    let t51 = c_q5 * t46 + qd[5] * t23 + s_q5 * t48;
-    let t52 = t3 * c_q2 - t2 * s_q2;
-    let t53 = t2 * c_q2 + t3 * s_q2;
-    let t54 = c_q3 * t53;
-    let t55 = c_q4 * t52 - s_q4 * t54;
-    let t56 = c_q4 * t54 + s_q4 * t52;
-    let t57 = s_q3 * t53;
-    let t58 = -(p.mx6 * (s_q5 * t56 + c_q5 * t57)) - p.my6 * (c_q5 * t56 - s_q5 * t57);
-    let t59 = p.xy2 * t6 + p.yz2 * qd[1];
-    let t60 = p.xy4 * t13 + p.yz4 * t15;
-    let t61 = p.xy5 * t18 + p.yz5 * t20;
-    let t62 = p.xy6 * t23 + p.yz6 * t25;
-    let t63 = p.xy6 * s_q5;
-    let t64 = p.yz5 + t27;
-    let t65 = p.mx5 + t35;
-    let t66 = s_q4 * t65;
-    let t67 = c_q4 * t65;
-    let t68 = t58 - p.mx5 * t57;
-    let t69 = t7 * t7;
-    let t70 = t10 * t10;
-    let t71 = t9 * t9 + t70;
-    let t72 = t8 * t8 + t70;
-    let t73 = t15 * t15;
-    let t74 = t13 * t14;
-    let t75 = t20 * t20;
-    let t76 = t18 * t19;
-    let t77 = t25 * t25;
-    let t78 = t23 * t24;
-    let t79 = t8 * t10 - t43;
-    let t80 = t42 + t9 * t10;
-    let t81 = t2 - p.a2 * (t69 + qd[1] * qd[1]);
-    let t82 = t8 * t9;
-    let t83 = s_q2 * t44 + c_q2 * t81;
-    let t84 = p.d4 * t82 + t83 - p.a3 * t71;
-    let t85 = 2.0 * p.a2 * t41 - p.d3 * (t6 * t6 + t69);
-    let t86 = p.a3 * t79 + p.d4 * t80 + t85;
-    let t87 = c_q3 * t84 - s_q3 * t86;
-    let t88 = c_q2 * t44 - s_q2 * t81;
-    let t89 = p.a3 * t82 + t88 - p.d4 * t72;
-    let t90 = c_q4 * t87 + s_q4 * t89;
-    let t91 = s_q3 * t84 + c_q3 * t86;
-    let t92 = c_q4 * t89 - s_q4 * t87;
-    let t93 = p.my6 * (t78 - t49) - p.mx6 * (t24 * t24 + t77);
-    let t94 = p.mx6 * (t49 + t78) - p.my6 * (t23 * t23 + t77);
-    let t95 = p.xy5 + t26;
-    let t96 = s_q4 * c_q4;
-    let t97 = p.yz2 * t7 + t6 * d.k2 + qd[1] * d.k3;
-    let t98 = p.xz3 * t8 + p.yz3 * t9 + t10 * d.k6;
-    let t99 = p.yz3 * t10 + t8 * d.k5;
-    let t100 = p.xz4 * t13 + p.yz4 * t14 + t15 * d.k9;
-    let t101 = p.xz5 * t18 + p.yz5 * t19 + t20 * d.k12;
-    let t102 = p.xz6 * t23 + p.yz6 * t24 + t25 * d.k15;
-    let t103 = p.xy6 * t24 + p.xz6 * t25 + t23 * d.k14;
-    let t104 = p.xy5 * t19 + p.xz5 * t20 + t18 * d.k11;
-    let t105 = p.xy4 * t14 + p.xz4 * t15 + t13 * d.k8;
-    let t106 = p.xz3 * t10 + t8 * d.k4 + t9 * d.k5;
-    let t107 = p.xy2 * t7 + t6 * d.k1 + qd[1] * d.k2;
-    let t108 = s_q5 * d.k14;
-    let t109 = -2.0 * c_q5 * t63 - s_q5 * t108;
-    let t110 = d.k19 + t109;
-    let t111 = t66 + c_q4 * d.k13;
-    let t112 = p.d4 * t111;
-    let t113 = p.mx4 + t67 - s_q4 * d.k13;
-    let t114 = c_q3 * t113;
-    let t115 = d.k10 - t31;
-    let t116 = t114 - s_q3 * t115;
-    let t117 = p.a3 * t116;
-    let t118 = t112 + t117;
-    let t119 = 2.0 * t95 * t96 + s_q4 * s_q4 * t110;
-    let t120 = s_q3 * (2.0 * t109 + d.k20 - t119);
-    let t121 = 2.0 * s_q5 * t63 + d.k21 - c_q5 * t108;
-    let t122 = c_q4 * t121 - s_q4 * t64;
-    let t123 = s_q3 * (p.xy4 - t122);
-    let t124 = s_q3 * t120 + 2.0 * c_q3 * t123 - t109;
-    let t125 = 2.0 * (t112 - t117) + -2.0 * t119 - t124;
-    let t126 = s_q2 * (d.k22 + t125);
-    let t127 = t26 + t96 * t110 + d.k23 - 2.0 * s_q4 * s_q4 * t95;
-    let t128 = c_q4 * t64 + s_q4 * t121;
-    let t129 = p.yz4 - t128;
-    let t130 = c_q3 * t127 - s_q3 * t129;
-    let t131 = t130 - p.d4 * t116 - p.a3 * t111;
-    let t132 = s_q2 * (d.k5 + t131);
-    let t133 = d.k16 + t116;
-    let t134 = c_q2 * t133;
-    let t135 = d.k7 + t111;
-    let t136 = t134 - s_q2 * t135;
-    let t137 = p.a2 * t136;
-    let t138 = s_q3 * t113;
-    let t139 = -t138 - c_q3 * t115;
-    let t140 = p.d3 * t139;
-    let t141 = t137 + t140;
-    let t142 = s_q2 * t126 + 2.0 * c_q2 * t132;
-    let t143 = s_q2 * t133;
-    let t144 = t143 + c_q2 * t135;
-    let t145 = t122 + d.k27 + 2.0 * s_q3 * t123 - c_q3 * t120 - p.a3 * t139;
-    let t146 = -(s_q3 * t127) - c_q3 * t129;
-    let t147 = p.yz3 + t146 - p.d4 * t139;
-    let t148 = s_q2 * t145 + c_q2 * t147;
-    let t149 = c_q2 * t145 - s_q2 * t147;
-    let t150 = c_q1 * (p.yz2 + t148 - p.d3 * t144)
-        + s_q1 * (d.k2 + t149 - p.d3 * t136 - p.a2 * t139);
-    let t151 = d.k28 - t111;
-    let t152 = t134 + s_q2 * t151;
-    let t153 = s_q1 * (t149 - p.d3 * t152) + c_q1 * (t148 + p.d3 * (c_q2 * t151 - t143));
-    let t154 = t31 + d.k29;
-    let t155 = t114 + s_q3 * t154;
-    let t156 = t130 - p.d4 * t155;
-    let t157 = t119 + d.k30;
-    let t158 = t157 + p.a3 * t155;
-    let t159 = c_q3 * t154 - t138;
-    let t160 = p.d3 * t159;
-    let t161 = s_q1 * (c_q2 * t156 - s_q2 * (t158 + t160))
-        + c_q1 * (s_q2 * t156 + c_q2 * (t158 + t160) + p.a2 * t155);
-    let t162 = c_q4 * d.k31 - t66;
-    let t163 = c_q3 * t162;
-    let t164 = t67 + s_q4 * d.k31;
-    let t165 = s_q2 * t163 + c_q2 * t164;
-    let t166 = s_q3 * t162;
-    let t167 = t109 + d.k32;
-    let t168 = c_q3 * t122 - p.d4 * t166 - s_q3 * t167;
-    let t169 = t128 + p.a3 * t166;
-    let t170 = s_q1 * (c_q2 * t168 - p.d3 * t165 - s_q2 * t169)
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = qd[0] * s_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = c_q2 * t2 + s_q2 * t3;
+    let t5 = c_q2 * t3 - s_q2 * t2;
+    let t6 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t7 = t4 * c_q3 - t6 * s_q3;
+    let t8 = -t4 * s_q3 - t6 * c_q3;
+    let t9 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t10 = t7 * c_q4 + t9 * s_q4;
+    let t11 = t9 * c_q4 - t7 * s_q4;
+    let t12 = qd[4] - t8;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t13 = t10 * c_q5 - t12 * s_q5;
+    let t14 = -t10 * s_q5 - t12 * c_q5;
+    let t15 = t11 + qd[5];
+    let t16 = p.xz6 * c_q5 - p.yz6 * s_q5;
+    let t17 = -p.xz6 * s_q5 - p.yz6 * c_q5;
+    let t18 = p.my6 * c_q5;
+    let t19 = p.mx6 * s_q5;
+    let t20 = -t18 - t19;
+    let t21 = c_q4 * t20;
+    let t22 = p.my6 * s_q5;
+    let t23 = p.mx6 * c_q5;
+    let t24 = t23 - t22;
+    let t25 = s_q3 * t21 + c_q3 * t24;
+    let t26 = c_q3 * t21 - s_q3 * t24;
+    let t27 = s_q4 * t20;
+    let t28 = s_q2 * t26 + c_q2 * t27;
+    let t29 = qd[1] * t3;
+    let t30 = qd[1] * t2;
+    let t31 = qd[2] * t5 + c_q2 * t29 - s_q2 * t30;
+    let t32 = -c_q2 * t30 - qd[2] * t4 - s_q2 * t29;
+    let t33 = t1 + p.a2 * t2 * t3;
+    let t34 = qd[3] * t8 + c_q3 * t31;
+    let t35 = qd[3] * t7 + s_q3 * t31;
+    let t36 = s_q4 * t32 + qd[4] * t11 + c_q4 * t34;
+    let t37 = c_q4 * t32 - qd[4] * t10 - s_q4 * t34;
+    let t38 = qd[5] * t14 + c_q5 * t36 - s_q5 * t35;
+    let t39 = c_q5 * t35 + qd[5] * t13 + s_q5 * t36;
+    let t40 = t1 * c_q2 - t0 * s_q2;
+    let t41 = t0 * c_q2 + t1 * s_q2;
+    let t42 = c_q3 * t41;
+    let t43 = c_q4 * t40 - s_q4 * t42;
+    let t44 = c_q4 * t42 + s_q4 * t40;
+    let t45 = s_q3 * t41;
+    let t46 = -p.mx6 * (s_q5 * t44 + c_q5 * t45) - p.my6 * (c_q5 * t44 - s_q5 * t45);
+    let t47 = p.xy2 * t2 + p.yz2 * qd[1];
+    let t48 = p.xy4 * t7 + p.yz4 * t9;
+    let t49 = p.xy5 * t10 + p.yz5 * t12;
+    let t50 = p.xy6 * t13 + p.yz6 * t15;
+    let t51 = p.xy6 * s_q5;
+    let t52 = p.yz5 + t17;
+    let t53 = p.mx5 + t24;
+    let t54 = s_q4 * t53;
+    let t55 = c_q4 * t53;
+    let t56 = t46 - p.mx5 * t45;
+    let t57 = t3 * t3;
+    let t58 = t6 * t6;
+    let t59 = t5 * t5 + t58;
+    let t60 = t4 * t4 + t58;
+    let t61 = t9 * t9;
+    let t62 = t7 * t8;
+    let t63 = t12 * t12;
+    let t64 = t10 * t11;
+    let t65 = t15 * t15;
+    let t66 = t13 * t14;
+    let t67 = t4 * t6 - t32;
+    let t68 = t31 + t5 * t6;
+    let t69 = t0 - p.a2 * (t57 + qd[1] * qd[1]);
+    let t70 = t4 * t5;
+    let t71 = s_q2 * t33 + c_q2 * t69;
+    let t72 = p.d4 * t70 + t71 - p.a3 * t59;
+    let t73 = 2.0 * p.a2 * t30 - p.d3 * (t2 * t2 + t57);
+    let t74 = p.a3 * t67 + p.d4 * t68 + t73;
+    let t75 = c_q3 * t72 - s_q3 * t74;
+    let t76 = c_q2 * t33 - s_q2 * t69;
+    let t77 = p.a3 * t70 + t76 - p.d4 * t60;
+    let t78 = c_q4 * t75 + s_q4 * t77;
+    let t79 = s_q3 * t72 + c_q3 * t74;
+    let t80 = c_q4 * t77 - s_q4 * t75;
+    let t81 = p.my6 * (t66 - t37) - p.mx6 * (t14 * t14 + t65);
+    let t82 = p.mx6 * (t37 + t66) - p.my6 * (t13 * t13 + t65);
+    let t83 = p.xy5 + t16;
+    let t84 = s_q4 * c_q4;
+    let t85 = p.yz2 * t3 + t2 * d.k2 + qd[1] * d.k3;
+    let t86 = p.xz3 * t4 + p.yz3 * t5 + t6 * d.k6;
+    let t87 = p.yz3 * t6 + t4 * d.k5;
+    let t88 = p.xz4 * t7 + p.yz4 * t8 + t9 * d.k9;
+    let t89 = p.xz5 * t10 + p.yz5 * t11 + t12 * d.k12;
+    let t90 = p.xz6 * t13 + p.yz6 * t14 + t15 * d.k15;
+    let t91 = p.xy6 * t14 + p.xz6 * t15 + t13 * d.k14;
+    let t92 = p.xy5 * t11 + p.xz5 * t12 + t10 * d.k11;
+    let t93 = p.xy4 * t8 + p.xz4 * t9 + t7 * d.k8;
+    let t94 = p.xz3 * t6 + t4 * d.k4 + t5 * d.k5;
+    let t95 = p.xy2 * t3 + t2 * d.k1 + qd[1] * d.k2;
+    let t96 = s_q5 * d.k14;
+    let t97 = -2.0 * c_q5 * t51 - s_q5 * t96;
+    let t98 = d.k19 + t97;
+    let t99 = t54 + c_q4 * d.k13;
+    let t100 = p.d4 * t99;
+    let t101 = p.mx4 + t55 - s_q4 * d.k13;
+    let t102 = c_q3 * t101;
+    let t103 = d.k10 - t20;
+    let t104 = t102 - s_q3 * t103;
+    let t105 = p.a3 * t104;
+    let t106 = t100 + t105;
+    let t107 = 2.0 * t83 * t84 + s_q4 * s_q4 * t98;
+    let t108 = s_q3 * (2.0 * t97 + d.k20 - t107);
+    let t109 = 2.0 * s_q5 * t51 + d.k21 - c_q5 * t96;
+    let t110 = c_q4 * t109 - s_q4 * t52;
+    let t111 = s_q3 * (p.xy4 - t110);
+    let t112 = s_q3 * t108 + 2.0 * c_q3 * t111 - t97;
+    let t113 = 2.0 * (t100 - t105) - 2.0 * t107 - t112;
+    let t114 = s_q2 * (d.k22 + t113);
+    let t115 = t16 + t84 * t98 + d.k23 - 2.0 * s_q4 * s_q4 * t83;
+    let t116 = c_q4 * t52 + s_q4 * t109;
+    let t117 = p.yz4 - t116;
+    let t118 = c_q3 * t115 - s_q3 * t117;
+    let t119 = t118 - p.d4 * t104 - p.a3 * t99;
+    let t120 = s_q2 * (d.k5 + t119);
+    let t121 = d.k16 + t104;
+    let t122 = c_q2 * t121;
+    let t123 = d.k7 + t99;
+    let t124 = t122 - s_q2 * t123;
+    let t125 = p.a2 * t124;
+    let t126 = s_q3 * t101;
+    let t127 = -t126 - c_q3 * t103;
+    let t128 = p.d3 * t127;
+    let t129 = t125 + t128;
+    let t130 = s_q2 * t114 + 2.0 * c_q2 * t120;
+    let t131 = s_q2 * t121;
+    let t132 = t131 + c_q2 * t123;
+    let t133 = t110 + d.k27 + 2.0 * s_q3 * t111 - c_q3 * t108 - p.a3 * t127;
+    let t134 = -s_q3 * t115 - c_q3 * t117;
+    let t135 = p.yz3 + t134 - p.d4 * t127;
+    let t136 = s_q2 * t133 + c_q2 * t135;
+    let t137 = c_q2 * t133 - s_q2 * t135;
+    let t138 = c_q1 * (p.yz2 + t136 - p.d3 * t132)
+        + s_q1 * (d.k2 + t137 - p.d3 * t124 - p.a2 * t127);
+    let t139 = d.k28 - t99;
+    let t140 = t122 + s_q2 * t139;
+    let t141 = s_q1 * (t137 - p.d3 * t140) + c_q1 * (t136 + p.d3 * (c_q2 * t139 - t131));
+    let t142 = t20 + d.k29;
+    let t143 = t102 + s_q3 * t142;
+    let t144 = t118 - p.d4 * t143;
+    let t145 = t107 + d.k30;
+    let t146 = t145 + p.a3 * t143;
+    let t147 = c_q3 * t142 - t126;
+    let t148 = p.d3 * t147;
+    let t149 = s_q1 * (c_q2 * t144 - s_q2 * (t146 + t148))
+        + c_q1 * (s_q2 * t144 + c_q2 * (t146 + t148) + p.a2 * t143);
+    let t150 = c_q4 * d.k31 - t54;
+    let t151 = c_q3 * t150;
+    let t152 = t55 + s_q4 * d.k31;
+    let t153 = s_q2 * t151 + c_q2 * t152;
+    let t154 = s_q3 * t150;
+    let t155 = t97 + d.k32;
+    let t156 = c_q3 * t110 - p.d4 * t154 - s_q3 * t155;
+    let t157 = t116 + p.a3 * t154;
+    let t158 = s_q1 * (c_q2 * t156 - p.d3 * t153 - s_q2 * t157)
         + c_q1
-            * (p.d3 * (c_q2 * t163 - s_q2 * t164) + p.a2 * t166 + s_q2 * t168
-                + c_q2 * t169);
-    let t171 = c_q4 * t26 - s_q4 * d.k15;
-    let t172 = c_q3 * t171 + s_q3 * t28 - p.d4 * t36;
-    let t173 = s_q4 * t26 + c_q4 * d.k15;
-    let t174 = t173 + p.a3 * t36;
-    let t175 = s_q1 * (c_q2 * t172 - p.d3 * t39 - s_q2 * t174)
+            * (p.d3 * (c_q2 * t151 - s_q2 * t152) + p.a2 * t154 + s_q2 * t156
+                + c_q2 * t157);
+    let t159 = c_q4 * t16 - s_q4 * d.k15;
+    let t160 = c_q3 * t159 + s_q3 * t17 - p.d4 * t25;
+    let t161 = s_q4 * t16 + c_q4 * d.k15;
+    let t162 = t161 + p.a3 * t25;
+    let t163 = s_q1 * (c_q2 * t160 - p.d3 * t28 - s_q2 * t162)
         + c_q1
-            * (p.d3 * (c_q2 * t37 - s_q2 * t38) + s_q2 * t172 + c_q2 * t174
-                + p.a2 * t36);
-    let t176 = 2.0 * t118 + t124;
-    let t177 = t176 + d.k34;
-    let t178 = p.a2 * t152 + t177;
-    let t179 = t146 - p.d4 * t159;
-    let t180 = p.a2 * s_q2 * t159 + t179;
-    let t181 = p.a3 * t164 - p.d4 * t163 - s_q3 * t122 - c_q3 * t167;
-    let t182 = p.a2 * t165 + t181;
-    let t183 = p.a3 * t38 + c_q3 * t28 - p.d4 * t37 - s_q3 * t171;
-    let t184 = p.a2 * t39 + t183;
-    let t185 = p.xz6 * t49 + p.my6 * t92 + t24 * t102 + t50 * d.k14 - p.xy6 * t51
-        - t25 * t62;
-    let t186 = p.xy6 * t50 + p.yz6 * t49 + t25 * t103 - p.mx6 * t92 - t23 * t102;
-    let t187 = p.xy5 * t49 + p.xz5 * t46 + t19 * t101 + t48 * d.k11 + t91 * d.k13
-        + c_q5 * t185 - t20 * t61 - s_q5 * t186;
-    let t188 = t49 * d.k15 + t23 * t62 + p.xz6 * t50 - p.yz6 * t51
-        - p.mx6 * (s_q5 * t90 + c_q5 * t91) - p.my6 * (c_q5 * t90 - s_q5 * t91)
-        - t24 * t103;
-    let t189 = p.xy5 * t48 + p.yz5 * t46 + t20 * t104 + t188 - p.mx5 * t91 - t18 * t101;
-    let t190 = p.xz4 * t43 + t14 * t100 + t45 * d.k8 + t89 * d.k10 + c_q4 * t187
-        - p.xy4 * t47 - t15 * t60 - s_q4 * t189;
-    let t191 = p.yz5 * t49 + p.mx5 * t92 + t46 * d.k12 + t18 * t61 + p.xz5 * t48
-        - t19 * t104 - t90 * d.k13 - s_q5 * t185 - c_q5 * t186;
-    let t192 = p.xy4 * t45 + p.yz4 * t43 + t15 * t105 - p.mx4 * t89 - t13 * t100 - t191;
-    let t193 = c_q5 * t93 + (t76 - t46) * d.k13 - p.mx5 * (t19 * t19 + t75) - s_q5 * t94;
-    let t194 = p.mx5 * (t46 + t76) + p.mx6 * (t23 * t25 + t51)
-        + p.my6 * (t50 + t24 * t25) - (t18 * t18 + t75) * d.k13;
-    let t195 = (t74 - t43) * d.k10 + c_q4 * t193 - p.mx4 * (t14 * t14 + t73)
-        - s_q4 * t194;
-    let t196 = p.mx4 * (t43 + t74) + s_q5 * t93 + c_q5 * t94 - (t13 * t13 + t73) * d.k10
-        - p.mx5 * (t18 * t20 - t49) - (t48 + t19 * t20) * d.k13;
-    let t197 = s_q3 * t195 + c_q3 * t196;
-    let t198 = t9 * t98 + t42 * d.k4 + t43 * d.k5 + t85 * d.k7 + c_q3 * t190
-        - p.d4 * t197 - t10 * t99 - s_q3 * t192;
-    let t199 = t43 * d.k9 + s_q4 * t187 + c_q4 * t189 + t13 * t60 + p.xz4 * t45
-        - p.yz4 * t47 - p.mx4 * t91 - t14 * t105 - t87 * d.k10;
-    let t200 = t10 * t106 + t42 * d.k5 + t199 + p.a3 * t197 - t8 * t98 - t85 * d.k16;
-    let t201 = c_q3 * t195 - s_q3 * t196;
-    let t202 = t82 * d.k7 + t201 - t71 * d.k16;
-    let t203 = p.mx4 * (t46 + t13 * t15) + (t45 + t14 * t15) * d.k10 + s_q4 * t193
-        + c_q4 * t194;
-    let t204 = t82 * d.k16 + t203 - t72 * d.k7;
-    let t205 = s_q2 * t202 + c_q2 * t204;
-    let t206 = c_q1 * d.k18 - s_q1 * d.k17;
-    let t207 = t88 * d.k16 + p.a3 * t203 + p.xz3 * t42 + p.yz3 * t43 + t8 * t99
-        - t83 * d.k7 - s_q3 * t190 - c_q3 * t192 - p.d4 * t201 - t9 * t106;
-    let t208 = t57 * d.k13 + t55 * (t29 + t30);
-    let t209 = t52 * d.k10 + c_q4 * t208 - s_q4 * t68;
-    let t210 = t55 * (p.mx5 + t34 - t33) - t56 * d.k13;
-    let t211 = p.mx4 * t52 + t210;
-    let t212 = c_q3 * t209 + s_q3 * t211;
-    let t213 = c_q4 * t68 + s_q4 * t208 - p.mx4 * t57 - t54 * d.k10;
-    let t214 = t52 * d.k16 + c_q3 * t211 - t53 * d.k7 - s_q3 * t209;
+            * (p.d3 * (c_q2 * t26 - s_q2 * t27) + s_q2 * t160 + c_q2 * t162
+                + p.a2 * t25);
+    let t164 = 2.0 * t106 + t112;
+    let t165 = t164 + d.k34;
+    let t166 = p.a2 * t140 + t165;
+    let t167 = t134 - p.d4 * t147;
+    let t168 = p.a2 * s_q2 * t147 + t167;
+    let t169 = p.a3 * t152 - p.d4 * t151 - s_q3 * t110 - c_q3 * t155;
+    let t170 = p.a2 * t153 + t169;
+    let t171 = p.a3 * t27 + c_q3 * t17 - p.d4 * t26 - s_q3 * t159;
+    let t172 = p.a2 * t28 + t171;
+    let t173 = p.xz6 * t37 + p.my6 * t80 + t14 * t90 + t38 * d.k14 - p.xy6 * t39
+        - t15 * t50;
+    let t174 = p.xy6 * t38 + p.yz6 * t37 + t15 * t91 - p.mx6 * t80 - t13 * t90;
+    let t175 = p.xy5 * t37 + p.xz5 * t35 + t11 * t89 + t36 * d.k11 + t79 * d.k13
+        + c_q5 * t173 - t12 * t49 - s_q5 * t174;
+    let t176 = t37 * d.k15 + t13 * t50 + p.xz6 * t38 - p.yz6 * t39
+        - p.mx6 * (s_q5 * t78 + c_q5 * t79) - p.my6 * (c_q5 * t78 - s_q5 * t79)
+        - t14 * t91;
+    let t177 = p.xy5 * t36 + p.yz5 * t35 + t12 * t92 + t176 - p.mx5 * t79 - t10 * t89;
+    let t178 = p.xz4 * t32 + t8 * t88 + t34 * d.k8 + t77 * d.k10 + c_q4 * t175
+        - p.xy4 * t35 - t9 * t48 - s_q4 * t177;
+    let t179 = p.yz5 * t37 + p.mx5 * t80 + t35 * d.k12 + t10 * t49 + p.xz5 * t36
+        - t11 * t92 - t78 * d.k13 - s_q5 * t173 - c_q5 * t174;
+    let t180 = p.xy4 * t34 + p.yz4 * t32 + t9 * t93 - p.mx4 * t77 - t7 * t88 - t179;
+    let t181 = c_q5 * t81 + (t64 - t35) * d.k13 - p.mx5 * (t11 * t11 + t63) - s_q5 * t82;
+    let t182 = p.mx5 * (t35 + t64) + p.mx6 * (t13 * t15 + t39)
+        + p.my6 * (t38 + t14 * t15) - (t10 * t10 + t63) * d.k13;
+    let t183 = (t62 - t32) * d.k10 + c_q4 * t181 - p.mx4 * (t8 * t8 + t61) - s_q4 * t182;
+    let t184 = p.mx4 * (t32 + t62) + s_q5 * t81 + c_q5 * t82 - (t7 * t7 + t61) * d.k10
+        - p.mx5 * (t10 * t12 - t37) - (t36 + t11 * t12) * d.k13;
+    let t185 = s_q3 * t183 + c_q3 * t184;
+    let t186 = t5 * t86 + t31 * d.k4 + t32 * d.k5 + t73 * d.k7 + c_q3 * t178
+        - p.d4 * t185 - t6 * t87 - s_q3 * t180;
+    let t187 = t32 * d.k9 + s_q4 * t175 + c_q4 * t177 + t7 * t48 + p.xz4 * t34
+        - p.yz4 * t35 - p.mx4 * t79 - t8 * t93 - t75 * d.k10;
+    let t188 = t6 * t94 + t31 * d.k5 + t187 + p.a3 * t185 - t4 * t86 - t73 * d.k16;
+    let t189 = c_q3 * t183 - s_q3 * t184;
+    let t190 = t70 * d.k7 + t189 - t59 * d.k16;
+    let t191 = p.mx4 * (t35 + t7 * t9) + (t34 + t8 * t9) * d.k10 + s_q4 * t181
+        + c_q4 * t182;
+    let t192 = t70 * d.k16 + t191 - t60 * d.k7;
+    let t193 = s_q2 * t190 + c_q2 * t192;
+    let t194 = c_q1 * d.k18 - s_q1 * d.k17;
+    let t195 = t76 * d.k16 + p.a3 * t191 + p.xz3 * t31 + p.yz3 * t32 + t4 * t87
+        - t71 * d.k7 - s_q3 * t178 - c_q3 * t180 - p.d4 * t189 - t5 * t94;
+    let t196 = t45 * d.k13 + t43 * (t18 + t19);
+    let t197 = t40 * d.k10 + c_q4 * t196 - s_q4 * t56;
+    let t198 = t43 * (p.mx5 + t23 - t22) - t44 * d.k13;
+    let t199 = p.mx4 * t40 + t198;
+    let t200 = c_q3 * t197 + s_q3 * t199;
+    let t201 = c_q4 * t56 + s_q4 * t196 - p.mx4 * t45 - t42 * d.k10;
+    let t202 = t40 * d.k16 + c_q3 * t199 - t41 * d.k7 - s_q3 * t197;
     JointSpace {
         mass_matrix: [
             [
                 2.0
-                    * (t118 + t141
+                    * (t106 + t129
                         + s_q1 * c_q1
-                            * (t131 + c_q2 * t126 + d.k25 - p.a2 * t144
-                                - 2.0 * s_q2 * t132) - t112) + t119 + t142
-                    + s_q1 * s_q1 * (t125 + d.k24 - 2.0 * (t137 + t142)) + d.k26,
-                t150,
-                t153,
-                t161,
-                t170,
-                t175,
+                            * (t119 + c_q2 * t114 + d.k25 - p.a2 * t132
+                                - 2.0 * s_q2 * t120) - t100) + t107 + t130
+                    + s_q1 * s_q1 * (t113 + d.k24 - 2.0 * (t125 + t130)) + d.k26,
+                t138,
+                t141,
+                t149,
+                t158,
+                t163,
             ],
-            [t150, 2.0 * (t141 - t140) + d.k33 + t176, t178, t180, t182, t184],
-            [t153, t178, t177, t179, t181, t183],
-            [t161, t180, t179, t157, t128, t173],
-            [t170, t182, t181, t128, d.k12 - t109, t27],
-            [t175, t184, t183, t173, t27, d.k15],
+            [t138, 2.0 * (t129 - t128) + d.k33 + t164, t166, t168, t170, t172],
+            [t141, t166, t165, t167, t169, t171],
+            [t149, t168, t167, t145, t116, t161],
+            [t158, t170, t169, t116, d.k12 - t97, t17],
+            [t163, t172, t171, t161, t17, d.k15],
         ],
         bias: [
             s_q1
-                * (t7 * t97 + t40 * d.k1 + c_q2 * t198 - qd[1] * t59 - p.xy2 * t41
-                    - s_q2 * t200 - p.d3 * t205)
+                * (t3 * t85 + t29 * d.k1 + c_q2 * t186 - qd[1] * t47 - p.xy2 * t30
+                    - s_q2 * t188 - p.d3 * t193)
                 + c_q1
-                    * (p.xy2 * t40 + qd[1] * t107 + s_q2 * t198 + c_q2 * t200
-                        + p.d3 * (c_q2 * t202 - s_q2 * t204) - t6 * t97
-                        - p.a2 * (t79 * d.k16 + t80 * d.k7 - t197)),
-            t6 * t59 + t40 * d.k2 + p.a2 * t205 + t206 + t207 - p.yz2 * t41 - t7 * t107,
-            t207,
-            t199,
-            t191,
-            t188,
+                    * (p.xy2 * t29 + qd[1] * t95 + s_q2 * t186 + c_q2 * t188
+                        + p.d3 * (c_q2 * t190 - s_q2 * t192) - t2 * t85
+                        - p.a2 * (t67 * d.k16 + t68 * d.k7 - t185)),
+            t2 * t47 + t29 * d.k2 + p.a2 * t193 + t194 + t195 - p.yz2 * t30 - t3 * t95,
+            t195,
+            t187,
+            t179,
+            t176,
         ],
         gravity: [
-            s_q1 * (c_q2 * t212 - s_q2 * t213) + c_q1 * (s_q2 * t212 + c_q2 * t213),
-            t206 + t214,
-            t214,
-            t213,
-            t210,
-            t58,
+            s_q1 * (c_q2 * t200 - s_q2 * t201) + c_q1 * (s_q2 * t200 + c_q2 * t201),
+            t194 + t202,
+            t202,
+            t201,
+            t198,
+            t46,
         ],
     }
 }
@@ -1649,347 +1643,346 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = p.g * s_q1;
-    let t3 = p.g * c_q1;
-    let t4 = qd[0] * c_q1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let t4 = qd[0] * s_q1;
     let t5 = qd[1] * t4;
-    let t6 = qd[0] * s_q1;
-    let t7 = qd[1] * t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = t6 * c_q2 + t4 * s_q2;
-    let t11 = t4 * c_q2 - t6 * s_q2;
-    let t12 = p.a2 * qd[1] - p.d3 * t6;
-    let t13 = p.a2 * t4;
-    let t14 = t4 * t13 + qd[1] * t12;
-    let t15 = p.d3 * t5 + t6 * t13;
-    let t16 = t6 * t12 - p.d3 * t4 * t4;
-    let t17 = qd[1] + qd[2];
-    let t18 = qd[2] * t11;
-    let t19 = qd[2] * t10;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t22 = t10 * c_q3 - t17 * s_q3;
-    let t23 = -(t10 * s_q3) - t17 * c_q3;
-    let t24 = p.d4 * t10 - p.a3 * t11;
-    let t25 = p.a3 * t17;
-    let t26 = t11 * t24 - t17 * t25;
-    let t27 = p.d4 * t17;
-    let t28 = t17 * t27 + t10 * t24;
-    let t29 = t10 * t25 + t11 * t27;
-    let t30 = t11 + qd[3];
-    let t31 = qd[3] * t23;
-    let t32 = qd[3] * t22;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t35 = t22 * c_q4 + t30 * s_q4;
-    let t36 = t30 * c_q4 - t22 * s_q4;
-    let t37 = qd[4] - t23;
-    let t38 = qd[4] * t36;
-    let t39 = qd[4] * t35;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t42 = t35 * c_q5 - t37 * s_q5;
-    let t43 = -(t35 * s_q5) - t37 * c_q5;
-    let t44 = t36 + qd[5];
-    let t45 = qd[5] * t43;
-    let t46 = qd[5] * t42;
-    let t47 = p.xy2 * t6 + p.yz2 * qd[1];
-    let t48 = p.mx4 * t30;
-    let t49 = p.xy4 * t22 + p.yz4 * t30;
-    let t50 = p.mx5 * t37;
-    let t51 = p.xy5 * t35 + p.yz5 * t37;
-    let t52 = p.my6 * t42 - p.mx6 * t43;
-    let t53 = p.mx6 * t44;
-    let t54 = p.my6 * t44;
-    let t55 = p.xy6 * t42 + p.yz6 * t44;
-    let t56 = p.mx5 + p.mx6 * c_q5 - p.my6 * s_q5;
-    let t57 = s_q2 * t15 - c_q2 * t14;
-    let t58 = c_q2 * t15 + s_q2 * t14;
-    let t59 = c_q3 * t26 - s_q3 * t29;
-    let t60 = -(s_q3 * t26) - c_q3 * t29;
-    let t61 = p.yz2 * t4 + t6 * d.k2 + qd[1] * d.k3;
-    let t62 = p.xz3 * t10 + p.yz3 * t11 + t17 * d.k6;
-    let t63 = p.yz3 * t17 + t10 * d.k5;
-    let t64 = p.xz4 * t22 + p.yz4 * t23 + t30 * d.k9;
-    let t65 = p.xz5 * t35 + p.yz5 * t36 + t37 * d.k12;
-    let t66 = p.xz6 * t42 + p.yz6 * t43 + t44 * d.k15;
-    let t67 = p.xy6 * t43 + p.xz6 * t44 + t42 * d.k14;
-    let t68 = p.xy5 * t36 + p.xz5 * t37 + t35 * d.k11;
-    let t69 = p.xy4 * t23 + p.xz4 * t30 + t22 * d.k8;
-    let t70 = p.xz3 * t17 + t10 * d.k4 + t11 * d.k5;
-    let t71 = p.xy2 * t4 + t6 * d.k1 + qd[1] * d.k2;
-    let t72 = s_q5 * d.k35;
-    let t73 = c_q5 * d.k35;
-    let t74 = t73 + s_q5 * d.k36;
-    let t75 = c_q5 * d.k37 - t72;
-    let t76 = p.xz5 - c_q5 * t74 - s_q5 * t75;
-    let t77 = d.k12 + s_q5 * t74 - c_q5 * t75;
-    let inv78 = 1.0 / t77;
-    let t79 = d.k11 + c_q5 * (c_q5 * d.k36 - t72) - s_q5 * (t73 + s_q5 * d.k37)
-        - t76 * t76 * inv78;
-    let t80 = p.xy5 - p.yz5 * t76 * inv78;
-    let t81 = s_q4 * t80;
-    let t82 = c_q4 * t80;
-    let t83 = t82 + s_q4 * t79;
-    let t84 = t81 - c_q4 * inv78 * d.k38;
-    let t85 = p.xz4 + c_q4 * t83 - s_q4 * t84;
-    let t86 = d.k9 + s_q4 * t83 + c_q4 * t84;
-    let inv87 = 1.0 / t86;
-    let t88 = d.k8 + c_q4 * (c_q4 * t79 - t81) - s_q4 * (t82 + s_q4 * inv78 * d.k38)
-        - t85 * t85 * inv87;
-    let t89 = p.xy4 - p.yz4 * t85 * inv87;
-    let t90 = s_q3 * t89;
-    let t91 = c_q3 * t89;
-    let t92 = c_q5 * d.k40 - s_q5 * d.k41;
-    let t93 = s_q5 * d.k42 - c_q5 * d.k43;
-    let t94 = s_q5 * d.k40 + c_q5 * d.k41;
-    let t95 = c_q5 * d.k42 + s_q5 * d.k43;
-    let t96 = d.k31 - c_q5 * t94 - s_q5 * t95;
-    let t97 = c_q5 * t92 - s_q5 * t93 - t76 * inv78 * t96;
-    let t98 = p.yz5 * t96;
-    let t99 = c_q4 * t97 + s_q4 * inv78 * t98;
-    let t100 = p.my6 * c_q5 + p.mx6 * s_q5 - t56 * t76 * inv78;
-    let t101 = s_q4 * t56;
-    let t102 = c_q4 * t100 + p.yz5 * inv78 * t101;
-    let t103 = s_q4 * t97 - c_q4 * inv78 * t98;
-    let t104 = c_q4 * t56;
-    let t105 = s_q4 * t100 - p.yz5 * inv78 * t104;
-    let t106 = d.k29 + c_q4 * t103 - s_q4 * t105;
-    let t107 = c_q4 * t99 - s_q4 * t102 - t85 * inv87 * t106;
-    let t108 = p.yz4 * t106;
-    let t109 = c_q3 * t107 + s_q3 * inv87 * t108;
-    let t110 = s_q5 * t94 - c_q5 * t95;
-    let t111 = d.k13 - s_q5 * t92 - c_q5 * t93 - t76 * inv78 * t110;
-    let t112 = -p.mx5 - p.yz5 * inv78 * t110;
-    let t113 = p.mx4 - s_q4 * t111 - c_q4 * t112;
-    let t114 = s_q4 * t112 - c_q4 * t111 - t85 * inv87 * t113;
-    let t115 = p.yz4 * t113;
-    let t116 = c_q3 * t114 + s_q3 * inv87 * t115;
-    let t117 = s_q3 * t109 + c_q3 * t116;
-    let t118 = s_q5 * d.k44;
-    let t119 = c_q5 * d.k44;
-    let t120 = -(c_q5 * (t118 + c_q5 * d.k45)) - s_q5 * (t119 + s_q5 * d.k46)
-        - inv78 * t96 * t96;
-    let t121 = inv78 * t96 * t101;
-    let t122 = inv78 * t96 * t104;
-    let t123 = c_q4 * (c_q4 * t120 + t121) - s_q4 * (t56 * inv78 * t101 - t122)
-        - inv87 * t106 * t106;
-    let t124 = s_q5 * d.k45 - t119;
-    let t125 = c_q5 * d.k46 - t118;
-    let t126 = inv78 * t96 * t110 + s_q5 * t125 - c_q5 * t124;
-    let t127 = c_q4 * t126 - inv78 * t101 * t110 - inv87 * t106 * t113;
-    let t128 = c_q3 * t127;
-    let t129 = s_q3 * t123 + t128;
-    let t130 = s_q3 * t127;
-    let t131 = s_q5 * t124 + c_q5 * t125 + inv78 * t110 * t110 + inv87 * t113 * t113;
-    let t132 = c_q3 * t131 - t130;
-    let t133 = s_q3 * t129 - c_q3 * t132;
-    let t134 = t91 + s_q3 * t88;
-    let t135 = c_q3 * inv87 * d.k39 - t90;
-    let t136 = s_q4 * t103 + c_q4 * t105;
-    let t137 = d.k10 + s_q4 * t99 + c_q4 * t102 - t85 * inv87 * t136;
-    let t138 = p.mx4 + p.yz4 * inv87 * t136;
-    let t139 = c_q3 * t137 + s_q3 * t138;
-    let t140 = c_q3 * t109 - s_q3 * t116;
-    let t141 = c_q3 * inv87 * t108 - s_q3 * t107;
-    let t142 = c_q3 * inv87 * t115 - s_q3 * t114;
-    let t143 = -(s_q3 * t141) - c_q3 * t142;
-    let t144 = -(c_q3 * t129) - s_q3 * t132;
-    let t145 = p.d4 * t144;
-    let t146 = s_q4 * t120 - t122;
-    let t147 = t121 + t56 * inv78 * t104;
-    let t148 = c_q4 * t146 + s_q4 * t147 - inv87 * t106 * t136;
-    let t149 = inv78 * t104 * t110 + s_q4 * t126 - inv87 * t113 * t136;
-    let t150 = -(s_q3 * t148) - c_q3 * t149;
-    let t151 = p.a3 * t150;
-    let t152 = t145 - t151;
-    let t153 = p.xz3 + p.a3 * t139 + p.d4 * (t143 - t140 - t152) - c_q3 * t134
-        - s_q3 * t135;
-    let t154 = c_q3 * t138 - s_q3 * t137;
-    let t155 = c_q3 * t141 - s_q3 * t142;
-    let t156 = c_q3 * t148 - s_q3 * t149;
-    let t157 = s_q4 * t146 - c_q4 * t147 - inv87 * t136 * t136;
-    let t158 = p.d4 * t156 - p.a3 * t157;
-    let t159 = c_q3 * (c_q3 * t123 - t130) - s_q3 * (t128 + s_q3 * t131);
-    let t160 = p.d4 * t159 - p.a3 * t156;
-    let t161 = d.k6 + p.d4 * t160 + 2.0 * (p.a3 * t154 - p.d4 * t155) + s_q3 * t134
-        - c_q3 * t135 - p.a3 * t158;
-    let inv162 = 1.0 / t161;
-    let t163 = d.k4 + c_q3 * (c_q3 * t88 - t90) + t133 * d.k47 - 2.0 * p.d4 * t117
-        - s_q3 * (t91 + s_q3 * inv87 * d.k39) - t153 * t153 * inv162;
-    let t164 = p.yz3 + p.a3 * (t152 - t143);
-    let t165 = d.k5 + p.a3 * t117 - t133 * d.k48 - t153 * inv162 * t164;
-    let t166 = s_q2 * t165;
-    let t167 = c_q2 * t165;
-    let t168 = t133 * d.k49 - inv162 * t164 * t164;
-    let t169 = d.k28 + t155 - t160;
-    let t170 = t140 + t145 - t153 * inv162 * t169;
-    let t171 = p.a3 * t144 + inv162 * t164 * t169;
-    let t172 = c_q2 * t170 + s_q2 * t171;
-    let t173 = d.k16 + t154 - t158;
-    let t174 = t139 + p.d4 * t150 - t153 * inv162 * t173;
-    let t175 = t151 + inv162 * t164 * t173;
-    let t176 = c_q2 * t174 + s_q2 * t175;
-    let t177 = s_q2 * t172 + c_q2 * t176;
-    let t178 = t159 - inv162 * t169 * t169;
-    let t179 = t156 - inv162 * t169 * t173;
-    let t180 = c_q2 * t179;
-    let t181 = s_q2 * t178 + t180;
-    let t182 = s_q2 * t179;
-    let t183 = t157 - inv162 * t173 * t173;
-    let t184 = t182 + c_q2 * t183;
-    let t185 = s_q2 * t181 + c_q2 * t184;
-    let t186 = d.k2 + p.a2 * t177 - t185 * d.k51;
-    let t187 = d.k3 + t185 * d.k52;
-    let inv188 = 1.0 / t187;
-    let t189 = d.k1 + c_q2 * (c_q2 * t163 - t166) + t185 * d.k50
-        - s_q2 * (t167 - s_q2 * t168) - t186 * t186 * inv188 - 2.0 * p.d3 * t177;
-    let t190 = t167 + s_q2 * t163;
-    let t191 = t166 + c_q2 * t168;
-    let t192 = c_q2 * t172 - s_q2 * t176;
-    let t193 = t143 - t152;
-    let t194 = d.k7 + p.d4 * t133 - t117 - t153 * inv162 * t193;
-    let t195 = d.k53 - p.a3 * t133 - inv162 * t164 * t193;
-    let t196 = s_q2 * t170 - c_q2 * t171;
-    let t197 = s_q2 * t174 - c_q2 * t175;
-    let t198 = s_q2 * t196 + c_q2 * t197;
-    let t199 = c_q2 * t181 - s_q2 * t184;
-    let t200 = p.d3 * t199;
-    let t201 = t144 - inv162 * t169 * t193;
-    let t202 = t150 - inv162 * t173 * t193;
-    let t203 = s_q2 * t201 + c_q2 * t202;
-    let t204 = p.a2 * t203 - t200;
-    let t205 = p.yz2 + p.a2 * t198 + d.k51 * t199 - d.k52 * t203;
-    let t206 = p.xy2 + c_q2 * t190 + p.d3 * (t192 + t204 - t198) - s_q2 * t191
-        - p.a2 * (c_q2 * t194 - s_q2 * t195) - t186 * inv188 * t205;
-    let t207 = c_q2 * t196 - s_q2 * t197;
-    let t208 = c_q2 * t201 - s_q2 * t202;
-    let t209 = p.a2 * t208
-        - p.d3 * (c_q2 * (c_q2 * t178 - t182) - s_q2 * (t180 - s_q2 * t183));
-    let t210 = t133 - inv162 * t193 * t193;
-    let t211 = s_q2 * t190 + c_q2 * t191 + p.a2 * (p.a2 * t210 - p.d3 * t208)
-        + 2.0 * (p.d3 * t207 - p.a2 * (s_q2 * t194 + c_q2 * t195)) - p.d3 * t209
-        - inv188 * t205 * t205;
-    let t212 = d.k0 + s_q1 * (s_q1 * t189 + c_q1 * t206)
-        + c_q1 * (s_q1 * t206 + c_q1 * t211);
-    let inv213 = 1.0 / t212;
-    let t214 = t43 * t67 + tau[5] - t42 * t55;
-    let t215 = t44 * t55 + t46 * d.k35 - t43 * t66 - t45 * d.k36 - t214 * d.k54;
-    let t216 = t42 * t66 - t44 * t67 - t45 * d.k35 - t46 * d.k37 - t214 * d.k55;
-    let t217 = t36 * t68 + tau[4] - s_q5 * t215 - t35 * t51 - c_q5 * t216;
-    let t218 = t37 * t51 + c_q5 * t215 + t39 * t80 - t36 * t65 - s_q5 * t216 - t38 * t79
-        - t76 * inv78 * t217;
-    let t219 = t35 * t65 - tau[5] - t37 * t68 - t38 * t80
-        - inv78 * (t39 * d.k38 + p.yz5 * t217);
-    let t220 = t23 * t69 + s_q4 * t218 + c_q4 * t219 + tau[3] - t22 * t49;
-    let t221 = t30 * t49 + c_q4 * t218 + t32 * t89 + t28 * t137 - t23 * t64 - s_q4 * t219
-        - t59 * t107 - t60 * t114 - t31 * t88 - t85 * inv87 * t220;
-    let t222 = tau[4] + t22 * t64
-        + inv87 * (t59 * t108 + t60 * t115 - t32 * d.k39 - p.yz4 * t220) - t30 * t69
-        - t28 * t138 - t31 * t89;
-    let t223 = t22 * d.k10 - p.mx4 * t23;
-    let t224 = t35 * d.k13 - p.mx5 * t36;
-    let t225 = t44 * t53 + t46 * d.k41 + t214 * d.k56 - t43 * t52 - t45 * d.k40;
-    let t226 = t44 * t54 + t42 * t52 + t45 * d.k43 - t46 * d.k42 - t214 * d.k57;
-    let t227 = t37 * t50 + c_q5 * t225 - t36 * t224 - s_q5 * t226 - t38 * t97
-        - inv78 * (t39 * t98 + t96 * t217);
-    let t228 = t37 * d.k13;
-    let t229 = t37 * t228 + t35 * t224 - t42 * t53 - t43 * t54 - p.my6 * t45
-        - p.mx6 * t46 - t38 * t100 - t56 * (inv78 * (p.yz5 * t39 + t217));
-    let t230 = t30 * t48 + c_q4 * t227 + t28 * t148 - t23 * t223 - s_q4 * t229
-        - t59 * t123 - t60 * t127 - t31 * t107 - inv87 * (t32 * t108 + t106 * t220);
-    let t231 = t30 * d.k10;
-    let t232 = t35 * t50 + t30 * t231 + t22 * t223 + t36 * t228 + s_q5 * t225
-        + c_q5 * t226 + t38 * t111 + inv78 * t110 * t217 + t60 * t131 + t28 * t149
-        - t39 * t112 - t59 * t127 - t31 * t114 - inv87 * (t32 * t115 + t113 * t220);
-    let t233 = s_q3 * t230 + c_q3 * t232;
-    let t234 = s_q4 * t227 + c_q4 * t229 + t28 * t157 - t32 * t138 - t59 * t148
-        - t60 * t149 - t31 * t137 - inv87 * t136 * t220 - t22 * t48 - t23 * t231;
-    let t235 = c_q3 * t230 - s_q3 * t232;
-    let t236 = tau[2] + t11 * t70 + p.a3 * t234 - t10 * t63 - p.d4 * t235 - s_q3 * t221
-        - c_q3 * t222;
-    let t237 = t17 * t63 + c_q3 * t221 + t19 * t165 - p.d4 * t233 - t11 * t62
-        - s_q3 * t222 - t57 * t170 - t58 * t174 - t16 * t194 - t18 * t163
-        - t153 * inv162 * t236;
-    let t238 = t10 * t62 + t19 * t168 + p.a3 * t233 + t57 * t171 + t58 * t175 - tau[3]
-        - t17 * t70 - t16 * t195 - t18 * t165 - inv162 * t164 * t236;
-    let t239 = t10 * d.k7 - t11 * d.k16;
-    let t240 = t17 * d.k16;
-    let t241 = t235 + t17 * t240 - t19 * t171 - t11 * t239 - t57 * t178 - t58 * t179
-        - t16 * t201 - t18 * t170 - inv162 * t169 * t236;
-    let t242 = t17 * d.k7;
-    let t243 = t234 + t17 * t242 + t10 * t239 - t19 * t175 - t57 * t179 - t58 * t183
-        - t16 * t202 - t18 * t174 - inv162 * t173 * t236;
-    let t244 = s_q2 * t241 + c_q2 * t243;
-    let t245 = tau[1] + t4 * t71 + p.a2 * t244 - t6 * t47 - tau[2];
-    let t246 = p.a2 * t199 - p.my2;
-    let t247 = p.a2 * t185 + d.k58;
-    let t248 = tau[0]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t6 = t4 * c_q2 + t2 * s_q2;
+    let t7 = t2 * c_q2 - t4 * s_q2;
+    let t8 = p.a2 * qd[1] - p.d3 * t4;
+    let t9 = p.a2 * t2;
+    let t10 = t2 * t9 + qd[1] * t8;
+    let t11 = p.d3 * t3 + t4 * t9;
+    let t12 = t4 * t8 - p.d3 * t2 * t2;
+    let t13 = qd[1] + qd[2];
+    let t14 = qd[2] * t7;
+    let t15 = qd[2] * t6;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t16 = t6 * c_q3 - t13 * s_q3;
+    let t17 = -t6 * s_q3 - t13 * c_q3;
+    let t18 = p.d4 * t6 - p.a3 * t7;
+    let t19 = p.a3 * t13;
+    let t20 = t7 * t18 - t13 * t19;
+    let t21 = p.d4 * t13;
+    let t22 = t13 * t21 + t6 * t18;
+    let t23 = t6 * t19 + t7 * t21;
+    let t24 = t7 + qd[3];
+    let t25 = qd[3] * t17;
+    let t26 = qd[3] * t16;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t27 = t16 * c_q4 + t24 * s_q4;
+    let t28 = t24 * c_q4 - t16 * s_q4;
+    let t29 = qd[4] - t17;
+    let t30 = qd[4] * t28;
+    let t31 = qd[4] * t27;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t32 = t27 * c_q5 - t29 * s_q5;
+    let t33 = -t27 * s_q5 - t29 * c_q5;
+    let t34 = t28 + qd[5];
+    let t35 = qd[5] * t33;
+    let t36 = qd[5] * t32;
+    let t37 = p.xy2 * t4 + p.yz2 * qd[1];
+    let t38 = p.mx4 * t24;
+    let t39 = p.xy4 * t16 + p.yz4 * t24;
+    let t40 = p.mx5 * t29;
+    let t41 = p.xy5 * t27 + p.yz5 * t29;
+    let t42 = p.my6 * t32 - p.mx6 * t33;
+    let t43 = p.mx6 * t34;
+    let t44 = p.my6 * t34;
+    let t45 = p.xy6 * t32 + p.yz6 * t34;
+    let t46 = p.mx5 + p.mx6 * c_q5 - p.my6 * s_q5;
+    let t47 = s_q2 * t11 - c_q2 * t10;
+    let t48 = c_q2 * t11 + s_q2 * t10;
+    let t49 = c_q3 * t20 - s_q3 * t23;
+    let t50 = -s_q3 * t20 - c_q3 * t23;
+    let t51 = p.yz2 * t2 + t4 * d.k2 + qd[1] * d.k3;
+    let t52 = p.xz3 * t6 + p.yz3 * t7 + t13 * d.k6;
+    let t53 = p.yz3 * t13 + t6 * d.k5;
+    let t54 = p.xz4 * t16 + p.yz4 * t17 + t24 * d.k9;
+    let t55 = p.xz5 * t27 + p.yz5 * t28 + t29 * d.k12;
+    let t56 = p.xz6 * t32 + p.yz6 * t33 + t34 * d.k15;
+    let t57 = p.xy6 * t33 + p.xz6 * t34 + t32 * d.k14;
+    let t58 = p.xy5 * t28 + p.xz5 * t29 + t27 * d.k11;
+    let t59 = p.xy4 * t17 + p.xz4 * t24 + t16 * d.k8;
+    let t60 = p.xz3 * t13 + t6 * d.k4 + t7 * d.k5;
+    let t61 = p.xy2 * t2 + t4 * d.k1 + qd[1] * d.k2;
+    let t62 = s_q5 * d.k35;
+    let t63 = c_q5 * d.k35;
+    let t64 = t63 + s_q5 * d.k36;
+    let t65 = c_q5 * d.k37 - t62;
+    let t66 = p.xz5 - c_q5 * t64 - s_q5 * t65;
+    let t67 = d.k12 + s_q5 * t64 - c_q5 * t65;
+    let inv0 = 1.0 / t67;
+    let t68 = d.k11 + c_q5 * (c_q5 * d.k36 - t62) - s_q5 * (t63 + s_q5 * d.k37)
+        - t66 * t66 * inv0;
+    let t69 = p.xy5 - p.yz5 * t66 * inv0;
+    let t70 = s_q4 * t69;
+    let t71 = c_q4 * t69;
+    let t72 = t71 + s_q4 * t68;
+    let t73 = t70 - c_q4 * inv0 * d.k38;
+    let t74 = p.xz4 + c_q4 * t72 - s_q4 * t73;
+    let t75 = d.k9 + s_q4 * t72 + c_q4 * t73;
+    let inv1 = 1.0 / t75;
+    let t76 = d.k8 + c_q4 * (c_q4 * t68 - t70) - s_q4 * (t71 + s_q4 * inv0 * d.k38)
+        - t74 * t74 * inv1;
+    let t77 = p.xy4 - p.yz4 * t74 * inv1;
+    let t78 = s_q3 * t77;
+    let t79 = c_q3 * t77;
+    let t80 = c_q5 * d.k40 - s_q5 * d.k41;
+    let t81 = s_q5 * d.k42 - c_q5 * d.k43;
+    let t82 = s_q5 * d.k40 + c_q5 * d.k41;
+    let t83 = c_q5 * d.k42 + s_q5 * d.k43;
+    let t84 = d.k31 - c_q5 * t82 - s_q5 * t83;
+    let t85 = c_q5 * t80 - s_q5 * t81 - t66 * inv0 * t84;
+    let t86 = p.yz5 * t84;
+    let t87 = c_q4 * t85 + s_q4 * inv0 * t86;
+    let t88 = p.my6 * c_q5 + p.mx6 * s_q5 - t46 * t66 * inv0;
+    let t89 = s_q4 * t46;
+    let t90 = c_q4 * t88 + p.yz5 * inv0 * t89;
+    let t91 = s_q4 * t85 - c_q4 * inv0 * t86;
+    let t92 = c_q4 * t46;
+    let t93 = s_q4 * t88 - p.yz5 * inv0 * t92;
+    let t94 = d.k29 + c_q4 * t91 - s_q4 * t93;
+    let t95 = c_q4 * t87 - s_q4 * t90 - t74 * inv1 * t94;
+    let t96 = p.yz4 * t94;
+    let t97 = c_q3 * t95 + s_q3 * inv1 * t96;
+    let t98 = s_q5 * t82 - c_q5 * t83;
+    let t99 = d.k13 - s_q5 * t80 - c_q5 * t81 - t66 * inv0 * t98;
+    let t100 = -p.mx5 - p.yz5 * inv0 * t98;
+    let t101 = p.mx4 - s_q4 * t99 - c_q4 * t100;
+    let t102 = s_q4 * t100 - c_q4 * t99 - t74 * inv1 * t101;
+    let t103 = p.yz4 * t101;
+    let t104 = c_q3 * t102 + s_q3 * inv1 * t103;
+    let t105 = s_q3 * t97 + c_q3 * t104;
+    let t106 = s_q5 * d.k44;
+    let t107 = c_q5 * d.k44;
+    let t108 = -c_q5 * (t106 + c_q5 * d.k45) - s_q5 * (t107 + s_q5 * d.k46)
+        - inv0 * t84 * t84;
+    let t109 = inv0 * t84 * t89;
+    let t110 = inv0 * t84 * t92;
+    let t111 = c_q4 * (c_q4 * t108 + t109) - s_q4 * (t46 * inv0 * t89 - t110)
+        - inv1 * t94 * t94;
+    let t112 = s_q5 * d.k45 - t107;
+    let t113 = c_q5 * d.k46 - t106;
+    let t114 = inv0 * t84 * t98 + s_q5 * t113 - c_q5 * t112;
+    let t115 = c_q4 * t114 - inv0 * t89 * t98 - inv1 * t94 * t101;
+    let t116 = c_q3 * t115;
+    let t117 = s_q3 * t111 + t116;
+    let t118 = s_q3 * t115;
+    let t119 = s_q5 * t112 + c_q5 * t113 + inv0 * t98 * t98 + inv1 * t101 * t101;
+    let t120 = c_q3 * t119 - t118;
+    let t121 = s_q3 * t117 - c_q3 * t120;
+    let t122 = t79 + s_q3 * t76;
+    let t123 = c_q3 * inv1 * d.k39 - t78;
+    let t124 = s_q4 * t91 + c_q4 * t93;
+    let t125 = d.k10 + s_q4 * t87 + c_q4 * t90 - t74 * inv1 * t124;
+    let t126 = p.mx4 + p.yz4 * inv1 * t124;
+    let t127 = c_q3 * t125 + s_q3 * t126;
+    let t128 = c_q3 * t97 - s_q3 * t104;
+    let t129 = c_q3 * inv1 * t96 - s_q3 * t95;
+    let t130 = c_q3 * inv1 * t103 - s_q3 * t102;
+    let t131 = -s_q3 * t129 - c_q3 * t130;
+    let t132 = -c_q3 * t117 - s_q3 * t120;
+    let t133 = p.d4 * t132;
+    let t134 = s_q4 * t108 - t110;
+    let t135 = t109 + t46 * inv0 * t92;
+    let t136 = c_q4 * t134 + s_q4 * t135 - inv1 * t94 * t124;
+    let t137 = inv0 * t92 * t98 + s_q4 * t114 - inv1 * t101 * t124;
+    let t138 = -s_q3 * t136 - c_q3 * t137;
+    let t139 = p.a3 * t138;
+    let t140 = t133 - t139;
+    let t141 = p.xz3 + p.a3 * t127 + p.d4 * (t131 - t128 - t140) - c_q3 * t122
+        - s_q3 * t123;
+    let t142 = c_q3 * t126 - s_q3 * t125;
+    let t143 = c_q3 * t129 - s_q3 * t130;
+    let t144 = c_q3 * t136 - s_q3 * t137;
+    let t145 = s_q4 * t134 - c_q4 * t135 - inv1 * t124 * t124;
+    let t146 = p.d4 * t144 - p.a3 * t145;
+    let t147 = c_q3 * (c_q3 * t111 - t118) - s_q3 * (t116 + s_q3 * t119);
+    let t148 = p.d4 * t147 - p.a3 * t144;
+    let t149 = d.k6 + p.d4 * t148 + 2.0 * (p.a3 * t142 - p.d4 * t143) + s_q3 * t122
+        - c_q3 * t123 - p.a3 * t146;
+    let inv2 = 1.0 / t149;
+    let t150 = d.k4 + c_q3 * (c_q3 * t76 - t78) + t121 * d.k47 - 2.0 * p.d4 * t105
+        - s_q3 * (t79 + s_q3 * inv1 * d.k39) - t141 * t141 * inv2;
+    let t151 = p.yz3 + p.a3 * (t140 - t131);
+    let t152 = d.k5 + p.a3 * t105 - t121 * d.k48 - t141 * inv2 * t151;
+    let t153 = s_q2 * t152;
+    let t154 = c_q2 * t152;
+    let t155 = t121 * d.k49 - inv2 * t151 * t151;
+    let t156 = d.k28 + t143 - t148;
+    let t157 = t128 + t133 - t141 * inv2 * t156;
+    let t158 = p.a3 * t132 + inv2 * t151 * t156;
+    let t159 = c_q2 * t157 + s_q2 * t158;
+    let t160 = d.k16 + t142 - t146;
+    let t161 = t127 + p.d4 * t138 - t141 * inv2 * t160;
+    let t162 = t139 + inv2 * t151 * t160;
+    let t163 = c_q2 * t161 + s_q2 * t162;
+    let t164 = s_q2 * t159 + c_q2 * t163;
+    let t165 = t147 - inv2 * t156 * t156;
+    let t166 = t144 - inv2 * t156 * t160;
+    let t167 = c_q2 * t166;
+    let t168 = s_q2 * t165 + t167;
+    let t169 = s_q2 * t166;
+    let t170 = t145 - inv2 * t160 * t160;
+    let t171 = t169 + c_q2 * t170;
+    let t172 = s_q2 * t168 + c_q2 * t171;
+    let t173 = d.k2 + p.a2 * t164 - t172 * d.k51;
+    let t174 = d.k3 + t172 * d.k52;
+    let inv3 = 1.0 / t174;
+    let t175 = d.k1 + c_q2 * (c_q2 * t150 - t153) + t172 * d.k50
+        - s_q2 * (t154 - s_q2 * t155) - t173 * t173 * inv3 - 2.0 * p.d3 * t164;
+    let t176 = t154 + s_q2 * t150;
+    let t177 = t153 + c_q2 * t155;
+    let t178 = c_q2 * t159 - s_q2 * t163;
+    let t179 = t131 - t140;
+    let t180 = d.k7 + p.d4 * t121 - t105 - t141 * inv2 * t179;
+    let t181 = d.k53 - p.a3 * t121 - inv2 * t151 * t179;
+    let t182 = s_q2 * t157 - c_q2 * t158;
+    let t183 = s_q2 * t161 - c_q2 * t162;
+    let t184 = s_q2 * t182 + c_q2 * t183;
+    let t185 = c_q2 * t168 - s_q2 * t171;
+    let t186 = p.d3 * t185;
+    let t187 = t132 - inv2 * t156 * t179;
+    let t188 = t138 - inv2 * t160 * t179;
+    let t189 = s_q2 * t187 + c_q2 * t188;
+    let t190 = p.a2 * t189 - t186;
+    let t191 = p.yz2 + p.a2 * t184 + d.k51 * t185 - d.k52 * t189;
+    let t192 = p.xy2 + c_q2 * t176 + p.d3 * (t178 + t190 - t184) - s_q2 * t177
+        - p.a2 * (c_q2 * t180 - s_q2 * t181) - t173 * inv3 * t191;
+    let t193 = c_q2 * t182 - s_q2 * t183;
+    let t194 = c_q2 * t187 - s_q2 * t188;
+    let t195 = p.a2 * t194
+        - p.d3 * (c_q2 * (c_q2 * t165 - t169) - s_q2 * (t167 - s_q2 * t170));
+    let t196 = t121 - inv2 * t179 * t179;
+    let t197 = s_q2 * t176 + c_q2 * t177 + p.a2 * (p.a2 * t196 - p.d3 * t194)
+        + 2.0 * (p.d3 * t193 - p.a2 * (s_q2 * t180 + c_q2 * t181)) - p.d3 * t195
+        - inv3 * t191 * t191;
+    let t198 = d.k0 + s_q1 * (s_q1 * t175 + c_q1 * t192)
+        + c_q1 * (s_q1 * t192 + c_q1 * t197);
+    let inv4 = 1.0 / t198;
+    let t199 = t33 * t57 + tau[5] - t32 * t45;
+    let t200 = t34 * t45 + t36 * d.k35 - t33 * t56 - t35 * d.k36 - t199 * d.k54;
+    let t201 = t32 * t56 - t34 * t57 - t35 * d.k35 - t36 * d.k37 - t199 * d.k55;
+    let t202 = t28 * t58 + tau[4] - s_q5 * t200 - t27 * t41 - c_q5 * t201;
+    let t203 = t29 * t41 + c_q5 * t200 + t31 * t69 - t28 * t55 - s_q5 * t201 - t30 * t68
+        - t66 * inv0 * t202;
+    let t204 = t27 * t55 - tau[5] - t29 * t58 - t30 * t69
+        - inv0 * (t31 * d.k38 + p.yz5 * t202);
+    let t205 = t17 * t59 + s_q4 * t203 + c_q4 * t204 + tau[3] - t16 * t39;
+    let t206 = t24 * t39 + c_q4 * t203 + t26 * t77 + t22 * t125 - t17 * t54 - s_q4 * t204
+        - t49 * t95 - t50 * t102 - t25 * t76 - t74 * inv1 * t205;
+    let t207 = tau[4] + t16 * t54
+        + inv1 * (t49 * t96 + t50 * t103 - t26 * d.k39 - p.yz4 * t205) - t24 * t59
+        - t22 * t126 - t25 * t77;
+    let t208 = t16 * d.k10 - p.mx4 * t17;
+    let t209 = t27 * d.k13 - p.mx5 * t28;
+    let t210 = t34 * t43 + t36 * d.k41 + t199 * d.k56 - t33 * t42 - t35 * d.k40;
+    let t211 = t34 * t44 + t32 * t42 + t35 * d.k43 - t36 * d.k42 - t199 * d.k57;
+    let t212 = t29 * t40 + c_q5 * t210 - t28 * t209 - s_q5 * t211 - t30 * t85
+        - inv0 * (t31 * t86 + t84 * t202);
+    let t213 = t29 * d.k13;
+    let t214 = t29 * t213 + t27 * t209 - t32 * t43 - t33 * t44 - p.my6 * t35
+        - p.mx6 * t36 - t30 * t88 - t46 * (inv0 * (p.yz5 * t31 + t202));
+    let t215 = t24 * t38 + c_q4 * t212 + t22 * t136 - t17 * t208 - s_q4 * t214
+        - t49 * t111 - t50 * t115 - t25 * t95 - inv1 * (t26 * t96 + t94 * t205);
+    let t216 = t24 * d.k10;
+    let t217 = t27 * t40 + t24 * t216 + t16 * t208 + t28 * t213 + s_q5 * t210
+        + c_q5 * t211 + t30 * t99 + inv0 * t98 * t202 + t50 * t119 + t22 * t137
+        - t31 * t100 - t49 * t115 - t25 * t102 - inv1 * (t26 * t103 + t101 * t205);
+    let t218 = s_q3 * t215 + c_q3 * t217;
+    let t219 = s_q4 * t212 + c_q4 * t214 + t22 * t145 - t26 * t126 - t49 * t136
+        - t50 * t137 - t25 * t125 - inv1 * t124 * t205 - t16 * t38 - t17 * t216;
+    let t220 = c_q3 * t215 - s_q3 * t217;
+    let t221 = tau[2] + t7 * t60 + p.a3 * t219 - t6 * t53 - p.d4 * t220 - s_q3 * t206
+        - c_q3 * t207;
+    let t222 = t13 * t53 + c_q3 * t206 + t15 * t152 - p.d4 * t218 - t7 * t52
+        - s_q3 * t207 - t47 * t157 - t48 * t161 - t12 * t180 - t14 * t150
+        - t141 * inv2 * t221;
+    let t223 = t6 * t52 + t15 * t155 + p.a3 * t218 + t47 * t158 + t48 * t162 - tau[3]
+        - t13 * t60 - t12 * t181 - t14 * t152 - inv2 * t151 * t221;
+    let t224 = t6 * d.k7 - t7 * d.k16;
+    let t225 = t13 * d.k16;
+    let t226 = t220 + t13 * t225 - t15 * t158 - t7 * t224 - t47 * t165 - t48 * t166
+        - t12 * t187 - t14 * t157 - inv2 * t156 * t221;
+    let t227 = t13 * d.k7;
+    let t228 = t219 + t13 * t227 + t6 * t224 - t15 * t162 - t47 * t166 - t48 * t170
+        - t12 * t188 - t14 * t161 - inv2 * t160 * t221;
+    let t229 = s_q2 * t226 + c_q2 * t228;
+    let t230 = tau[1] + t2 * t61 + p.a2 * t229 - t4 * t37 - tau[2];
+    let t231 = p.a2 * t185 - p.my2;
+    let t232 = p.a2 * t172 + d.k58;
+    let t233 = tau[0]
         + s_q1
-            * (qd[1] * t47 + c_q2 * t237 + t7 * t206 - t4 * t61 - s_q2 * t238
-                - p.d3 * t244 - t5 * t189 - t186 * inv188 * t245)
+            * (qd[1] * t37 + c_q2 * t222 + t5 * t192 - t2 * t51 - s_q2 * t223
+                - p.d3 * t229 - t3 * t175 - t173 * inv3 * t230)
         + c_q1
-            * (t6 * t61 + s_q2 * t237 + c_q2 * t238 + p.d3 * (c_q2 * t241 - s_q2 * t243)
-                + t7 * t211 - qd[1] * t71
+            * (t4 * t51 + s_q2 * t222 + c_q2 * t223 + p.d3 * (c_q2 * t226 - s_q2 * t228)
+                + t5 * t197 - qd[1] * t61
                 - p.a2
-                    * (t19 * t195 - t233 - t10 * t240 - t11 * t242 - t57 * t201
-                        - t58 * t202 - t16 * t210 - t18 * t194 - inv162 * t193 * t236)
-                - t5 * t206 - inv188 * t205 * t245)
+                    * (t15 * t181 - t218 - t6 * t225 - t7 * t227 - t47 * t187
+                        - t48 * t188 - t12 * t196 - t14 * t180 - inv2 * t179 * t221)
+                - t3 * t192 - inv3 * t191 * t230)
         - p.g
             * (s_q1
-                * (s_q1 * (t192 - t200 - t186 * inv188 * t246)
-                    + c_q1 * (t207 - t209 - inv188 * t205 * t246))
+                * (s_q1 * (t178 - t186 - t173 * inv3 * t231)
+                    + c_q1 * (t193 - t195 - inv3 * t191 * t231))
                 + c_q1
-                    * (s_q1 * (t177 - p.d3 * t185 - t186 * inv188 * t247)
-                        + c_q1 * (t198 - t204 - inv188 * t205 * t247)));
-    let t249 = t5 + s_q1 * inv213 * t248;
-    let t250 = c_q1 * inv213 * t248 - t7;
-    let t251 = t245 - t2 * t246 - t3 * t247 - t186 * t249 - t205 * t250;
-    let t252 = inv188 * t251;
-    let t253 = t2 + p.d3 * t250;
-    let t254 = t3 + p.a2 * inv188 * t251 - p.d3 * t249;
-    let t255 = t57 + c_q2 * t253 + s_q2 * t254;
-    let t256 = t58 + c_q2 * t254 - s_q2 * t253;
-    let t257 = t16 - p.a2 * t250;
-    let t258 = t18 + c_q2 * t249 + s_q2 * t250;
-    let t259 = c_q2 * t250 - t19 - s_q2 * t249;
-    let t260 = inv162
-        * (t236 - t169 * t255 - t173 * t256 - t193 * t257 - t153 * t258 - t164 * t259
-            - t161 * inv188 * t251);
-    let t261 = t252 + t260;
-    let t262 = t255 - p.d4 * t261;
-    let t263 = t257 + p.d4 * t258 - p.a3 * t259;
-    let t264 = t59 + c_q3 * t262 - s_q3 * t263;
-    let t265 = t60 - s_q3 * t262 - c_q3 * t263;
-    let t266 = t256 + p.a3 * t261 - t28;
-    let t267 = t31 + c_q3 * t258 - s_q3 * t261;
-    let t268 = c_q3 * t261 + t32 + s_q3 * t258;
-    let t269 = inv87
-        * (t220 + p.yz4 * t268 - t106 * t264 - t113 * t265 - t136 * t266 - t85 * t267
-            - t86 * t259);
-    let t270 = c_q4 * t264 + s_q4 * t266;
-    let t271 = t265;
-    let t272 = t259 + t269;
-    let t273 = t38 + c_q4 * t267 + s_q4 * t272;
-    let t274 = c_q4 * t272 - t39 - s_q4 * t267;
-    let t275 = inv78
-        * (t217 + t110 * t271 - t96 * t270 - t56 * (c_q4 * t266 - s_q4 * t264)
-            - t76 * t273 - p.yz5 * t274 - t77 * t268);
-    let t276 = t268 + t275;
+                    * (s_q1 * (t164 - p.d3 * t172 - t173 * inv3 * t232)
+                        + c_q1 * (t184 - t190 - inv3 * t191 * t232)));
+    let t234 = t3 + s_q1 * inv4 * t233;
+    let t235 = c_q1 * inv4 * t233 - t5;
+    let t236 = t230 - t0 * t231 - t1 * t232 - t173 * t234 - t191 * t235;
+    let t237 = inv3 * t236;
+    let t238 = t0 + p.d3 * t235;
+    let t239 = t1 + p.a2 * inv3 * t236 - p.d3 * t234;
+    let t240 = t47 + c_q2 * t238 + s_q2 * t239;
+    let t241 = t48 + c_q2 * t239 - s_q2 * t238;
+    let t242 = t12 - p.a2 * t235;
+    let t243 = t14 + c_q2 * t234 + s_q2 * t235;
+    let t244 = c_q2 * t235 - t15 - s_q2 * t234;
+    let t245 = inv2
+        * (t221 - t156 * t240 - t160 * t241 - t179 * t242 - t141 * t243 - t151 * t244
+            - t149 * inv3 * t236);
+    let t246 = t237 + t245;
+    let t247 = t240 - p.d4 * t246;
+    let t248 = t242 + p.d4 * t243 - p.a3 * t244;
+    let t249 = t49 + c_q3 * t247 - s_q3 * t248;
+    let t250 = t50 - s_q3 * t247 - c_q3 * t248;
+    let t251 = t241 + p.a3 * t246 - t22;
+    let t252 = t25 + c_q3 * t243 - s_q3 * t246;
+    let t253 = c_q3 * t246 + t26 + s_q3 * t243;
+    let t254 = inv1
+        * (t205 + p.yz4 * t253 - t94 * t249 - t101 * t250 - t124 * t251 - t74 * t252
+            - t75 * t244);
+    let t255 = c_q4 * t249 + s_q4 * t251;
+    let t256 = t244 + t254;
+    let t257 = t30 + c_q4 * t252 + s_q4 * t256;
+    let t258 = c_q4 * t256 - t31 - s_q4 * t252;
+    let t259 = inv0
+        * (t202 + t98 * t250 - t84 * t255 - t46 * (c_q4 * t251 - s_q4 * t249)
+            - t66 * t257 - p.yz5 * t258 - t67 * t253);
+    let t260 = t253 + t259;
     [
-        inv213 * t248,
-        t252,
-        t260,
-        t269,
-        t275,
-        (t214 + p.my6 * (c_q5 * t270 + s_q5 * t271)
-            + p.yz6 * (t46 + s_q5 * t273 + c_q5 * t276)
-            - p.mx6 * (c_q5 * t271 - s_q5 * t270)
-            - p.xz6 * (t45 + c_q5 * t273 - s_q5 * t276) - d.k15 * t274) * d.k59,
+        inv4 * t233,
+        t237,
+        t245,
+        t254,
+        t259,
+        (t199 + p.my6 * (c_q5 * t255 + s_q5 * t250)
+            + p.yz6 * (t36 + s_q5 * t257 + c_q5 * t260)
+            - p.mx6 * (c_q5 * t250 - s_q5 * t255)
+            - p.xz6 * (t35 + c_q5 * t257 - s_q5 * t260) - d.k15 * t258) * d.k59,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 982,
-    add: 700,
+    mul: 976,
+    add: 694,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -2013,437 +2006,427 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t7 = p.d4 * t4;
-    let t8 = p.a3 * t4;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = s_q3 * c_q4;
-    let t14 = c_q5 * t13 + c_q3 * s_q5;
-    let t15 = s_q5 * t13 - c_q3 * c_q5;
-    let t16 = p.xz6 * s_q5 + p.yz6 * c_q5;
-    let t17 = qd[0] * c_q1;
-    let t18 = qd[0] * s_q1;
-    let t19 = p.xy2 * t18;
-    let t20 = t19 + p.yz2 * qd[1];
-    let t21 = s_q3 * s_q4;
-    let t22 = s_q4 * s_q5;
-    let t23 = s_q4 * c_q5;
-    let t24 = p.xy6 * t23 + p.yz6 * c_q4;
-    let t25 = s_q1 * qd[1];
-    let t26 = 2.0 * p.a2 * t25 + p.d3 * -2.0 * (s_q1 * t18 + c_q1 * t17);
-    let t27 = c_q1 * qd[1];
-    let t28 = p.xz4 * s_q3 + p.yz4 * c_q3;
-    let t29 = p.a2 * qd[1];
-    let t30 = 2.0 * (s_q2 * t29 - t7);
-    let t31 = p.yz5 * c_q3 - p.xy5 * t13;
-    let t32 = -2.0 * (t8 + c_q2 * t29);
-    let t33 = p.yz6 * t21 - p.xy6 * t14;
-    let t34 = p.xz5 * s_q4 + p.yz5 * c_q4;
-    let t35 = q[1] + q[2];
-    let (t36, t38) = libm::Libm::<Real>::sincos(t35);
-    let t37 = qd[0] * t36;
-    let t39 = qd[0] * t38;
-    let t40 = c_q3 * t37 - t4 * s_q3;
-    let t41 = t4 * c_q3 + s_q3 * t37;
-    let t42 = qd[3] + t39;
-    let t43 = c_q4 * t40 + s_q4 * t42;
-    let t44 = c_q4 * t42 - s_q4 * t40;
-    let t45 = qd[4] + t41;
-    let t46 = c_q5 * t43 - s_q5 * t45;
-    let t47 = s_q5 * t43 + c_q5 * t45;
-    let t48 = qd[5] + t44;
-    let t49 = p.xy4 * t40;
-    let t50 = p.yz4 * t42;
-    let t51 = t49 + t50;
-    let t52 = p.xy5 * t43;
-    let t53 = p.yz5 * t45;
-    let t54 = t52 + t53;
-    let t55 = p.xy6 * t46;
-    let t56 = p.yz6 * t48;
-    let t57 = t55 + t56;
-    let t58 = c_q3 * t36;
-    let t59 = c_q4 * t58 + s_q4 * t38;
-    let t60 = c_q4 * t38 - s_q4 * t58;
-    let t61 = s_q3 * t36;
-    let t62 = c_q5 * t59 - s_q5 * t61;
-    let t63 = -(s_q5 * t59) - c_q5 * t61;
-    let t64 = p.xz3 * t36 + p.yz3 * t38;
-    let t65 = t38 * (qd[2] + qd[1]);
-    let t66 = -(t36 * (qd[2] + qd[1]));
-    let t67 = p.xy4 * t58 + p.yz4 * t38;
-    let t68 = c_q3 * t65 - qd[3] * t61;
-    let t69 = qd[3] * t58 + s_q3 * t65;
-    let t70 = t69;
-    let t71 = t36 * t37;
-    let t72 = t37 * t38;
-    let t73 = p.a2 * c_q1;
-    let t74 = 2.0 * (p.a3 * t72 + t37 * t73 - p.d4 * t71);
-    let t75 = p.xy5 * t59 + p.yz5 * t61;
-    let t76 = s_q4 * t66 + qd[4] * t60 + c_q4 * t68;
-    let t77 = c_q4 * t66 - qd[4] * t59 - s_q4 * t68;
-    let t78 = t38 * t39;
-    let t79 = 2.0 * (p.d4 * t72 - p.a3 * t78 - t39 * t73);
-    let t80 = t4 * t36;
-    let t81 = t80 - t66;
-    let t82 = t65 + t4 * t38;
-    let t83 = t26 + p.a3 * t81 + p.d4 * t82;
-    let t84 = s_q3 * t79 + c_q3 * t83;
-    let t85 = p.xy6 * t62 + p.yz6 * t60;
-    let t86 = qd[5] * t63 + c_q5 * t76 - s_q5 * t69;
-    let t87 = c_q5 * t69 + qd[5] * t62 + s_q5 * t76;
-    let t88 = c_q3 * t79 - s_q3 * t83;
-    let t89 = c_q4 * t74 - s_q4 * t88;
-    let t90 = c_q4 * t88 + s_q4 * t74;
-    let t91 = t38 * t42;
-    let t92 = t41 * t58 + t40 * t61;
-    let t93 = t45 * t61;
-    let t94 = t44 * t59 + t43 * t60;
-    let t95 = t48 * t60;
-    let t96 = t46 * t63 - t47 * t62;
-    let t97 = p.mx6 * -2.0 * (t95 - t47 * t63) + p.my6 * (t96 - t77);
-    let t98 = p.my6 * -2.0 * (t95 + t46 * t62) + p.mx6 * (t77 + t96);
-    let t99 = s_q3 * t42;
-    let t100 = c_q3 * (t39 - qd[3]);
-    let t101 = s_q3 * (t39 - qd[3]);
-    let t102 = t101;
-    let t103 = qd[4] * t21 + c_q4 * t100 - s_q4 * t37;
-    let t104 = qd[4] * t13 - s_q4 * t100 - c_q4 * t37;
-    let t105 = 2.0 * (p.a3 * t37 + p.d4 * t39);
-    let t106 = 2.0 * p.a2 * t18 + t105;
-    let t107 = s_q3 * t32 + c_q3 * t106;
-    let t108 = qd[5] * t15 + c_q5 * t103 - s_q5 * t101;
-    let t109 = qd[5] * t14 - c_q5 * t101 - s_q5 * t103;
-    let t110 = c_q3 * t32 - s_q3 * t106;
-    let t111 = c_q4 * t30 - s_q4 * t110;
-    let t112 = s_q4 * t30 + c_q4 * t110;
-    let t113 = s_q3 * t41 - c_q3 * t40;
-    let t114 = c_q3 * t45;
-    let t115 = t21 * t43 - t13 * t44;
-    let t116 = t21 * t48;
-    let t117 = t14 * t47 + t15 * t46;
-    let t118 = p.mx6 * -2.0 * (t116 - t15 * t47) + p.my6 * (t117 - t104);
-    let t119 = p.my6 * -2.0 * (t116 - t14 * t46) + p.mx6 * (t104 + t117);
-    let t120 = 2.0 * s_q3 * t8 - c_q3 * t105;
-    let t121 = t120;
-    let t122 = -2.0 * c_q3 * t8 - s_q3 * t105;
-    let t123 = -2.0 * t7 * c_q4 - s_q4 * t122;
-    let t124 = c_q4 * t122 - 2.0 * t7 * s_q4;
-    let t125 = t40;
-    let t126 = p.xy5 * s_q4;
-    let t127 = c_q4 * (qd[4] - t41);
-    let t128 = s_q4 * (qd[4] - t41);
-    let t129 = c_q5 * t127 - qd[5] * t22 - s_q5 * t40;
-    let t130 = c_q5 * t40 + qd[5] * t23 + s_q5 * t127;
-    let t131 = s_q4 * t44 + c_q4 * t43;
-    let t132 = c_q4 * t48;
-    let t133 = t23 * t47 + t22 * t46;
-    let t134 = p.my6 * (t128 - t133) - p.mx6 * 2.0 * (t22 * t47 + t132);
-    let t135 = p.my6 * -2.0 * (t132 + t23 * t46) - p.mx6 * (t128 + t133);
-    let t136 = t43;
-    let t137 = s_q5 * t48;
-    let t138 = c_q5 * (t44 - qd[5]);
-    let t139 = s_q5 * (qd[5] - t44);
-    let t140 = s_q5 * t47 - c_q5 * t46;
-    let t141 = p.my6 * (t43 + t140) - 2.0 * p.mx6 * c_q5 * t47;
-    let t142 = 2.0 * p.my6 * s_q5 * t46 + p.mx6 * (t140 - t43);
-    let t143 = c_q5 * t141 - 2.0 * p.mx5 * t45 - s_q5 * t142;
-    let t144 = c_q5 * t48;
-    let t145 = t46;
-    let t146 = p.yz6 * (t46 - t145);
-    let t147 = 2.0 * (p.my6 * t137 - p.mx6 * t144);
-    let t148 = p.mx6 * 2.0 * t46 - p.my6 * 2.0 * t47;
-    let t149 = c_q4 * t147 - s_q4 * t148;
-    let t150 = -2.0 * (p.mx6 * t137 + p.my6 * t144);
-    let t151 = s_q3 * t149 + c_q3 * t150;
-    let t152 = c_q3 * t149 - s_q3 * t150;
-    let t153 = s_q4 * t147 + c_q4 * t148;
-    let t154 = s_q2 * t152 + c_q2 * t153;
-    let t155 = p.yz2 * t17 + t18 * d.k2 + qd[1] * d.k3;
-    let t156 = t18 * d.k1;
-    let t157 = p.xy2 * t17 + qd[1] * d.k2;
-    let t158 = p.yz2 * c_q1 + s_q1 * d.k2;
-    let t159 = p.xz3 * t37 + p.yz3 * t39 + t4 * d.k6;
-    let t160 = p.xz4 * t40 + t42 * d.k9 - p.yz4 * t41;
-    let t161 = p.xz4 * t58 + t38 * d.k9 - p.yz4 * t61;
-    let t162 = p.xz5 * t43 + p.yz5 * t44 + t45 * d.k12;
-    let t163 = p.xz5 * t59 + p.yz5 * t60 + t61 * d.k12;
-    let t164 = p.xz6 * t46 + t48 * d.k15 - p.yz6 * t47;
-    let t165 = p.xz6 * t62 + p.yz6 * t63 + t60 * d.k15;
-    let t166 = p.xz6 * t77 + p.my6 * t89 + t63 * t164 + t86 * d.k14 - p.xy6 * t87
-        - t47 * t165 - t57 * t60 - t48 * t85;
-    let t167 = t46 * d.k14;
-    let t168 = p.xz6 * t48 - p.xy6 * t47;
-    let t169 = t167 + t168;
-    let t170 = p.xy6 * t63 + p.xz6 * t60 + t62 * d.k14;
-    let t171 = p.xy6 * t86 + p.yz6 * t77 + t60 * t169 + t48 * t170 - p.mx6 * t89
-        - t62 * t164 - t46 * t165;
-    let t172 = p.xy5 * t77 + p.xz5 * t69 + t60 * t162 + t44 * t163 + t76 * d.k11
-        + t84 * d.k13 + c_q5 * t166 - t54 * t61 - t45 * t75 - s_q5 * t171;
-    let t173 = t43 * d.k11;
-    let t174 = p.xy5 * t44 + p.xz5 * t45;
-    let t175 = t173 + t174;
-    let t176 = p.xy5 * t60 + p.xz5 * t61 + t59 * d.k11;
-    let t177 = p.xz6 * t86 + t77 * d.k15 + t57 * t62 + t46 * t85 + t47 * t170
-        - p.yz6 * t87 - p.mx6 * (s_q5 * t90 + c_q5 * t84)
-        - p.my6 * (c_q5 * t90 - s_q5 * t84) - t63 * t169;
-    let t178 = p.xy5 * t76 + p.yz5 * t69 + t61 * t175 + t45 * t176 + t177 - p.mx5 * t84
-        - t59 * t162 - t43 * t163;
-    let t179 = p.xz4 * t66 + t68 * d.k8 + t74 * d.k10 + c_q4 * t172 - p.xy4 * t70
-        - t41 * t161 - t38 * t51 - t42 * t67 - t61 * t160 - s_q4 * t178;
-    let t180 = t40 * d.k8;
-    let t181 = p.xz4 * t42 - p.xy4 * t41;
-    let t182 = t180 + t181;
-    let t183 = p.xz4 * t38 + t58 * d.k8 - p.xy4 * t61;
-    let t184 = t69 * d.k12 + t54 * t59 + t43 * t75 + p.xz5 * t76 + p.yz5 * t77
-        + p.mx5 * t89 - t44 * t176 - t90 * d.k13 - s_q5 * t166 - c_q5 * t171
-        - t60 * t175;
-    let t185 = p.xy4 * t68 + p.yz4 * t66 + t38 * t182 + t42 * t183 - p.mx4 * t74
-        - t58 * t160 - t40 * t161 - t184;
-    let t186 = p.mx5 * -2.0 * (t44 * t60 + t93) + c_q5 * t97 + (t94 - t69) * d.k13
-        - s_q5 * t98;
-    let t187 = p.mx5 * (t69 + t94) + p.mx6 * (t48 * t62 + t46 * t60 + t87)
-        + p.my6 * (t86 + t48 * t63 - t47 * t60) + -2.0 * (t93 + t43 * t59) * d.k13;
-    let t188 = c_q4 * t186 - p.mx4 * 2.0 * (t41 * t61 + t91) - (t92 + t66) * d.k10
-        - s_q4 * t187;
-    let t189 = p.mx4 * (t66 - t92) + s_q5 * t97 + c_q5 * t98
-        + -2.0 * (t91 + t40 * t58) * d.k10 - p.mx5 * (t45 * t59 + t43 * t61 - t77)
-        - (t76 + t45 * t60 + t44 * t61) * d.k13;
-    let t190 = s_q3 * t188 + c_q3 * t189;
-    let t191 = t39 * t64 + t26 * d.k7 + t38 * t159 + t65 * d.k4 + c_q3 * t179
-        + d.k5 * (t66 - t80) - p.d4 * t190 - s_q3 * t185;
-    let t192 = t36 * d.k4 + t38 * d.k5;
-    let t193 = t66 * d.k9 + s_q4 * t172 + c_q4 * t178 + t51 * t58 + t40 * t67
-        + p.xz4 * t68 + t61 * t182 + t41 * t183 - p.yz4 * t70 - p.mx4 * t84
-        - t88 * d.k10;
-    let t194 = t4 * t192 + t65 * d.k5 + t193 + p.a3 * t190 - t37 * t64 - t26 * d.k16
-        - t36 * t159;
-    let t195 = c_q3 * t188 - s_q3 * t189;
-    let t196 = 2.0 * (t72 * d.k7 - t78 * d.k16) + t195;
-    let t197 = p.mx4 * (t69 + t42 * t58 + t38 * t40)
-        + (t68 - t38 * t41 - t42 * t61) * d.k10 + s_q4 * t186 + c_q4 * t187;
-    let t198 = 2.0 * (t72 * d.k16 - t71 * d.k7) + t197;
-    let t199 = s_q2 * t196 + c_q2 * t198;
-    let t200 = p.xy2 * c_q1 + s_q1 * d.k1;
-    let t201 = p.yz5 * t21 + c_q3 * d.k12 - p.xz5 * t13;
-    let t202 = p.yz6 * t15 + t21 * d.k15 - p.xz6 * t14;
-    let t203 = t108 * d.k14 + p.xy6 * t109 + p.xz6 * t104 + t15 * t164 - t47 * t202
-        - t21 * t57 - t33 * t48;
-    let t204 = p.my6 * t111 + t203;
-    let t205 = p.xy6 * t15 + p.xz6 * t21 - t14 * d.k14;
-    let t206 = p.xy6 * t108 + p.yz6 * t104 + t21 * t169 + t48 * t205 + t14 * t164
-        - t46 * t202;
-    let t207 = t206 - p.mx6 * t111;
-    let t208 = t103 * d.k11 + p.xy5 * t104 + p.xz5 * t101 + t21 * t162 + t44 * t201
-        - c_q3 * t54 - t31 * t45;
-    let t209 = t107 * d.k13 + c_q5 * t204 + t208 - s_q5 * t207;
-    let t210 = p.xy5 * t21 + p.xz5 * c_q3 - t13 * d.k11;
-    let t211 = p.mx6 * (s_q5 * t112 + c_q5 * t107) + p.my6 * (c_q5 * t112 - s_q5 * t107);
-    let t212 = t104 * d.k15 + t33 * t46 + p.xz6 * t108 + p.yz6 * t109 + t47 * t205
-        - t14 * t57 - t15 * t169;
-    let t213 = t212 + p.xy5 * t103 + p.yz5 * t101 + c_q3 * t175 + t45 * t210 + t13 * t162
-        - t43 * t201;
-    let t214 = t213 - t211 - p.mx5 * t107;
-    let t215 = t100 * d.k8 + t28 * t41 + p.xy4 * (t99 - t102) - c_q3 * t160
-        - p.xz4 * t37;
-    let t216 = t30 * d.k10 + c_q4 * t209 + t215 - s_q4 * t214;
-    let t217 = p.xy4 * c_q3 + s_q3 * d.k8;
-    let t218 = p.mx5 * t111 - t112 * d.k13 - s_q5 * t204 - c_q5 * t207;
-    let t219 = t101 * d.k12 + t31 * t43 + p.xz5 * t103 + p.yz5 * t104 - t13 * t54
-        - t21 * t175 - t44 * t210;
-    let t220 = s_q3 * t160 + p.xy4 * t100 + t28 * t40 - t42 * t217 - t219 - p.yz4 * t37;
-    let t221 = t220 - p.mx4 * t30 - t218;
-    let t222 = p.mx5 * -2.0 * (t21 * t44 + t114) + c_q5 * t118 + (t115 - t101) * d.k13
-        - s_q5 * t119;
-    let t223 = p.mx5 * (t101 + t115) + p.mx6 * (t21 * t46 - t14 * t48 - t109)
-        + p.my6 * (t108 + t15 * t48 - t21 * t47) + 2.0 * (t13 * t43 - t114) * d.k13;
-    let t224 = (t37 + t113) * d.k10 + c_q4 * t222 - 2.0 * p.mx4 * c_q3 * t41
-        - s_q4 * t223;
-    let t225 = p.mx4 * (t113 - t37) + s_q5 * t118 + c_q5 * t119
-        + 2.0 * s_q3 * t40 * d.k10 - p.mx5 * (c_q3 * t43 - t104 - t13 * t45)
-        - (t103 + t21 * t45 + c_q3 * t44) * d.k13;
-    let t226 = s_q3 * t224 + c_q3 * t225;
-    let t227 = p.yz3 * t4 + t37 * d.k5;
-    let t228 = t39 * (d.k6 + d.k4) - p.d4 * t226 - 2.0 * t227;
-    let t229 = 2.0 * t18 * d.k60 + c_q3 * t216 + t228 - s_q3 * t221;
-    let t230 = t37 * d.k4;
-    let t231 = s_q4 * t209 + c_q4 * t214 - p.mx4 * t107 - t110 * d.k10;
-    let t232 = p.xz4 * t100 + c_q3 * t182 - p.yz4 * t102 - t37 * d.k9 - t41 * t217
-        - s_q3 * (t51 + t49);
-    let t233 = p.xz3 * t4 + t39 * d.k5;
-    let t234 = t232 + 2.0 * t233 + t230 + p.a3 * t226 - t37 * d.k6;
-    let t235 = t231 + t234 - 2.0 * t18 * d.k61;
-    let t236 = c_q3 * t224 - s_q3 * t225;
-    let t237 = t236 - 2.0 * t4 * d.k16;
-    let t238 = p.mx4 * (t101 - t99) + (t100 - c_q3 * t42) * d.k10 + s_q4 * t222
-        + c_q4 * t223;
-    let t239 = t238 - 2.0 * t4 * d.k7;
-    let t240 = s_q2 * t237 + c_q2 * t239;
-    let t241 = p.d3 * t240;
-    let t242 = p.d3 * (c_q2 * t237 - s_q2 * t239)
-        - p.a2 * (2.0 * (t37 * d.k16 + t39 * d.k7) - t226);
-    let t243 = p.my6 * t123 + t203;
-    let t244 = t206 - p.mx6 * t123;
-    let t245 = t208 + c_q5 * t243 - t121 * d.k13 - s_q5 * t244;
-    let t246 = p.mx6 * (c_q5 * t121 - s_q5 * t124) - p.my6 * (c_q5 * t124 + s_q5 * t121);
-    let t247 = t213 + t246 + p.mx5 * t121;
-    let t248 = t215 + c_q4 * t245 - s_q4 * t247 - 2.0 * t4 * d.k62;
-    let t249 = p.mx5 * t123 - t124 * d.k13 - s_q5 * t243 - c_q5 * t244;
-    let t250 = t220 + 2.0 * t4 * d.k63 - t249;
-    let t251 = t228 + c_q3 * t248 - s_q3 * t250;
-    let t252 = p.mx4 * t120 + s_q4 * t245 + c_q4 * t247 - t122 * d.k10;
-    let t253 = t234 + t252;
-    let t254 = p.xz6 * t23 + c_q4 * d.k15 - p.yz6 * t22;
-    let t255 = t129 * d.k14 - p.xy6 * t130 - p.xz6 * t128 - t47 * t254 - c_q4 * t57
-        - t24 * t48 - t22 * t164;
-    let t256 = p.xz6 * c_q4 + t23 * d.k14 - p.xy6 * t22;
-    let t257 = p.xy6 * t129 + c_q4 * t169 + t48 * t256 - p.yz6 * t128 - t23 * t164
-        - t46 * t254;
-    let t258 = t34 * t44 + p.xz5 * t40 + c_q4 * t162 + t127 * d.k11 + c_q5 * t255
-        - p.xy5 * t128 - t45 * t126 - s_q5 * t257;
-    let t259 = p.xy5 * c_q4 + s_q4 * d.k11;
-    let t260 = t23 * t57 + t24 * t46 + p.xz6 * t129 + t22 * t169 + t47 * t256
-        - t128 * d.k15 - p.yz6 * t130;
-    let t261 = p.xy5 * t127 + p.yz5 * t40 + t45 * t259 + t260 - t34 * t43 - s_q4 * t162;
-    let t262 = c_q4 * t258 - p.xy4 * t125 - t41 * (d.k9 + d.k8) - t49 - s_q4 * t261
-        - 2.0 * t50;
-    let t263 = p.xz5 * t127 + t40 * d.k12 + s_q4 * t54 + t43 * t126 - p.yz5 * t128
-        - c_q4 * t175 - t44 * t259 - s_q5 * t255 - c_q5 * t257;
-    let t264 = t180 + 2.0 * t181 - t40 * d.k9 - t263;
-    let t265 = c_q5 * t134 + (t131 - t40) * d.k13 - 2.0 * p.mx5 * c_q4 * t44
-        - s_q5 * t135;
-    let t266 = p.mx5 * (t40 + t131) + p.mx6 * (t23 * t48 + c_q4 * t46 + t130)
-        + p.my6 * (t129 - c_q4 * t47 - t22 * t48) - 2.0 * s_q4 * t43 * d.k13;
-    let t267 = c_q4 * t265 - 2.0 * p.mx4 * t42 - s_q4 * t266;
-    let t268 = s_q5 * t134 + c_q5 * t135 - p.mx5 * (s_q4 * t45 + t128)
-        - (t127 + c_q4 * t45) * d.k13 - 2.0 * t42 * d.k10;
-    let t269 = s_q3 * t267 + c_q3 * t268;
-    let t270 = c_q3 * t262 - p.d4 * t269 - s_q3 * t264;
-    let t271 = s_q4 * t258 + c_q4 * t261 + p.yz4 * (t40 - t125);
-    let t272 = t271 + p.a3 * t269;
-    let t273 = c_q3 * t267 - s_q3 * t268;
-    let t274 = p.mx4 * 2.0 * t40 + s_q4 * t265 + c_q4 * t266 - 2.0 * t41 * d.k10;
-    let t275 = s_q2 * t273 + c_q2 * t274;
-    let t276 = t16 * t47 + t138 * d.k14 + p.xy6 * (t137 + t139) - p.xz6 * t136
-        - c_q5 * t164;
-    let t277 = p.xy6 * c_q5 + s_q5 * d.k14;
-    let t278 = p.xy6 * t138 + s_q5 * t164 + t16 * t46 - p.yz6 * t136 - t48 * t277;
-    let t279 = c_q5 * t276 + t44 * (d.k12 + d.k11) - p.xy5 * t136 - t52 - s_q5 * t278
-        - 2.0 * t53;
-    let t280 = p.xz6 * t138 + p.yz6 * t139 + c_q5 * t169 - t136 * d.k15 - t47 * t277
-        - s_q5 * (t57 + t55);
-    let t281 = t173 + t280 + 2.0 * t174 - t43 * d.k12;
-    let t282 = c_q4 * t279 - s_q4 * t281;
-    let t283 = p.yz5 * (t43 - t136) - s_q5 * t276 - c_q5 * t278;
-    let t284 = t283;
-    let t285 = p.my6 * (t138 - t144) - p.mx6 * (t137 + t139) - 2.0 * t45 * d.k13;
-    let t286 = c_q4 * t143 - s_q4 * t285;
-    let t287 = s_q5 * t141 + c_q5 * t142 - p.mx5 * 2.0 * t43 - 2.0 * t44 * d.k13;
-    let t288 = s_q3 * t286 + c_q3 * t287;
-    let t289 = c_q3 * t282 + s_q3 * t284 - p.d4 * t288;
-    let t290 = s_q4 * t279 + c_q4 * t281;
-    let t291 = t290 + p.a3 * t288;
-    let t292 = c_q3 * t286 - s_q3 * t287;
-    let t293 = s_q4 * t143 + c_q4 * t285;
-    let t294 = s_q2 * t292 + c_q2 * t293;
-    let t295 = -2.0 * t56 - p.xy6 * t145 - t47 * (d.k15 + d.k14) - t55;
-    let t296 = t167 + 2.0 * t168 - t46 * d.k15;
-    let t297 = c_q5 * t295 - s_q5 * t296;
-    let t298 = c_q4 * t297 - s_q4 * t146;
-    let t299 = s_q5 * t295 + c_q5 * t296;
-    let t300 = c_q3 * t298 - p.d4 * t151 - s_q3 * t299;
-    let t301 = c_q4 * t146 + s_q4 * t297;
-    let t302 = t301 + p.a3 * t151;
-    let t303 = p.a3 * t197 + p.xz3 * t65 + p.yz3 * t66 + t36 * t227 + t71 * d.k5
-        + 2.0 * c_q1 * (t37 * d.k61 + t39 * d.k60) - s_q3 * t179 - c_q3 * t185
-        - p.d4 * t195 - t38 * (t230 + t233) - t39 * t192;
-    let t304 = p.a3 * t238 - p.d4 * t236;
-    let t305 = p.a2 * t240 + t304;
-    let t306 = 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60) - s_q3 * t216 - c_q3 * t221;
-    let t307 = s_q3 * t248 + c_q3 * t250;
-    let t308 = p.a3 * t274 - s_q3 * t262 - c_q3 * t264 - p.d4 * t273;
-    let t309 = p.a3 * t293 + c_q3 * t284 - s_q3 * t282 - p.d4 * t292;
-    let t310 = p.a3 * t153 - p.d4 * t152 - s_q3 * t298 - c_q3 * t299;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t1 = p.d4 * t0;
+    let t2 = p.a3 * t0;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t3 = s_q3 * c_q4;
+    let t4 = c_q5 * t3 + c_q3 * s_q5;
+    let t5 = s_q5 * t3 - c_q3 * c_q5;
+    let t6 = p.xz6 * s_q5 + p.yz6 * c_q5;
+    let t7 = qd[0] * c_q1;
+    let t8 = qd[0] * s_q1;
+    let t9 = p.xy2 * t8;
+    let t10 = t9 + p.yz2 * qd[1];
+    let t11 = s_q3 * s_q4;
+    let t12 = s_q4 * s_q5;
+    let t13 = s_q4 * c_q5;
+    let t14 = p.xy6 * t13 + p.yz6 * c_q4;
+    let t15 = s_q1 * qd[1];
+    let t16 = 2.0 * p.a2 * t15 - 2.0 * p.d3 * (s_q1 * t8 + c_q1 * t7);
+    let t17 = c_q1 * qd[1];
+    let t18 = p.xz4 * s_q3 + p.yz4 * c_q3;
+    let t19 = p.a2 * qd[1];
+    let t20 = 2.0 * (s_q2 * t19 - t1);
+    let t21 = p.yz5 * c_q3 - p.xy5 * t3;
+    let t22 = -2.0 * (t2 + c_q2 * t19);
+    let t23 = p.yz6 * t11 - p.xy6 * t4;
+    let t24 = p.xz5 * s_q4 + p.yz5 * c_q4;
+    let t25 = q[1] + q[2];
+    let (t26, t28) = sin_cos(t25);
+    let t27 = qd[0] * t26;
+    let t29 = qd[0] * t28;
+    let t30 = c_q3 * t27 - t0 * s_q3;
+    let t31 = t0 * c_q3 + s_q3 * t27;
+    let t32 = qd[3] + t29;
+    let t33 = c_q4 * t30 + s_q4 * t32;
+    let t34 = c_q4 * t32 - s_q4 * t30;
+    let t35 = qd[4] + t31;
+    let t36 = c_q5 * t33 - s_q5 * t35;
+    let t37 = s_q5 * t33 + c_q5 * t35;
+    let t38 = qd[5] + t34;
+    let t39 = p.xy4 * t30;
+    let t40 = p.yz4 * t32;
+    let t41 = t39 + t40;
+    let t42 = p.xy5 * t33;
+    let t43 = p.yz5 * t35;
+    let t44 = t42 + t43;
+    let t45 = p.xy6 * t36;
+    let t46 = p.yz6 * t38;
+    let t47 = t45 + t46;
+    let t48 = c_q3 * t26;
+    let t49 = c_q4 * t48 + s_q4 * t28;
+    let t50 = c_q4 * t28 - s_q4 * t48;
+    let t51 = s_q3 * t26;
+    let t52 = c_q5 * t49 - s_q5 * t51;
+    let t53 = -s_q5 * t49 - c_q5 * t51;
+    let t54 = p.xz3 * t26 + p.yz3 * t28;
+    let t55 = t28 * (qd[2] + qd[1]);
+    let t56 = -t26 * (qd[2] + qd[1]);
+    let t57 = p.xy4 * t48 + p.yz4 * t28;
+    let t58 = c_q3 * t55 - qd[3] * t51;
+    let t59 = qd[3] * t48 + s_q3 * t55;
+    let t60 = t26 * t27;
+    let t61 = t27 * t28;
+    let t62 = p.a2 * c_q1;
+    let t63 = 2.0 * (p.a3 * t61 + t27 * t62 - p.d4 * t60);
+    let t64 = p.xy5 * t49 + p.yz5 * t51;
+    let t65 = s_q4 * t56 + qd[4] * t50 + c_q4 * t58;
+    let t66 = c_q4 * t56 - qd[4] * t49 - s_q4 * t58;
+    let t67 = t28 * t29;
+    let t68 = 2.0 * (p.d4 * t61 - p.a3 * t67 - t29 * t62);
+    let t69 = t0 * t26;
+    let t70 = t69 - t56;
+    let t71 = t55 + t0 * t28;
+    let t72 = t16 + p.a3 * t70 + p.d4 * t71;
+    let t73 = s_q3 * t68 + c_q3 * t72;
+    let t74 = p.xy6 * t52 + p.yz6 * t50;
+    let t75 = qd[5] * t53 + c_q5 * t65 - s_q5 * t59;
+    let t76 = c_q5 * t59 + qd[5] * t52 + s_q5 * t65;
+    let t77 = c_q3 * t68 - s_q3 * t72;
+    let t78 = c_q4 * t63 - s_q4 * t77;
+    let t79 = c_q4 * t77 + s_q4 * t63;
+    let t80 = t28 * t32;
+    let t81 = t31 * t48 + t30 * t51;
+    let t82 = t35 * t51;
+    let t83 = t34 * t49 + t33 * t50;
+    let t84 = t38 * t50;
+    let t85 = t36 * t53 - t37 * t52;
+    let t86 = p.my6 * (t85 - t66) - 2.0 * p.mx6 * (t84 - t37 * t53);
+    let t87 = p.mx6 * (t66 + t85) - 2.0 * p.my6 * (t84 + t36 * t52);
+    let t88 = s_q3 * t32;
+    let t89 = c_q3 * (t29 - qd[3]);
+    let t90 = s_q3 * (t29 - qd[3]);
+    let t91 = qd[4] * t11 + c_q4 * t89 - s_q4 * t27;
+    let t92 = qd[4] * t3 - s_q4 * t89 - c_q4 * t27;
+    let t93 = 2.0 * (p.a3 * t27 + p.d4 * t29);
+    let t94 = 2.0 * p.a2 * t8 + t93;
+    let t95 = s_q3 * t22 + c_q3 * t94;
+    let t96 = qd[5] * t5 + c_q5 * t91 - s_q5 * t90;
+    let t97 = qd[5] * t4 - c_q5 * t90 - s_q5 * t91;
+    let t98 = c_q3 * t22 - s_q3 * t94;
+    let t99 = c_q4 * t20 - s_q4 * t98;
+    let t100 = s_q4 * t20 + c_q4 * t98;
+    let t101 = s_q3 * t31 - c_q3 * t30;
+    let t102 = c_q3 * t35;
+    let t103 = t11 * t33 - t3 * t34;
+    let t104 = t11 * t38;
+    let t105 = t4 * t37 + t5 * t36;
+    let t106 = p.my6 * (t105 - t92) - 2.0 * p.mx6 * (t104 - t5 * t37);
+    let t107 = p.mx6 * (t92 + t105) - 2.0 * p.my6 * (t104 - t4 * t36);
+    let t108 = 2.0 * s_q3 * t2 - c_q3 * t93;
+    let t109 = -2.0 * c_q3 * t2 - s_q3 * t93;
+    let t110 = -2.0 * t1 * c_q4 - s_q4 * t109;
+    let t111 = c_q4 * t109 - 2.0 * t1 * s_q4;
+    let t112 = p.xy5 * s_q4;
+    let t113 = c_q4 * (qd[4] - t31);
+    let t114 = s_q4 * (qd[4] - t31);
+    let t115 = c_q5 * t113 - qd[5] * t12 - s_q5 * t30;
+    let t116 = c_q5 * t30 + qd[5] * t13 + s_q5 * t113;
+    let t117 = s_q4 * t34 + c_q4 * t33;
+    let t118 = c_q4 * t38;
+    let t119 = t13 * t37 + t12 * t36;
+    let t120 = p.my6 * (t114 - t119) - 2.0 * p.mx6 * (t12 * t37 + t118);
+    let t121 = -2.0 * p.my6 * (t118 + t13 * t36) - p.mx6 * (t114 + t119);
+    let t122 = s_q5 * t38;
+    let t123 = c_q5 * (t34 - qd[5]);
+    let t124 = s_q5 * (qd[5] - t34);
+    let t125 = s_q5 * t37 - c_q5 * t36;
+    let t126 = p.my6 * (t33 + t125) - 2.0 * p.mx6 * c_q5 * t37;
+    let t127 = 2.0 * p.my6 * s_q5 * t36 + p.mx6 * (t125 - t33);
+    let t128 = c_q5 * t126 - 2.0 * p.mx5 * t35 - s_q5 * t127;
+    let t129 = c_q5 * t38;
+    let t130 = 2.0 * (p.my6 * t122 - p.mx6 * t129);
+    let t131 = 2.0 * p.mx6 * t36 - 2.0 * p.my6 * t37;
+    let t132 = c_q4 * t130 - s_q4 * t131;
+    let t133 = -2.0 * (p.mx6 * t122 + p.my6 * t129);
+    let t134 = s_q3 * t132 + c_q3 * t133;
+    let t135 = c_q3 * t132 - s_q3 * t133;
+    let t136 = s_q4 * t130 + c_q4 * t131;
+    let t137 = s_q2 * t135 + c_q2 * t136;
+    let t138 = p.yz2 * t7 + t8 * d.k2 + qd[1] * d.k3;
+    let t139 = t8 * d.k1;
+    let t140 = p.xy2 * t7 + qd[1] * d.k2;
+    let t141 = p.yz2 * c_q1 + s_q1 * d.k2;
+    let t142 = p.xz3 * t27 + p.yz3 * t29 + t0 * d.k6;
+    let t143 = p.xz4 * t30 + t32 * d.k9 - p.yz4 * t31;
+    let t144 = p.xz4 * t48 + t28 * d.k9 - p.yz4 * t51;
+    let t145 = p.xz5 * t33 + p.yz5 * t34 + t35 * d.k12;
+    let t146 = p.xz5 * t49 + p.yz5 * t50 + t51 * d.k12;
+    let t147 = p.xz6 * t36 + t38 * d.k15 - p.yz6 * t37;
+    let t148 = p.xz6 * t52 + p.yz6 * t53 + t50 * d.k15;
+    let t149 = p.xz6 * t66 + p.my6 * t78 + t53 * t147 + t75 * d.k14 - p.xy6 * t76
+        - t37 * t148 - t47 * t50 - t38 * t74;
+    let t150 = t36 * d.k14;
+    let t151 = p.xz6 * t38 - p.xy6 * t37;
+    let t152 = t150 + t151;
+    let t153 = p.xy6 * t53 + p.xz6 * t50 + t52 * d.k14;
+    let t154 = p.xy6 * t75 + p.yz6 * t66 + t50 * t152 + t38 * t153 - p.mx6 * t78
+        - t52 * t147 - t36 * t148;
+    let t155 = p.xy5 * t66 + p.xz5 * t59 + t50 * t145 + t34 * t146 + t65 * d.k11
+        + t73 * d.k13 + c_q5 * t149 - t44 * t51 - t35 * t64 - s_q5 * t154;
+    let t156 = t33 * d.k11;
+    let t157 = p.xy5 * t34 + p.xz5 * t35;
+    let t158 = t156 + t157;
+    let t159 = p.xy5 * t50 + p.xz5 * t51 + t49 * d.k11;
+    let t160 = p.xz6 * t75 + t66 * d.k15 + t47 * t52 + t36 * t74 + t37 * t153
+        - p.yz6 * t76 - p.mx6 * (s_q5 * t79 + c_q5 * t73)
+        - p.my6 * (c_q5 * t79 - s_q5 * t73) - t53 * t152;
+    let t161 = p.xy5 * t65 + p.yz5 * t59 + t51 * t158 + t35 * t159 + t160 - p.mx5 * t73
+        - t49 * t145 - t33 * t146;
+    let t162 = p.xz4 * t56 + t58 * d.k8 + t63 * d.k10 + c_q4 * t155 - p.xy4 * t59
+        - t31 * t144 - t28 * t41 - t32 * t57 - t51 * t143 - s_q4 * t161;
+    let t163 = t30 * d.k8;
+    let t164 = p.xz4 * t32 - p.xy4 * t31;
+    let t165 = t163 + t164;
+    let t166 = p.xz4 * t28 + t48 * d.k8 - p.xy4 * t51;
+    let t167 = t59 * d.k12 + t44 * t49 + t33 * t64 + p.xz5 * t65 + p.yz5 * t66
+        + p.mx5 * t78 - t34 * t159 - t79 * d.k13 - s_q5 * t149 - c_q5 * t154
+        - t50 * t158;
+    let t168 = p.xy4 * t58 + p.yz4 * t56 + t28 * t165 + t32 * t166 - p.mx4 * t63
+        - t48 * t143 - t30 * t144 - t167;
+    let t169 = c_q5 * t86 + (t83 - t59) * d.k13 - 2.0 * p.mx5 * (t34 * t50 + t82)
+        - s_q5 * t87;
+    let t170 = p.mx5 * (t59 + t83) + p.mx6 * (t38 * t52 + t36 * t50 + t76)
+        + p.my6 * (t75 + t38 * t53 - t37 * t50) - 2.0 * (t82 + t33 * t49) * d.k13;
+    let t171 = c_q4 * t169 - 2.0 * p.mx4 * (t31 * t51 + t80) - (t81 + t56) * d.k10
+        - s_q4 * t170;
+    let t172 = p.mx4 * (t56 - t81) + s_q5 * t86 + c_q5 * t87
+        - 2.0 * (t80 + t30 * t48) * d.k10 - p.mx5 * (t35 * t49 + t33 * t51 - t66)
+        - (t65 + t35 * t50 + t34 * t51) * d.k13;
+    let t173 = s_q3 * t171 + c_q3 * t172;
+    let t174 = t29 * t54 + t16 * d.k7 + t28 * t142 + t55 * d.k4 + c_q3 * t162
+        + d.k5 * (t56 - t69) - p.d4 * t173 - s_q3 * t168;
+    let t175 = t26 * d.k4 + t28 * d.k5;
+    let t176 = t56 * d.k9 + s_q4 * t155 + c_q4 * t161 + t41 * t48 + t30 * t57
+        + p.xz4 * t58 + t51 * t165 + t31 * t166 - p.yz4 * t59 - p.mx4 * t73
+        - t77 * d.k10;
+    let t177 = t0 * t175 + t55 * d.k5 + t176 + p.a3 * t173 - t27 * t54 - t16 * d.k16
+        - t26 * t142;
+    let t178 = c_q3 * t171 - s_q3 * t172;
+    let t179 = 2.0 * (t61 * d.k7 - t67 * d.k16) + t178;
+    let t180 = p.mx4 * (t59 + t32 * t48 + t28 * t30)
+        + (t58 - t28 * t31 - t32 * t51) * d.k10 + s_q4 * t169 + c_q4 * t170;
+    let t181 = 2.0 * (t61 * d.k16 - t60 * d.k7) + t180;
+    let t182 = s_q2 * t179 + c_q2 * t181;
+    let t183 = p.xy2 * c_q1 + s_q1 * d.k1;
+    let t184 = p.yz5 * t11 + c_q3 * d.k12 - p.xz5 * t3;
+    let t185 = p.yz6 * t5 + t11 * d.k15 - p.xz6 * t4;
+    let t186 = t96 * d.k14 + p.xy6 * t97 + p.xz6 * t92 + t5 * t147 - t37 * t185
+        - t11 * t47 - t23 * t38;
+    let t187 = p.my6 * t99 + t186;
+    let t188 = p.xy6 * t5 + p.xz6 * t11 - t4 * d.k14;
+    let t189 = p.xy6 * t96 + p.yz6 * t92 + t11 * t152 + t38 * t188 + t4 * t147
+        - t36 * t185;
+    let t190 = t189 - p.mx6 * t99;
+    let t191 = t91 * d.k11 + p.xy5 * t92 + p.xz5 * t90 + t11 * t145 + t34 * t184
+        - c_q3 * t44 - t21 * t35;
+    let t192 = t95 * d.k13 + c_q5 * t187 + t191 - s_q5 * t190;
+    let t193 = p.xy5 * t11 + p.xz5 * c_q3 - t3 * d.k11;
+    let t194 = p.mx6 * (s_q5 * t100 + c_q5 * t95) + p.my6 * (c_q5 * t100 - s_q5 * t95);
+    let t195 = t92 * d.k15 + t23 * t36 + p.xz6 * t96 + p.yz6 * t97 + t37 * t188
+        - t4 * t47 - t5 * t152;
+    let t196 = t195 + p.xy5 * t91 + p.yz5 * t90 + c_q3 * t158 + t35 * t193 + t3 * t145
+        - t33 * t184;
+    let t197 = t196 - t194 - p.mx5 * t95;
+    let t198 = t89 * d.k8 + t18 * t31 + p.xy4 * (t88 - t90) - c_q3 * t143 - p.xz4 * t27;
+    let t199 = t20 * d.k10 + c_q4 * t192 + t198 - s_q4 * t197;
+    let t200 = p.xy4 * c_q3 + s_q3 * d.k8;
+    let t201 = p.mx5 * t99 - t100 * d.k13 - s_q5 * t187 - c_q5 * t190;
+    let t202 = t90 * d.k12 + t21 * t33 + p.xz5 * t91 + p.yz5 * t92 - t3 * t44
+        - t11 * t158 - t34 * t193;
+    let t203 = s_q3 * t143 + p.xy4 * t89 + t18 * t30 - t32 * t200 - t202 - p.yz4 * t27;
+    let t204 = t203 - p.mx4 * t20 - t201;
+    let t205 = c_q5 * t106 + (t103 - t90) * d.k13 - 2.0 * p.mx5 * (t11 * t34 + t102)
+        - s_q5 * t107;
+    let t206 = p.mx5 * (t90 + t103) + p.mx6 * (t11 * t36 - t4 * t38 - t97)
+        + p.my6 * (t96 + t5 * t38 - t11 * t37) + 2.0 * (t3 * t33 - t102) * d.k13;
+    let t207 = (t27 + t101) * d.k10 + c_q4 * t205 - 2.0 * p.mx4 * c_q3 * t31
+        - s_q4 * t206;
+    let t208 = p.mx4 * (t101 - t27) + s_q5 * t106 + c_q5 * t107
+        + 2.0 * s_q3 * t30 * d.k10 - p.mx5 * (c_q3 * t33 - t92 - t3 * t35)
+        - (t91 + t11 * t35 + c_q3 * t34) * d.k13;
+    let t209 = s_q3 * t207 + c_q3 * t208;
+    let t210 = p.yz3 * t0 + t27 * d.k5;
+    let t211 = t29 * (d.k6 + d.k4) - p.d4 * t209 - 2.0 * t210;
+    let t212 = 2.0 * t8 * d.k60 + c_q3 * t199 + t211 - s_q3 * t204;
+    let t213 = t27 * d.k4;
+    let t214 = s_q4 * t192 + c_q4 * t197 - p.mx4 * t95 - t98 * d.k10;
+    let t215 = p.xz4 * t89 + c_q3 * t165 - p.yz4 * t90 - t27 * d.k9 - t31 * t200
+        - s_q3 * (t41 + t39);
+    let t216 = p.xz3 * t0 + t29 * d.k5;
+    let t217 = t215 + 2.0 * t216 + t213 + p.a3 * t209 - t27 * d.k6;
+    let t218 = t214 + t217 - 2.0 * t8 * d.k61;
+    let t219 = c_q3 * t207 - s_q3 * t208;
+    let t220 = t219 - 2.0 * t0 * d.k16;
+    let t221 = p.mx4 * (t90 - t88) + (t89 - c_q3 * t32) * d.k10 + s_q4 * t205
+        + c_q4 * t206;
+    let t222 = t221 - 2.0 * t0 * d.k7;
+    let t223 = s_q2 * t220 + c_q2 * t222;
+    let t224 = p.d3 * t223;
+    let t225 = p.d3 * (c_q2 * t220 - s_q2 * t222)
+        - p.a2 * (2.0 * (t27 * d.k16 + t29 * d.k7) - t209);
+    let t226 = p.my6 * t110 + t186;
+    let t227 = t189 - p.mx6 * t110;
+    let t228 = t191 + c_q5 * t226 - t108 * d.k13 - s_q5 * t227;
+    let t229 = p.mx6 * (c_q5 * t108 - s_q5 * t111) - p.my6 * (c_q5 * t111 + s_q5 * t108);
+    let t230 = t196 + t229 + p.mx5 * t108;
+    let t231 = t198 + c_q4 * t228 - s_q4 * t230 - 2.0 * t0 * d.k62;
+    let t232 = p.mx5 * t110 - t111 * d.k13 - s_q5 * t226 - c_q5 * t227;
+    let t233 = t203 + 2.0 * t0 * d.k63 - t232;
+    let t234 = t211 + c_q3 * t231 - s_q3 * t233;
+    let t235 = p.mx4 * t108 + s_q4 * t228 + c_q4 * t230 - t109 * d.k10;
+    let t236 = t217 + t235;
+    let t237 = p.xz6 * t13 + c_q4 * d.k15 - p.yz6 * t12;
+    let t238 = t115 * d.k14 - p.xy6 * t116 - p.xz6 * t114 - t37 * t237 - c_q4 * t47
+        - t14 * t38 - t12 * t147;
+    let t239 = p.xz6 * c_q4 + t13 * d.k14 - p.xy6 * t12;
+    let t240 = p.xy6 * t115 + c_q4 * t152 + t38 * t239 - p.yz6 * t114 - t13 * t147
+        - t36 * t237;
+    let t241 = t24 * t34 + p.xz5 * t30 + c_q4 * t145 + t113 * d.k11 + c_q5 * t238
+        - p.xy5 * t114 - t35 * t112 - s_q5 * t240;
+    let t242 = p.xy5 * c_q4 + s_q4 * d.k11;
+    let t243 = t13 * t47 + t14 * t36 + p.xz6 * t115 + t12 * t152 + t37 * t239
+        - t114 * d.k15 - p.yz6 * t116;
+    let t244 = p.xy5 * t113 + p.yz5 * t30 + t35 * t242 + t243 - t24 * t33 - s_q4 * t145;
+    let t245 = c_q4 * t241 - p.xy4 * t30 - t31 * (d.k9 + d.k8) - t39 - s_q4 * t244
+        - 2.0 * t40;
+    let t246 = p.xz5 * t113 + t30 * d.k12 + s_q4 * t44 + t33 * t112 - p.yz5 * t114
+        - c_q4 * t158 - t34 * t242 - s_q5 * t238 - c_q5 * t240;
+    let t247 = t163 + 2.0 * t164 - t30 * d.k9 - t246;
+    let t248 = c_q5 * t120 + (t117 - t30) * d.k13 - 2.0 * p.mx5 * c_q4 * t34
+        - s_q5 * t121;
+    let t249 = p.mx5 * (t30 + t117) + p.mx6 * (t13 * t38 + c_q4 * t36 + t116)
+        + p.my6 * (t115 - c_q4 * t37 - t12 * t38) - 2.0 * s_q4 * t33 * d.k13;
+    let t250 = c_q4 * t248 - 2.0 * p.mx4 * t32 - s_q4 * t249;
+    let t251 = s_q5 * t120 + c_q5 * t121 - p.mx5 * (s_q4 * t35 + t114)
+        - (t113 + c_q4 * t35) * d.k13 - 2.0 * t32 * d.k10;
+    let t252 = s_q3 * t250 + c_q3 * t251;
+    let t253 = c_q3 * t245 - p.d4 * t252 - s_q3 * t247;
+    let t254 = s_q4 * t241 + c_q4 * t244;
+    let t255 = t254 + p.a3 * t252;
+    let t256 = c_q3 * t250 - s_q3 * t251;
+    let t257 = 2.0 * p.mx4 * t30 + s_q4 * t248 + c_q4 * t249 - 2.0 * t31 * d.k10;
+    let t258 = s_q2 * t256 + c_q2 * t257;
+    let t259 = t6 * t37 + t123 * d.k14 + p.xy6 * (t122 + t124) - p.xz6 * t33
+        - c_q5 * t147;
+    let t260 = p.xy6 * c_q5 + s_q5 * d.k14;
+    let t261 = p.xy6 * t123 + s_q5 * t147 + t6 * t36 - p.yz6 * t33 - t38 * t260;
+    let t262 = c_q5 * t259 + t34 * (d.k12 + d.k11) - p.xy5 * t33 - t42 - s_q5 * t261
+        - 2.0 * t43;
+    let t263 = p.xz6 * t123 + p.yz6 * t124 + c_q5 * t152 - t33 * d.k15 - t37 * t260
+        - s_q5 * (t47 + t45);
+    let t264 = t156 + t263 + 2.0 * t157 - t33 * d.k12;
+    let t265 = c_q4 * t262 - s_q4 * t264;
+    let t266 = -s_q5 * t259 - c_q5 * t261;
+    let t267 = p.my6 * (t123 - t129) - p.mx6 * (t122 + t124) - 2.0 * t35 * d.k13;
+    let t268 = c_q4 * t128 - s_q4 * t267;
+    let t269 = s_q5 * t126 + c_q5 * t127 - 2.0 * p.mx5 * t33 - 2.0 * t34 * d.k13;
+    let t270 = s_q3 * t268 + c_q3 * t269;
+    let t271 = c_q3 * t265 + s_q3 * t266 - p.d4 * t270;
+    let t272 = s_q4 * t262 + c_q4 * t264;
+    let t273 = t272 + p.a3 * t270;
+    let t274 = c_q3 * t268 - s_q3 * t269;
+    let t275 = s_q4 * t128 + c_q4 * t267;
+    let t276 = s_q2 * t274 + c_q2 * t275;
+    let t277 = -2.0 * t46 - p.xy6 * t36 - t37 * (d.k15 + d.k14) - t45;
+    let t278 = t150 + 2.0 * t151 - t36 * d.k15;
+    let t279 = c_q5 * t277 - s_q5 * t278;
+    let t280 = c_q4 * t279;
+    let t281 = s_q5 * t277 + c_q5 * t278;
+    let t282 = c_q3 * t280 - p.d4 * t134 - s_q3 * t281;
+    let t283 = s_q4 * t279;
+    let t284 = t283 + p.a3 * t134;
+    let t285 = p.a3 * t180 + p.xz3 * t55 + p.yz3 * t56 + t26 * t210 + t60 * d.k5
+        + 2.0 * c_q1 * (t27 * d.k61 + t29 * d.k60) - s_q3 * t162 - c_q3 * t168
+        - p.d4 * t178 - t28 * (t213 + t216) - t29 * t175;
+    let t286 = p.a3 * t221 - p.d4 * t219;
+    let t287 = p.a2 * t223 + t286;
+    let t288 = 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60) - s_q3 * t199 - c_q3 * t204;
+    let t289 = s_q3 * t231 + c_q3 * t233;
+    let t290 = p.a3 * t257 - s_q3 * t245 - c_q3 * t247 - p.d4 * t256;
+    let t291 = p.a3 * t275 + c_q3 * t266 - s_q3 * t265 - p.d4 * t274;
+    let t292 = p.a3 * t136 - p.d4 * t135 - s_q3 * t280 - c_q3 * t281;
     [
         [
             0.5
                 * (s_q1
-                    * (c_q1 * t155 + t17 * t158 + t27 * d.k1 + c_q2 * t191
-                        - 2.0 * p.xy2 * t25 - s_q2 * t194 - p.d3 * t199)
+                    * (c_q1 * t138 + t7 * t141 + t17 * d.k1 + c_q2 * t174
+                        - 2.0 * p.xy2 * t15 - s_q2 * t177 - p.d3 * t182)
                     + c_q1
-                        * (p.xy2 * t27 + qd[1] * t200 + s_q2 * t191 + c_q2 * t194
-                            + p.d3 * (c_q2 * t196 - s_q2 * t198) - s_q1 * t155
-                            - t18 * t158 - p.a2 * (t81 * d.k16 + t82 * d.k7 - t190))),
+                        * (p.xy2 * t17 + qd[1] * t183 + s_q2 * t174 + c_q2 * t177
+                            + p.d3 * (c_q2 * t179 - s_q2 * t181) - s_q1 * t138
+                            - t8 * t141 - p.a2 * (t70 * d.k16 + t71 * d.k7 - t173))),
             0.5
                 * (s_q1
-                    * (c_q2 * t229 + t17 * (d.k3 + d.k1) - 2.0 * t20 - s_q2 * t235
-                        - t241)
+                    * (c_q2 * t212 + t7 * (d.k3 + d.k1) - 2.0 * t10 - s_q2 * t218 - t224)
                     + c_q1
-                        * (t156 + s_q2 * t229 + c_q2 * t235 + t242 + 2.0 * t157
-                            - t18 * d.k3)),
+                        * (t139 + s_q2 * t212 + c_q2 * t218 + t225 + 2.0 * t140
+                            - t8 * d.k3)),
             0.5
-                * (s_q1 * (c_q2 * t251 - t241 - s_q2 * t253)
-                    + c_q1 * (t242 + s_q2 * t251 + c_q2 * t253)),
+                * (s_q1 * (c_q2 * t234 - t224 - s_q2 * t236)
+                    + c_q1 * (t225 + s_q2 * t234 + c_q2 * t236)),
             0.5
-                * (s_q1 * (c_q2 * t270 - s_q2 * t272 - p.d3 * t275)
+                * (s_q1 * (c_q2 * t253 - s_q2 * t255 - p.d3 * t258)
                     + c_q1
-                        * (s_q2 * t270 + c_q2 * t272 + p.d3 * (c_q2 * t273 - s_q2 * t274)
-                            + p.a2 * t269)),
+                        * (s_q2 * t253 + c_q2 * t255 + p.d3 * (c_q2 * t256 - s_q2 * t257)
+                            + p.a2 * t252)),
             0.5
-                * (s_q1 * (c_q2 * t289 - s_q2 * t291 - p.d3 * t294)
+                * (s_q1 * (c_q2 * t271 - s_q2 * t273 - p.d3 * t276)
                     + c_q1
-                        * (s_q2 * t289 + c_q2 * t291 + p.d3 * (c_q2 * t292 - s_q2 * t293)
-                            + p.a2 * t288)),
+                        * (s_q2 * t271 + c_q2 * t273 + p.d3 * (c_q2 * t274 - s_q2 * t275)
+                            + p.a2 * t270)),
             0.5
-                * (s_q1 * (c_q2 * t300 - p.d3 * t154 - s_q2 * t302)
+                * (s_q1 * (c_q2 * t282 - p.d3 * t137 - s_q2 * t284)
                     + c_q1
-                        * (p.d3 * (c_q2 * t152 - s_q2 * t153) + s_q2 * t300 + c_q2 * t302
-                            + p.a2 * t151)),
+                        * (p.d3 * (c_q2 * t135 - s_q2 * t136) + s_q2 * t282 + c_q2 * t284
+                            + p.a2 * t134)),
         ],
         [
             0.5
-                * (t27 * d.k2 + p.a2 * t199 + t303 + s_q1 * (t20 + t19) - p.yz2 * t25
-                    - c_q1 * (t156 + t157) - t17 * t200),
-            0.5 * (t305 + t306),
-            0.5 * (t305 - t307),
-            0.5 * (p.a2 * t275 + t308),
-            0.5 * (p.a2 * t294 + t309),
-            0.5 * (p.a2 * t154 + t310),
+                * (t17 * d.k2 + p.a2 * t182 + t285 + s_q1 * (t10 + t9) - p.yz2 * t15
+                    - c_q1 * (t139 + t140) - t7 * t183),
+            0.5 * (t287 + t288),
+            0.5 * (t287 - t289),
+            0.5 * (p.a2 * t258 + t290),
+            0.5 * (p.a2 * t276 + t291),
+            0.5 * (p.a2 * t137 + t292),
         ],
         [
-            0.5 * t303,
-            0.5 * (t304 + t306),
-            0.5 * (t304 - t307),
-            0.5 * t308,
-            0.5 * t309,
-            0.5 * t310,
-        ],
-        [
-            0.5 * t193,
-            0.5 * (t231 + t232),
-            0.5 * (t232 + t252),
-            0.5 * t271,
+            0.5 * t285,
+            0.5 * (t286 + t288),
+            0.5 * (t286 - t289),
             0.5 * t290,
-            0.5 * t301,
+            0.5 * t291,
+            0.5 * t292,
         ],
         [
-            0.5 * t184,
-            0.5 * (t218 + t219),
-            0.5 * (t219 + t249),
-            0.5 * t263,
+            0.5 * t176,
+            0.5 * (t214 + t215),
+            0.5 * (t215 + t235),
+            0.5 * t254,
+            0.5 * t272,
             0.5 * t283,
-            -0.5 * t299,
         ],
         [
-            0.5 * t177,
-            0.5 * (t212 - t211),
-            0.5 * (t212 + t246),
-            0.5 * t260,
-            0.5 * t280,
-            0.5 * t146,
+            0.5 * t167,
+            0.5 * (t201 + t202),
+            0.5 * (t202 + t232),
+            0.5 * t246,
+            0.5 * t266,
+            -0.5 * t281,
+        ],
+        [
+            0.5 * t160,
+            0.5 * (t195 - t194),
+            0.5 * (t195 + t229),
+            0.5 * t243,
+            0.5 * t263,
+            0.0,
         ],
     ]
 }
@@ -2469,90 +2452,90 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] * s_q1;
-    let t5 = qd[0] * c_q1;
-    let t6 = s_q2 * t5;
-    let t7 = c_q2 * t4 + t6;
-    let t8 = c_q2 * t5;
-    let t9 = t8 - s_q2 * t4;
-    let t10 = p.a2 * qd[1] - p.d3 * t4;
-    let t11 = p.a2 * t5;
-    let t12 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t15 = t7 * c_q3 - t12 * s_q3;
-    let t16 = t7 * s_q3 + t12 * c_q3;
-    let t17 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t20 = t15 * c_q4 + t17 * s_q4;
-    let t21 = t17 * c_q4 - t15 * s_q4;
-    let t22 = qd[4] + t16;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = t20 * s_q5 + t22 * c_q5;
-    let t27 = t21 + qd[5];
-    let t28 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t29 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t30 = c_q3 * t28;
-    let t31 = c_q4 * t30 + s_q4 * t29;
-    let t32 = c_q4 * t29 - s_q4 * t30;
-    let t33 = s_q3 * t28;
-    let t34 = p.a2 * s_q1;
-    let t35 = p.d3 * t8 + s_q2 * t10;
-    let t36 = t35 - p.d4 * t12;
-    let t37 = c_q2 * t10 - p.d3 * t6;
-    let t38 = p.a3 * t12 + t37;
-    let t39 = p.d4 * t7 - t11 - p.a3 * t9;
-    let t40 = c_q3 * t36 - s_q3 * t39;
-    let t41 = c_q4 * t40 + s_q4 * t38;
-    let t42 = s_q3 * t36 + c_q3 * t39;
-    let t43 = t5 * d.k67 - qd[1] * d.k68;
-    let t44 = qd[1] * d.k69 - t4 * d.k67;
-    let t45 = t4 * d.k68 - t5 * d.k69;
-    let t46 = t35 + t9 * d.k76 - t12 * d.k77;
-    let t47 = t37 + t12 * d.k78 - t7 * d.k76;
-    let t48 = t7 * d.k77 - t11 - t9 * d.k78;
-    let t49 = t40 - t16 * d.k85 - t17 * d.k86;
-    let t50 = t17 * d.k87 - t42 - t15 * d.k85;
-    let t51 = t38 + t15 * d.k86 + t16 * d.k87;
-    let t52 = t41 + t21 * d.k94 - t22 * d.k95;
-    let t53 = c_q4 * t38 - s_q4 * t40;
-    let t54 = t22 * d.k96 + t53 - t20 * d.k94;
-    let t55 = t42 + t20 * d.k95 - t21 * d.k96;
-    let t56 = c_q5 * t41 - t26 * d.k103 - s_q5 * t42 - t27 * d.k104;
-    let t57 = t27 * d.k105 - s_q5 * t41 - c_q5 * t42 - t25 * d.k103;
-    let t58 = t53 + t25 * d.k104 + t26 * d.k105;
-    let t59 = p.d4 * t29 + t34 + p.a3 * t28;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = s_q2 * t1;
+    let t3 = c_q2 * t0 + t2;
+    let t4 = c_q2 * t1;
+    let t5 = t4 - s_q2 * t0;
+    let t6 = p.a2 * qd[1] - p.d3 * t0;
+    let t7 = p.a2 * t1;
+    let t8 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t9 = t3 * c_q3 - t8 * s_q3;
+    let t10 = t3 * s_q3 + t8 * c_q3;
+    let t11 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t12 = t9 * c_q4 + t11 * s_q4;
+    let t13 = t11 * c_q4 - t9 * s_q4;
+    let t14 = qd[4] + t10;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t15 = t12 * c_q5 - t14 * s_q5;
+    let t16 = t12 * s_q5 + t14 * c_q5;
+    let t17 = t13 + qd[5];
+    let t18 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t19 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t20 = c_q3 * t18;
+    let t21 = c_q4 * t20 + s_q4 * t19;
+    let t22 = c_q4 * t19 - s_q4 * t20;
+    let t23 = s_q3 * t18;
+    let t24 = p.a2 * s_q1;
+    let t25 = p.d3 * t4 + s_q2 * t6;
+    let t26 = t25 - p.d4 * t8;
+    let t27 = c_q2 * t6 - p.d3 * t2;
+    let t28 = p.a3 * t8 + t27;
+    let t29 = p.d4 * t3 - t7 - p.a3 * t5;
+    let t30 = c_q3 * t26 - s_q3 * t29;
+    let t31 = c_q4 * t30 + s_q4 * t28;
+    let t32 = s_q3 * t26 + c_q3 * t29;
+    let t33 = t1 * d.k67 - qd[1] * d.k68;
+    let t34 = qd[1] * d.k69 - t0 * d.k67;
+    let t35 = t0 * d.k68 - t1 * d.k69;
+    let t36 = t25 + t5 * d.k76 - t8 * d.k77;
+    let t37 = t27 + t8 * d.k78 - t3 * d.k76;
+    let t38 = t3 * d.k77 - t7 - t5 * d.k78;
+    let t39 = t30 - t10 * d.k85 - t11 * d.k86;
+    let t40 = t11 * d.k87 - t32 - t9 * d.k85;
+    let t41 = t28 + t9 * d.k86 + t10 * d.k87;
+    let t42 = t31 + t13 * d.k94 - t14 * d.k95;
+    let t43 = c_q4 * t28 - s_q4 * t30;
+    let t44 = t14 * d.k96 + t43 - t12 * d.k94;
+    let t45 = t32 + t12 * d.k95 - t13 * d.k96;
+    let t46 = c_q5 * t31 - t16 * d.k103 - s_q5 * t32 - t17 * d.k104;
+    let t47 = t17 * d.k105 - s_q5 * t31 - c_q5 * t32 - t15 * d.k103;
+    let t48 = t43 + t15 * d.k104 + t16 * d.k105;
+    let t49 = p.d4 * t19 + t24 + p.a3 * t18;
     (
         0.5
-            * (p.m2 * (t43 * t43 + t44 * t44 + t45 * t45)
-                + t4 * (t4 * d.k70 + t5 * d.k71 + qd[1] * d.k72)
-                + t5 * (t4 * d.k71 + t5 * d.k73 + qd[1] * d.k74)
-                + qd[1] * (t4 * d.k72 + t5 * d.k74 + qd[1] * d.k75)
-                + p.m3 * (t46 * t46 + t47 * t47 + t48 * t48)
-                + t7 * (t7 * d.k79 + t9 * d.k80 + t12 * d.k81)
-                + t9 * (t7 * d.k80 + t9 * d.k82 + t12 * d.k83)
-                + t12 * (t7 * d.k81 + t9 * d.k83 + t12 * d.k84)
-                + p.m4 * (t49 * t49 + t50 * t50 + t51 * t51)
-                + t15 * (t15 * d.k88 + t17 * d.k90 - t16 * d.k89)
-                + t17 * (t15 * d.k90 + t17 * d.k93 - t16 * d.k92)
-                + p.m5 * (t52 * t52 + t54 * t54 + t55 * t55)
-                + t20 * (t20 * d.k97 + t21 * d.k98 + t22 * d.k99)
-                + t21 * (t20 * d.k98 + t21 * d.k100 + t22 * d.k101)
-                + t22 * (t20 * d.k99 + t21 * d.k101 + t22 * d.k102)
-                + p.m6 * (t56 * t56 + t57 * t57 + t58 * t58)
-                + t25 * (t25 * d.k106 + t27 * d.k108 - t26 * d.k107)
-                + t27 * (t25 * d.k108 + t27 * d.k111 - t26 * d.k110)
+            * (p.m2 * (t33 * t33 + t34 * t34 + t35 * t35)
+                + t0 * (t0 * d.k70 + t1 * d.k71 + qd[1] * d.k72)
+                + t1 * (t0 * d.k71 + t1 * d.k73 + qd[1] * d.k74)
+                + qd[1] * (t0 * d.k72 + t1 * d.k74 + qd[1] * d.k75)
+                + p.m3 * (t36 * t36 + t37 * t37 + t38 * t38)
+                + t3 * (t3 * d.k79 + t5 * d.k80 + t8 * d.k81)
+                + t5 * (t3 * d.k80 + t5 * d.k82 + t8 * d.k83)
+                + t8 * (t3 * d.k81 + t5 * d.k83 + t8 * d.k84)
+                + p.m4 * (t39 * t39 + t40 * t40 + t41 * t41)
+                + t9 * (t9 * d.k88 + t11 * d.k90 - t10 * d.k89)
+                + t11 * (t9 * d.k90 + t11 * d.k93 - t10 * d.k92)
+                + p.m5 * (t42 * t42 + t44 * t44 + t45 * t45)
+                + t12 * (t12 * d.k97 + t13 * d.k98 + t14 * d.k99)
+                + t13 * (t12 * d.k98 + t13 * d.k100 + t14 * d.k101)
+                + t14 * (t12 * d.k99 + t13 * d.k101 + t14 * d.k102)
+                + p.m6 * (t46 * t46 + t47 * t47 + t48 * t48)
+                + t15 * (t15 * d.k106 + t17 * d.k108 - t16 * d.k107)
+                + t17 * (t15 * d.k108 + t17 * d.k111 - t16 * d.k110)
                 + qd[0] * (qd[0] * (p.m1 * (d.k64 + d.k65) + d.k66))
-                - t16 * (t15 * d.k89 + t17 * d.k92 - t16 * d.k91)
-                - t26 * (t25 * d.k107 + t27 * d.k110 - t26 * d.k109)),
+                - t10 * (t9 * d.k89 + t11 * d.k92 - t10 * d.k91)
+                - t16 * (t15 * d.k107 + t17 * d.k110 - t16 * d.k109)),
         (s_q1 * d.k69 + c_q1 * d.k68) * d.k112
-            + (t34 + t28 * d.k78 + t29 * d.k77) * d.k113
-            + (t30 * d.k87 + t29 * d.k85 + t59 - t33 * d.k86) * d.k114
-            + (t59 + t31 * d.k96 + t32 * d.k95 + t33 * d.k94) * d.k115
-            + (t59 + (c_q5 * t31 - s_q5 * t33) * d.k105 + t32 * d.k103
-                - (s_q5 * t31 + c_q5 * t33) * d.k104) * d.k116 + d.k117,
+            + (t24 + t18 * d.k78 + t19 * d.k77) * d.k113
+            + (t20 * d.k87 + t19 * d.k85 + t49 - t23 * d.k86) * d.k114
+            + (t49 + t21 * d.k96 + t22 * d.k95 + t23 * d.k94) * d.k115
+            + (t49 + (c_q5 * t21 - s_q5 * t23) * d.k105 + t22 * d.k103
+                - (s_q5 * t21 + c_q5 * t23) * d.k104) * d.k116 + d.k117,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -2576,41 +2559,40 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t11 = c_q0 * c_q1;
-    let t12 = s_q0 * c_q1;
-    let t13 = p.a2 * t11 + p.d3 * s_q0;
-    let t14 = p.a2 * t12 - p.d3 * c_q0;
-    let t15 = p.a2 * s_q1;
-    let t16 = q[1] + q[2];
-    let (t17, t18) = libm::Libm::<Real>::sincos(t16);
-    let t19 = c_q3 * t17;
-    let t20 = c_q4 * t19 + s_q4 * t18;
-    let t21 = c_q4 * t18 - s_q4 * t19;
-    let t22 = s_q3 * t17;
-    let t23 = c_q0 * t18;
-    let t24 = c_q0 * t17;
-    let t25 = -t24;
-    let t26 = s_q0 * t18;
-    let t27 = s_q0 * t17;
-    let t28 = -t27;
-    let t29 = c_q3 * t23 - s_q0 * s_q3;
-    let t30 = s_q0 * c_q3 + s_q3 * t23;
-    let t31 = c_q0 * s_q3 + c_q3 * t26;
-    let t32 = c_q0 * c_q3 - s_q3 * t26;
-    let t33 = t13 + p.a3 * t23 - p.d4 * t24;
-    let t34 = t14 + p.a3 * t26 - p.d4 * t27;
-    let t35 = t15 + p.a3 * t17 + p.d4 * t18;
-    let t36 = c_q4 * t29 - s_q4 * t24;
-    let t37 = -(s_q4 * t29) - c_q4 * t24;
-    let t38 = c_q4 * t31 - s_q4 * t27;
-    let t39 = -(s_q4 * t31) - c_q4 * t27;
-    let t40 = t32;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = c_q0 * c_q1;
+    let t2 = s_q0 * c_q1;
+    let t3 = p.a2 * t1 + p.d3 * s_q0;
+    let t4 = p.a2 * t2 - p.d3 * c_q0;
+    let t5 = p.a2 * s_q1;
+    let t6 = q[1] + q[2];
+    let (t7, t8) = sin_cos(t6);
+    let t9 = c_q3 * t7;
+    let t10 = c_q4 * t9 + s_q4 * t8;
+    let t11 = c_q4 * t8 - s_q4 * t9;
+    let t12 = s_q3 * t7;
+    let t13 = c_q0 * t8;
+    let t14 = c_q0 * t7;
+    let t15 = -t14;
+    let t16 = s_q0 * t8;
+    let t17 = s_q0 * t7;
+    let t18 = -t17;
+    let t19 = c_q3 * t13 - s_q0 * s_q3;
+    let t20 = s_q0 * c_q3 + s_q3 * t13;
+    let t21 = c_q0 * s_q3 + c_q3 * t16;
+    let t22 = c_q0 * c_q3 - s_q3 * t16;
+    let t23 = t3 + p.a3 * t13 - p.d4 * t14;
+    let t24 = t4 + p.a3 * t16 - p.d4 * t17;
+    let t25 = t5 + p.a3 * t7 + p.d4 * t8;
+    let t26 = c_q4 * t19 - s_q4 * t14;
+    let t27 = -s_q4 * t19 - c_q4 * t14;
+    let t28 = c_q4 * t21 - s_q4 * t17;
+    let t29 = -s_q4 * t21 - c_q4 * t17;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -2618,31 +2600,31 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [t11, -(c_q0 * s_q1), s_q0],
-                [t12, -(s_q0 * s_q1), t2],
+                [t1, -c_q0 * s_q1, s_q0],
+                [t2, -s_q0 * s_q1, t0],
                 [s_q1, c_q1, 0.0],
             ],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t23, t25, s_q0], [t26, t28, t2], [t17, t18, 0.0]],
-            position: [t13, t14, t15],
+            rotation: [[t13, t15, s_q0], [t16, t18, t0], [t7, t8, 0.0]],
+            position: [t3, t4, t5],
         },
         Pose {
-            rotation: [[t29, -t30, t25], [t31, t32, t28], [t19, -t22, t18]],
-            position: [t33, t34, t35],
+            rotation: [[t19, -t20, t15], [t21, t22, t18], [t9, -t12, t8]],
+            position: [t23, t24, t25],
         },
         Pose {
-            rotation: [[t36, t37, t30], [t38, t39, -t40], [t20, t21, t22]],
-            position: [t33, t34, t35],
+            rotation: [[t26, t27, t20], [t28, t29, -t22], [t10, t11, t12]],
+            position: [t23, t24, t25],
         },
         Pose {
             rotation: [
-                [c_q5 * t36 - s_q5 * t30, -(s_q5 * t36) - c_q5 * t30, t37],
-                [c_q5 * t38 + s_q5 * t40, c_q5 * t40 - s_q5 * t38, t39],
-                [c_q5 * t20 - s_q5 * t22, -(s_q5 * t20) - c_q5 * t22, t21],
+                [c_q5 * t26 - s_q5 * t20, -s_q5 * t26 - c_q5 * t20, t27],
+                [c_q5 * t28 + s_q5 * t22, c_q5 * t22 - s_q5 * t28, t29],
+                [c_q5 * t10 - s_q5 * t12, -s_q5 * t10 - c_q5 * t12, t11],
             ],
-            position: [t33, t34, t35],
+            position: [t23, t24, t25],
         },
     ]
 }
@@ -2669,11 +2651,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -2700,112 +2681,109 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = s_q1 * c_q2;
-    let t14 = c_q1 * s_q2;
-    let t15 = t13 + t14;
-    let t16 = s_q1 * s_q2;
-    let t17 = c_q1 * c_q2;
-    let t18 = t17 - t16;
-    let t19 = p.a2 * c_q1;
-    let t20 = s_q3 * t15;
-    let t21 = p.d3 * (t17 - t16);
-    let t22 = p.a3 * t18;
-    let t23 = p.d4 * t15 - t19 - t22;
-    let t24 = c_q3 * t15;
-    let t25 = c_q4 * t24 + s_q4 * t18;
-    let t26 = c_q4 * t18 - s_q4 * t24;
-    let t27 = c_q3 * t21 - s_q3 * t23;
-    let t28 = -(p.d3 * (t14 + t13));
-    let t29 = c_q5 * t25 - s_q5 * t20;
-    let t30 = s_q5 * t25 + c_q5 * t20;
-    let t31 = c_q4 * t27 + s_q4 * t28;
-    let t32 = s_q3 * t21 + c_q3 * t23;
-    let t33 = p.a2 * c_q2;
-    let t34 = p.a2 * s_q2;
-    let t35 = t34 - p.d4;
-    let t36 = c_q3 * t35;
-    let t37 = p.a3 + t33;
-    let t38 = s_q3 * c_q4;
-    let t39 = c_q5 * t38 + c_q3 * s_q5;
-    let t40 = s_q5 * t38 - c_q3 * c_q5;
-    let t41 = c_q4 * t36 + s_q4 * t37;
-    let t42 = s_q3 * t35;
-    let t43 = p.d4 * c_q3;
-    let t44 = p.a3 * s_q4 - c_q4 * t43;
-    let t45 = p.d4 * s_q3;
-    let t46 = c_q4 * t28 - s_q4 * t27;
-    let t47 = s_q5 * t31 + c_q5 * t32;
-    let t48 = c_q5 * t31 - s_q5 * t32;
-    let t49 = t32;
-    let t50 = c_q4 * t37 - s_q4 * t36;
-    let t51 = s_q5 * t41 + c_q5 * t42;
-    let t52 = c_q5 * t41 - s_q5 * t42;
-    let t53 = s_q4 * t43 + p.a3 * c_q4;
-    let t54 = c_q5 * t45 - s_q5 * t44;
-    let t55 = c_q5 * t44 + s_q5 * t45;
-    let t56 = c_q0 * (t17 - t16);
-    let t57 = -(c_q0 * (t14 + t13));
-    let t58 = s_q0 * (t17 - t16);
-    let t59 = -(s_q0 * (t14 + t13));
-    let t60 = c_q3 * t56 - s_q0 * s_q3;
-    let t61 = s_q3 * t56 + s_q0 * c_q3;
-    let t62 = t61;
-    let t63 = c_q3 * t58 + c_q0 * s_q3;
-    let t64 = s_q3 * t58 - c_q0 * c_q3;
-    let t65 = t64;
-    let t66 = c_q4 * t60 + s_q4 * t57;
-    let t67 = c_q4 * t57 - s_q4 * t60;
-    let t68 = c_q4 * t63 + s_q4 * t59;
-    let t69 = c_q4 * t59 - s_q4 * t63;
-    let t70 = c_q5 * t66 - s_q5 * t61;
-    let t71 = s_q5 * t66 + c_q5 * t61;
-    let t72 = c_q5 * t68 - s_q5 * t64;
-    let t73 = s_q5 * t68 + c_q5 * t64;
-    let t74 = t28 * t57;
-    let t75 = t28 * t59;
-    let t76 = t18 * t28;
-    let t77 = t18 * t57;
-    let t78 = t18 * t59;
-    let t79 = t18 * t18;
-    let t80 = t20 * t42;
-    let t81 = t20 * t45;
-    let t82 = c_q3 * t62 - s_q3 * t60;
-    let t83 = c_q3 * t65 - s_q3 * t63;
-    let t84 = t20 * t20;
-    let t85 = t46 * t67;
-    let t86 = t50 * t67;
-    let t87 = t53 * t67;
-    let t88 = t46 * t69;
-    let t89 = t50 * t69;
-    let t90 = t53 * t69;
-    let t91 = t26 * t46;
-    let t92 = t26 * t50;
-    let t93 = t26 * t53;
-    let t94 = t26 * t67;
-    let t95 = s_q3 * s_q4;
-    let t96 = t67 * t95;
-    let t97 = t96 + c_q3 * t61 - t38 * t66;
-    let t98 = c_q4 * t67;
-    let t99 = t26 * t69;
-    let t100 = t69 * t95;
-    let t101 = t100 + c_q3 * t64 - t38 * t68;
-    let t102 = c_q4 * t69;
-    let t103 = t26 * t26;
-    let t104 = t26 * t95;
-    let t105 = c_q3 * t20 + t104 - t25 * t38;
-    let t106 = c_q4 * t26;
-    let t107 = t96 - t39 * t70 - t40 * t71;
-    let t108 = s_q4 * c_q5;
-    let t109 = s_q4 * s_q5;
-    let t110 = t100 - t39 * t72 - t40 * t73;
-    let t111 = t104 - t30 * t40 - t29 * t39;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = s_q1 * c_q2;
+    let t2 = c_q1 * s_q2;
+    let t3 = t1 + t2;
+    let t4 = s_q1 * s_q2;
+    let t5 = c_q1 * c_q2;
+    let t6 = t5 - t4;
+    let t7 = p.a2 * c_q1;
+    let t8 = s_q3 * t3;
+    let t9 = p.d3 * (t5 - t4);
+    let t10 = p.a3 * t6;
+    let t11 = p.d4 * t3 - t7 - t10;
+    let t12 = c_q3 * t3;
+    let t13 = c_q4 * t12 + s_q4 * t6;
+    let t14 = c_q4 * t6 - s_q4 * t12;
+    let t15 = c_q3 * t9 - s_q3 * t11;
+    let t16 = -p.d3 * (t2 + t1);
+    let t17 = c_q5 * t13 - s_q5 * t8;
+    let t18 = s_q5 * t13 + c_q5 * t8;
+    let t19 = c_q4 * t15 + s_q4 * t16;
+    let t20 = s_q3 * t9 + c_q3 * t11;
+    let t21 = p.a2 * c_q2;
+    let t22 = p.a2 * s_q2;
+    let t23 = t22 - p.d4;
+    let t24 = c_q3 * t23;
+    let t25 = p.a3 + t21;
+    let t26 = s_q3 * c_q4;
+    let t27 = c_q5 * t26 + c_q3 * s_q5;
+    let t28 = s_q5 * t26 - c_q3 * c_q5;
+    let t29 = c_q4 * t24 + s_q4 * t25;
+    let t30 = s_q3 * t23;
+    let t31 = p.d4 * c_q3;
+    let t32 = p.a3 * s_q4 - c_q4 * t31;
+    let t33 = p.d4 * s_q3;
+    let t34 = c_q4 * t16 - s_q4 * t15;
+    let t35 = s_q5 * t19 + c_q5 * t20;
+    let t36 = c_q5 * t19 - s_q5 * t20;
+    let t37 = c_q4 * t25 - s_q4 * t24;
+    let t38 = s_q5 * t29 + c_q5 * t30;
+    let t39 = c_q5 * t29 - s_q5 * t30;
+    let t40 = s_q4 * t31 + p.a3 * c_q4;
+    let t41 = c_q5 * t33 - s_q5 * t32;
+    let t42 = c_q5 * t32 + s_q5 * t33;
+    let t43 = c_q0 * (t5 - t4);
+    let t44 = -c_q0 * (t2 + t1);
+    let t45 = s_q0 * (t5 - t4);
+    let t46 = -s_q0 * (t2 + t1);
+    let t47 = c_q3 * t43 - s_q0 * s_q3;
+    let t48 = s_q3 * t43 + s_q0 * c_q3;
+    let t49 = c_q3 * t45 + c_q0 * s_q3;
+    let t50 = s_q3 * t45 - c_q0 * c_q3;
+    let t51 = c_q4 * t47 + s_q4 * t44;
+    let t52 = c_q4 * t44 - s_q4 * t47;
+    let t53 = c_q4 * t49 + s_q4 * t46;
+    let t54 = c_q4 * t46 - s_q4 * t49;
+    let t55 = c_q5 * t51 - s_q5 * t48;
+    let t56 = s_q5 * t51 + c_q5 * t48;
+    let t57 = c_q5 * t53 - s_q5 * t50;
+    let t58 = s_q5 * t53 + c_q5 * t50;
+    let t59 = t16 * t44;
+    let t60 = t16 * t46;
+    let t61 = t6 * t16;
+    let t62 = t6 * t44;
+    let t63 = t6 * t46;
+    let t64 = t6 * t6;
+    let t65 = t8 * t30;
+    let t66 = t8 * t33;
+    let t67 = c_q3 * t48 - s_q3 * t47;
+    let t68 = c_q3 * t50 - s_q3 * t49;
+    let t69 = t8 * t8;
+    let t70 = t34 * t52;
+    let t71 = t37 * t52;
+    let t72 = t40 * t52;
+    let t73 = t34 * t54;
+    let t74 = t37 * t54;
+    let t75 = t40 * t54;
+    let t76 = t14 * t34;
+    let t77 = t14 * t37;
+    let t78 = t14 * t40;
+    let t79 = t14 * t52;
+    let t80 = s_q3 * s_q4;
+    let t81 = t52 * t80;
+    let t82 = t81 + c_q3 * t48 - t26 * t51;
+    let t83 = c_q4 * t52;
+    let t84 = t14 * t54;
+    let t85 = t54 * t80;
+    let t86 = t85 + c_q3 * t50 - t26 * t53;
+    let t87 = c_q4 * t54;
+    let t88 = t14 * t14;
+    let t89 = t14 * t80;
+    let t90 = c_q3 * t8 + t89 - t13 * t26;
+    let t91 = c_q4 * t14;
+    let t92 = t81 - t27 * t55 - t28 * t56;
+    let t93 = s_q4 * c_q5;
+    let t94 = s_q4 * s_q5;
+    let t95 = t85 - t27 * t57 - t28 * t58;
+    let t96 = t89 - t18 * t28 - t17 * t27;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2820,123 +2798,123 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t21 * t56 + t74 - s_q0 * t19, t34 * t56 + t33 * t57, 0.0, 0.0, 0.0, 0.0],
-            [c_q0 * t19 + t21 * t58 + t75, t34 * t58 + t33 * t59, 0.0, 0.0, 0.0, 0.0],
-            [t15 * t21 + t76, t15 * t34 + t18 * t33, 0.0, 0.0, 0.0, 0.0],
-            [t15 * t56 + t77, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [t15 * t58 + t78, t2, t2, 0.0, 0.0, 0.0],
-            [t15 * t15 + t79, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t9 * t43 + t59 - s_q0 * t7, t22 * t43 + t21 * t44, 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t7 + t9 * t45 + t60, t22 * t45 + t21 * t46, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t9 + t61, t3 * t22 + t6 * t21, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t43 + t62, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t3 * t45 + t63, t0, t0, 0.0, 0.0, 0.0],
+            [t3 * t3 + t64, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t74 + t27 * t60 + t49 * t62,
-                t36 * t60 + t37 * t57 + t42 * t62,
-                p.a3 * t57 - t45 * t62 - t43 * t60,
+                t59 + t15 * t47 + t20 * t48,
+                t24 * t47 + t25 * t44 + t30 * t48,
+                p.a3 * t44 - t33 * t48 - t31 * t47,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t75 + t27 * t63 + t49 * t65,
-                t36 * t63 + t37 * t59 + t42 * t65,
-                p.a3 * t59 - t45 * t65 - t43 * t63,
+                t60 + t15 * t49 + t20 * t50,
+                t24 * t49 + t25 * t46 + t30 * t50,
+                p.a3 * t46 - t33 * t50 - t31 * t49,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t76 + t24 * t27 + t20 * t49,
-                t24 * t36 + t80 + t18 * t37,
-                t22 - t24 * t43 - t81,
+                t61 + t12 * t15 + t8 * t20,
+                t12 * t24 + t65 + t6 * t25,
+                t10 - t12 * t31 - t66,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t77 + t24 * t60 + t20 * t62, t82, t82, t57, 0.0, 0.0],
-            [t78 + t24 * t63 + t20 * t65, t83, t83, t59, 0.0, 0.0],
-            [t79 + t84 + t24 * t24, 0.0, 0.0, t18, 0.0, 0.0],
+            [t62 + t12 * t47 + t8 * t48, t67, t67, t44, 0.0, 0.0],
+            [t63 + t12 * t49 + t8 * t50, t68, t68, t46, 0.0, 0.0],
+            [t64 + t69 + t12 * t12, 0.0, 0.0, t6, 0.0, 0.0],
         ],
         [
             [
-                t31 * t66 + t85 + t32 * t61,
-                t41 * t66 + t86 + t42 * t61,
-                t44 * t66 + t87 - t45 * t61,
+                t19 * t51 + t70 + t20 * t48,
+                t29 * t51 + t71 + t30 * t48,
+                t32 * t51 + t72 - t33 * t48,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t31 * t68 + t88 + t32 * t64,
-                t41 * t68 + t89 + t42 * t64,
-                t44 * t68 + t90 - t45 * t64,
+                t19 * t53 + t73 + t20 * t50,
+                t29 * t53 + t74 + t30 * t50,
+                t32 * t53 + t75 - t33 * t50,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t25 * t31 + t91 + t20 * t32,
-                t80 + t25 * t41 + t92,
-                t25 * t44 + t93 - t81,
+                t13 * t19 + t76 + t8 * t20,
+                t65 + t13 * t29 + t77,
+                t13 * t32 + t78 - t66,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t25 * t66 + t94 + t20 * t61, t97, t97, s_q4 * t66 + t98, t61, 0.0],
-            [t25 * t68 + t99 + t20 * t64, t101, t101, s_q4 * t68 + t102, t64, 0.0],
-            [t84 + t103 + t25 * t25, t105, t105, t106 + s_q4 * t25, t20, 0.0],
+            [t13 * t51 + t79 + t8 * t48, t82, t82, s_q4 * t51 + t83, t48, 0.0],
+            [t13 * t53 + t84 + t8 * t50, t86, t86, s_q4 * t53 + t87, t50, 0.0],
+            [t69 + t88 + t13 * t13, t90, t90, t91 + s_q4 * t13, t8, 0.0],
         ],
         [
             [
-                t85 + t48 * t70 + t47 * t71,
-                t86 + t52 * t70 + t51 * t71,
-                t87 + t55 * t70 - t54 * t71,
+                t70 + t36 * t55 + t35 * t56,
+                t71 + t39 * t55 + t38 * t56,
+                t72 + t42 * t55 - t41 * t56,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t88 + t48 * t72 + t47 * t73,
-                t89 + t52 * t72 + t51 * t73,
-                t90 + t55 * t72 - t54 * t73,
+                t73 + t36 * t57 + t35 * t58,
+                t74 + t39 * t57 + t38 * t58,
+                t75 + t42 * t57 - t41 * t58,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t91 + t29 * t48 + t30 * t47,
-                t92 + t29 * t52 + t30 * t51,
-                t93 + t29 * t55 - t30 * t54,
+                t76 + t17 * t36 + t18 * t35,
+                t77 + t17 * t39 + t18 * t38,
+                t78 + t17 * t42 - t18 * t41,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t94 + t29 * t70 + t30 * t71,
-                t107,
-                t107,
-                t98 + t70 * t108 + t71 * t109,
-                c_q5 * t71 - s_q5 * t70,
-                t67,
+                t79 + t17 * t55 + t18 * t56,
+                t92,
+                t92,
+                t83 + t55 * t93 + t56 * t94,
+                c_q5 * t56 - s_q5 * t55,
+                t52,
             ],
             [
-                t99 + t29 * t72 + t30 * t73,
-                t110,
-                t110,
-                t102 + t72 * t108 + t73 * t109,
-                c_q5 * t73 - s_q5 * t72,
-                t69,
+                t84 + t17 * t57 + t18 * t58,
+                t95,
+                t95,
+                t87 + t57 * t93 + t58 * t94,
+                c_q5 * t58 - s_q5 * t57,
+                t54,
             ],
             [
-                t103 + t30 * t30 + t29 * t29,
-                t111,
-                t111,
-                t106 + t29 * t108 + t30 * t109,
-                c_q5 * t30 - s_q5 * t29,
-                t26,
+                t88 + t18 * t18 + t17 * t17,
+                t96,
+                t96,
+                t91 + t17 * t93 + t18 * t94,
+                c_q5 * t18 - s_q5 * t17,
+                t14,
             ],
         ],
     ]
@@ -2963,8 +2941,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -2990,8 +2967,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -3016,7 +2992,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -24,12 +24,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 196 | 141 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 113 | 77 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 112 | 77 | 0 | 0 | 4 | 4 |
 //! | `bias` | 183 | 122 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 32 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 323 | 210 | 0 | 0 | 5 | 5 |
+//! | `joint_space` | 322 | 210 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 470 | 296 | 4 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 490 | 299 | 0 | 0 | 6 | 6 |
+//! | `coriolis_matrix` | 488 | 297 | 0 | 0 | 6 | 6 |
 //! | `energy` | 124 | 78 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 53 | 38 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -125,13 +125,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -143,7 +138,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -183,118 +177,117 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = qdd[0] * s_q1;
-    let t5 = qdd[0] * c_q1;
-    let t6 = qd[1] * t2;
-    let t7 = t4 + qd[1] * t3;
-    let t8 = t5 - t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = t2 * c_q2 + t3 * s_q2;
-    let t12 = t3 * c_q2 - t2 * s_q2;
-    let t13 = t3 * t3;
-    let t14 = qd[1] + qd[2];
-    let t15 = qdd[1] + qdd[2];
-    let t16 = qd[2] * t12 + t7 * c_q2 + t8 * s_q2;
-    let t17 = t8 * c_q2 - t7 * s_q2 - qd[2] * t11;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t20 = t11 * c_q3 - t14 * s_q3;
-    let t21 = t11 * s_q3 + t14 * c_q3;
-    let t22 = t14 * t14;
-    let t23 = t12 + qd[3];
-    let t24 = t17 + qdd[3];
-    let t25 = t16 * c_q3 - qd[3] * t21 - t15 * s_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t28 = t20 * c_q4 + t23 * s_q4;
-    let t29 = t23 * c_q4 - t20 * s_q4;
-    let t30 = qd[4] + t21;
-    let t31 = t16 * s_q3 + t15 * c_q3 + qd[3] * t20 + qdd[4];
-    let t32 = qd[4] * t29 + t25 * c_q4 + t24 * s_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t35 = t28 * c_q5 - t30 * s_q5;
-    let t36 = t28 * s_q5 + t30 * c_q5;
-    let t37 = t29 + qd[5];
-    let t38 = t24 * c_q4 + qdd[5] - t25 * s_q4 - qd[4] * t28;
-    let t39 = t11 * t12;
-    let t40 = t29 * t30;
-    let t41 = t28 * t29;
-    let t42 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
-    let t43 = -0.023751 * qd[1] - 0.0070992 * t2;
-    let t44 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
-    let t45 = 0.3251198455 * t11 - 0.011273199 * t12;
-    let t46 = -0.011273199 * t11 - 0.0047376 * t14;
-    let t47 = 0.3586500705 * t14 - 0.0047376 * t12;
-    let t48 = c_q5 * t37;
-    let t49 = s_q5 * t37;
-    let t50 = 0.00004 * t38 - 0.0004 * t28 * t30;
-    let t51 = 0.4318 * (2.0 * t6 - t5) - 0.15005 * (t13 + t2 * t2);
-    let t52 = 9.81 * s_q1 + 0.15005 * t5 - 0.4318 * (t13 + qd[1] * qd[1]);
-    let t53 = 9.81 * c_q1 + 0.4318 * (qdd[1] + t2 * t3) - 0.15005 * t4;
-    let t54 = c_q2 * t52 + s_q2 * t53;
-    let t55 = c_q2 * t53 - s_q2 * t52;
-    let t56 = t22 + t12 * t12;
-    let t57 = t39 - t15;
-    let t58 = t15 + t39;
-    let t59 = t22 + t11 * t11;
-    let t60 = t11 * t14 - t17;
-    let t61 = t16 + t12 * t14;
-    let t62 = t54 + 0.4318 * t57 - 0.0203 * t56;
-    let t63 = t51 + 0.0203 * t60 + 0.4318 * t61;
-    let t64 = t41 - t31;
-    let t65 = t30 * t30 + t28 * t28;
-    let t66 = t32 + t40;
-    let t67 = 0.00024216 * t32 + 0.00064216 * t40 + 0.00004 * (t35 * t49 - t36 * t48)
-        + 0.00288 * (s_q3 * t62 + c_q3 * t63);
-    let t68 = 0.00064216 * t31 - -0.00004 * (t36 * t49 + t35 * t48)
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qdd[0] * s_q1;
+    let t3 = qdd[0] * c_q1;
+    let t4 = qd[1] * t0;
+    let t5 = t2 + qd[1] * t1;
+    let t6 = t3 - t4;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t7 = t0 * c_q2 + t1 * s_q2;
+    let t8 = t1 * c_q2 - t0 * s_q2;
+    let t9 = t1 * t1;
+    let t10 = qd[1] + qd[2];
+    let t11 = qdd[1] + qdd[2];
+    let t12 = qd[2] * t8 + t5 * c_q2 + t6 * s_q2;
+    let t13 = t6 * c_q2 - t5 * s_q2 - qd[2] * t7;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t14 = t7 * c_q3 - t10 * s_q3;
+    let t15 = t7 * s_q3 + t10 * c_q3;
+    let t16 = t10 * t10;
+    let t17 = t8 + qd[3];
+    let t18 = t13 + qdd[3];
+    let t19 = t12 * c_q3 - qd[3] * t15 - t11 * s_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t20 = t14 * c_q4 + t17 * s_q4;
+    let t21 = t17 * c_q4 - t14 * s_q4;
+    let t22 = qd[4] + t15;
+    let t23 = t12 * s_q3 + t11 * c_q3 + qd[3] * t14 + qdd[4];
+    let t24 = qd[4] * t21 + t19 * c_q4 + t18 * s_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t25 = t20 * c_q5 - t22 * s_q5;
+    let t26 = t20 * s_q5 + t22 * c_q5;
+    let t27 = t21 + qd[5];
+    let t28 = t18 * c_q4 + qdd[5] - t19 * s_q4 - qd[4] * t20;
+    let t29 = t7 * t8;
+    let t30 = t21 * t22;
+    let t31 = t20 * t21;
+    let t32 = -0.6903913435 * qd[1] - 1.601861202 * t0 - 0.0070992 * t1;
+    let t33 = -0.023751 * qd[1] - 0.0070992 * t0;
+    let t34 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t35 = 0.3251198455 * t7 - 0.011273199 * t8;
+    let t36 = -0.011273199 * t7 - 0.0047376 * t10;
+    let t37 = 0.3586500705 * t10 - 0.0047376 * t8;
+    let t38 = c_q5 * t27;
+    let t39 = s_q5 * t27;
+    let t40 = 0.00004 * t28 - 0.0004 * t20 * t22;
+    let t41 = 0.4318 * (2.0 * t4 - t3) - 0.15005 * (t9 + t0 * t0);
+    let t42 = 9.81 * s_q1 + 0.15005 * t3 - 0.4318 * (t9 + qd[1] * qd[1]);
+    let t43 = 9.81 * c_q1 + 0.4318 * (qdd[1] + t0 * t1) - 0.15005 * t2;
+    let t44 = c_q2 * t42 + s_q2 * t43;
+    let t45 = c_q2 * t43 - s_q2 * t42;
+    let t46 = t16 + t8 * t8;
+    let t47 = t29 - t11;
+    let t48 = t11 + t29;
+    let t49 = t16 + t7 * t7;
+    let t50 = t7 * t10 - t13;
+    let t51 = t12 + t8 * t10;
+    let t52 = t44 + 0.4318 * t47 - 0.0203 * t46;
+    let t53 = t41 + 0.0203 * t50 + 0.4318 * t51;
+    let t54 = t31 - t23;
+    let t55 = t22 * t22 + t20 * t20;
+    let t56 = t24 + t30;
+    let t57 = 0.00024216 * t24 + 0.00064216 * t30 + 0.00004 * (t25 * t39 - t26 * t38)
+        + 0.00288 * (s_q3 * t52 + c_q3 * t53);
+    let t58 = 0.00064216 * t23 + 0.00004 * (t26 * t39 + t25 * t38)
         - 0.00288
-            * (c_q4 * (c_q3 * t62 - s_q3 * t63)
-                + s_q4 * (t55 + 0.0203 * t58 - 0.4318 * t59)) - 0.00024216 * t41;
-    let t69 = 0.00288 * (c_q4 * t64 + s_q4 * t65);
-    let t70 = 0.00288 * (s_q4 * t64 - c_q4 * t65);
-    let t71 = 0.0003 * t25 + c_q4 * t67 - 0.0016 * t21 * t23 - s_q4 * t50;
-    let t72 = -0.0013 * t20 * t23 - t68;
-    let t73 = 0.0016 * t24 + c_q4 * t50 + s_q4 * t67 + 0.0003 * t20 * t21;
-    let t74 = c_q3 * t69 + 0.00288 * s_q3 * t66;
-    let t75 = 0.00288 * c_q3 * t66 - s_q3 * t69;
-    let t76 = 0.89133 * t57 + t74 - 0.025375 * t56;
-    let t77 = 0.025375 * t58 + t70 - 0.89133 * t59;
-    let t78 = 0.3251198455 * t16 + t12 * t47 + c_q3 * t71 + 0.89133 * t51 + 0.4318 * t75
-        - 0.011273199 * t17 - t14 * t46 - s_q3 * t72;
-    let t79 = t14 * t45 + t73 - 0.0047376 * t15 - 0.011273199 * t16 - t11 * t47
-        - 0.025375 * t51 - 0.0203 * t75;
-    let t80 = 0.025375 * t55 + 0.0203 * t70 + 0.3586500705 * t15 + t11 * t46
-        - 0.89133 * t54 - 0.4318 * t74 - s_q3 * t71 - c_q3 * t72 - 0.0047376 * t17
-        - t12 * t45;
-    let t81 = s_q2 * t76 + c_q2 * t77;
+            * (c_q4 * (c_q3 * t52 - s_q3 * t53)
+                + s_q4 * (t45 + 0.0203 * t48 - 0.4318 * t49)) - 0.00024216 * t31;
+    let t59 = 0.00288 * (c_q4 * t54 + s_q4 * t55);
+    let t60 = 0.00288 * (s_q4 * t54 - c_q4 * t55);
+    let t61 = 0.0003 * t19 + c_q4 * t57 - 0.0016 * t15 * t17 - s_q4 * t40;
+    let t62 = -0.0013 * t14 * t17 - t58;
+    let t63 = 0.0016 * t18 + c_q4 * t40 + s_q4 * t57 + 0.0003 * t14 * t15;
+    let t64 = c_q3 * t59 + 0.00288 * s_q3 * t56;
+    let t65 = 0.00288 * c_q3 * t56 - s_q3 * t59;
+    let t66 = 0.89133 * t47 + t64 - 0.025375 * t46;
+    let t67 = 0.025375 * t48 + t60 - 0.89133 * t49;
+    let t68 = 0.3251198455 * t12 + t8 * t37 + c_q3 * t61 + 0.89133 * t41 + 0.4318 * t65
+        - 0.011273199 * t13 - t10 * t36 - s_q3 * t62;
+    let t69 = t10 * t35 + t63 - 0.0047376 * t11 - 0.011273199 * t12 - t7 * t37
+        - 0.025375 * t41 - 0.0203 * t65;
+    let t70 = 0.025375 * t45 + 0.0203 * t60 + 0.3586500705 * t11 + t7 * t36
+        - 0.89133 * t44 - 0.4318 * t64 - s_q3 * t61 - c_q3 * t62 - 0.0047376 * t13
+        - t8 * t35;
+    let t71 = s_q2 * t66 + c_q2 * t67;
     [
         3.153542285625 * qdd[0]
             + s_q1
-                * (t3 * t44 + c_q2 * t78 - 0.6903913435 * qdd[1] - 1.601861202 * t7
-                    - 0.0070992 * t8 - qd[1] * t43 - s_q2 * t79 - 0.15005 * t81)
+                * (t1 * t34 + c_q2 * t68 - 0.6903913435 * qdd[1] - 1.601861202 * t5
+                    - 0.0070992 * t6 - qd[1] * t33 - s_q2 * t69 - 0.15005 * t71)
             + c_q1
-                * (qd[1] * t42 + s_q2 * t78 + c_q2 * t79
-                    + 0.15005 * (c_q2 * t76 - s_q2 * t77) - 0.023751 * qdd[1]
-                    - 0.0070992 * t7 - t2 * t44
-                    - 0.4318 * (0.025375 * t60 + 0.89133 * t61 + t75)),
-        37.2347379 * c_q1 + 1.748114002 * qdd[1] + t2 * t43 + t80 + 0.4318 * t81
-            - 1.024164 * s_q1 - 0.6903913435 * t7 - 0.023751 * t8 - t3 * t42,
-        t80,
-        t73,
-        t68,
-        0.00004 * t38,
+                * (qd[1] * t32 + s_q2 * t68 + c_q2 * t69
+                    + 0.15005 * (c_q2 * t66 - s_q2 * t67) - 0.023751 * qdd[1]
+                    - 0.0070992 * t5 - t0 * t34
+                    - 0.4318 * (0.025375 * t50 + 0.89133 * t51 + t65)),
+        37.2347379 * c_q1 + 1.748114002 * qdd[1] + t0 * t33 + t70 + 0.4318 * t71
+            - 1.024164 * s_q1 - 0.6903913435 * t5 - 0.023751 * t6 - t1 * t32,
+        t70,
+        t63,
+        t58,
+        0.00004 * t28,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 113,
+    mul: 112,
     add: 77,
     div: 0,
     sqrt: 0,
@@ -312,84 +305,83 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = s_q3 * c_q4;
-    let t9 = s_q3 * s_q4;
-    let t10 = 0.00004 * t9;
-    let t11 = c_q3 * c_q4;
-    let t12 = c_q3 * s_q4;
-    let t13 = 0.00004 * c_q4;
-    let t14 = -0.00288 * (s_q2 * t11 + c_q2 * s_q4);
-    let t15 = 0.00064216 * s_q3 + 0.001243584 * t8;
-    let t16 = s_q1 * (c_q2 * t15 + 0.000058464 * s_q2 * t8 - 0.15005 * t14)
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = s_q3 * c_q4;
+    let t1 = s_q3 * s_q4;
+    let t2 = 0.00004 * t1;
+    let t3 = c_q3 * c_q4;
+    let t4 = c_q3 * s_q4;
+    let t5 = 0.00004 * c_q4;
+    let t6 = -0.00288 * (s_q2 * t3 + c_q2 * s_q4);
+    let t7 = 0.00064216 * s_q3 + 0.001243584 * t0;
+    let t8 = s_q1 * (c_q2 * t7 + 0.000058464 * s_q2 * t0 - 0.15005 * t6)
         + c_q1
-            * (0.15005 * 0.00288 * (s_q2 * s_q4 - c_q2 * t11) + s_q2 * t15
-                - t8 * (0.001243584 + 0.000058464 * c_q2));
-    let t17 = 0.001243584 * t11 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
-    let t18 = 0.4318 * t14 + t17;
-    let t19 = s_q1 * -0.00004 * (c_q2 * t12 + s_q2 * c_q4)
-        + c_q1 * 0.00004 * (c_q2 * c_q4 - s_q2 * t12);
-    let t20 = 0.025375 - 0.00288 * t12;
-    let t21 = c_q2 * t20;
-    let t22 = s_q2 * t20;
-    let t23 = s_q2 * t9;
-    let t24 = 0.001243584 * t12 + 0.00020216 * s_q4 * t11;
-    let t25 = s_q4 * s_q4;
-    let t26 = -0.001243584 * t9 - 0.00020216 * s_q4 * t8;
-    let t27 = 0.001243584 * t23 + t26;
-    let t28 = 0.00288 * c_q4 + 0.89133;
-    let t29 = t21 - s_q2 * t28;
-    let t30 = t22 + c_q2 * t28;
-    let t31 = s_q3 * (-0.00020216 * t25 - 0.0001);
-    let t32 = s_q3 * t31;
-    let t33 = -0.000058464 * t9 - c_q3 * t31;
-    let t34 = t26 - 0.0047376;
-    let t35 = s_q2 * t33 + c_q2 * t34;
-    let t36 = -0.00288 * c_q4 - 0.89133;
-    let t37 = t21 + s_q2 * t36;
-    let t38 = c_q2 * t33 - s_q2 * t34;
-    let t39 = s_q1 * (t38 - 0.15005 * t37) + c_q1 * (t35 + 0.15005 * (c_q2 * t36 - t22));
-    let t40 = 0.00040432 * t25 - 0.000116928 * t12;
-    let t41 = 0.5 * t40 + 0.00164;
-    let t42 = s_q1 * (c_q2 * t24 - 0.000432144 * t23 - s_q2 * t41)
-        + c_q1 * (s_q2 * t24 + c_q2 * (0.000432144 * t9 + t41) - 0.001243584 * t12);
-    let t43 = 0.001243584 * c_q4 - 0.000058464 * t12;
-    let t44 = t24 - 0.000058464 * c_q4;
-    let t45 = t32 + 2.0 * t43;
-    let t46 = 0.002487168 * c_q4 - t32 - t40;
-    let t47 = s_q2 * (t46 + 0.3240220055);
-    let t48 = s_q2 * (t44 - 0.011273199);
-    let t49 = 0.000432144 * t9 + 0.4318 * t29;
-    let t50 = c_q1 * (t35 - 0.15005 * t30 - 0.023751)
-        + s_q1 * (t38 - 0.001243584 * t9 - 0.15005 * t29 - 0.6903913435);
-    let t51 = s_q2 * t47 + 2.0 * c_q2 * t48;
-    let t52 = 0.4318 * t37 + t45 + 0.3592922305;
+            * (0.000432144 * (s_q2 * s_q4 - c_q2 * t3) + s_q2 * t7
+                - t0 * (0.001243584 + 0.000058464 * c_q2));
+    let t9 = 0.001243584 * t3 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
+    let t10 = 0.4318 * t6 + t9;
+    let t11 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t4)
+        - 0.00004 * s_q1 * (c_q2 * t4 + s_q2 * c_q4);
+    let t12 = 0.025375 - 0.00288 * t4;
+    let t13 = c_q2 * t12;
+    let t14 = s_q2 * t12;
+    let t15 = s_q2 * t1;
+    let t16 = 0.001243584 * t4 + 0.00020216 * s_q4 * t3;
+    let t17 = s_q4 * s_q4;
+    let t18 = -0.001243584 * t1 - 0.00020216 * s_q4 * t0;
+    let t19 = 0.001243584 * t15 + t18;
+    let t20 = 0.00288 * c_q4 + 0.89133;
+    let t21 = t13 - s_q2 * t20;
+    let t22 = t14 + c_q2 * t20;
+    let t23 = s_q3 * (-0.00020216 * t17 - 0.0001);
+    let t24 = s_q3 * t23;
+    let t25 = -0.000058464 * t1 - c_q3 * t23;
+    let t26 = t18 - 0.0047376;
+    let t27 = s_q2 * t25 + c_q2 * t26;
+    let t28 = -0.00288 * c_q4 - 0.89133;
+    let t29 = t13 + s_q2 * t28;
+    let t30 = c_q2 * t25 - s_q2 * t26;
+    let t31 = s_q1 * (t30 - 0.15005 * t29) + c_q1 * (t27 + 0.15005 * (c_q2 * t28 - t14));
+    let t32 = 0.00040432 * t17 - 0.000116928 * t4;
+    let t33 = 0.5 * t32 + 0.00164;
+    let t34 = s_q1 * (c_q2 * t16 - 0.000432144 * t15 - s_q2 * t33)
+        + c_q1 * (s_q2 * t16 + c_q2 * (0.000432144 * t1 + t33) - 0.001243584 * t4);
+    let t35 = 0.001243584 * c_q4 - 0.000058464 * t4;
+    let t36 = t16 - 0.000058464 * c_q4;
+    let t37 = t24 + 2.0 * t35;
+    let t38 = 0.002487168 * c_q4 - t24 - t32;
+    let t39 = s_q2 * (t38 + 0.3240220055);
+    let t40 = s_q2 * (t36 - 0.011273199);
+    let t41 = 0.000432144 * t1 + 0.4318 * t21;
+    let t42 = c_q1 * (t27 - 0.15005 * t22 - 0.023751)
+        + s_q1 * (t30 - 0.001243584 * t1 - 0.15005 * t21 - 0.6903913435);
+    let t43 = s_q2 * t39 + 2.0 * c_q2 * t40;
+    let t44 = 0.4318 * t29 + t37 + 0.3592922305;
     [
         [
-            0.00020216 * t25
+            0.00020216 * t17
                 + 2.0
-                    * (t43 + t49
+                    * (t35 + t41
                         + s_q1 * c_q1
-                            * (t44 + c_q2 * t47 - 0.4318 * t30 - 2.0 * s_q2 * t48
-                                - 0.018372399)) + t51
-                + s_q1 * s_q1 * (t46 - 0.8636 * t29 - 2.0 * t51 - 1.2778391965)
+                            * (t36 + c_q2 * t39 - 0.4318 * t22 - 2.0 * s_q2 * t40
+                                - 0.018372399)) + t43
+                + s_q1 * s_q1 * (t38 - 0.8636 * t21 - 2.0 * t43 - 1.2778391965)
                 + 3.155182285625 - 0.002487168 * c_q4,
-            t50,
-            t39,
             t42,
-            t16,
-            t19,
+            t31,
+            t34,
+            t8,
+            t11,
         ],
-        [t50, t45 + 2.0 * t49 + 2.1074062325 - 0.000864288 * t9, t52, t27, t18, t10],
-        [t39, t52, t45 + 0.3592922305, t26, t17, t10],
-        [t42, t27, t26, 0.00020216 * t25 + 0.00164, 0.0, t13],
-        [t16, t18, t17, 0.0, 0.00064216, 0.0],
-        [t19, t10, t10, t13, 0.0, 0.00004],
+        [t42, t37 + 2.0 * t41 + 2.1074062325 - 0.000864288 * t1, t44, t19, t10, t2],
+        [t31, t44, t37 + 0.3592922305, t18, t9, t2],
+        [t34, t19, t18, 0.00020216 * t17 + 0.00164, 0.0, t5],
+        [t8, t10, t9, 0.0, 0.00064216, 0.0],
+        [t11, t2, t2, t5, 0.0, 0.00004],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -412,99 +404,98 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[1] * t3;
-    let t5 = qd[1] * t2;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t2 * c_q2 + t3 * s_q2;
-    let t9 = t3 * c_q2 - t2 * s_q2;
-    let t10 = t3 * t3;
-    let t11 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t14 = t8 * c_q3 - t11 * s_q3;
-    let t15 = t8 * s_q3 + t11 * c_q3;
-    let t16 = t11 * t11;
-    let t17 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t20 = t14 * c_q4 + t17 * s_q4;
-    let t21 = t17 * c_q4 - t14 * s_q4;
-    let t22 = qd[4] + t15;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = t20 * s_q5 + t22 * c_q5;
-    let t27 = t21 + qd[5];
-    let t28 = t8 * t9;
-    let t29 = t21 * t22;
-    let t30 = t20 * t21;
-    let t31 = 9.81 * c_q1 + 0.4318 * t2 * t3;
-    let t32 = -(t5 * c_q2) - qd[2] * t8 - t4 * s_q2;
-    let t33 = qd[2] * t9 + t4 * c_q2 - t5 * s_q2;
-    let t34 = c_q3 * t33 - qd[3] * t15;
-    let t35 = s_q4 * t32 + qd[4] * t21 + c_q4 * t34;
-    let t36 = qd[3] * t14 + s_q3 * t33;
-    let t37 = c_q4 * t32 - qd[4] * t20 - s_q4 * t34;
-    let t38 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
-    let t39 = -0.023751 * qd[1] - 0.0070992 * t2;
-    let t40 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
-    let t41 = 0.3251198455 * t8 - 0.011273199 * t9;
-    let t42 = -0.011273199 * t8 - 0.0047376 * t11;
-    let t43 = 0.3586500705 * t11 - 0.0047376 * t9;
-    let t44 = c_q5 * t27;
-    let t45 = s_q5 * t27;
-    let t46 = 0.00004 * t37 - 0.0004 * t20 * t22;
-    let t47 = t16 + t9 * t9;
-    let t48 = t16 + t8 * t8;
-    let t49 = t22 * t22 + t20 * t20;
-    let t50 = 9.81 * s_q1 - 0.4318 * (t10 + qd[1] * qd[1]);
-    let t51 = s_q2 * t31 + c_q2 * t50;
-    let t52 = 0.4318 * t28 + t51 - 0.0203 * t47;
-    let t53 = t8 * t11 - t32;
-    let t54 = t9 * t11 + t33;
-    let t55 = 0.8636 * t5 - 0.15005 * (t10 + t2 * t2);
-    let t56 = 0.0203 * t53 + 0.4318 * t54 + t55;
-    let t57 = c_q2 * t31 - s_q2 * t50;
-    let t58 = t30 - t36;
-    let t59 = 0.00288 * (c_q4 * t58 + s_q4 * t49);
-    let t60 = t29 + t35;
-    let t61 = c_q3 * t59 + 0.00288 * s_q3 * t60;
-    let t62 = 0.89133 * t28 + t61 - 0.025375 * t47;
-    let t63 = 0.00288 * (s_q4 * t58 - c_q4 * t49);
-    let t64 = 0.025375 * t28 + t63 - 0.89133 * t48;
-    let t65 = s_q2 * t62 + c_q2 * t64;
-    let t66 = 0.00288 * c_q3 * t60 - s_q3 * t59;
-    let t67 = 0.00064216 * t29 + 0.00024216 * t35 + 0.00004 * (t25 * t45 - t26 * t44)
-        + 0.00288 * (s_q3 * t52 + c_q3 * t56);
-    let t68 = 0.0003 * t34 + c_q4 * t67 - 0.0016 * t15 * t17 - s_q4 * t46;
-    let t69 = 0.00064216 * t36 - -0.00004 * (t26 * t45 + t25 * t44)
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[1] * t0;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t0 * c_q2 + t1 * s_q2;
+    let t5 = t1 * c_q2 - t0 * s_q2;
+    let t6 = t1 * t1;
+    let t7 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t8 = t4 * c_q3 - t7 * s_q3;
+    let t9 = t4 * s_q3 + t7 * c_q3;
+    let t10 = t7 * t7;
+    let t11 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t12 = t8 * c_q4 + t11 * s_q4;
+    let t13 = t11 * c_q4 - t8 * s_q4;
+    let t14 = qd[4] + t9;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t15 = t12 * c_q5 - t14 * s_q5;
+    let t16 = t12 * s_q5 + t14 * c_q5;
+    let t17 = t13 + qd[5];
+    let t18 = t4 * t5;
+    let t19 = t13 * t14;
+    let t20 = t12 * t13;
+    let t21 = 9.81 * c_q1 + 0.4318 * t0 * t1;
+    let t22 = -t3 * c_q2 - qd[2] * t4 - t2 * s_q2;
+    let t23 = qd[2] * t5 + t2 * c_q2 - t3 * s_q2;
+    let t24 = c_q3 * t23 - qd[3] * t9;
+    let t25 = s_q4 * t22 + qd[4] * t13 + c_q4 * t24;
+    let t26 = qd[3] * t8 + s_q3 * t23;
+    let t27 = c_q4 * t22 - qd[4] * t12 - s_q4 * t24;
+    let t28 = -0.6903913435 * qd[1] - 1.601861202 * t0 - 0.0070992 * t1;
+    let t29 = -0.023751 * qd[1] - 0.0070992 * t0;
+    let t30 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t31 = 0.3251198455 * t4 - 0.011273199 * t5;
+    let t32 = -0.011273199 * t4 - 0.0047376 * t7;
+    let t33 = 0.3586500705 * t7 - 0.0047376 * t5;
+    let t34 = c_q5 * t17;
+    let t35 = s_q5 * t17;
+    let t36 = 0.00004 * t27 - 0.0004 * t12 * t14;
+    let t37 = t10 + t5 * t5;
+    let t38 = t10 + t4 * t4;
+    let t39 = t14 * t14 + t12 * t12;
+    let t40 = 9.81 * s_q1 - 0.4318 * (t6 + qd[1] * qd[1]);
+    let t41 = s_q2 * t21 + c_q2 * t40;
+    let t42 = 0.4318 * t18 + t41 - 0.0203 * t37;
+    let t43 = t4 * t7 - t22;
+    let t44 = t5 * t7 + t23;
+    let t45 = 0.8636 * t3 - 0.15005 * (t6 + t0 * t0);
+    let t46 = 0.0203 * t43 + 0.4318 * t44 + t45;
+    let t47 = c_q2 * t21 - s_q2 * t40;
+    let t48 = t20 - t26;
+    let t49 = 0.00288 * (c_q4 * t48 + s_q4 * t39);
+    let t50 = t19 + t25;
+    let t51 = c_q3 * t49 + 0.00288 * s_q3 * t50;
+    let t52 = 0.89133 * t18 + t51 - 0.025375 * t37;
+    let t53 = 0.00288 * (s_q4 * t48 - c_q4 * t39);
+    let t54 = 0.025375 * t18 + t53 - 0.89133 * t38;
+    let t55 = s_q2 * t52 + c_q2 * t54;
+    let t56 = 0.00288 * c_q3 * t50 - s_q3 * t49;
+    let t57 = 0.00064216 * t19 + 0.00024216 * t25 + 0.00004 * (t15 * t35 - t16 * t34)
+        + 0.00288 * (s_q3 * t42 + c_q3 * t46);
+    let t58 = 0.0003 * t24 + c_q4 * t57 - 0.0016 * t9 * t11 - s_q4 * t36;
+    let t59 = 0.00064216 * t26 + 0.00004 * (t16 * t35 + t15 * t34)
         - 0.00288
-            * (c_q4 * (c_q3 * t52 - s_q3 * t56)
-                + s_q4 * (0.0203 * t28 + t57 - 0.4318 * t48)) - 0.00024216 * t30;
-    let t70 = -0.0013 * t14 * t17 - t69;
-    let t71 = 0.3251198455 * t33 + t9 * t43 + c_q3 * t68 + 0.89133 * t55 + 0.4318 * t66
-        - 0.011273199 * t32 - t11 * t42 - s_q3 * t70;
-    let t72 = 0.0016 * t32 + c_q4 * t46 + s_q4 * t67 + 0.0003 * t14 * t15;
-    let t73 = t11 * t41 + t72 - 0.011273199 * t33 - t8 * t43 - 0.025375 * t55
-        - 0.0203 * t66;
-    let t74 = -0.89133 * t51 + 0.025375 * t57 + 0.0203 * t63 + -0.4318 * t61 + t8 * t42
-        - t9 * t41 - s_q3 * t68 - 0.0047376 * t32 - c_q3 * t70;
+            * (c_q4 * (c_q3 * t42 - s_q3 * t46)
+                + s_q4 * (0.0203 * t18 + t47 - 0.4318 * t38)) - 0.00024216 * t20;
+    let t60 = -0.0013 * t8 * t11 - t59;
+    let t61 = 0.3251198455 * t23 + t5 * t33 + c_q3 * t58 + 0.89133 * t45 + 0.4318 * t56
+        - 0.011273199 * t22 - t7 * t32 - s_q3 * t60;
+    let t62 = 0.0016 * t22 + c_q4 * t36 + s_q4 * t57 + 0.0003 * t8 * t9;
+    let t63 = t7 * t31 + t62 - 0.011273199 * t23 - t4 * t33 - 0.025375 * t45
+        - 0.0203 * t56;
+    let t64 = 0.025375 * t47 + 0.0203 * t53 + t4 * t32 - 0.89133 * t41 - 0.4318 * t51
+        - t5 * t31 - s_q3 * t58 - 0.0047376 * t22 - c_q3 * t60;
     [
         s_q1
-            * (0.0070992 * t5 + t3 * t40 + c_q2 * t71 - 1.601861202 * t4 - qd[1] * t39
-                - s_q2 * t73 - 0.15005 * t65)
+            * (0.0070992 * t3 + t1 * t30 + c_q2 * t61 - 1.601861202 * t2 - qd[1] * t29
+                - s_q2 * t63 - 0.15005 * t55)
             + c_q1
-                * (qd[1] * t38 + s_q2 * t71 + c_q2 * t73
-                    + 0.15005 * (c_q2 * t62 - s_q2 * t64) - 0.0070992 * t4 - t2 * t40
-                    - 0.4318 * (0.025375 * t53 + 0.89133 * t54 + t66)),
-        37.2347379 * c_q1 + 0.023751 * t5 + t2 * t39 + t74 + 0.4318 * t65
-            - 1.024164 * s_q1 - 0.6903913435 * t4 - t3 * t38,
-        t74,
-        t72,
-        t69,
-        0.00004 * t37,
+                * (qd[1] * t28 + s_q2 * t61 + c_q2 * t63
+                    + 0.15005 * (c_q2 * t52 - s_q2 * t54) - 0.0070992 * t2 - t0 * t30
+                    - 0.4318 * (0.025375 * t43 + 0.89133 * t44 + t56)),
+        37.2347379 * c_q1 + 0.023751 * t3 + t0 * t29 + t64 + 0.4318 * t55
+            - 1.024164 * s_q1 - 0.6903913435 * t2 - t1 * t28,
+        t64,
+        t62,
+        t59,
+        0.00004 * t27,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -526,34 +517,32 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
-    let t9 = c_q3 * c_q4;
-    let t10 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
-    let t11 = t8 * t9 + s_q4 * t10;
-    let t12 = s_q3 * t8;
-    let t13 = 0.00288 * (t9 * t12 - s_q3 * t11);
-    let t14 = s_q4 * t12;
-    let t15 = 0.025375 * t10 + -0.00288 * (s_q3 * c_q4 * t12 + c_q3 * t11)
-        - 0.89133 * t8;
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
+    let t1 = c_q3 * c_q4;
+    let t2 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
+    let t3 = t0 * t1 + s_q4 * t2;
+    let t4 = s_q3 * t0;
+    let t5 = 0.00288 * (t1 * t4 - s_q3 * t3);
+    let t6 = s_q4 * t4;
+    let t7 = 0.025375 * t2 - 0.00288 * (s_q3 * c_q4 * t4 + c_q3 * t3) - 0.89133 * t0;
     [
-        s_q1 * (c_q2 * t13 - 0.00288 * s_q2 * t14)
-            + c_q1 * (s_q2 * t13 + 0.00288 * c_q2 * t14),
-        37.2347379 * c_q1 + t15 - 1.024164 * s_q1,
-        t15,
-        0.00288 * t14,
-        -0.00288 * t11,
+        s_q1 * (c_q2 * t5 - 0.00288 * s_q2 * t6)
+            + c_q1 * (s_q2 * t5 + 0.00288 * c_q2 * t6),
+        37.2347379 * c_q1 + t7 - 1.024164 * s_q1,
+        t7,
+        0.00288 * t6,
+        -0.00288 * t3,
         0.0,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 323,
+    mul: 322,
     add: 210,
     div: 0,
     sqrt: 0,
@@ -573,197 +562,196 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[1] * t3;
-    let t5 = qd[1] * t2;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t2 * c_q2 + t3 * s_q2;
-    let t9 = t3 * c_q2 - t2 * s_q2;
-    let t10 = t3 * t3;
-    let t11 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t14 = t8 * c_q3 - t11 * s_q3;
-    let t15 = t8 * s_q3 + t11 * c_q3;
-    let t16 = t11 * t11;
-    let t17 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t20 = t14 * c_q4 + t17 * s_q4;
-    let t21 = t17 * c_q4 - t14 * s_q4;
-    let t22 = qd[4] + t15;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t25 = t20 * c_q5 - t22 * s_q5;
-    let t26 = t20 * s_q5 + t22 * c_q5;
-    let t27 = t21 + qd[5];
-    let t28 = t8 * t9;
-    let t29 = t21 * t22;
-    let t30 = t20 * t21;
-    let t31 = s_q3 * c_q4;
-    let t32 = s_q3 * s_q4;
-    let t33 = 0.00004 * t32;
-    let t34 = c_q3 * c_q4;
-    let t35 = c_q3 * s_q4;
-    let t36 = 0.00004 * c_q4;
-    let t37 = -0.00288 * (s_q2 * t34 + c_q2 * s_q4);
-    let t38 = 0.00064216 * s_q3 + 0.001243584 * t31;
-    let t39 = s_q1 * (c_q2 * t38 + 0.000058464 * s_q2 * t31 - 0.15005 * t37)
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[1] * t0;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t0 * c_q2 + t1 * s_q2;
+    let t5 = t1 * c_q2 - t0 * s_q2;
+    let t6 = t1 * t1;
+    let t7 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t8 = t4 * c_q3 - t7 * s_q3;
+    let t9 = t4 * s_q3 + t7 * c_q3;
+    let t10 = t7 * t7;
+    let t11 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t12 = t8 * c_q4 + t11 * s_q4;
+    let t13 = t11 * c_q4 - t8 * s_q4;
+    let t14 = qd[4] + t9;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t15 = t12 * c_q5 - t14 * s_q5;
+    let t16 = t12 * s_q5 + t14 * c_q5;
+    let t17 = t13 + qd[5];
+    let t18 = t4 * t5;
+    let t19 = t13 * t14;
+    let t20 = t12 * t13;
+    let t21 = s_q3 * c_q4;
+    let t22 = s_q3 * s_q4;
+    let t23 = 0.00004 * t22;
+    let t24 = c_q3 * c_q4;
+    let t25 = c_q3 * s_q4;
+    let t26 = 0.00004 * c_q4;
+    let t27 = -0.00288 * (s_q2 * t24 + c_q2 * s_q4);
+    let t28 = 0.00064216 * s_q3 + 0.001243584 * t21;
+    let t29 = s_q1 * (c_q2 * t28 + 0.000058464 * s_q2 * t21 - 0.15005 * t27)
         + c_q1
-            * (0.15005 * 0.00288 * (s_q2 * s_q4 - c_q2 * t34) + s_q2 * t38
-                - t31 * (0.001243584 + 0.000058464 * c_q2));
-    let t40 = 0.001243584 * t34 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
-    let t41 = 0.4318 * t37 + t40;
-    let t42 = s_q1 * -0.00004 * (c_q2 * t35 + s_q2 * c_q4)
-        + c_q1 * 0.00004 * (c_q2 * c_q4 - s_q2 * t35);
-    let t43 = 9.81 * c_q1 + 0.4318 * t2 * t3;
-    let t44 = -(t5 * c_q2) - qd[2] * t8 - t4 * s_q2;
-    let t45 = qd[2] * t9 + t4 * c_q2 - t5 * s_q2;
-    let t46 = c_q3 * t45 - qd[3] * t15;
-    let t47 = s_q4 * t44 + qd[4] * t21 + c_q4 * t46;
-    let t48 = qd[3] * t14 + s_q3 * t45;
-    let t49 = c_q4 * t44 - qd[4] * t20 - s_q4 * t46;
-    let t50 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
-    let t51 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
-    let t52 = t34 * t50 + s_q4 * t51;
-    let t53 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
-    let t54 = -0.023751 * qd[1] - 0.0070992 * t2;
-    let t55 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
-    let t56 = 0.3251198455 * t8 - 0.011273199 * t9;
-    let t57 = -0.011273199 * t8 - 0.0047376 * t11;
-    let t58 = 0.3586500705 * t11 - 0.0047376 * t9;
-    let t59 = c_q5 * t27;
-    let t60 = s_q5 * t27;
-    let t61 = 0.025375 - 0.00288 * t35;
-    let t62 = c_q2 * t61;
-    let t63 = s_q2 * t61;
-    let t64 = s_q2 * t32;
-    let t65 = 0.001243584 * t35 + 0.00020216 * s_q4 * t34;
-    let t66 = s_q4 * s_q4;
-    let t67 = t32 * (-0.001243584 - 0.00020216 * c_q4);
-    let t68 = 0.001243584 * t64 + t67;
-    let t69 = 0.00004 * t49 - 0.0004 * t20 * t22;
-    let t70 = s_q3 * t50;
-    let t71 = 0.00288 * (t34 * t70 - s_q3 * t52);
-    let t72 = t32 * t50;
-    let t73 = 37.2347379 * c_q1 - 1.024164 * s_q1;
-    let t74 = 0.025375 * t51 + -0.00288 * (t31 * t70 + c_q3 * t52) - 0.89133 * t50;
-    let t75 = t16 + t9 * t9;
-    let t76 = t16 + t8 * t8;
-    let t77 = t22 * t22 + t20 * t20;
-    let t78 = 9.81 * s_q1 - 0.4318 * (t10 + qd[1] * qd[1]);
-    let t79 = s_q2 * t43 + c_q2 * t78;
-    let t80 = 0.4318 * t28 + t79 - 0.0203 * t75;
-    let t81 = t8 * t11 - t44;
-    let t82 = t9 * t11 + t45;
-    let t83 = 0.8636 * t5 - 0.15005 * (t10 + t2 * t2);
-    let t84 = 0.0203 * t81 + 0.4318 * t82 + t83;
-    let t85 = c_q2 * t43 - s_q2 * t78;
-    let t86 = t30 - t48;
-    let t87 = 0.00288 * (c_q4 * t86 + s_q4 * t77);
-    let t88 = t29 + t47;
-    let t89 = c_q3 * t87 + 0.00288 * s_q3 * t88;
-    let t90 = 0.89133 * t28 + t89 - 0.025375 * t75;
-    let t91 = 0.00288 * (s_q4 * t86 - c_q4 * t77);
-    let t92 = 0.025375 * t28 + t91 - 0.89133 * t76;
-    let t93 = s_q2 * t90 + c_q2 * t92;
-    let t94 = 0.00288 * c_q3 * t88 - s_q3 * t87;
-    let t95 = 0.00064216 * t29 + 0.00024216 * t47 + 0.00004 * (t25 * t60 - t26 * t59)
-        + 0.00288 * (s_q3 * t80 + c_q3 * t84);
-    let t96 = 0.0003 * t46 + c_q4 * t95 - 0.0016 * t15 * t17 - s_q4 * t69;
-    let t97 = 0.00064216 * t48 - -0.00004 * (t26 * t60 + t25 * t59)
+            * (0.000432144 * (s_q2 * s_q4 - c_q2 * t24) + s_q2 * t28
+                - t21 * (0.001243584 + 0.000058464 * c_q2));
+    let t30 = 0.001243584 * t24 + 0.00064216 * c_q3 - 0.000058464 * s_q4;
+    let t31 = 0.4318 * t27 + t30;
+    let t32 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t25)
+        - 0.00004 * s_q1 * (c_q2 * t25 + s_q2 * c_q4);
+    let t33 = 9.81 * c_q1 + 0.4318 * t0 * t1;
+    let t34 = -t3 * c_q2 - qd[2] * t4 - t2 * s_q2;
+    let t35 = qd[2] * t5 + t2 * c_q2 - t3 * s_q2;
+    let t36 = c_q3 * t35 - qd[3] * t9;
+    let t37 = s_q4 * t34 + qd[4] * t13 + c_q4 * t36;
+    let t38 = qd[3] * t8 + s_q3 * t35;
+    let t39 = c_q4 * t34 - qd[4] * t12 - s_q4 * t36;
+    let t40 = 9.81 * (s_q1 * c_q2 + c_q1 * s_q2);
+    let t41 = 9.81 * (c_q1 * c_q2 - s_q1 * s_q2);
+    let t42 = t24 * t40 + s_q4 * t41;
+    let t43 = -0.6903913435 * qd[1] - 1.601861202 * t0 - 0.0070992 * t1;
+    let t44 = -0.023751 * qd[1] - 0.0070992 * t0;
+    let t45 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t46 = 0.3251198455 * t4 - 0.011273199 * t5;
+    let t47 = -0.011273199 * t4 - 0.0047376 * t7;
+    let t48 = 0.3586500705 * t7 - 0.0047376 * t5;
+    let t49 = c_q5 * t17;
+    let t50 = s_q5 * t17;
+    let t51 = 0.025375 - 0.00288 * t25;
+    let t52 = c_q2 * t51;
+    let t53 = s_q2 * t51;
+    let t54 = s_q2 * t22;
+    let t55 = 0.001243584 * t25 + 0.00020216 * s_q4 * t24;
+    let t56 = s_q4 * s_q4;
+    let t57 = t22 * (-0.001243584 - 0.00020216 * c_q4);
+    let t58 = 0.001243584 * t54 + t57;
+    let t59 = 0.00004 * t39 - 0.0004 * t12 * t14;
+    let t60 = s_q3 * t40;
+    let t61 = 0.00288 * (t24 * t60 - s_q3 * t42);
+    let t62 = t22 * t40;
+    let t63 = 37.2347379 * c_q1 - 1.024164 * s_q1;
+    let t64 = 0.025375 * t41 - 0.00288 * (t21 * t60 + c_q3 * t42) - 0.89133 * t40;
+    let t65 = t10 + t5 * t5;
+    let t66 = t10 + t4 * t4;
+    let t67 = t14 * t14 + t12 * t12;
+    let t68 = 9.81 * s_q1 - 0.4318 * (t6 + qd[1] * qd[1]);
+    let t69 = s_q2 * t33 + c_q2 * t68;
+    let t70 = 0.4318 * t18 + t69 - 0.0203 * t65;
+    let t71 = t4 * t7 - t34;
+    let t72 = t5 * t7 + t35;
+    let t73 = 0.8636 * t3 - 0.15005 * (t6 + t0 * t0);
+    let t74 = 0.0203 * t71 + 0.4318 * t72 + t73;
+    let t75 = c_q2 * t33 - s_q2 * t68;
+    let t76 = t20 - t38;
+    let t77 = 0.00288 * (c_q4 * t76 + s_q4 * t67);
+    let t78 = t19 + t37;
+    let t79 = c_q3 * t77 + 0.00288 * s_q3 * t78;
+    let t80 = 0.89133 * t18 + t79 - 0.025375 * t65;
+    let t81 = 0.00288 * (s_q4 * t76 - c_q4 * t67);
+    let t82 = 0.025375 * t18 + t81 - 0.89133 * t66;
+    let t83 = s_q2 * t80 + c_q2 * t82;
+    let t84 = 0.00288 * c_q3 * t78 - s_q3 * t77;
+    let t85 = 0.00064216 * t19 + 0.00024216 * t37 + 0.00004 * (t15 * t50 - t16 * t49)
+        + 0.00288 * (s_q3 * t70 + c_q3 * t74);
+    let t86 = 0.0003 * t36 + c_q4 * t85 - 0.0016 * t9 * t11 - s_q4 * t59;
+    let t87 = 0.00064216 * t38 + 0.00004 * (t16 * t50 + t15 * t49)
         - 0.00288
-            * (c_q4 * (c_q3 * t80 - s_q3 * t84)
-                + s_q4 * (0.0203 * t28 + t85 - 0.4318 * t76)) - 0.00024216 * t30;
-    let t98 = -0.0013 * t14 * t17 - t97;
-    let t99 = 0.3251198455 * t45 + t9 * t58 + c_q3 * t96 + 0.89133 * t83 + 0.4318 * t94
-        - 0.011273199 * t44 - t11 * t57 - s_q3 * t98;
-    let t100 = 0.0016 * t44 + c_q4 * t69 + s_q4 * t95 + 0.0003 * t14 * t15;
-    let t101 = t11 * t56 + t100 - 0.011273199 * t45 - t8 * t58 - 0.025375 * t83
-        - 0.0203 * t94;
-    let t102 = -0.89133 * t79 + 0.025375 * t85 + 0.0203 * t91 + -0.4318 * t89 + t8 * t57
-        - t9 * t56 - s_q3 * t96 - 0.0047376 * t44 - c_q3 * t98;
-    let t103 = 0.00288 * c_q4 + 0.89133;
-    let t104 = t62 - s_q2 * t103;
-    let t105 = t63 + c_q2 * t103;
-    let t106 = s_q3 * (-0.00020216 * t66 - 0.0001);
-    let t107 = s_q3 * t106;
-    let t108 = -0.000058464 * t32 - c_q3 * t106;
-    let t109 = t67 - 0.0047376;
-    let t110 = s_q2 * t108 + c_q2 * t109;
-    let t111 = -0.00288 * c_q4 - 0.89133;
-    let t112 = t62 + s_q2 * t111;
-    let t113 = c_q2 * t108 - s_q2 * t109;
-    let t114 = s_q1 * (t113 - 0.15005 * t112)
-        + c_q1 * (t110 + 0.15005 * (c_q2 * t111 - t63));
-    let t115 = 0.00040432 * t66 - 0.000116928 * t35;
-    let t116 = 0.5 * t115 + 0.00164;
-    let t117 = s_q1 * (c_q2 * t65 - 0.000432144 * t64 - s_q2 * t116)
-        + c_q1 * (s_q2 * t65 + c_q2 * (0.000432144 * t32 + t116) - 0.001243584 * t35);
-    let t118 = 0.001243584 * c_q4 - 0.000058464 * t35;
-    let t119 = t65 - 0.000058464 * c_q4;
-    let t120 = t107 + 2.0 * t118;
-    let t121 = 0.002487168 * c_q4 - t107 - t115;
-    let t122 = s_q2 * (t121 + 0.3240220055);
-    let t123 = s_q2 * (t119 - 0.011273199);
-    let t124 = 0.000432144 * t32 + 0.4318 * t104;
-    let t125 = c_q1 * (t110 - 0.15005 * t105 - 0.023751)
-        + s_q1 * (t113 - 0.001243584 * t32 - 0.15005 * t104 - 0.6903913435);
-    let t126 = s_q2 * t122 + 2.0 * c_q2 * t123;
-    let t127 = 0.4318 * t112 + t120 + 0.3592922305;
+            * (c_q4 * (c_q3 * t70 - s_q3 * t74)
+                + s_q4 * (0.0203 * t18 + t75 - 0.4318 * t66)) - 0.00024216 * t20;
+    let t88 = -0.0013 * t8 * t11 - t87;
+    let t89 = 0.3251198455 * t35 + t5 * t48 + c_q3 * t86 + 0.89133 * t73 + 0.4318 * t84
+        - 0.011273199 * t34 - t7 * t47 - s_q3 * t88;
+    let t90 = 0.0016 * t34 + c_q4 * t59 + s_q4 * t85 + 0.0003 * t8 * t9;
+    let t91 = t7 * t46 + t90 - 0.011273199 * t35 - t4 * t48 - 0.025375 * t73
+        - 0.0203 * t84;
+    let t92 = 0.025375 * t75 + 0.0203 * t81 + t4 * t47 - 0.89133 * t69 - 0.4318 * t79
+        - t5 * t46 - s_q3 * t86 - 0.0047376 * t34 - c_q3 * t88;
+    let t93 = 0.00288 * c_q4 + 0.89133;
+    let t94 = t52 - s_q2 * t93;
+    let t95 = t53 + c_q2 * t93;
+    let t96 = s_q3 * (-0.00020216 * t56 - 0.0001);
+    let t97 = s_q3 * t96;
+    let t98 = -0.000058464 * t22 - c_q3 * t96;
+    let t99 = t57 - 0.0047376;
+    let t100 = s_q2 * t98 + c_q2 * t99;
+    let t101 = -0.00288 * c_q4 - 0.89133;
+    let t102 = t52 + s_q2 * t101;
+    let t103 = c_q2 * t98 - s_q2 * t99;
+    let t104 = s_q1 * (t103 - 0.15005 * t102)
+        + c_q1 * (t100 + 0.15005 * (c_q2 * t101 - t53));
+    let t105 = 0.00040432 * t56 - 0.000116928 * t25;
+    let t106 = 0.5 * t105 + 0.00164;
+    let t107 = s_q1 * (c_q2 * t55 - 0.000432144 * t54 - s_q2 * t106)
+        + c_q1 * (s_q2 * t55 + c_q2 * (0.000432144 * t22 + t106) - 0.001243584 * t25);
+    let t108 = 0.001243584 * c_q4 - 0.000058464 * t25;
+    let t109 = t55 - 0.000058464 * c_q4;
+    let t110 = t97 + 2.0 * t108;
+    let t111 = 0.002487168 * c_q4 - t97 - t105;
+    let t112 = s_q2 * (t111 + 0.3240220055);
+    let t113 = s_q2 * (t109 - 0.011273199);
+    let t114 = 0.000432144 * t22 + 0.4318 * t94;
+    let t115 = c_q1 * (t100 - 0.15005 * t95 - 0.023751)
+        + s_q1 * (t103 - 0.001243584 * t22 - 0.15005 * t94 - 0.6903913435);
+    let t116 = s_q2 * t112 + 2.0 * c_q2 * t113;
+    let t117 = 0.4318 * t102 + t110 + 0.3592922305;
     JointSpace {
         mass_matrix: [
             [
-                0.00020216 * t66
+                0.00020216 * t56
                     + 2.0
-                        * (t118 + t124
+                        * (t108 + t114
                             + s_q1 * c_q1
-                                * (t119 + c_q2 * t122 - 0.4318 * t105 - 2.0 * s_q2 * t123
-                                    - 0.018372399)) + t126
-                    + s_q1 * s_q1 * (t121 - 0.8636 * t104 - 2.0 * t126 - 1.2778391965)
+                                * (t109 + c_q2 * t112 - 0.4318 * t95 - 2.0 * s_q2 * t113
+                                    - 0.018372399)) + t116
+                    + s_q1 * s_q1 * (t111 - 0.8636 * t94 - 2.0 * t116 - 1.2778391965)
                     + 3.155182285625 - 0.002487168 * c_q4,
-                t125,
-                t114,
-                t117,
-                t39,
-                t42,
+                t115,
+                t104,
+                t107,
+                t29,
+                t32,
             ],
             [
-                t125,
-                t120 + 2.0 * t124 + 2.1074062325 - 0.000864288 * t32,
-                t127,
-                t68,
-                t41,
-                t33,
+                t115,
+                t110 + 2.0 * t114 + 2.1074062325 - 0.000864288 * t22,
+                t117,
+                t58,
+                t31,
+                t23,
             ],
-            [t114, t127, t120 + 0.3592922305, t67, t40, t33],
-            [t117, t68, t67, 0.00020216 * t66 + 0.00164, 0.0, t36],
-            [t39, t41, t40, 0.0, 0.00064216, 0.0],
-            [t42, t33, t33, t36, 0.0, 0.00004],
+            [t104, t117, t110 + 0.3592922305, t57, t30, t23],
+            [t107, t58, t57, 0.00020216 * t56 + 0.00164, 0.0, t26],
+            [t29, t31, t30, 0.0, 0.00064216, 0.0],
+            [t32, t23, t23, t26, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (0.0070992 * t5 + t3 * t55 + c_q2 * t99 - 1.601861202 * t4
-                    - qd[1] * t54 - s_q2 * t101 - 0.15005 * t93)
+                * (0.0070992 * t3 + t1 * t45 + c_q2 * t89 - 1.601861202 * t2
+                    - qd[1] * t44 - s_q2 * t91 - 0.15005 * t83)
                 + c_q1
-                    * (qd[1] * t53 + s_q2 * t99 + c_q2 * t101
-                        + 0.15005 * (c_q2 * t90 - s_q2 * t92) - 0.0070992 * t4 - t2 * t55
-                        - 0.4318 * (0.025375 * t81 + 0.89133 * t82 + t94)),
-            0.023751 * t5 + t2 * t54 + t73 + t102 + 0.4318 * t93 - 0.6903913435 * t4
-                - t3 * t53,
-            t102,
-            t100,
-            t97,
-            0.00004 * t49,
+                    * (qd[1] * t43 + s_q2 * t89 + c_q2 * t91
+                        + 0.15005 * (c_q2 * t80 - s_q2 * t82) - 0.0070992 * t2 - t0 * t45
+                        - 0.4318 * (0.025375 * t71 + 0.89133 * t72 + t84)),
+            0.023751 * t3 + t0 * t44 + t63 + t92 + 0.4318 * t83 - 0.6903913435 * t2
+                - t1 * t43,
+            t92,
+            t90,
+            t87,
+            0.00004 * t39,
         ],
         gravity: [
-            s_q1 * (c_q2 * t71 - 0.00288 * s_q2 * t72)
-                + c_q1 * (s_q2 * t71 + 0.00288 * c_q2 * t72),
-            t73 + t74,
-            t74,
-            0.00288 * t72,
-            -0.00288 * t52,
+            s_q1 * (c_q2 * t61 - 0.00288 * s_q2 * t62)
+                + c_q1 * (s_q2 * t61 + 0.00288 * c_q2 * t62),
+            t63 + t64,
+            t64,
+            0.00288 * t62,
+            -0.00288 * t42,
             0.0,
         ],
     }
@@ -795,234 +783,233 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[1] * t3;
-    let t5 = qd[1] * t2;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t2 * c_q2 + t3 * s_q2;
-    let t9 = t3 * c_q2 - t2 * s_q2;
-    let t10 = 0.4318 * qd[1] - 0.15005 * t2;
-    let t11 = t3 * t3;
-    let t12 = -0.4318 * t11 - qd[1] * t10;
-    let t13 = 0.15005 * t4 + 0.4318 * t2 * t3;
-    let t14 = t2 * t10 - 0.15005 * t11;
-    let t15 = qd[1] + qd[2];
-    let t16 = qd[2] * t9;
-    let t17 = qd[2] * t8;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t20 = t8 * c_q3 - t15 * s_q3;
-    let t21 = -(t8 * s_q3) - t15 * c_q3;
-    let t22 = 0.4318 * t8 - 0.0203 * t9;
-    let t23 = t15 * t15;
-    let t24 = t9 * t22 - 0.0203 * t23;
-    let t25 = -0.4318 * t23 - t8 * t22;
-    let t26 = t8 * t15;
-    let t27 = t9 * t15;
-    let t28 = 0.0203 * t26 + 0.4318 * t27;
-    let t29 = t9 + qd[3];
-    let t30 = qd[3] * t21;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t33 = t20 * c_q4 + t29 * s_q4;
-    let t34 = t29 * c_q4 - t20 * s_q4;
-    let t35 = qd[4] - t21;
-    let t36 = qd[4] * t34;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t39 = t33 * c_q5 - t35 * s_q5;
-    let t40 = t33 * s_q5 + t35 * c_q5;
-    let t41 = t34 + qd[5];
-    let t42 = t34 * t35;
-    let t43 = t33 * t34;
-    let t44 = s_q4 * c_q4;
-    let t45 = s_q3 * t44;
-    let t46 = -0.6903913435 * qd[1] - 1.601861202 * t2 - 0.0070992 * t3;
-    let t47 = -0.023751 * qd[1] - 0.0070992 * t2;
-    let t48 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
-    let t49 = 0.89133 * t8 - 0.025375 * t9;
-    let t50 = 0.3251198455 * t8 - 0.011273199 * t9;
-    let t51 = -0.011273199 * t8 - 0.0047376 * t15;
-    let t52 = 0.3586500705 * t15 - 0.0047376 * t9;
-    let t53 = c_q5 * t41;
-    let t54 = s_q5 * t41;
-    let t55 = c_q3 * t44;
-    let t56 = s_q4 * s_q4;
-    let t57 = c_q2 * t12 + s_q2 * t13;
-    let t58 = c_q2 * t13 - s_q2 * t12;
-    let t59 = c_q3 * t24 - s_q3 * t28;
-    let t60 = s_q3 * t24 + c_q3 * t28;
-    let t61 = 0.00288 * (t35 * t35 + t33 * t33);
-    let t62 = 0.0004 * t33 * t35 - tau[5];
-    let t63 = tau[4] - 0.00004 * (t40 * t54 + t39 * t53);
-    let t64 = -0.00024216 * t36 - 0.00064216 * t42 - 0.00004 * (t39 * t54 - t40 * t53);
-    let t65 = 4.484863585399277 * t63 - 0.001793945434159711 * t43;
-    let t66 = 0.00024216 * t56 + 0.0016;
-    let inv67 = 1.0 / t66;
-    let t68 = 0.0013 * t20 * t29 + tau[4];
-    let t69 = 0.0003 * t20 * t21 + tau[3] + s_q4 * t64 + c_q4 * t62;
-    let t70 = 0.0000006974208 * s_q4 * t44 * inv67 - 0.00288 * c_q4;
-    let t71 = 0.00024216 * c_q4 * c_q4 + 0.0003 - 0.0000000586414656 * t44 * t44 * inv67;
-    let t72 = 0.012916407125949918 * (t25 * t44 + c_q4 * c_q4 * t59) + c_q4 * t65
-        - s_q4 * t61;
-    let t73 = 0.012916407125949918 * t44 * t59 + s_q4 * t65 + c_q4 * t61
-        + 0.012916407125949918 * t56 * t25;
-    let t74 = 0.00288 * (t36 + t42 + s_q4 * inv67 * t69)
-        - 0.0000082944 * t56 * t60 * inv67 - t30 * t70;
-    let t75 = c_q4 * t64 + t60 * t70 - 0.0016 * t21 * t29 - s_q4 * t62 - t30 * t71
-        - 0.00024216 * t44 * inv67 * t69;
-    let t76 = -0.012916407125949918 * c_q3 * c_q3 * c_q4 * c_q4
-        - 0.0000082944 * t56 * s_q3 * s_q3 * inv67;
-    let t77 = s_q3 * c_q3;
-    let t78 = t77 * (0.012916407125949918 * c_q4 * c_q4 - 0.0000082944 * t56 * inv67);
-    let t79 = -0.012916407125949918 * s_q3 * s_q3 * c_q4 * c_q4
-        - 0.0000082944 * t56 * c_q3 * c_q3 * inv67;
-    let t80 = t70 * t77;
-    let t81 = s_q3 * s_q3 * t70;
-    let t82 = c_q3 * c_q3 * t70;
-    let t83 = 0.00026220306465678337 * t55 + 0.4318 * t76;
-    let t84 = 0.005577304596985175 * t55 - 0.00026220306465678337 * t56;
-    let t85 = 0.4318 * t78 - 0.00026220306465678337 * t45;
-    let t86 = t80 - t85;
-    let t87 = 0.8636 * t80 - t71 * t77 - 0.4318 * t85;
-    let t88 = t81 - t83 - 0.89133;
-    let t89 = t84 + 0.025375;
-    let t90 = 0.0203 * (t85 - t80) - 0.0047376;
-    let t91 = s_q3 * s_q3 * t71 + 0.4318 * t83 + 0.3586500705 + 0.0203 * t84
-        - 0.8636 * t81;
-    let inv92 = 1.0 / t91;
-    let t93 = c_q3 * t72 - s_q3 * t74;
-    let t94 = s_q3 * t72 + c_q3 * t74;
-    let t95 = t9 * t50 + tau[2] + 0.0203 * t73 + -0.4318 * t93 - t8 * t51 - c_q3 * t68
-        - s_q3 * t75;
-    let t96 = t76 - t88 * t88 * inv92;
-    let t97 = -0.012916407125949918 * t55 - t88 * t89 * inv92;
-    let t98 = t78 - t86 * t88 * inv92;
-    let t99 = -0.012916407125949918 * t56 - t89 * t89 * inv92;
-    let t100 = 0.012916407125949918 * t45 - t86 * t89 * inv92;
-    let t101 = t79 - t86 * t86 * inv92;
-    let t102 = 0.4318 * t78 - t80 - t87 * t88 * inv92;
-    let t103 = -0.0203 * t78 - t88 * t90 * inv92;
-    let t104 = 0.005577304596985175 * t45 - t87 * t89 * inv92;
-    let t105 = -0.00026220306465678337 * t45 - t89 * t90 * inv92;
-    let t106 = 0.4318 * t79 - t82;
-    let t107 = t106 + 0.89133 - t86 * t87 * inv92;
-    let t108 = -0.0203 * t79 - t86 * t90 * inv92 - 0.025375;
-    let t109 = 0.18645124 * t79 + c_q3 * c_q3 * t71 + 0.3251198455 - 0.8636 * t82
-        - t87 * t87 * inv92;
-    let t110 = -0.0203 * t106 - t87 * t90 * inv92 - 0.011273199;
-    let t111 = 0.00041209 * t79 - t90 * t90 * inv92;
-    let t112 = 0.025375 * t23 + t93 + t17 * t103 - t9 * t49 - t57 * t96 - t58 * t97
-        - t14 * t98 - t16 * t102 - t88 * inv92 * t95;
-    let t113 = 0.89133 * t23 + t8 * t49 + t73 + t17 * t105 - t57 * t97 - t58 * t99
-        - t14 * t100 - t16 * t104 - t89 * inv92 * t95;
-    let t114 = t15 * t51 + c_q3 * t75 + t17 * t110 - 0.4318 * t94 - t9 * t52 - s_q3 * t68
-        - t57 * t102 - t58 * t104 - t14 * t107 - t16 * t109 - t87 * inv92 * t95;
-    let t115 = t8 * t52 + t17 * t111 + 0.0203 * t94 - t15 * t50 - tau[3] - t57 * t103
-        - t58 * t105 - t14 * t108 - t16 * t110 - t90 * inv92 * t95;
-    let t116 = s_q2 * t97;
-    let t117 = c_q2 * t97;
-    let t118 = s_q2 * t96 + t117;
-    let t119 = t116 + c_q2 * t99;
-    let t120 = c_q2 * t98 - s_q2 * t100;
-    let t121 = c_q2 * t118 - s_q2 * t119;
-    let t122 = s_q2 * t118 + c_q2 * t119;
-    let t123 = c_q2 * t102 - s_q2 * t103;
-    let t124 = s_q2 * t102 + c_q2 * t103;
-    let t125 = c_q2 * t104 - s_q2 * t105;
-    let t126 = s_q2 * t104 + c_q2 * t105;
-    let t127 = c_q2 * t123 - s_q2 * t125;
-    let t128 = c_q2 * t124 - s_q2 * t126;
-    let t129 = s_q2 * t123 + c_q2 * t125;
-    let t130 = s_q2 * t124 + c_q2 * t126;
-    let t131 = s_q2 * t110;
-    let t132 = c_q2 * t110;
-    let t133 = s_q2 * t109 + t132;
-    let t134 = t131 + c_q2 * t111;
-    let t135 = 0.4318 * t120
-        - 0.15005 * (c_q2 * (c_q2 * t96 - t116) - s_q2 * (t117 - s_q2 * t99));
-    let t136 = 0.4318 * (s_q2 * t98 + c_q2 * t100) - 0.15005 * t121;
-    let t137 = 0.4318 * t121 - 0.1044;
-    let t138 = 0.4318 * t122 + 3.79559;
-    let t139 = 0.4318 * t129 - 0.06479159 * t122 - 0.6903913435;
-    let t140 = 0.4318 * (t130 - t136) - 0.023751;
-    let t141 = 0.18645124 * t122 + 1.748114002;
-    let inv142 = 1.0 / t141;
-    let t143 = s_q2 * t112 + c_q2 * t113;
-    let t144 = tau[1] + 0.4318 * t143 + t3 * t46 - tau[2] - t2 * t47;
-    let t145 = 0.0225150025 * t122 + c_q2 * (c_q2 * t109 - t131) - 0.3001 * t129
-        - s_q2 * (t132 - s_q2 * t111) - t139 * t139 * inv142 - 1.601861202;
-    let t146 = 0.15005 * (t127 + t136 - t130) + c_q2 * t133
-        - 0.4318 * (c_q2 * t107 - s_q2 * t108) - s_q2 * t134 - t139 * t140 * inv142
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[1] * t0;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t0 * c_q2 + t1 * s_q2;
+    let t5 = t1 * c_q2 - t0 * s_q2;
+    let t6 = 0.4318 * qd[1] - 0.15005 * t0;
+    let t7 = t1 * t1;
+    let t8 = -0.4318 * t7 - qd[1] * t6;
+    let t9 = 0.15005 * t2 + 0.4318 * t0 * t1;
+    let t10 = t0 * t6 - 0.15005 * t7;
+    let t11 = qd[1] + qd[2];
+    let t12 = qd[2] * t5;
+    let t13 = qd[2] * t4;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t14 = t4 * c_q3 - t11 * s_q3;
+    let t15 = -t4 * s_q3 - t11 * c_q3;
+    let t16 = 0.4318 * t4 - 0.0203 * t5;
+    let t17 = t11 * t11;
+    let t18 = t5 * t16 - 0.0203 * t17;
+    let t19 = -0.4318 * t17 - t4 * t16;
+    let t20 = t4 * t11;
+    let t21 = t5 * t11;
+    let t22 = 0.0203 * t20 + 0.4318 * t21;
+    let t23 = t5 + qd[3];
+    let t24 = qd[3] * t15;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t25 = t14 * c_q4 + t23 * s_q4;
+    let t26 = t23 * c_q4 - t14 * s_q4;
+    let t27 = qd[4] - t15;
+    let t28 = qd[4] * t26;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t29 = t25 * c_q5 - t27 * s_q5;
+    let t30 = t25 * s_q5 + t27 * c_q5;
+    let t31 = t26 + qd[5];
+    let t32 = t26 * t27;
+    let t33 = t25 * t26;
+    let t34 = s_q4 * c_q4;
+    let t35 = s_q3 * t34;
+    let t36 = -0.6903913435 * qd[1] - 1.601861202 * t0 - 0.0070992 * t1;
+    let t37 = -0.023751 * qd[1] - 0.0070992 * t0;
+    let t38 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t39 = 0.89133 * t4 - 0.025375 * t5;
+    let t40 = 0.3251198455 * t4 - 0.011273199 * t5;
+    let t41 = -0.011273199 * t4 - 0.0047376 * t11;
+    let t42 = 0.3586500705 * t11 - 0.0047376 * t5;
+    let t43 = c_q5 * t31;
+    let t44 = s_q5 * t31;
+    let t45 = c_q3 * t34;
+    let t46 = s_q4 * s_q4;
+    let t47 = c_q2 * t8 + s_q2 * t9;
+    let t48 = c_q2 * t9 - s_q2 * t8;
+    let t49 = c_q3 * t18 - s_q3 * t22;
+    let t50 = s_q3 * t18 + c_q3 * t22;
+    let t51 = 0.00288 * (t27 * t27 + t25 * t25);
+    let t52 = 0.0004 * t25 * t27 - tau[5];
+    let t53 = tau[4] - 0.00004 * (t30 * t44 + t29 * t43);
+    let t54 = -0.00024216 * t28 - 0.00064216 * t32 - 0.00004 * (t29 * t44 - t30 * t43);
+    let t55 = 4.484863585399277 * t53 - 0.001793945434159711 * t33;
+    let t56 = 0.00024216 * t46 + 0.0016;
+    let inv0 = 1.0 / t56;
+    let t57 = 0.0013 * t14 * t23 + tau[4];
+    let t58 = 0.0003 * t14 * t15 + tau[3] + s_q4 * t54 + c_q4 * t52;
+    let t59 = 0.0000006974208 * s_q4 * t34 * inv0 - 0.00288 * c_q4;
+    let t60 = 0.00024216 * c_q4 * c_q4 + 0.0003 - 0.0000000586414656 * t34 * t34 * inv0;
+    let t61 = 0.012916407125949918 * (t19 * t34 + c_q4 * c_q4 * t49) + c_q4 * t55
+        - s_q4 * t51;
+    let t62 = 0.012916407125949918 * t34 * t49 + s_q4 * t55 + c_q4 * t51
+        + 0.012916407125949918 * t46 * t19;
+    let t63 = 0.00288 * (t28 + t32 + s_q4 * inv0 * t58) - 0.0000082944 * t46 * t50 * inv0
+        - t24 * t59;
+    let t64 = c_q4 * t54 + t50 * t59 - 0.0016 * t15 * t23 - s_q4 * t52 - t24 * t60
+        - 0.00024216 * t34 * inv0 * t58;
+    let t65 = -0.012916407125949918 * c_q3 * c_q3 * c_q4 * c_q4
+        - 0.0000082944 * t46 * s_q3 * s_q3 * inv0;
+    let t66 = s_q3 * c_q3;
+    let t67 = t66 * (0.012916407125949918 * c_q4 * c_q4 - 0.0000082944 * t46 * inv0);
+    let t68 = -0.012916407125949918 * s_q3 * s_q3 * c_q4 * c_q4
+        - 0.0000082944 * t46 * c_q3 * c_q3 * inv0;
+    let t69 = t59 * t66;
+    let t70 = s_q3 * s_q3 * t59;
+    let t71 = c_q3 * c_q3 * t59;
+    let t72 = 0.00026220306465678337 * t45 + 0.4318 * t65;
+    let t73 = 0.005577304596985175 * t45 - 0.00026220306465678337 * t46;
+    let t74 = 0.4318 * t67 - 0.00026220306465678337 * t35;
+    let t75 = t69 - t74;
+    let t76 = 0.8636 * t69 - t60 * t66 - 0.4318 * t74;
+    let t77 = t70 - t72 - 0.89133;
+    let t78 = t73 + 0.025375;
+    let t79 = 0.0203 * (t74 - t69) - 0.0047376;
+    let t80 = s_q3 * s_q3 * t60 + 0.4318 * t72 + 0.3586500705 + 0.0203 * t73
+        - 0.8636 * t70;
+    let inv1 = 1.0 / t80;
+    let t81 = c_q3 * t61 - s_q3 * t63;
+    let t82 = s_q3 * t61 + c_q3 * t63;
+    let t83 = t5 * t40 + tau[2] + 0.0203 * t62 - 0.4318 * t81 - t4 * t41 - c_q3 * t57
+        - s_q3 * t64;
+    let t84 = t65 - t77 * t77 * inv1;
+    let t85 = -0.012916407125949918 * t45 - t77 * t78 * inv1;
+    let t86 = t67 - t75 * t77 * inv1;
+    let t87 = -0.012916407125949918 * t46 - t78 * t78 * inv1;
+    let t88 = 0.012916407125949918 * t35 - t75 * t78 * inv1;
+    let t89 = t68 - t75 * t75 * inv1;
+    let t90 = 0.4318 * t67 - t69 - t76 * t77 * inv1;
+    let t91 = -0.0203 * t67 - t77 * t79 * inv1;
+    let t92 = 0.005577304596985175 * t35 - t76 * t78 * inv1;
+    let t93 = -0.00026220306465678337 * t35 - t78 * t79 * inv1;
+    let t94 = 0.4318 * t68 - t71;
+    let t95 = t94 + 0.89133 - t75 * t76 * inv1;
+    let t96 = -0.0203 * t68 - t75 * t79 * inv1 - 0.025375;
+    let t97 = 0.18645124 * t68 + c_q3 * c_q3 * t60 + 0.3251198455 - 0.8636 * t71
+        - t76 * t76 * inv1;
+    let t98 = -0.0203 * t94 - t76 * t79 * inv1 - 0.011273199;
+    let t99 = 0.00041209 * t68 - t79 * t79 * inv1;
+    let t100 = 0.025375 * t17 + t81 + t13 * t91 - t5 * t39 - t47 * t84 - t48 * t85
+        - t10 * t86 - t12 * t90 - t77 * inv1 * t83;
+    let t101 = 0.89133 * t17 + t4 * t39 + t62 + t13 * t93 - t47 * t85 - t48 * t87
+        - t10 * t88 - t12 * t92 - t78 * inv1 * t83;
+    let t102 = t11 * t41 + c_q3 * t64 + t13 * t98 - 0.4318 * t82 - t5 * t42 - s_q3 * t57
+        - t47 * t90 - t48 * t92 - t10 * t95 - t12 * t97 - t76 * inv1 * t83;
+    let t103 = t4 * t42 + t13 * t99 + 0.0203 * t82 - t11 * t40 - tau[3] - t47 * t91
+        - t48 * t93 - t10 * t96 - t12 * t98 - t79 * inv1 * t83;
+    let t104 = s_q2 * t85;
+    let t105 = c_q2 * t85;
+    let t106 = s_q2 * t84 + t105;
+    let t107 = t104 + c_q2 * t87;
+    let t108 = c_q2 * t86 - s_q2 * t88;
+    let t109 = c_q2 * t106 - s_q2 * t107;
+    let t110 = s_q2 * t106 + c_q2 * t107;
+    let t111 = c_q2 * t90 - s_q2 * t91;
+    let t112 = s_q2 * t90 + c_q2 * t91;
+    let t113 = c_q2 * t92 - s_q2 * t93;
+    let t114 = s_q2 * t92 + c_q2 * t93;
+    let t115 = c_q2 * t111 - s_q2 * t113;
+    let t116 = c_q2 * t112 - s_q2 * t114;
+    let t117 = s_q2 * t111 + c_q2 * t113;
+    let t118 = s_q2 * t112 + c_q2 * t114;
+    let t119 = s_q2 * t98;
+    let t120 = c_q2 * t98;
+    let t121 = s_q2 * t97 + t120;
+    let t122 = t119 + c_q2 * t99;
+    let t123 = 0.4318 * t108
+        - 0.15005 * (c_q2 * (c_q2 * t84 - t104) - s_q2 * (t105 - s_q2 * t87));
+    let t124 = 0.4318 * (s_q2 * t86 + c_q2 * t88) - 0.15005 * t109;
+    let t125 = 0.4318 * t109 - 0.1044;
+    let t126 = 0.4318 * t110 + 3.79559;
+    let t127 = 0.4318 * t117 - 0.06479159 * t110 - 0.6903913435;
+    let t128 = 0.4318 * (t118 - t124) - 0.023751;
+    let t129 = 0.18645124 * t110 + 1.748114002;
+    let inv2 = 1.0 / t129;
+    let t130 = s_q2 * t100 + c_q2 * t101;
+    let t131 = tau[1] + 0.4318 * t130 + t1 * t36 - tau[2] - t0 * t37;
+    let t132 = 0.0225150025 * t110 + c_q2 * (c_q2 * t97 - t119) - 0.3001 * t117
+        - s_q2 * (t120 - s_q2 * t99) - t127 * t127 * inv2 - 1.601861202;
+    let t133 = 0.15005 * (t115 + t124 - t118) + c_q2 * t121
+        - 0.4318 * (c_q2 * t95 - s_q2 * t96) - s_q2 * t122 - t127 * t128 * inv2
         - 0.0070992;
-    let t147 = 0.3001 * t128 + s_q2 * t133 + c_q2 * t134
-        + 0.4318 * (0.4318 * t101 - 0.15005 * t120)
-        - 0.8636 * (s_q2 * t107 + c_q2 * t108) - t140 * t140 * inv142 - 0.15005 * t135;
-    let t148 = s_q1 * (s_q1 * t145 + c_q1 * t146) + c_q1 * (s_q1 * t146 + c_q1 * t147)
+    let t134 = 0.3001 * t116 + s_q2 * t121 + c_q2 * t122
+        + 0.4318 * (0.4318 * t89 - 0.15005 * t108) - 0.8636 * (s_q2 * t95 + c_q2 * t96)
+        - t128 * t128 * inv2 - 0.15005 * t123;
+    let t135 = s_q1 * (s_q1 * t132 + c_q1 * t133) + c_q1 * (s_q1 * t133 + c_q1 * t134)
         + 3.153542285625;
-    let inv149 = 1.0 / t148;
-    let t150 = tau[0]
+    let inv3 = 1.0 / t135;
+    let t136 = tau[0]
         + s_q1
-            * (qd[1] * t47 + c_q2 * t114 + t5 * t146 - t3 * t48 - s_q2 * t115 - t4 * t145
-                - t139 * inv142 * t144 - 0.15005 * t143)
+            * (qd[1] * t37 + c_q2 * t102 + t3 * t133 - t1 * t38 - s_q2 * t103 - t2 * t132
+                - t127 * inv2 * t131 - 0.15005 * t130)
         + c_q1
-            * (t2 * t48 + s_q2 * t114 + c_q2 * t115 + t5 * t147
-                + 0.15005 * (c_q2 * t112 - s_q2 * t113) - qd[1] * t46 - t4 * t146
-                - t140 * inv142 * t144
+            * (t0 * t38 + s_q2 * t102 + c_q2 * t103 + t3 * t134
+                + 0.15005 * (c_q2 * t100 - s_q2 * t101) - qd[1] * t36 - t2 * t133
+                - t128 * inv2 * t131
                 - 0.4318
-                    * (t17 * t108 - t94 - 0.025375 * t26 - 0.89133 * t27 - t57 * t98
-                        - t58 * t100 - t14 * t101 - t16 * t107 - t86 * inv92 * t95))
+                    * (t13 * t96 - t82 - 0.025375 * t20 - 0.89133 * t21 - t47 * t86
+                        - t48 * t88 - t10 * t89 - t12 * t95 - t75 * inv1 * t83))
         - 9.81
             * (s_q1
-                * (s_q1 * (t127 - 0.15005 * t121 - t137 * t139 * inv142)
-                    + c_q1 * (t128 - t135 - t137 * t140 * inv142))
+                * (s_q1 * (t115 - 0.15005 * t109 - t125 * t127 * inv2)
+                    + c_q1 * (t116 - t123 - t125 * t128 * inv2))
                 + c_q1
-                    * (s_q1 * (t129 - 0.15005 * t122 - t138 * t139 * inv142)
-                        + c_q1 * (t130 - t136 - t138 * t140 * inv142)));
-    let t151 = t4 + s_q1 * inv149 * t150;
-    let t152 = c_q1 * inv149 * t150 - t5;
-    let t153 = t144 - t139 * t151 - t140 * t152 - 9.81 * (s_q1 * t137 + c_q1 * t138);
-    let t154 = inv142 * t153;
-    let t155 = 9.81 * s_q1 + 0.15005 * t152;
-    let t156 = 9.81 * c_q1 + 0.4318 * t154 - 0.15005 * t151;
-    let t157 = t57 + c_q2 * t155 + s_q2 * t156;
-    let t158 = t58 + c_q2 * t156 - s_q2 * t155;
-    let t159 = t14 - 0.4318 * t152;
-    let t160 = t16 + c_q2 * t151 + s_q2 * t152;
-    let t161 = c_q2 * t152 - t17 - s_q2 * t151;
-    let t162 = inv92
-        * (t95 - t88 * t157 - t89 * t158 - t86 * t159 - t87 * t160 - t90 * t161
-            - t91 * inv142 * t153);
-    let t163 = t154 + t162;
-    let t164 = t157 - 0.4318 * t163;
-    let t165 = t159 + 0.4318 * t160 - 0.0203 * t161;
-    let t166 = t30 + c_q3 * t160 - s_q3 * t163;
-    let t167 = inv67
-        * (t69 - 0.00288 * s_q4 * (t60 + s_q3 * t164 + c_q3 * t165) - t66 * t161
-            - 0.00024216 * t44 * t166);
+                    * (s_q1 * (t117 - 0.15005 * t110 - t126 * t127 * inv2)
+                        + c_q1 * (t118 - t124 - t126 * t128 * inv2)));
+    let t137 = t2 + s_q1 * inv3 * t136;
+    let t138 = c_q1 * inv3 * t136 - t3;
+    let t139 = t131 - t127 * t137 - t128 * t138 - 9.81 * (s_q1 * t125 + c_q1 * t126);
+    let t140 = inv2 * t139;
+    let t141 = 9.81 * s_q1 + 0.15005 * t138;
+    let t142 = 9.81 * c_q1 + 0.4318 * t140 - 0.15005 * t137;
+    let t143 = t47 + c_q2 * t141 + s_q2 * t142;
+    let t144 = t48 + c_q2 * t142 - s_q2 * t141;
+    let t145 = t10 - 0.4318 * t138;
+    let t146 = t12 + c_q2 * t137 + s_q2 * t138;
+    let t147 = c_q2 * t138 - t13 - s_q2 * t137;
+    let t148 = inv1
+        * (t83 - t77 * t143 - t78 * t144 - t75 * t145 - t76 * t146 - t79 * t147
+            - t80 * inv2 * t139);
+    let t149 = t140 + t148;
+    let t150 = t143 - 0.4318 * t149;
+    let t151 = t145 + 0.4318 * t146 - 0.0203 * t147;
+    let t152 = t24 + c_q3 * t146 - s_q3 * t149;
+    let t153 = inv0
+        * (t58 - 0.00288 * s_q4 * (t50 + s_q3 * t150 + c_q3 * t151) - t56 * t147
+            - 0.00024216 * t34 * t152);
     [
-        inv149 * t150,
-        t154,
-        t162,
-        t167,
+        inv3 * t136,
+        t140,
+        t148,
+        t153,
         1557.2443004858603
-            * (0.00024216 * t43 + t63
+            * (0.00024216 * t33 + t53
                 + 0.00288
-                    * (c_q4 * (t59 + c_q3 * t164 - s_q3 * t165)
-                        + s_q4 * (t25 + t158 + 0.0203 * t163))
-                - 0.00064216 * (qd[3] * t20 + s_q3 * t160 + c_q3 * t163)),
-        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t161 + t167) - qd[4] * t33 - s_q4 * t166)),
+                    * (c_q4 * (t49 + c_q3 * t150 - s_q3 * t151)
+                        + s_q4 * (t19 + t144 + 0.0203 * t149))
+                - 0.00064216 * (qd[3] * t14 + s_q3 * t146 + c_q3 * t149)),
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t147 + t153) - qd[4] * t25 - s_q4 * t152)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 490,
-    add: 299,
+    mul: 488,
+    add: 297,
     div: 0,
     sqrt: 0,
     sin: 6,
@@ -1041,277 +1028,273 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = t6 * s_q3;
-    let t10 = t6 * c_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t15 = s_q3 * c_q4;
-    let t16 = s_q5 * t15 - c_q3 * c_q5;
-    let t17 = c_q5 * t15 + c_q3 * s_q5;
-    let t18 = -0.01028286357706917 * t3 - qd[1];
-    let t19 = -0.2989010989010989 * t2 - qd[1];
-    let t20 = 1.748114002 * qd[1] - 0.6903913435 * t2 - 0.023751 * t3;
-    let t21 = c_q1 * qd[1];
-    let t22 = s_q1 * qd[1];
-    let t23 = -0.6903913435 * s_q1 - 0.023751 * c_q1;
-    let t24 = s_q1 * t2;
-    let t25 = 0.8636 * t22 + 0.15005 * -2.0 * (c_q1 * t3 + t24);
-    let t26 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
-    let t27 = s_q3 * s_q4;
-    let t28 = qd[1] * c_q2;
-    let t29 = -0.0406 * t6 - 0.8636 * t28;
-    let t30 = qd[1] * s_q2;
-    let t31 = q[1] + q[2];
-    let (t32, t34) = libm::Libm::<Real>::sincos(t31);
-    let t33 = qd[0] * t32;
-    let t35 = qd[0] * t34;
-    let t36 = c_q3 * t33 - t9;
-    let t37 = s_q3 * t32;
-    let t38 = t10 + qd[0] * t37;
-    let t39 = qd[3] + t35;
-    let t40 = c_q4 * t36 + s_q4 * t39;
-    let t41 = c_q4 * t39 - s_q4 * t36;
-    let t42 = qd[4] + t38;
-    let t43 = c_q5 * t40 - s_q5 * t42;
-    let t44 = -(s_q5 * t40) - c_q5 * t42;
-    let t45 = qd[5] + t41;
-    let t46 = -0.0094752 * t6 - 0.022546398 * t33;
-    let t47 = 0.3586500705 * t6 - 0.0047376 * t35;
-    let t48 = c_q3 * t32;
-    let t49 = c_q4 * t48 + s_q4 * t34;
-    let t50 = c_q4 * t34 - s_q4 * t48;
-    let t51 = s_q5 * t49 + c_q5 * t37;
-    let t52 = c_q5 * t49 - s_q5 * t37;
-    let t53 = t33 * t34;
-    let t54 = t34 * t35;
-    let t55 = -2.0 * (t37 * t42 + t40 * t49);
-    let t56 = t41 * t49 + t40 * t50;
-    let t57 = t34 * (qd[2] + qd[1]);
-    let t58 = qd[3] * t48 + s_q3 * t57;
-    let t59 = t56 - t58;
-    let t60 = 0.00288 * (c_q4 * t59 - s_q4 * t55);
-    let t61 = t42 * t50 + t37 * t41;
-    let t62 = c_q3 * t57 - qd[3] * t37;
-    let t63 = -(t32 * (qd[2] + qd[1]));
-    let t64 = s_q4 * t63 + qd[4] * t50 + c_q4 * t62;
-    let t65 = t61 + t64;
-    let t66 = c_q3 * t60 + 0.00288 * s_q3 * t65;
-    let t67 = 1.78266 * t53 + t66 - 0.05075 * t54;
-    let t68 = t32 * t33;
-    let t69 = 0.00288 * (c_q4 * t55 + s_q4 * t59);
-    let t70 = 0.05075 * t53 + t69 - 1.78266 * t68;
-    let t71 = s_q2 * t67 + c_q2 * t70;
-    let t72 = t6 * t32;
-    let t73 = 0.00288 * c_q3 * t65 - s_q3 * t60;
-    let t74 = c_q4 * t63 - qd[4] * t49 - s_q4 * t62;
-    let t75 = 0.00004 * t74 - 0.0004 * (t42 * t49 + t37 * t40);
-    let t76 = c_q5 * t45;
-    let t77 = c_q5 * t44;
-    let t78 = s_q5 * t45;
-    let t79 = s_q5 * t43;
-    let t80 = c_q1 * t35;
-    let t81 = 0.8636 * (t53 - t80) - 0.0406 * t54;
-    let t82 = t72 - t63;
-    let t83 = t57 + t6 * t34;
-    let t84 = t25 + 0.0203 * t82 + 0.4318 * t83;
-    let t85 = 0.00064216 * t61 + 0.00024216 * t64
-        + 0.00004 * (t52 * t78 + t50 * (t77 + t79) - t51 * t76)
-        + 0.00288 * (s_q3 * t81 + c_q3 * t84);
-    let t86 = 0.0003 * t62 + c_q4 * t85 - 0.0016 * (t34 * t38 + t37 * t39) - s_q4 * t75;
-    let t87 = s_q5 * t44;
-    let t88 = c_q5 * t43;
-    let t89 = c_q1 * t33;
-    let t90 = -0.00004 * (t50 * (t87 - t88) - t51 * t78 - t52 * t76) + 0.00064216 * t58
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = t2 * s_q3;
+    let t4 = t2 * c_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t5 = s_q3 * c_q4;
+    let t6 = s_q5 * t5 - c_q3 * c_q5;
+    let t7 = c_q5 * t5 + c_q3 * s_q5;
+    let t8 = -0.01028286357706917 * t1 - qd[1];
+    let t9 = -0.2989010989010989 * t0 - qd[1];
+    let t10 = 1.748114002 * qd[1] - 0.6903913435 * t0 - 0.023751 * t1;
+    let t11 = c_q1 * qd[1];
+    let t12 = s_q1 * qd[1];
+    let t13 = -0.6903913435 * s_q1 - 0.023751 * c_q1;
+    let t14 = s_q1 * t0;
+    let t15 = 0.8636 * t12 - 0.3001 * (c_q1 * t1 + t14);
+    let t16 = -1.601861202 * s_q1 - 0.0070992 * c_q1;
+    let t17 = s_q3 * s_q4;
+    let t18 = qd[1] * c_q2;
+    let t19 = -0.0406 * t2 - 0.8636 * t18;
+    let t20 = qd[1] * s_q2;
+    let t21 = q[1] + q[2];
+    let (t22, t24) = sin_cos(t21);
+    let t23 = qd[0] * t22;
+    let t25 = qd[0] * t24;
+    let t26 = c_q3 * t23 - t3;
+    let t27 = s_q3 * t22;
+    let t28 = t4 + qd[0] * t27;
+    let t29 = qd[3] + t25;
+    let t30 = c_q4 * t26 + s_q4 * t29;
+    let t31 = c_q4 * t29 - s_q4 * t26;
+    let t32 = qd[4] + t28;
+    let t33 = c_q5 * t30 - s_q5 * t32;
+    let t34 = -s_q5 * t30 - c_q5 * t32;
+    let t35 = qd[5] + t31;
+    let t36 = -0.0094752 * t2 - 0.022546398 * t23;
+    let t37 = 0.3586500705 * t2 - 0.0047376 * t25;
+    let t38 = c_q3 * t22;
+    let t39 = c_q4 * t38 + s_q4 * t24;
+    let t40 = c_q4 * t24 - s_q4 * t38;
+    let t41 = s_q5 * t39 + c_q5 * t27;
+    let t42 = c_q5 * t39 - s_q5 * t27;
+    let t43 = t23 * t24;
+    let t44 = t24 * t25;
+    let t45 = -2.0 * (t27 * t32 + t30 * t39);
+    let t46 = t31 * t39 + t30 * t40;
+    let t47 = t24 * (qd[2] + qd[1]);
+    let t48 = qd[3] * t38 + s_q3 * t47;
+    let t49 = t46 - t48;
+    let t50 = 0.00288 * (c_q4 * t49 - s_q4 * t45);
+    let t51 = t32 * t40 + t27 * t31;
+    let t52 = c_q3 * t47 - qd[3] * t27;
+    let t53 = -t22 * (qd[2] + qd[1]);
+    let t54 = s_q4 * t53 + qd[4] * t40 + c_q4 * t52;
+    let t55 = t51 + t54;
+    let t56 = c_q3 * t50 + 0.00288 * s_q3 * t55;
+    let t57 = 1.78266 * t43 + t56 - 0.05075 * t44;
+    let t58 = t22 * t23;
+    let t59 = 0.00288 * (c_q4 * t45 + s_q4 * t49);
+    let t60 = 0.05075 * t43 + t59 - 1.78266 * t58;
+    let t61 = s_q2 * t57 + c_q2 * t60;
+    let t62 = t2 * t22;
+    let t63 = 0.00288 * c_q3 * t55 - s_q3 * t50;
+    let t64 = c_q4 * t53 - qd[4] * t39 - s_q4 * t52;
+    let t65 = 0.00004 * t64 - 0.0004 * (t32 * t39 + t27 * t30);
+    let t66 = c_q5 * t35;
+    let t67 = c_q5 * t34;
+    let t68 = s_q5 * t35;
+    let t69 = s_q5 * t33;
+    let t70 = c_q1 * t25;
+    let t71 = 0.8636 * (t43 - t70) - 0.0406 * t44;
+    let t72 = t62 - t53;
+    let t73 = t47 + t2 * t24;
+    let t74 = t15 + 0.0203 * t72 + 0.4318 * t73;
+    let t75 = 0.00064216 * t51 + 0.00024216 * t54
+        + 0.00004 * (t42 * t68 + t40 * (t67 + t69) - t41 * t66)
+        + 0.00288 * (s_q3 * t71 + c_q3 * t74);
+    let t76 = 0.0003 * t52 + c_q4 * t75 - 0.0016 * (t24 * t28 + t27 * t29) - s_q4 * t65;
+    let t77 = s_q5 * t34;
+    let t78 = c_q5 * t33;
+    let t79 = c_q1 * t23;
+    let t80 = 0.00064216 * t48 - 0.00004 * (t40 * (t77 - t78) - t41 * t68 - t42 * t66)
         - 0.00288
-            * (c_q4 * (c_q3 * t81 - s_q3 * t84)
-                + s_q4 * (0.0406 * t53 + 0.8636 * (t89 - t68))) - 0.00024216 * t56;
-    let t91 = -0.0013 * (t39 * t48 + t34 * t36) - t90;
-    let t92 = 0.89133 * t25 + 0.3251198455 * t57 + 0.011273199 * (t72 - t63) + t34 * t47
-        + c_q3 * t86 + 0.4318 * t73 - 0.0047376 * t54 - s_q3 * t91;
-    let t93 = 0.3251198455 * t32 - 0.011273199 * t34;
-    let t94 = 0.0016 * t63 + c_q4 * t75 + s_q4 * t85 + 0.0003 * (t38 * t48 + t36 * t37);
-    let t95 = 0.0047376 * t53 + t6 * t93 + t94 - 0.025375 * t25 - 0.011273199 * t57
-        - 0.0203 * t73 - t32 * t47;
-    let t96 = 0.0203 * t69 + -0.4318 * t66 + -0.0047376 * t63 + 0.769752588 * t80
-        + 0.02191385 * t89 + t32 * 0.5 * t46 - t35 * t93 - s_q3 * t86 - 0.011273199 * t68
-        - c_q3 * t91 - t34 * (0.3251198455 * t33 - 0.011273199 * t35);
-    let t97 = c_q3 * t42;
-    let t98 = 2.0 * (t15 * t40 - t97);
-    let t99 = t27 * t40 - t15 * t41;
-    let t100 = s_q3 * (t35 - qd[3]);
-    let t101 = t99 - t100;
-    let t102 = 0.00288 * (c_q4 * t101 - s_q4 * t98);
-    let t103 = t27 * t42;
-    let t104 = t103 + c_q3 * t41;
-    let t105 = c_q3 * (t35 - qd[3]);
-    let t106 = qd[4] * t27 + c_q4 * t105 - s_q4 * t33;
-    let t107 = t104 + t106;
-    let t108 = c_q3 * t102 + 0.00288 * s_q3 * t107;
-    let t109 = t108 - 0.05075 * t6;
-    let t110 = 0.00288 * (c_q4 * t98 + s_q4 * t101);
-    let t111 = t110 - 1.78266 * t6;
-    let t112 = s_q2 * t109 + c_q2 * t111;
-    let t113 = 0.00288 * c_q3 * t107 - s_q3 * t102;
-    let t114 = qd[4] * t15 - s_q4 * t105 - c_q4 * t33;
-    let t115 = 0.00004 * t114 - 0.0004 * (c_q3 * t40 - t15 * t42);
-    let t116 = 0.0406 * t33 + 0.8636 * t35;
-    let t117 = 0.8636 * t2 + t116;
-    let t118 = 0.00064216 * t104 + 0.00024216 * t106
-        + 0.00004 * (t16 * t76 + t27 * (t77 + t79) - t17 * t78);
-    let t119 = 0.00288 * (s_q3 * t29 + c_q3 * t117) + t118;
-    let t120 = 0.0003 * t105 - 0.0016 * c_q3 * t39 - s_q4 * t115;
-    let t121 = c_q4 * t119 + t120;
-    let t122 = s_q4 * 0.8636 * (t30 - t6) + c_q4 * (c_q3 * t29 - s_q3 * t117);
-    let t123 = 0.00024216 * t99 + 0.00004 * (t16 * t78 + t27 * (t87 - t88) + t17 * t76)
-        - 0.00064216 * t100;
-    let t124 = 0.0013 * s_q3 * t39 + t123;
-    let t125 = 0.00288 * t122 + t124;
-    let t126 = 0.683769916 * t35 + 0.4318 * t113 - t46;
-    let t127 = 0.769752588 * t2 + c_q3 * t121 + t126 - s_q3 * t125;
-    let t128 = s_q4 * t119;
-    let t129 = c_q4 * t115 - 0.0003 * (s_q3 * t38 - c_q3 * t36);
-    let t130 = -0.035130225 * t33 + t129 - 0.022546398 * t35 - 0.0203 * t113;
-    let t131 = t128 + t130 - 0.02191385 * t2;
-    let t132 = 0.15005 * (c_q2 * t109 - s_q2 * t111)
-        - 0.4318 * (0.05075 * t33 + 1.78266 * t35 + t113);
-    let t133 = 0.0203 * t110 - 0.4318 * t108;
-    let t134 = 0.4318 * t112 + t133;
-    let t135 = 0.769752588 * t28 + 0.02191385 * t30 - s_q3 * t121 - c_q3 * t125;
-    let t136 = t129 - 0.0016 * t33;
-    let t137 = 0.00002 * t114;
-    let t138 = t118 + 0.00288 * (c_q3 * t116 - 0.0406 * t9);
-    let t139 = t120 + c_q4 * t138;
-    let t140 = c_q4 * (-0.0406 * t10 - s_q3 * t116) - 0.8636 * t6 * s_q4;
-    let t141 = t124 + 0.00288 * t140;
-    let t142 = t126 + c_q3 * t139 - s_q3 * t141;
-    let t143 = s_q4 * t138;
-    let t144 = t130 + t143;
-    let t145 = s_q3 * t139 + c_q3 * t141;
-    let t146 = c_q4 * t40;
-    let t147 = s_q4 * t41 + t146;
-    let t148 = t147 - t36;
-    let t149 = 0.00576 * s_q4 * s_q4 * t40 + 0.00288 * c_q4 * t148;
-    let t150 = c_q4 * t42;
-    let t151 = c_q4 * (qd[4] - t38);
-    let t152 = t150 + t151;
-    let t153 = c_q3 * t149 + 0.00288 * s_q3 * t152;
-    let t154 = s_q4 * (0.00288 * t148 - 0.00576 * t146);
-    let t155 = s_q2 * t153 + c_q2 * t154;
-    let t156 = 0.00288 * c_q3 * t152 - s_q3 * t149;
-    let t157 = s_q4 * (qd[4] - t38);
-    let t158 = -0.00004 * t157 - 0.0004 * s_q4 * t42;
-    let t159 = s_q4 * s_q5;
-    let t160 = t76 * t159;
-    let t161 = 0.00064216 * t150 + 0.00024216 * t151
-        + 0.00004 * (t160 + c_q4 * (t77 + t79) - t160);
-    let t162 = c_q4 * t161 - 0.0019 * t38 - s_q4 * t158;
-    let t163 = c_q5 * t76;
-    let t164 = 0.00004 * (s_q4 * t163 + c_q4 * t88) - 0.00024216 * t147
-        - 0.00004 * (c_q4 * t87 - t78 * t159);
-    let t165 = -0.00194216 * t36 - t164;
-    let t166 = 0.4318 * t156 + c_q3 * t162 - s_q3 * t165;
-    let t167 = c_q4 * t158 + s_q4 * t161;
-    let t168 = t167 - 0.0203 * t156;
-    let t169 = 0.0203 * t154 - 0.4318 * t153 - s_q3 * t162 - c_q3 * t165;
-    let t170 = 2.0 * t41;
-    let t171 = 0.00576 * s_q4 * t97 + 0.00288 * s_q3 * t170;
-    let t172 = s_q2 * t171 - 0.00576 * c_q2 * t150;
-    let t173 = 0.00288 * c_q3 * t170 - 0.00576 * t103;
-    let t174 = t40;
-    let t175 = -0.00044 * t174;
-    let t176 = 0.00088432 * t41 - 0.00004 * (t163 + s_q5 * t78);
-    let t177 = c_q4 * t176 - s_q4 * t175;
-    let t178 = 0.4318 * t173 + c_q3 * t177;
-    let t179 = c_q4 * t175 + s_q4 * t176;
-    let t180 = t179 - 0.0203 * t173;
-    let t181 = -0.000116928 * t150 - 0.4318 * t171 - s_q3 * t177;
-    let t182 = 0.00004 * (t77 + t79);
-    let t183 = 0.00004 * (t87 - t88);
-    let t184 = c_q3 * c_q4 * t182 - s_q3 * t183;
-    let t185 = s_q4 * t182;
-    let t186 = -0.5 * (t15 * t182 + c_q3 * t183);
+            * (c_q4 * (c_q3 * t71 - s_q3 * t74)
+                + s_q4 * (0.0406 * t43 + 0.8636 * (t79 - t58))) - 0.00024216 * t46;
+    let t81 = -0.0013 * (t29 * t38 + t24 * t26) - t80;
+    let t82 = 0.89133 * t15 + 0.3251198455 * t47 + 0.011273199 * (t62 - t53) + t24 * t37
+        + c_q3 * t76 + 0.4318 * t63 - 0.0047376 * t44 - s_q3 * t81;
+    let t83 = 0.3251198455 * t22 - 0.011273199 * t24;
+    let t84 = 0.0016 * t53 + c_q4 * t65 + s_q4 * t75 + 0.0003 * (t28 * t38 + t26 * t27);
+    let t85 = 0.0047376 * t43 + t2 * t83 + t84 - 0.025375 * t15 - 0.011273199 * t47
+        - 0.0203 * t63 - t22 * t37;
+    let t86 = 0.0203 * t59 + 0.769752588 * t70 + 0.02191385 * t79 + 0.5 * t22 * t36
+        - 0.4318 * t56 - 0.0047376 * t53 - t25 * t83 - s_q3 * t76 - 0.011273199 * t58
+        - c_q3 * t81 - t24 * (0.3251198455 * t23 - 0.011273199 * t25);
+    let t87 = c_q3 * t32;
+    let t88 = 2.0 * (t5 * t30 - t87);
+    let t89 = t17 * t30 - t5 * t31;
+    let t90 = s_q3 * (t25 - qd[3]);
+    let t91 = t89 - t90;
+    let t92 = 0.00288 * (c_q4 * t91 - s_q4 * t88);
+    let t93 = t17 * t32;
+    let t94 = t93 + c_q3 * t31;
+    let t95 = c_q3 * (t25 - qd[3]);
+    let t96 = qd[4] * t17 + c_q4 * t95 - s_q4 * t23;
+    let t97 = t94 + t96;
+    let t98 = c_q3 * t92 + 0.00288 * s_q3 * t97;
+    let t99 = t98 - 0.05075 * t2;
+    let t100 = 0.00288 * (c_q4 * t88 + s_q4 * t91);
+    let t101 = t100 - 1.78266 * t2;
+    let t102 = s_q2 * t99 + c_q2 * t101;
+    let t103 = 0.00288 * c_q3 * t97 - s_q3 * t92;
+    let t104 = qd[4] * t5 - s_q4 * t95 - c_q4 * t23;
+    let t105 = 0.00004 * t104 - 0.0004 * (c_q3 * t30 - t5 * t32);
+    let t106 = 0.0406 * t23 + 0.8636 * t25;
+    let t107 = 0.8636 * t0 + t106;
+    let t108 = 0.00064216 * t94 + 0.00024216 * t96
+        + 0.00004 * (t6 * t66 + t17 * (t67 + t69) - t7 * t68);
+    let t109 = 0.00288 * (s_q3 * t19 + c_q3 * t107) + t108;
+    let t110 = 0.0003 * t95 - 0.0016 * c_q3 * t29 - s_q4 * t105;
+    let t111 = c_q4 * t109 + t110;
+    let t112 = 0.8636 * s_q4 * (t20 - t2) + c_q4 * (c_q3 * t19 - s_q3 * t107);
+    let t113 = 0.00024216 * t89 + 0.00004 * (t6 * t68 + t17 * (t77 - t78) + t7 * t66)
+        - 0.00064216 * t90;
+    let t114 = 0.0013 * s_q3 * t29 + t113;
+    let t115 = 0.00288 * t112 + t114;
+    let t116 = 0.683769916 * t25 + 0.4318 * t103 - t36;
+    let t117 = 0.769752588 * t0 + c_q3 * t111 + t116 - s_q3 * t115;
+    let t118 = s_q4 * t109;
+    let t119 = c_q4 * t105 - 0.0003 * (s_q3 * t28 - c_q3 * t26);
+    let t120 = t119 - 0.035130225 * t23 - 0.022546398 * t25 - 0.0203 * t103;
+    let t121 = t118 + t120 - 0.02191385 * t0;
+    let t122 = 0.15005 * (c_q2 * t99 - s_q2 * t101)
+        - 0.4318 * (0.05075 * t23 + 1.78266 * t25 + t103);
+    let t123 = 0.0203 * t100 - 0.4318 * t98;
+    let t124 = 0.4318 * t102 + t123;
+    let t125 = 0.769752588 * t18 + 0.02191385 * t20 - s_q3 * t111 - c_q3 * t115;
+    let t126 = t119 - 0.0016 * t23;
+    let t127 = 0.00002 * t104;
+    let t128 = t108 + 0.00288 * (c_q3 * t106 - 0.0406 * t3);
+    let t129 = t110 + c_q4 * t128;
+    let t130 = c_q4 * (-0.0406 * t4 - s_q3 * t106) - 0.8636 * t2 * s_q4;
+    let t131 = t114 + 0.00288 * t130;
+    let t132 = t116 + c_q3 * t129 - s_q3 * t131;
+    let t133 = s_q4 * t128;
+    let t134 = t120 + t133;
+    let t135 = s_q3 * t129 + c_q3 * t131;
+    let t136 = c_q4 * t30;
+    let t137 = s_q4 * t31 + t136;
+    let t138 = t137 - t26;
+    let t139 = 0.00576 * s_q4 * s_q4 * t30 + 0.00288 * c_q4 * t138;
+    let t140 = c_q4 * t32;
+    let t141 = c_q4 * (qd[4] - t28);
+    let t142 = t140 + t141;
+    let t143 = c_q3 * t139 + 0.00288 * s_q3 * t142;
+    let t144 = s_q4 * (0.00288 * t138 - 0.00576 * t136);
+    let t145 = s_q2 * t143 + c_q2 * t144;
+    let t146 = 0.00288 * c_q3 * t142 - s_q3 * t139;
+    let t147 = s_q4 * (qd[4] - t28);
+    let t148 = -0.00004 * t147 - 0.0004 * s_q4 * t32;
+    let t149 = s_q4 * s_q5;
+    let t150 = 0.00064216 * t140 + 0.00024216 * t141 + 0.00004 * (c_q4 * (t67 + t69));
+    let t151 = c_q4 * t150 - 0.0019 * t28 - s_q4 * t148;
+    let t152 = c_q5 * t66;
+    let t153 = 0.00004 * (s_q4 * t152 + c_q4 * t78) - 0.00024216 * t137
+        - 0.00004 * (c_q4 * t77 - t68 * t149);
+    let t154 = -0.00194216 * t26 - t153;
+    let t155 = 0.4318 * t146 + c_q3 * t151 - s_q3 * t154;
+    let t156 = c_q4 * t148 + s_q4 * t150;
+    let t157 = t156 - 0.0203 * t146;
+    let t158 = 0.0203 * t144 - 0.4318 * t143 - s_q3 * t151 - c_q3 * t154;
+    let t159 = 2.0 * t31;
+    let t160 = 0.00576 * s_q4 * t87 + 0.00288 * s_q3 * t159;
+    let t161 = s_q2 * t160 - 0.00576 * c_q2 * t140;
+    let t162 = 0.00288 * c_q3 * t159 - 0.00576 * t93;
+    let t163 = -0.00044 * t30;
+    let t164 = 0.00088432 * t31 - 0.00004 * (t152 + s_q5 * t68);
+    let t165 = c_q4 * t164 - s_q4 * t163;
+    let t166 = 0.4318 * t162 + c_q3 * t165;
+    let t167 = c_q4 * t163 + s_q4 * t164;
+    let t168 = t167 - 0.0203 * t162;
+    let t169 = -0.000116928 * t140 - 0.4318 * t160 - s_q3 * t165;
+    let t170 = 0.00004 * (t67 + t69);
+    let t171 = 0.00004 * (t77 - t78);
+    let t172 = c_q3 * c_q4 * t170 - s_q3 * t171;
+    let t173 = s_q4 * t170;
+    let t174 = -0.5 * (t5 * t170 + c_q3 * t171);
     [
         [
             0.5
                 * (s_q1
-                    * (0.0141984 * t22 + c_q1 * t20 + t3 * t23 + c_q2 * t92
-                        - 1.601861202 * t21 - s_q2 * t95 - 0.15005 * t71)
+                    * (0.0141984 * t12 + c_q1 * t10 + t1 * t13 + c_q2 * t82
+                        - 1.601861202 * t11 - s_q2 * t85 - 0.15005 * t61)
                     + c_q1
-                        * (qd[1] * t26 + s_q2 * t92 + c_q2 * t95
-                            + 0.15005 * (c_q2 * t67 - s_q2 * t70) - 0.0070992 * t21
-                            - s_q1 * t20 - t2 * t23
-                            - 0.4318 * (t73 + 0.025375 * t82 + 0.89133 * t83))),
+                        * (qd[1] * t16 + s_q2 * t82 + c_q2 * t85
+                            + 0.15005 * (c_q2 * t57 - s_q2 * t60) - 0.0070992 * t11
+                            - s_q1 * t10 - t0 * t13
+                            - 0.4318 * (t63 + 0.025375 * t72 + 0.89133 * t73))),
             0.5
                 * (s_q1
-                    * (0.1462528 * t3 + c_q2 * t127 - 0.047502 * t19 - 0.15005 * t112
-                        - s_q2 * t131)
+                    * (0.1462528 * t1 + c_q2 * t117 - 0.047502 * t9 - 0.15005 * t102
+                        - s_q2 * t121)
                     + c_q1
-                        * (1.380782687 * t18 + s_q2 * t127 + c_q2 * t131 + t132
-                            - 3.349975204 * t2)),
+                        * (1.380782687 * t8 + s_q2 * t117 + c_q2 * t121 + t122
+                            - 3.349975204 * t0)),
             0.5
-                * (s_q1 * (c_q2 * t142 - 0.15005 * t112 - s_q2 * t144)
-                    + c_q1 * (t132 + s_q2 * t142 + c_q2 * t144)),
+                * (s_q1 * (c_q2 * t132 - 0.15005 * t102 - s_q2 * t134)
+                    + c_q1 * (t122 + s_q2 * t132 + c_q2 * t134)),
             0.5
-                * (s_q1 * (c_q2 * t166 - 0.15005 * t155 - s_q2 * t168)
+                * (s_q1 * (c_q2 * t155 - 0.15005 * t145 - s_q2 * t157)
                     + c_q1
-                        * (0.15005 * (c_q2 * t153 - s_q2 * t154) + s_q2 * t166
-                            + c_q2 * t168 - 0.4318 * t156)),
+                        * (0.15005 * (c_q2 * t143 - s_q2 * t144) + s_q2 * t155
+                            + c_q2 * t157 - 0.4318 * t146)),
             0.5
-                * (s_q1 * (c_q2 * t178 - 0.15005 * t172 - s_q2 * t180)
+                * (s_q1 * (c_q2 * t166 - 0.15005 * t161 - s_q2 * t168)
                     + c_q1
-                        * (0.15005 * (c_q2 * t171 + 0.00576 * s_q2 * t150) + s_q2 * t178
-                            + c_q2 * t180 - 0.4318 * t173)),
+                        * (0.15005 * (c_q2 * t160 + 0.00576 * s_q2 * t140) + s_q2 * t166
+                            + c_q2 * t168 - 0.4318 * t162)),
             0.5
-                * (s_q1 * (c_q2 * t184 - s_q2 * t185)
-                    + c_q1 * (s_q2 * t184 + c_q2 * t185)),
+                * (s_q1 * (c_q2 * t172 - s_q2 * t173)
+                    + c_q1 * (s_q2 * t172 + c_q2 * t173)),
         ],
         [
             0.5
-                * (0.023751 * t22 + s_q1 * 0.023751 * t19 + t96 + 0.4318 * t71
-                    - 0.6903913435 * t21 - 0.0070992 * t24
-                    - c_q1 * (0.6903913435 * t18 - 1.601861202 * t2) - t3 * t26),
-            0.5 * (t134 + t135),
-            0.5 * (t134 - t145),
-            0.5 * (0.4318 * t155 + t169),
-            0.5 * (0.4318 * t172 + t181),
-            t186,
+                * (0.023751 * t12 + 0.023751 * s_q1 * t9 + t86 + 0.4318 * t61
+                    - 0.6903913435 * t11 - 0.0070992 * t14
+                    - c_q1 * (0.6903913435 * t8 - 1.601861202 * t0) - t1 * t16),
+            0.5 * (t124 + t125),
+            0.5 * (t124 - t135),
+            0.5 * (0.4318 * t145 + t158),
+            0.5 * (0.4318 * t161 + t169),
+            t174,
         ],
         [
-            0.5 * t96,
-            0.5 * (t133 + t135),
-            0.5 * (t133 - t145),
+            0.5 * t86,
+            0.5 * (t123 + t125),
+            0.5 * (t123 - t135),
+            0.5 * t158,
             0.5 * t169,
-            0.5 * t181,
-            t186,
+            t174,
         ],
         [
-            0.5 * t94,
-            0.5 * (t128 + t136),
-            0.5 * (t136 + t143),
+            0.5 * t84,
+            0.5 * (t118 + t126),
+            0.5 * (t126 + t133),
+            0.5 * t156,
             0.5 * t167,
-            0.5 * t179,
-            0.5 * t185,
+            0.5 * t173,
         ],
         [
-            0.5 * t90,
-            0.5 * (-0.00288 * t122 - t123),
-            0.5 * (-0.00288 * t140 - t123),
-            0.5 * (0.00064216 * t36 + t164),
+            0.5 * t80,
+            0.5 * (-0.00288 * t112 - t113),
+            0.5 * (-0.00288 * t130 - t113),
+            0.5 * (0.00064216 * t26 + t153),
             0.0,
-            -0.5 * t183,
+            -0.5 * t171,
         ],
-        [0.00002 * t74, t137, t137, -0.00002 * t157, -0.00002 * t174, 0.0],
+        [0.00002 * t64, t127, t127, -0.00002 * t147, -0.00002 * t30, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1334,69 +1317,68 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
-    let t3 = qd[0] * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 * s_q2;
-    let t7 = t2 * c_q2 + t6;
-    let t8 = t3 * c_q2;
-    let t9 = t8 - t2 * s_q2;
-    let t10 = 0.4318 * qd[1] - 0.15005 * t2;
-    let t11 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t14 = t7 * c_q3 - t11 * s_q3;
-    let t15 = t7 * s_q3 + t11 * c_q3;
-    let t16 = t9 + qd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t19 = t14 * c_q4 + t16 * s_q4;
-    let t20 = t16 * c_q4 - t14 * s_q4;
-    let t21 = qd[4] + t15;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t24 = t19 * c_q5 - t21 * s_q5;
-    let t25 = t19 * s_q5 + t21 * c_q5;
-    let t26 = t20 + qd[5];
-    let t27 = 0.2275 * t3 - 0.006 * qd[1];
-    let t28 = 0.068 * qd[1] - 0.2275 * t2;
-    let t29 = 0.006 * t2 - 0.068 * t3;
-    let t30 = c_q1 * c_q2 - s_q1 * s_q2;
-    let t31 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t32 = 0.4318 * s_q1 + 0.0203 * t31;
-    let t33 = 0.15005 * t8 + s_q2 * t10;
-    let t34 = t33 - 0.4318 * t11;
-    let t35 = c_q2 * t10 - 0.15005 * t6;
-    let t36 = 0.0203 * t11 + t35;
-    let t37 = 0.4318 * (t7 - t3) - 0.0203 * t9;
-    let t38 = c_q3 * t34 - s_q3 * t37;
-    let t39 = c_q4 * t38 + s_q4 * t36;
-    let t40 = c_q4 * t36 - s_q4 * t38;
-    let t41 = s_q3 * t34 + c_q3 * t37;
-    let t42 = 0.0141 * t9 + t33 - 0.07 * t11;
-    let t43 = t35 - 0.0141 * t7;
-    let t44 = 0.07 * t7 - 0.4318 * t3;
-    let t45 = t38 - 0.019 * t15;
-    let t46 = -0.019 * t14 - t41;
-    let t47 = t40 * t40;
-    let t48 = c_q5 * t39 - 0.032 * t25 - s_q5 * t41;
-    let t49 = -0.032 * t24 - s_q5 * t39 - c_q5 * t41;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[0] * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * s_q2;
+    let t3 = t0 * c_q2 + t2;
+    let t4 = t1 * c_q2;
+    let t5 = t4 - t0 * s_q2;
+    let t6 = 0.4318 * qd[1] - 0.15005 * t0;
+    let t7 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t8 = t3 * c_q3 - t7 * s_q3;
+    let t9 = t3 * s_q3 + t7 * c_q3;
+    let t10 = t5 + qd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t11 = t8 * c_q4 + t10 * s_q4;
+    let t12 = t10 * c_q4 - t8 * s_q4;
+    let t13 = qd[4] + t9;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t14 = t11 * c_q5 - t13 * s_q5;
+    let t15 = t11 * s_q5 + t13 * c_q5;
+    let t16 = t12 + qd[5];
+    let t17 = 0.2275 * t1 - 0.006 * qd[1];
+    let t18 = 0.068 * qd[1] - 0.2275 * t0;
+    let t19 = 0.006 * t0 - 0.068 * t1;
+    let t20 = c_q1 * c_q2 - s_q1 * s_q2;
+    let t21 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t22 = 0.4318 * s_q1 + 0.0203 * t21;
+    let t23 = 0.15005 * t4 + s_q2 * t6;
+    let t24 = t23 - 0.4318 * t7;
+    let t25 = c_q2 * t6 - 0.15005 * t2;
+    let t26 = 0.0203 * t7 + t25;
+    let t27 = 0.4318 * (t3 - t1) - 0.0203 * t5;
+    let t28 = c_q3 * t24 - s_q3 * t27;
+    let t29 = c_q4 * t28 + s_q4 * t26;
+    let t30 = c_q4 * t26 - s_q4 * t28;
+    let t31 = s_q3 * t24 + c_q3 * t27;
+    let t32 = 0.0141 * t5 + t23 - 0.07 * t7;
+    let t33 = t25 - 0.0141 * t3;
+    let t34 = 0.07 * t3 - 0.4318 * t1;
+    let t35 = t28 - 0.019 * t9;
+    let t36 = -0.019 * t8 - t31;
+    let t37 = t30 * t30;
+    let t38 = c_q5 * t29 - 0.032 * t15 - s_q5 * t31;
+    let t39 = -0.032 * t14 - s_q5 * t29 - c_q5 * t31;
     (
         0.175 * qd[0] * qd[0]
             + 0.5
-                * (0.514 * t3 * t3 + 0.539 * qd[1] * qd[1] + 0.12 * t2 * t2
-                    + 17.4 * (t27 * t27 + t28 * t28 + t29 * t29) + 0.086 * t11 * t11
-                    + 0.076 * t7 * t7 + 0.0225 * t9 * t9
-                    + 4.8 * (t42 * t42 + t43 * t43 + t44 * t44)
-                    + 0.0018 * (t14 * t14 + t15 * t15) + 0.0013 * t16 * t16
-                    + 0.82 * (t45 * t45 + t46 * t46 + t36 * t36) + 0.0004 * t21 * t21
-                    + 0.0003 * (t19 * t19 + t20 * t20)
-                    + 0.34 * (t39 * t39 + t47 + t41 * t41)
-                    + 0.00015 * (t24 * t24 + t25 * t25) + 0.00004 * t26 * t26
-                    + 0.09 * (t47 + t48 * t48 + t49 * t49)),
-        0.0282528 * (c_q4 * t30 - c_q3 * s_q4 * t31) + 4.2183 * (0.4318 * t30 + t32)
+                * (0.514 * t1 * t1 + 0.539 * qd[1] * qd[1] + 0.12 * t0 * t0
+                    + 17.4 * (t17 * t17 + t18 * t18 + t19 * t19) + 0.086 * t7 * t7
+                    + 0.076 * t3 * t3 + 0.0225 * t5 * t5
+                    + 4.8 * (t32 * t32 + t33 * t33 + t34 * t34)
+                    + 0.0018 * (t8 * t8 + t9 * t9) + 0.0013 * t10 * t10
+                    + 0.82 * (t35 * t35 + t36 * t36 + t26 * t26) + 0.0004 * t13 * t13
+                    + 0.0003 * (t11 * t11 + t12 * t12)
+                    + 0.34 * (t29 * t29 + t37 + t31 * t31)
+                    + 0.00015 * (t14 * t14 + t15 * t15) + 0.00004 * t16 * t16
+                    + 0.09 * (t37 + t38 * t38 + t39 * t39)),
+        0.0282528 * (c_q4 * t20 - c_q3 * s_q4 * t21) + 4.2183 * (0.4318 * t20 + t22)
             + 170.694 * (0.068 * s_q1 + 0.006 * c_q1)
-            + 47.088 * (0.4318 * s_q1 + 0.07 * t30) + 8.0442 * (0.4508 * t30 + t32),
+            + 47.088 * (0.4318 * s_q1 + 0.07 * t20) + 8.0442 * (0.4508 * t20 + t22),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -1418,42 +1400,40 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t11 = c_q0 * c_q1;
-    let t12 = s_q0 * c_q1;
-    let t13 = 0.15005 * s_q0 + 0.4318 * t11;
-    let t14 = 0.4318 * t12 - 0.15005 * c_q0;
-    let t15 = q[1] + q[2];
-    let (t16, t17) = libm::Libm::<Real>::sincos(t15);
-    let t18 = s_q3 * t16;
-    let t19 = c_q3 * t16;
-    let t20 = c_q4 * t19 + s_q4 * t17;
-    let t21 = c_q4 * t17 - s_q4 * t19;
-    let t22 = 0.4318 * (s_q1 + t17) + 0.0203 * t16;
-    let t23 = c_q0 * t17;
-    let t24 = c_q0 * t16;
-    let t25 = -t24;
-    let t26 = s_q0 * t17;
-    let t27 = s_q0 * t16;
-    let t28 = -t27;
-    let t29 = c_q3 * t23 - s_q0 * s_q3;
-    let t30 = s_q0 * c_q3 + s_q3 * t23;
-    let t31 = c_q0 * s_q3 + c_q3 * t26;
-    let t32 = c_q0 * c_q3 - s_q3 * t26;
-    let t33 = t13 + 0.0203 * t23 - 0.4318 * t24;
-    let t34 = t14 + 0.0203 * t26 - 0.4318 * t27;
-    let t35 = c_q4 * t29 - s_q4 * t24;
-    let t36 = -(s_q4 * t29) - c_q4 * t24;
-    let t37 = c_q4 * t31 - s_q4 * t27;
-    let t38 = -(s_q4 * t31) - c_q4 * t27;
-    let t39 = t32;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = c_q0 * c_q1;
+    let t2 = s_q0 * c_q1;
+    let t3 = 0.15005 * s_q0 + 0.4318 * t1;
+    let t4 = 0.4318 * t2 - 0.15005 * c_q0;
+    let t5 = q[1] + q[2];
+    let (t6, t7) = sin_cos(t5);
+    let t8 = s_q3 * t6;
+    let t9 = c_q3 * t6;
+    let t10 = c_q4 * t9 + s_q4 * t7;
+    let t11 = c_q4 * t7 - s_q4 * t9;
+    let t12 = 0.4318 * (s_q1 + t7) + 0.0203 * t6;
+    let t13 = c_q0 * t7;
+    let t14 = c_q0 * t6;
+    let t15 = -t14;
+    let t16 = s_q0 * t7;
+    let t17 = s_q0 * t6;
+    let t18 = -t17;
+    let t19 = c_q3 * t13 - s_q0 * s_q3;
+    let t20 = s_q0 * c_q3 + s_q3 * t13;
+    let t21 = c_q0 * s_q3 + c_q3 * t16;
+    let t22 = c_q0 * c_q3 - s_q3 * t16;
+    let t23 = t3 + 0.0203 * t13 - 0.4318 * t14;
+    let t24 = t4 + 0.0203 * t16 - 0.4318 * t17;
+    let t25 = c_q4 * t19 - s_q4 * t14;
+    let t26 = -s_q4 * t19 - c_q4 * t14;
+    let t27 = c_q4 * t21 - s_q4 * t17;
+    let t28 = -s_q4 * t21 - c_q4 * t17;
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -1461,31 +1441,31 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [t11, -(c_q0 * s_q1), s_q0],
-                [t12, -(s_q0 * s_q1), t2],
+                [t1, -c_q0 * s_q1, s_q0],
+                [t2, -s_q0 * s_q1, t0],
                 [s_q1, c_q1, 0.0],
             ],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t23, t25, s_q0], [t26, t28, t2], [t16, t17, 0.0]],
-            position: [t13, t14, 0.4318 * s_q1],
+            rotation: [[t13, t15, s_q0], [t16, t18, t0], [t6, t7, 0.0]],
+            position: [t3, t4, 0.4318 * s_q1],
         },
         Pose {
-            rotation: [[t29, -t30, t25], [t31, t32, t28], [t19, -t18, t17]],
-            position: [t33, t34, t22],
+            rotation: [[t19, -t20, t15], [t21, t22, t18], [t9, -t8, t7]],
+            position: [t23, t24, t12],
         },
         Pose {
-            rotation: [[t35, t36, t30], [t37, t38, -t39], [t20, t21, t18]],
-            position: [t33, t34, t22],
+            rotation: [[t25, t26, t20], [t27, t28, -t22], [t10, t11, t8]],
+            position: [t23, t24, t12],
         },
         Pose {
             rotation: [
-                [c_q5 * t35 - s_q5 * t30, -(s_q5 * t35) - c_q5 * t30, t36],
-                [c_q5 * t37 + s_q5 * t39, c_q5 * t39 - s_q5 * t37, t38],
-                [c_q5 * t20 - s_q5 * t18, -(s_q5 * t20) - c_q5 * t18, t21],
+                [c_q5 * t25 - s_q5 * t20, -s_q5 * t25 - c_q5 * t20, t26],
+                [c_q5 * t27 + s_q5 * t22, c_q5 * t22 - s_q5 * t27, t28],
+                [c_q5 * t10 - s_q5 * t8, -s_q5 * t10 - c_q5 * t8, t11],
             ],
-            position: [t33, t34, t22],
+            position: [t23, t24, t12],
         },
     ]
 }
@@ -1512,11 +1492,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -1541,108 +1520,104 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = c_q1 * c_q2;
-    let t14 = s_q1 * s_q2;
-    let t15 = t13 - t14;
-    let t16 = 0.15005 * t15;
-    let t17 = s_q1 * c_q2;
-    let t18 = c_q1 * s_q2;
-    let t19 = t17 + t18;
-    let t20 = 0.4318 * (t19 - c_q1) - 0.0203 * t15;
-    let t21 = s_q3 * t19;
-    let t22 = c_q3 * t16 - s_q3 * t20;
-    let t23 = -0.15005 * t19;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = c_q1 * c_q2;
+    let t2 = s_q1 * s_q2;
+    let t3 = t1 - t2;
+    let t4 = 0.15005 * t3;
+    let t5 = s_q1 * c_q2;
+    let t6 = c_q1 * s_q2;
+    let t7 = t5 + t6;
+    let t8 = 0.4318 * (t7 - c_q1) - 0.0203 * t3;
+    let t9 = s_q3 * t7;
+    let t10 = c_q3 * t4 - s_q3 * t8;
+    let t11 = -0.15005 * t7;
+    let t12 = c_q4 * t10 + s_q4 * t11;
+    let t13 = s_q3 * t4 + c_q3 * t8;
+    let t14 = c_q3 * t7;
+    let t15 = c_q4 * t14 + s_q4 * t3;
+    let t16 = s_q5 * t15 + c_q5 * t9;
+    let t17 = c_q5 * t15 - s_q5 * t9;
+    let t18 = c_q4 * t11 - s_q4 * t10;
+    let t19 = c_q4 * t3 - s_q4 * t14;
+    let t20 = c_q4 * t19;
+    let t21 = 0.4318 * s_q2 - 0.4318;
+    let t22 = c_q3 * t21;
+    let t23 = 0.4318 * c_q2 + 0.0203;
     let t24 = c_q4 * t22 + s_q4 * t23;
-    let t25 = s_q3 * t16 + c_q3 * t20;
-    let t26 = c_q3 * t19;
-    let t27 = c_q4 * t26 + s_q4 * t15;
-    let t28 = s_q5 * t27 + c_q5 * t21;
-    let t29 = c_q5 * t27 - s_q5 * t21;
-    let t30 = c_q4 * t23 - s_q4 * t22;
-    let t31 = c_q4 * t15 - s_q4 * t26;
-    let t32 = c_q4 * t31;
-    let t33 = 0.4318 * s_q2 - 0.4318;
-    let t34 = c_q3 * t33;
-    let t35 = 0.4318 * c_q2 + 0.0203;
-    let t36 = c_q4 * t34 + s_q4 * t35;
-    let t37 = s_q3 * t33;
-    let t38 = s_q3 * c_q4;
-    let t39 = s_q5 * t38 - c_q3 * c_q5;
-    let t40 = c_q5 * t38 + c_q3 * s_q5;
-    let t41 = c_q4 * t35 - s_q4 * t34;
-    let t42 = 0.0203 * s_q4 - 0.4318 * c_q3 * c_q4;
-    let t43 = 0.0203 * c_q4 + 0.4318 * c_q3 * s_q4;
-    let t44 = c_q0 * (t13 - t14);
-    let t45 = -(c_q0 * (t18 + t17));
-    let t46 = s_q0 * (t13 - t14);
-    let t47 = -(s_q0 * (t18 + t17));
-    let t48 = c_q3 * t44 - s_q0 * s_q3;
-    let t49 = s_q3 * t44 + s_q0 * c_q3;
-    let t50 = t49;
-    let t51 = c_q3 * t46 + c_q0 * s_q3;
-    let t52 = s_q3 * t46 - c_q0 * c_q3;
-    let t53 = t52;
-    let t54 = c_q4 * t48 + s_q4 * t45;
-    let t55 = c_q4 * t45 - s_q4 * t48;
-    let t56 = c_q4 * t51 + s_q4 * t47;
-    let t57 = c_q4 * t47 - s_q4 * t51;
-    let t58 = c_q5 * t54 - s_q5 * t49;
-    let t59 = s_q5 * t54 + c_q5 * t49;
-    let t60 = c_q5 * t56 - s_q5 * t52;
-    let t61 = s_q5 * t56 + c_q5 * t52;
-    let t62 = t23 * t45;
-    let t63 = t23 * t47;
-    let t64 = t15 * t23;
-    let t65 = t15 * t45;
-    let t66 = t15 * t47;
-    let t67 = t15 * t15;
-    let t68 = t25;
-    let t69 = t21 * t37;
-    let t70 = s_q3 * t21;
-    let t71 = c_q3 * t50 - s_q3 * t48;
-    let t72 = c_q3 * t53 - s_q3 * t51;
-    let t73 = t21 * t21;
-    let t74 = t30 * t55;
-    let t75 = t41 * t55;
-    let t76 = t43 * t55;
-    let t77 = t30 * t57;
-    let t78 = t41 * t57;
-    let t79 = t43 * t57;
-    let t80 = t30 * t31;
-    let t81 = t31 * t41;
-    let t82 = t31 * t43;
-    let t83 = t31 * t55;
-    let t84 = s_q3 * s_q4;
-    let t85 = t55 * t84;
-    let t86 = t85 + c_q3 * t49 - t38 * t54;
-    let t87 = c_q4 * t55;
-    let t88 = t31 * t57;
-    let t89 = t57 * t84;
-    let t90 = t89 + c_q3 * t52 - t38 * t56;
-    let t91 = c_q4 * t57;
-    let t92 = t31 * t31;
-    let t93 = t31 * t84;
-    let t94 = c_q3 * t21 + t93 - t27 * t38;
-    let t95 = c_q5 * t24 - s_q5 * t25;
-    let t96 = s_q5 * t24 + c_q5 * t25;
-    let t97 = c_q5 * t36 - s_q5 * t37;
-    let t98 = s_q5 * t36 + c_q5 * t37;
-    let t99 = c_q5 * t42 + 0.4318 * s_q3 * s_q5;
-    let t100 = 0.4318 * s_q3 * c_q5 - s_q5 * t42;
-    let t101 = t85 - t40 * t58 - t39 * t59;
-    let t102 = s_q4 * c_q5;
-    let t103 = s_q4 * s_q5;
-    let t104 = t89 - t40 * t60 - t39 * t61;
-    let t105 = t93 - t29 * t40 - t28 * t39;
+    let t25 = s_q3 * t21;
+    let t26 = s_q3 * c_q4;
+    let t27 = s_q5 * t26 - c_q3 * c_q5;
+    let t28 = c_q5 * t26 + c_q3 * s_q5;
+    let t29 = c_q4 * t23 - s_q4 * t22;
+    let t30 = 0.0203 * s_q4 - 0.4318 * c_q3 * c_q4;
+    let t31 = 0.0203 * c_q4 + 0.4318 * c_q3 * s_q4;
+    let t32 = c_q0 * (t1 - t2);
+    let t33 = -c_q0 * (t6 + t5);
+    let t34 = s_q0 * (t1 - t2);
+    let t35 = -s_q0 * (t6 + t5);
+    let t36 = c_q3 * t32 - s_q0 * s_q3;
+    let t37 = s_q3 * t32 + s_q0 * c_q3;
+    let t38 = c_q3 * t34 + c_q0 * s_q3;
+    let t39 = s_q3 * t34 - c_q0 * c_q3;
+    let t40 = c_q4 * t36 + s_q4 * t33;
+    let t41 = c_q4 * t33 - s_q4 * t36;
+    let t42 = c_q4 * t38 + s_q4 * t35;
+    let t43 = c_q4 * t35 - s_q4 * t38;
+    let t44 = c_q5 * t40 - s_q5 * t37;
+    let t45 = s_q5 * t40 + c_q5 * t37;
+    let t46 = c_q5 * t42 - s_q5 * t39;
+    let t47 = s_q5 * t42 + c_q5 * t39;
+    let t48 = t11 * t33;
+    let t49 = t11 * t35;
+    let t50 = t3 * t11;
+    let t51 = t3 * t33;
+    let t52 = t3 * t35;
+    let t53 = t3 * t3;
+    let t54 = t9 * t25;
+    let t55 = s_q3 * t9;
+    let t56 = c_q3 * t37 - s_q3 * t36;
+    let t57 = c_q3 * t39 - s_q3 * t38;
+    let t58 = t9 * t9;
+    let t59 = t18 * t41;
+    let t60 = t29 * t41;
+    let t61 = t31 * t41;
+    let t62 = t18 * t43;
+    let t63 = t29 * t43;
+    let t64 = t31 * t43;
+    let t65 = t18 * t19;
+    let t66 = t19 * t29;
+    let t67 = t19 * t31;
+    let t68 = t19 * t41;
+    let t69 = s_q3 * s_q4;
+    let t70 = t41 * t69;
+    let t71 = t70 + c_q3 * t37 - t26 * t40;
+    let t72 = c_q4 * t41;
+    let t73 = t19 * t43;
+    let t74 = t43 * t69;
+    let t75 = t74 + c_q3 * t39 - t26 * t42;
+    let t76 = c_q4 * t43;
+    let t77 = t19 * t19;
+    let t78 = t19 * t69;
+    let t79 = c_q3 * t9 + t78 - t15 * t26;
+    let t80 = c_q5 * t12 - s_q5 * t13;
+    let t81 = s_q5 * t12 + c_q5 * t13;
+    let t82 = c_q5 * t24 - s_q5 * t25;
+    let t83 = s_q5 * t24 + c_q5 * t25;
+    let t84 = c_q5 * t30 + 0.4318 * s_q3 * s_q5;
+    let t85 = 0.4318 * s_q3 * c_q5 - s_q5 * t30;
+    let t86 = t70 - t28 * t44 - t27 * t45;
+    let t87 = s_q4 * c_q5;
+    let t88 = s_q4 * s_q5;
+    let t89 = t74 - t28 * t46 - t27 * t47;
+    let t90 = t78 - t17 * t28 - t16 * t27;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1657,137 +1632,137 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t16 * t44 + t62 - 0.4318 * s_q0 * c_q1,
-                0.4318 * (s_q2 * t44 + c_q2 * t45),
+                t4 * t32 + t48 - 0.4318 * s_q0 * c_q1,
+                0.4318 * (s_q2 * t32 + c_q2 * t33),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                0.4318 * c_q0 * c_q1 + t16 * t46 + t63,
-                0.4318 * (s_q2 * t46 + c_q2 * t47),
+                0.4318 * c_q0 * c_q1 + t4 * t34 + t49,
+                0.4318 * (s_q2 * t34 + c_q2 * t35),
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t16 * t19 + t64, 0.4318 * (s_q2 * t19 + c_q2 * t15), 0.0, 0.0, 0.0, 0.0],
-            [t19 * t44 + t65, s_q0, s_q0, 0.0, 0.0, 0.0],
-            [t19 * t46 + t66, t2, t2, 0.0, 0.0, 0.0],
-            [t67 + t19 * t19, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t4 * t7 + t50, 0.4318 * (s_q2 * t7 + c_q2 * t3), 0.0, 0.0, 0.0, 0.0],
+            [t7 * t32 + t51, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t7 * t34 + t52, t0, t0, 0.0, 0.0, 0.0],
+            [t53 + t7 * t7, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t62 + t22 * t48 + t50 * t68,
-                t34 * t48 + t35 * t45 + t37 * t50,
-                0.0203 * t45 - 0.4318 * (s_q3 * t50 + c_q3 * t48),
+                t48 + t10 * t36 + t37 * t13,
+                t22 * t36 + t23 * t33 + t25 * t37,
+                0.0203 * t33 - 0.4318 * (s_q3 * t37 + c_q3 * t36),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t63 + t22 * t51 + t53 * t68,
-                t34 * t51 + t35 * t47 + t37 * t53,
-                0.0203 * t47 - 0.4318 * (s_q3 * t53 + c_q3 * t51),
+                t49 + t10 * t38 + t39 * t13,
+                t22 * t38 + t23 * t35 + t25 * t39,
+                0.0203 * t35 - 0.4318 * (s_q3 * t39 + c_q3 * t38),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t64 + t22 * t26 + t21 * t68,
-                t26 * t34 + t69 + t15 * t35,
-                0.0203 * t15 - 0.4318 * (c_q3 * t26 + t70),
+                t50 + t10 * t14 + t9 * t13,
+                t14 * t22 + t54 + t3 * t23,
+                0.0203 * t3 - 0.4318 * (c_q3 * t14 + t55),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t65 + t26 * t48 + t21 * t50, t71, t71, t45, 0.0, 0.0],
-            [t66 + t26 * t51 + t21 * t53, t72, t72, t47, 0.0, 0.0],
-            [t67 + t26 * t26 + t73, 0.0, 0.0, t15, 0.0, 0.0],
+            [t51 + t14 * t36 + t9 * t37, t56, t56, t33, 0.0, 0.0],
+            [t52 + t14 * t38 + t9 * t39, t57, t57, t35, 0.0, 0.0],
+            [t53 + t14 * t14 + t58, 0.0, 0.0, t3, 0.0, 0.0],
         ],
         [
             [
-                t24 * t54 + t74 + t25 * t49,
-                t36 * t54 + t75 + t37 * t49,
-                t42 * t54 + t76 - 0.4318 * s_q3 * t49,
+                t12 * t40 + t59 + t13 * t37,
+                t24 * t40 + t60 + t25 * t37,
+                t30 * t40 + t61 - 0.4318 * s_q3 * t37,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t24 * t56 + t77 + t25 * t52,
-                t36 * t56 + t78 + t37 * t52,
-                t42 * t56 + t79 - 0.4318 * s_q3 * t52,
+                t12 * t42 + t62 + t13 * t39,
+                t24 * t42 + t63 + t25 * t39,
+                t30 * t42 + t64 - 0.4318 * s_q3 * t39,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t24 * t27 + t80 + t21 * t25,
-                t69 + t27 * t36 + t81,
-                t27 * t42 + t82 - 0.4318 * t70,
+                t12 * t15 + t65 + t9 * t13,
+                t54 + t15 * t24 + t66,
+                t15 * t30 + t67 - 0.4318 * t55,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t27 * t54 + t83 + t21 * t49, t86, t86, s_q4 * t54 + t87, t49, 0.0],
-            [t27 * t56 + t88 + t21 * t52, t90, t90, s_q4 * t56 + t91, t52, 0.0],
-            [t73 + t27 * t27 + t92, t94, t94, t32 + s_q4 * t27, t21, 0.0],
+            [t15 * t40 + t68 + t9 * t37, t71, t71, s_q4 * t40 + t72, t37, 0.0],
+            [t15 * t42 + t73 + t9 * t39, t75, t75, s_q4 * t42 + t76, t39, 0.0],
+            [t58 + t15 * t15 + t77, t79, t79, t20 + s_q4 * t15, t9, 0.0],
         ],
         [
             [
-                t74 + t58 * t95 + t59 * t96,
-                t75 + t58 * t97 + t59 * t98,
-                t76 + t58 * t99 - t59 * t100,
+                t59 + t44 * t80 + t45 * t81,
+                t60 + t44 * t82 + t45 * t83,
+                t61 + t44 * t84 - t45 * t85,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t77 + t60 * t95 + t61 * t96,
-                t78 + t60 * t97 + t61 * t98,
-                t79 + t60 * t99 - t61 * t100,
+                t62 + t46 * t80 + t47 * t81,
+                t63 + t46 * t82 + t47 * t83,
+                t64 + t46 * t84 - t47 * t85,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t80 + t29 * t95 + t28 * t96,
-                t81 + t29 * t97 + t28 * t98,
-                t82 + t29 * t99 - t28 * t100,
+                t65 + t17 * t80 + t16 * t81,
+                t66 + t17 * t82 + t16 * t83,
+                t67 + t17 * t84 - t16 * t85,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t83 + t29 * t58 + t28 * t59,
-                t101,
-                t101,
-                t87 + t58 * t102 + t59 * t103,
-                c_q5 * t59 - s_q5 * t58,
-                t55,
+                t68 + t17 * t44 + t16 * t45,
+                t86,
+                t86,
+                t72 + t44 * t87 + t45 * t88,
+                c_q5 * t45 - s_q5 * t44,
+                t41,
             ],
             [
-                t88 + t29 * t60 + t28 * t61,
-                t104,
-                t104,
-                t91 + t60 * t102 + t61 * t103,
-                c_q5 * t61 - s_q5 * t60,
-                t57,
+                t73 + t17 * t46 + t16 * t47,
+                t89,
+                t89,
+                t76 + t46 * t87 + t47 * t88,
+                c_q5 * t47 - s_q5 * t46,
+                t43,
             ],
             [
-                t92 + t29 * t29 + t28 * t28,
-                t105,
-                t105,
-                t32 + t29 * t102 + t28 * t103,
-                c_q5 * t28 - s_q5 * t29,
-                t31,
+                t77 + t17 * t17 + t16 * t16,
+                t90,
+                t90,
+                t20 + t17 * t87 + t16 * t88,
+                c_q5 * t16 - s_q5 * t17,
+                t19,
             ],
         ],
     ]
@@ -1814,8 +1789,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1841,8 +1815,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1867,7 +1840,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

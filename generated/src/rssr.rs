@@ -54,7 +54,12 @@
 //! | `dependent_velocities` | 91 | 81 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 140 | 103 | 9 | 3 | 7 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    non_snake_case,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -248,34 +253,34 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.b;
-        let t1 = p.a * p.a * p.m1;
-        let t2 = p.b * p.m2;
-        let t3 = p.b * t2;
-        let t4 = p.c * p.m3;
-        let t5 = p.c * t4;
-        let t6 = p.a * p.m2;
-        let t7 = 0.3333333333333333 * t1 + p.a * t6;
+        let t0 = p.a * p.a * p.m1;
+        let t1 = p.b * p.m2;
+        let t2 = p.b * t1;
+        let t3 = p.c * p.m3;
+        let t4 = p.c * t3;
+        let t5 = p.a * p.m2;
+        let t6 = 0.3333333333333333 * t0 + p.a * t5;
         Derived {
             params: *self,
-            k0: t7,
-            k1: t3,
-            k2: 0.3333333333333333 * t3 - p.polar,
-            k3: t2,
-            k4: t5,
-            k5: p.g * t4,
-            k6: p.a * t2,
-            k7: 0.3333333333333333 * t3 + t7,
-            k8: 0.3333333333333333 * t3,
-            k9: 0.3333333333333333 * t5,
-            k10: p.g * t2,
-            k11: t2 * t2,
+            k0: t6,
+            k1: t2,
+            k2: 0.3333333333333333 * t2 - p.polar,
+            k3: t1,
+            k4: t4,
+            k5: p.g * t3,
+            k6: p.a * t1,
+            k7: 0.3333333333333333 * t2 + t6,
+            k8: 0.3333333333333333 * t2,
+            k9: 0.3333333333333333 * t4,
+            k10: p.g * t1,
+            k11: t1 * t1,
             k12: p.a * p.a,
-            k13: 0.3333333333333333 * t1,
+            k13: 0.3333333333333333 * t0,
             k14: inv0,
-            k15: p.g * t6,
+            k15: p.g * t5,
             k16: inv0 * inv0 / p.m2,
             k17: 1.0 / (p.c * p.c * p.m3),
-            k18: t1,
+            k18: t0,
             k19: p.g * p.m3,
         }
     }
@@ -322,33 +327,33 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = p.a * c_q1;
-    let t6 = p.a * s_q1;
-    let t7 = qd[0] + qd[1];
-    let t8 = qdd[0] + qdd[1];
-    let t9 = c_q2 * t8;
-    let t10 = s_q2 * t7;
-    let t11 = qd[2] * t10;
-    let t12 = c_q2 * t7;
-    let t13 = qd[2] * d.k1;
-    let t14 = t12 * d.k2;
-    let t15 = c_q2
-        * ((t9 - t11) * d.k2 + 0.5 * (qd[0] * qd[0] * t6 + qdd[0] * t5) * d.k3
-            - 0.3333333333333333 * t10 * t13) + p.polar * t8
-        - s_q2 * (qd[2] * t14 - 0.3333333333333333 * t12 * t13);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = p.a * c_q1;
+    let t1 = p.a * s_q1;
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let t4 = c_q2 * t3;
+    let t5 = s_q2 * t2;
+    let t6 = qd[2] * t5;
+    let t7 = c_q2 * t2;
+    let t8 = qd[2] * d.k1;
+    let t9 = t7 * d.k2;
+    let t10 = c_q2
+        * ((t4 - t6) * d.k2 + 0.5 * (qd[0] * qd[0] * t1 + qdd[0] * t0) * d.k3
+            - 0.3333333333333333 * t5 * t8) + p.polar * t3
+        - s_q2 * (qd[2] * t9 - 0.3333333333333333 * t7 * t8);
     [
         qdd[0] * d.k0
             + p.a * d.k3
-                * (0.5 * c_q1 * (t9 - 2.0 * t11)
-                    - s_q1 * 0.5
-                        * (c_q2 * (qd[2] * qd[2] + t12 * t12)
-                            + s_q2 * (qdd[2] + t10 * t12))) + t15,
-        t15,
-        0.3333333333333333 * qdd[2] * d.k1 + t10 * t14
-            - 0.5 * (s_q2 * (qdd[0] * t6 - qd[0] * qd[0] * t5) + p.g * c_q2) * d.k3,
+                * (0.5 * c_q1 * (t4 - 2.0 * t6)
+                    - 0.5 * s_q1
+                        * (c_q2 * (qd[2] * qd[2] + t7 * t7) + s_q2 * (qdd[2] + t5 * t7)))
+            + t10,
+        t10,
+        0.3333333333333333 * qdd[2] * d.k1 + t5 * t9
+            - 0.5 * (s_q2 * (qdd[0] * t1 - qd[0] * qd[0] * t0) + p.g * c_q2) * d.k3,
         0.3333333333333333 * qdd[3] * d.k4 + 0.5 * s_q3 * d.k5,
     ]
 }
@@ -373,18 +378,17 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = c_q1 * c_q2 * d.k6;
-    let t5 = s_q2 * s_q2 * d.k2;
-    let t6 = d.k8 - t5;
-    let t7 = 0.5 * t4 + t6;
-    let t8 = -0.5 * (s_q1 * s_q2 * d.k6);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = c_q1 * c_q2 * d.k6;
+    let t1 = s_q2 * s_q2 * d.k2;
+    let t2 = d.k8 - t1;
+    let t3 = 0.5 * t0 + t2;
+    let t4 = -0.5 * (s_q1 * s_q2 * d.k6);
     [
-        [t4 + d.k7 - t5, t7, t8, 0.0],
-        [t7, t6, 0.0, 0.0],
-        [t8, 0.0, d.k8, 0.0],
+        [t0 + d.k7 - t1, t3, t4, 0.0],
+        [t3, t2, 0.0, 0.0],
+        [t4, 0.0, d.k8, 0.0],
         [0.0, 0.0, 0.0, d.k9],
     ]
 }
@@ -410,25 +414,25 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = c_q2 * t5;
-    let t7 = qd[2] * t6;
-    let t8 = s_q2 * t5;
-    let t9 = qd[2] * t8;
-    let t10 = t6 * d.k3;
-    let t11 = c_q2
-        * (0.5 * s_q1 * qd[0] * qd[0] * d.k6 - t9 * (0.3333333333333333 * d.k1 + d.k2))
-        - s_q2 * t7 * (d.k2 - 0.3333333333333333 * d.k1);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q2 * t0;
+    let t2 = qd[2] * t1;
+    let t3 = s_q2 * t0;
+    let t4 = qd[2] * t3;
+    let t5 = t1 * d.k3;
+    let t6 = c_q2
+        * (0.5 * s_q1 * qd[0] * qd[0] * d.k6 - t4 * (0.3333333333333333 * d.k1 + d.k2))
+        - s_q2 * t2 * (d.k2 - 0.3333333333333333 * d.k1);
     [
         p.a
             * (s_q1
-                * (c_q2 * -0.5 * (qd[2] * qd[2] * d.k3 + t6 * t10)
-                    - 0.5 * s_q2 * t8 * t10) - c_q1 * t9 * d.k3) + t11,
-        t11,
-        t6 * d.k2 * t8 - 0.5 * (p.g * c_q2 - p.a * c_q1 * s_q2 * qd[0] * qd[0]) * d.k3,
+                * (-0.5 * c_q2 * (qd[2] * qd[2] * d.k3 + t1 * t5) - 0.5 * s_q2 * t3 * t5)
+                - c_q1 * t4 * d.k3) + t6,
+        t6,
+        t1 * d.k2 * t3 - 0.5 * (p.g * c_q2 - p.a * c_q1 * s_q2 * qd[0] * qd[0]) * d.k3,
         0.5 * (s_q3 * d.k5),
     ]
 }
@@ -452,9 +456,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+    let c_q2 = cos(q[2]);
+    let s_q3 = sin(q[3]);
     [0.0, 0.0, -0.5 * (c_q2 * d.k10), 0.5 * (s_q3 * d.k5)]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -481,43 +484,42 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = c_q2 * t5;
-    let t7 = qd[2] * t6;
-    let t8 = s_q2 * t5;
-    let t9 = qd[2] * t8;
-    let t10 = c_q1 * c_q2 * d.k6;
-    let t11 = s_q2 * s_q2 * d.k2;
-    let t12 = d.k8 - t11;
-    let t13 = 0.5 * t10 + t12;
-    let t14 = s_q1 * d.k6;
-    let t15 = -0.5 * (s_q2 * t14);
-    let t16 = t6 * d.k3;
-    let t17 = c_q2
-        * (0.5 * qd[0] * qd[0] * t14 - t9 * (0.3333333333333333 * d.k1 + d.k2))
-        - s_q2 * t7 * (d.k2 - 0.3333333333333333 * d.k1);
-    let t18 = 0.5 * (s_q3 * d.k5);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q2 * t0;
+    let t2 = qd[2] * t1;
+    let t3 = s_q2 * t0;
+    let t4 = qd[2] * t3;
+    let t5 = c_q1 * c_q2 * d.k6;
+    let t6 = s_q2 * s_q2 * d.k2;
+    let t7 = d.k8 - t6;
+    let t8 = 0.5 * t5 + t7;
+    let t9 = s_q1 * d.k6;
+    let t10 = -0.5 * (s_q2 * t9);
+    let t11 = t1 * d.k3;
+    let t12 = c_q2 * (0.5 * qd[0] * qd[0] * t9 - t4 * (0.3333333333333333 * d.k1 + d.k2))
+        - s_q2 * t2 * (d.k2 - 0.3333333333333333 * d.k1);
+    let t13 = 0.5 * (s_q3 * d.k5);
     JointSpace {
         mass_matrix: [
-            [t10 + d.k7 - t11, t13, t15, 0.0],
-            [t13, t12, 0.0, 0.0],
-            [t15, 0.0, d.k8, 0.0],
+            [t5 + d.k7 - t6, t8, t10, 0.0],
+            [t8, t7, 0.0, 0.0],
+            [t10, 0.0, d.k8, 0.0],
             [0.0, 0.0, 0.0, d.k9],
         ],
         bias: [
             p.a
                 * (s_q1
-                    * (c_q2 * -0.5 * (qd[2] * qd[2] * d.k3 + t6 * t16)
-                        - 0.5 * s_q2 * t8 * t16) - c_q1 * t9 * d.k3) + t17,
-            t17,
-            t6 * d.k2 * t8
+                    * (-0.5 * c_q2 * (qd[2] * qd[2] * d.k3 + t1 * t11)
+                        - 0.5 * s_q2 * t3 * t11) - c_q1 * t4 * d.k3) + t12,
+            t12,
+            t1 * d.k2 * t3
                 - 0.5 * (p.g * c_q2 - p.a * c_q1 * s_q2 * qd[0] * qd[0]) * d.k3,
-            t18,
+            t13,
         ],
-        gravity: [0.0, 0.0, -0.5 * (c_q2 * d.k10), t18],
+        gravity: [0.0, 0.0, -0.5 * (c_q2 * d.k10), t13],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -553,40 +555,40 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] * (p.a * qd[0]);
-    let t6 = c_q1 * t5;
-    let t7 = s_q1 * t5;
-    let t8 = qd[0] + qd[1];
-    let t9 = s_q2 * t8;
-    let t10 = c_q2 * t8;
-    let t11 = t9 * t10;
-    let t12 = qd[2] * t9;
-    let t13 = p.polar * t12;
-    let t14 = p.m2 * (c_q2 * c_q2 + 0.25 * s_q2 * s_q2);
-    let t15 = p.polar * s_q2 * s_q2 + 0.3333333333333333 * c_q2 * c_q2 * d.k1;
-    let inv16 = 1.0 / t15;
-    let t17 = p.m2 - 0.25 * c_q2 * c_q2 * inv16 * d.k11;
-    let t18 = (s_q1 * s_q1 * t14 + c_q1 * c_q1 * t17) * d.k12 + d.k13;
-    let inv19 = 1.0 / t18;
-    let t20 = tau[2] + t11 * (p.polar - 0.3333333333333333 * d.k1);
-    let t21 = tau[1] + c_q2 * (0.6666666666666666 * t12 * d.k1 - t13 - t13);
-    let t22 = c_q2 * d.k3;
-    let t23 = tau[0]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] * (p.a * qd[0]);
+    let t1 = c_q1 * t0;
+    let t2 = s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = s_q2 * t3;
+    let t5 = c_q2 * t3;
+    let t6 = t4 * t5;
+    let t7 = qd[2] * t4;
+    let t8 = p.polar * t7;
+    let t9 = p.m2 * (c_q2 * c_q2 + 0.25 * s_q2 * s_q2);
+    let t10 = p.polar * s_q2 * s_q2 + 0.3333333333333333 * c_q2 * c_q2 * d.k1;
+    let inv0 = 1.0 / t10;
+    let t11 = p.m2 - 0.25 * c_q2 * c_q2 * inv0 * d.k11;
+    let t12 = (s_q1 * s_q1 * t9 + c_q1 * c_q1 * t11) * d.k12 + d.k13;
+    let inv1 = 1.0 / t12;
+    let t13 = tau[2] + t6 * (p.polar - 0.3333333333333333 * d.k1);
+    let t14 = tau[1] + c_q2 * (0.6666666666666666 * t7 * d.k1 - t8 - t8);
+    let t15 = c_q2 * d.k3;
+    let t16 = tau[0]
         + p.a
             * (s_q1
-                * (t6 * t14 + c_q2 * 0.5 * d.k3 * (qd[2] * qd[2] + t10 * t10)
-                    + s_q2 * (0.5 * t11 * d.k3 + 1.5 * t20 * d.k14))
-                + c_q1 * (t12 * d.k3 - t7 * t17 - 0.5 * inv16 * t21 * t22))
+                * (t1 * t9 + 0.5 * c_q2 * d.k3 * (qd[2] * qd[2] + t5 * t5)
+                    + s_q2 * (0.5 * t6 * d.k3 + 1.5 * t13 * d.k14))
+                + c_q1 * (t7 * d.k3 - t2 * t11 - 0.5 * inv0 * t14 * t15))
         + 0.75 * s_q1 * s_q2 * c_q2 * d.k15 - tau[1];
-    let t24 = p.a * t23;
+    let t17 = p.a * t16;
     [
-        inv19 * t23,
-        inv16 * (t21 - t15 * inv19 * t23 - 0.5 * t22 * (t7 + c_q1 * inv19 * t24)),
+        inv1 * t16,
+        inv0 * (t14 - t10 * inv1 * t16 - 0.5 * t15 * (t2 + c_q1 * inv1 * t17)),
         3.0
-            * ((t20 + 0.5 * d.k3 * (p.g * c_q2 + s_q2 * (s_q1 * inv19 * t24 - t6)))
+            * ((t13 + 0.5 * d.k3 * (p.g * c_q2 + s_q2 * (s_q1 * inv1 * t17 - t1)))
                 * d.k16),
         3.0 * ((tau[3] - 0.5 * s_q3 * d.k5) * d.k17),
     ]
@@ -618,34 +620,34 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] + qd[1];
-    let t5 = c_q2 * qd[2];
-    let t6 = s_q2 * (t5 * (d.k2 - 0.3333333333333333 * d.k1));
-    let t7 = s_q2 * qd[2];
-    let t8 = qd[0] * d.k6;
-    let t9 = t7 * (-0.3333333333333333 * d.k1 - d.k2);
-    let t10 = c_q2 * t4;
-    let t11 = d.k3 * t10;
-    let t12 = c_q1 * d.k3;
-    let t13 = p.a * (s_q1 * (t11 * (c_q2 * c_q2 + s_q2 * s_q2)) + t7 * t12);
-    let t14 = c_q2 * (s_q1 * t8 + t9) - t6;
-    let t15 = c_q2 * t9 - t6;
-    let t16 = d.k2 * t10;
-    let t17 = s_q2 * t4;
-    let t18 = c_q2 * t17 * (-0.3333333333333333 * d.k1 - d.k2)
-        - s_q2 * (t16 - 0.3333333333333333 * d.k1 * t10);
-    let t19 = s_q2 * t16;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q2 * qd[2];
+    let t2 = s_q2 * (t1 * (d.k2 - 0.3333333333333333 * d.k1));
+    let t3 = s_q2 * qd[2];
+    let t4 = qd[0] * d.k6;
+    let t5 = t3 * (-0.3333333333333333 * d.k1 - d.k2);
+    let t6 = c_q2 * t0;
+    let t7 = d.k3 * t6;
+    let t8 = c_q1 * d.k3;
+    let t9 = p.a * (s_q1 * (t7 * (c_q2 * c_q2 + s_q2 * s_q2)) + t3 * t8);
+    let t10 = c_q2 * (s_q1 * t4 + t5) - t2;
+    let t11 = c_q2 * t5 - t2;
+    let t12 = d.k2 * t6;
+    let t13 = s_q2 * t0;
+    let t14 = c_q2 * t13 * (-0.3333333333333333 * d.k1 - d.k2)
+        - s_q2 * (t12 - 0.3333333333333333 * d.k1 * t6);
+    let t15 = s_q2 * t12;
     [
         [
-            0.5 * (t14 - t13),
-            0.5 * (t15 - t13),
-            0.5 * (t18 - p.a * (s_q1 * d.k3 * t5 + t12 * t17)),
+            0.5 * (t10 - t9),
+            0.5 * (t11 - t9),
+            0.5 * (t14 - p.a * (s_q1 * d.k3 * t1 + t8 * t13)),
             0.0,
         ],
-        [0.5 * t14, 0.5 * t15, 0.5 * t18, 0.0],
-        [0.5 * (2.0 * t19 + c_q1 * s_q2 * t8), t19, 0.0, 0.0],
+        [0.5 * t10, 0.5 * t11, 0.5 * t14, 0.0],
+        [0.5 * (2.0 * t15 + c_q1 * s_q2 * t4), t15, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0],
     ]
 }
@@ -671,22 +673,22 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = c_q2 * t5;
-    let t7 = p.a * qd[0];
-    let t8 = 0.5 * p.b * t6 + c_q1 * t7;
-    let t9 = s_q1 * s_q2 * t7 - 0.5 * p.b * qd[2];
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q2 * t0;
+    let t2 = p.a * qd[0];
+    let t3 = 0.5 * p.b * t1 + c_q1 * t2;
+    let t4 = s_q1 * s_q2 * t2 - 0.5 * p.b * qd[2];
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k18 + qd[3] * qd[3] * d.k4)
             + 0.5
-                * (p.polar * s_q2 * s_q2 * t5 * t5
+                * (p.polar * s_q2 * s_q2 * t0 * t0
                     + p.m2
-                        * (t8 * t8 + t9 * t9
+                        * (t3 * t3 + t4 * t4
                             + s_q1 * s_q1 * c_q2 * c_q2 * qd[0] * qd[0] * d.k12)
-                    + 0.08333333333333333 * d.k1 * (qd[2] * qd[2] + t6 * t6)),
+                    + 0.08333333333333333 * d.k1 * (qd[2] * qd[2] + t1 * t1)),
         (p.zD - 0.5 * p.c * c_q3) * d.k19 - 0.5 * s_q2 * d.k10,
     )
 }
@@ -711,12 +713,12 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -724,8 +726,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q2 * t7, -t8, s_q2 * t7],
-                [c_q2 * t8, t7, s_q2 * t8],
+                [c_q2 * t1, -t2, s_q2 * t1],
+                [c_q2 * t2, t1, s_q2 * t2],
                 [-s_q2, 0.0, c_q2],
             ],
             position: [p.a * c_q0, p.a * s_q0, 0.0],
@@ -759,11 +761,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -790,15 +791,15 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = p.a * c_q1;
-    let t8 = p.a * s_q1;
-    let t9 = c_q2 * (c_q2 * t8);
-    let t10 = s_q2 * (s_q2 * t8);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = p.a * c_q1;
+    let t4 = p.a * s_q1;
+    let t5 = c_q2 * (c_q2 * t4);
+    let t6 = s_q2 * (s_q2 * t4);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -809,11 +810,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t5 * (t9 + t10) - t6 * t7, 0.0, 0.0, 0.0],
-            [t5 * t7 + t6 * (t9 + t10), 0.0, 0.0, 0.0],
+            [t1 * (t5 + t6) - t2 * t3, 0.0, 0.0, 0.0],
+            [t1 * t3 + t2 * (t5 + t6), 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, -t6, 0.0],
-            [0.0, 0.0, t5, 0.0],
+            [0.0, 0.0, -t2, 0.0],
+            [0.0, 0.0, t1, 0.0],
             [1.0, 1.0, 0.0, 0.0],
         ],
         [
@@ -848,8 +849,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -875,8 +875,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -901,8 +900,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -928,19 +930,19 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = p.zD + p.b * s_q2 - p.c * c_q3;
-    let t7 = q[0] + q[1];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = p.b * c_q2;
-    let t11 = p.xD - p.a * c_q0 - t8 * t10;
-    let t12 = p.yD + p.c * s_q3 - p.a * s_q0 - t9 * t10;
-    let t13 = t8 * t11;
-    let t14 = t9 * t12;
-    [c_q2 * (t13 + t14) - s_q2 * t6, t8 * t12 - t9 * t11, c_q2 * t6 + s_q2 * (t13 + t14)]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.zD + p.b * s_q2 - p.c * c_q3;
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = p.b * c_q2;
+    let t5 = p.xD - p.a * c_q0 - t2 * t4;
+    let t6 = p.yD + p.c * s_q3 - p.a * s_q0 - t3 * t4;
+    let t7 = t2 * t5;
+    let t8 = t3 * t6;
+    [c_q2 * (t7 + t8) - s_q2 * t0, t2 * t6 - t3 * t5, c_q2 * t0 + s_q2 * (t7 + t8)]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -965,43 +967,43 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = p.c * s_q3;
-    let t7 = p.c * c_q3;
-    let t8 = p.zD + p.b * s_q2 - t7;
-    let t9 = p.b * c_q2;
-    let t10 = q[0] + q[1];
-    let t11 = libm::Libm::<Real>::cos(t10);
-    let t12 = libm::Libm::<Real>::sin(t10);
-    let t13 = t9 * t11;
-    let t14 = t9 * t12;
-    let t15 = p.a * c_q0 + t13;
-    let t16 = p.xD - t15;
-    let t17 = p.a * s_q0 + t14;
-    let t18 = p.yD + t6 - t17;
-    let t19 = c_q2 * t11;
-    let t20 = c_q2 * t12;
-    let t21 = s_q2 * t11;
-    let t22 = s_q2 * t12;
-    let t23 = t18 * t19 - t16 * t20;
-    let t24 = -(t11 * t16) - t12 * t18;
-    let t25 = t18 * t21 - t16 * t22;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.c * s_q3;
+    let t1 = p.c * c_q3;
+    let t2 = p.zD + p.b * s_q2 - t1;
+    let t3 = p.b * c_q2;
+    let t4 = q[0] + q[1];
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = t3 * t5;
+    let t8 = t3 * t6;
+    let t9 = p.a * c_q0 + t7;
+    let t10 = p.xD - t9;
+    let t11 = p.a * s_q0 + t8;
+    let t12 = p.yD + t0 - t11;
+    let t13 = c_q2 * t5;
+    let t14 = c_q2 * t6;
+    let t15 = s_q2 * t5;
+    let t16 = s_q2 * t6;
+    let t17 = t12 * t13 - t10 * t14;
+    let t18 = -t5 * t10 - t6 * t12;
+    let t19 = t12 * t15 - t10 * t16;
     [
         [
-            t17 * t19 + t23 - t15 * t20,
-            t23,
-            t21 * (t13 - t16) + t22 * (t14 - t18) - c_q2 * t8 - s_q2 * t9,
-            t7 * t20 - s_q2 * t6,
+            t11 * t13 + t17 - t9 * t14,
+            t17,
+            t15 * (t7 - t10) + t16 * (t8 - t12) - c_q2 * t2 - s_q2 * t3,
+            t1 * t14 - s_q2 * t0,
         ],
-        [t24 - t11 * t15 - t12 * t17, t24 - t12 * t14 - t11 * t13, 0.0, t7 * t11],
+        [t18 - t5 * t9 - t6 * t11, t18 - t6 * t8 - t5 * t7, 0.0, t1 * t5],
         [
-            t17 * t21 + t25 - t15 * t22,
-            t25,
-            c_q2 * t9 + t16 * t19 + t18 * t20 + p.b * (t21 * t21 + t22 * t22)
-                - s_q2 * t8,
-            c_q2 * t6 + t7 * t22,
+            t11 * t15 + t19 - t9 * t16,
+            t19,
+            c_q2 * t3 + t10 * t13 + t12 * t14 + p.b * (t15 * t15 + t16 * t16)
+                - s_q2 * t2,
+            c_q2 * t0 + t1 * t16,
         ],
     ]
 }
@@ -1026,74 +1028,73 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = p.b * s_q2;
-    let t7 = p.c * s_q3;
-    let t8 = p.c * c_q3;
-    let t9 = p.zD + t6 - t8;
-    let t10 = q[0] + q[1];
-    let t11 = libm::Libm::<Real>::cos(t10);
-    let t12 = libm::Libm::<Real>::sin(t10);
-    let t13 = c_q2 * t11;
-    let t14 = p.b * t13;
-    let t15 = c_q2 * t12;
-    let t16 = p.b * t15;
-    let t17 = -(p.a * c_q0) - t14;
-    let t18 = p.xD + t17;
-    let t19 = p.a * s_q0 + t16;
-    let t20 = p.yD + t7 - t19;
-    let t21 = s_q2 * t11;
-    let t22 = s_q2 * t12;
-    let t23 = t13 * t20 - t15 * t18;
-    let t24 = t13 * t19 + t15 * t17 + t23;
-    let t25 = t8 * t15 - s_q2 * t7;
-    let t26 = t17;
-    let t27 = t13 * t17;
-    let t28 = -(t13 * t18) - t15 * t20;
-    let t29 = t28 - t15 * t19;
-    let t30 = t27 + t29;
-    let t31 = t18 * t22 - t20 * t21;
-    let t32 = t31 - t19 * t21 - t17 * t22;
-    let t33 = t8 * t13;
-    let t34 = qd[3] * t33;
-    let t35 = t12 * t17;
-    let t36 = t12 * t18 - t11 * t20;
-    let t37 = t36 - t11 * t19;
-    let t38 = t37 - t35;
-    let t39 = t8 * t12;
-    let t40 = qd[3] * t39;
-    let t41 = t17 * t21;
-    let t42 = -(t18 * t21) - t20 * t22;
-    let t43 = t42 - t19 * t22;
-    let t44 = t41 + t43;
-    let t45 = t8 * t21;
-    let t46 = qd[3] * t45;
-    let t47 = t15 * t16 + t13 * t14;
-    let t48 = t14 * t21 + t16 * t22;
-    let t49 = c_q2 * t7 + t8 * t22;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.b * s_q2;
+    let t1 = p.c * s_q3;
+    let t2 = p.c * c_q3;
+    let t3 = p.zD + t0 - t2;
+    let t4 = q[0] + q[1];
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = c_q2 * t5;
+    let t8 = p.b * t7;
+    let t9 = c_q2 * t6;
+    let t10 = p.b * t9;
+    let t11 = -p.a * c_q0 - t8;
+    let t12 = p.xD + t11;
+    let t13 = p.a * s_q0 + t10;
+    let t14 = p.yD + t1 - t13;
+    let t15 = s_q2 * t5;
+    let t16 = s_q2 * t6;
+    let t17 = t7 * t14 - t9 * t12;
+    let t18 = t7 * t13 + t9 * t11 + t17;
+    let t19 = t2 * t9 - s_q2 * t1;
+    let t20 = t7 * t11;
+    let t21 = -t7 * t12 - t9 * t14;
+    let t22 = t21 - t9 * t13;
+    let t23 = t20 + t22;
+    let t24 = t12 * t16 - t14 * t15;
+    let t25 = t24 - t13 * t15 - t11 * t16;
+    let t26 = t2 * t7;
+    let t27 = qd[3] * t26;
+    let t28 = t6 * t11;
+    let t29 = t6 * t12 - t5 * t14;
+    let t30 = t29 - t5 * t13;
+    let t31 = t30 - t28;
+    let t32 = t2 * t6;
+    let t33 = qd[3] * t32;
+    let t34 = t11 * t15;
+    let t35 = -t12 * t15 - t14 * t16;
+    let t36 = t35 - t13 * t16;
+    let t37 = t34 + t36;
+    let t38 = t2 * t15;
+    let t39 = qd[3] * t38;
+    let t40 = t9 * t10 + t7 * t8;
+    let t41 = t8 * t15 + t10 * t16;
+    let t42 = c_q2 * t1 + t2 * t16;
     [
-        qd[0] * (qd[0] * (t29 + 2.0 * t27 - t13 * t26) + qd[1] * t30 + qd[2] * t32 + t34)
-            + qd[1] * (t34 + qd[0] * t30 + qd[1] * (t28 - t47) + qd[2] * t31)
+        qd[0] * (qd[0] * (t22 + 2.0 * t20 - t7 * t11) + qd[1] * t23 + qd[2] * t25 + t27)
+            + qd[1] * (t27 + qd[0] * t23 + qd[1] * (t21 - t40) + qd[2] * t24)
             + qd[2]
-                * (qd[0] * t32 + qd[1] * t31
+                * (qd[0] * t25 + qd[1] * t24
                     + qd[2]
-                        * (t28 + t47 + s_q2 * (t9 + t6)
-                            - 2.0 * p.b * (c_q2 * c_q2 + t21 * t21 + t22 * t22))
-                    - qd[3] * t49)
+                        * (t21 + t40 + s_q2 * (t3 + t0)
+                            - 2.0 * p.b * (c_q2 * c_q2 + t15 * t15 + t16 * t16))
+                    - qd[3] * t42)
             + qd[3]
-                * (t33 * (qd[0] + qd[1]) - qd[2] * t49 - qd[3] * (s_q2 * t8 + t7 * t15)),
-        qd[0] * (qd[0] * (t37 + t12 * t26 - 2.0 * t35) + qd[1] * t38 - t40)
-            + qd[1] * (qd[0] * t38 + qd[1] * t36 - t40)
-            - qd[3] * (qd[3] * t7 * t11 + t39 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t43 + 2.0 * t41 - t21 * t26) + qd[1] * t44 + qd[2] * t24 + t46)
-            + qd[1] * (t46 + qd[0] * t44 + qd[1] * (t42 - t48) + qd[2] * t23)
+                * (t26 * (qd[0] + qd[1]) - qd[2] * t42 - qd[3] * (s_q2 * t2 + t1 * t9)),
+        qd[0] * (qd[0] * (t30 + t6 * t11 - 2.0 * t28) + qd[1] * t31 - t33)
+            + qd[1] * (qd[0] * t31 + qd[1] * t29 - t33)
+            - qd[3] * (qd[3] * t1 * t5 + t32 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (t36 + 2.0 * t34 - t15 * t11) + qd[1] * t37 + qd[2] * t18 + t39)
+            + qd[1] * (t39 + qd[0] * t37 + qd[1] * (t35 - t41) + qd[2] * t17)
             + qd[2]
-                * (qd[3] * t25 + qd[0] * t24 + qd[1] * t23
-                    + qd[2] * (t42 + 3.0 * (t48 - c_q2 * t6) - c_q2 * t9))
+                * (qd[3] * t19 + qd[0] * t18 + qd[1] * t17
+                    + qd[2] * (t35 + 3.0 * (t41 - c_q2 * t0) - c_q2 * t3))
             + qd[3]
-                * (qd[2] * t25 + qd[3] * (c_q2 * t8 - t7 * t22) + t45 * (qd[0] + qd[1])),
+                * (qd[2] * t19 + qd[3] * (c_q2 * t2 - t1 * t16) + t38 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1122,21 +1123,20 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = c_q2 * lambda[0];
-    let t6 = s_q2 * lambda[2];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = c_q2 * lambda[0];
+    let t4 = s_q2 * lambda[2];
     [
         [
-            t3 * (t5 + t6) - lambda[1] * t4,
-            lambda[1] * t3 + t4 * (t5 + t6),
+            t1 * (t3 + t4) - lambda[1] * t2,
+            lambda[1] * t1 + t2 * (t3 + t4),
             c_q2 * lambda[2] - s_q2 * lambda[0],
             0.0,
             0.0,
@@ -1532,4 +1532,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -31,13 +31,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 37 | 19 | 0 | 0 | 3 | 2 |
+//! | `inverse_dynamics` | 36 | 19 | 0 | 0 | 3 | 2 |
 //! | `mass_matrix` | 9 | 5 | 0 | 0 | 2 | 2 |
 //! | `bias` | 27 | 9 | 0 | 0 | 3 | 2 |
 //! | `gravity` | 2 | 0 | 0 | 0 | 1 | 1 |
 //! | `joint_space` | 37 | 14 | 0 | 0 | 3 | 2 |
-//! | `forward_dynamics` | 60 | 23 | 2 | 0 | 3 | 2 |
-//! | `coriolis_matrix` | 38 | 10 | 0 | 0 | 2 | 2 |
+//! | `forward_dynamics` | 59 | 23 | 2 | 0 | 3 | 2 |
+//! | `coriolis_matrix` | 37 | 10 | 0 | 0 | 2 | 2 |
 //! | `energy` | 30 | 12 | 0 | 0 | 2 | 3 |
 //! | `body_poses` | 6 | 5 | 0 | 0 | 4 | 4 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -47,14 +47,18 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 18 | 13 | 0 | 0 | 4 | 4 |
 //! | `constraint_jacobian` | 48 | 31 | 0 | 0 | 4 | 4 |
-//! | `constraint_bias` | 123 | 87 | 0 | 0 | 4 | 4 |
+//! | `constraint_bias` | 122 | 86 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
-//! | `constrained_forward_dynamics` | 336 | 258 | 47 | 7 | 11 | 10 |
-//! | `cut_joint_reactions` | 344 | 264 | 47 | 7 | 13 | 12 |
+//! | `constrained_forward_dynamics` | 335 | 257 | 47 | 7 | 11 | 10 |
+//! | `cut_joint_reactions` | 343 | 263 | 47 | 7 | 13 | 12 |
 //! | `dependent_velocities` | 97 | 80 | 9 | 3 | 4 | 4 |
-//! | `constrained_inverse_dynamics` | 134 | 100 | 9 | 3 | 7 | 6 |
+//! | `constrained_inverse_dynamics` | 133 | 100 | 9 | 3 | 7 | 6 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -153,13 +157,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -171,7 +170,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -187,7 +185,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 37,
+    mul: 36,
     add: 19,
     div: 0,
     sqrt: 0,
@@ -211,35 +209,33 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = c_q2 * t6;
-    let t8 = s_q2 * t5;
-    let t9 = qd[2] * t8;
-    let t10 = c_q2 * t5;
-    let t11 = t8 * t10;
-    let t12 = c_q2
-        * (0.08 * 0.1 * (s_q1 * qd[0] * qd[0] + c_q1 * qdd[0])
-            + 0.017056666666666668 * t7 - 0.03412333333333333 * t9)
-        + 0.00001 * (t6 + c_q2 * t9);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = c_q2 * t1;
+    let t3 = s_q2 * t0;
+    let t4 = qd[2] * t3;
+    let t5 = c_q2 * t0;
+    let t6 = t3 * t5;
+    let t7 = c_q2
+        * (0.008 * (s_q1 * qd[0] * qd[0] + c_q1 * qdd[0]) + 0.017056666666666668 * t2
+            - 0.03412333333333333 * t4) + 0.00001 * (t1 + c_q2 * t4);
     [
-        0.006 * qdd[0] + t12
+        0.006 * qdd[0] + t7
             + 0.1
-                * (0.08 * c_q1 * (t7 - 2.0 * t9)
-                    - s_q1 * 0.08
-                        * (c_q2 * (qd[2] * qd[2] + t10 * t10) + s_q2 * (qdd[2] + t11))),
-        t12,
-        0.017066666666666667 * qdd[2] + 0.017056666666666668 * t11
-            - 0.08 * (9.81 * c_q2 + s_q2 * 0.1 * (s_q1 * qdd[0] - c_q1 * qd[0] * qd[0])),
+                * (0.08 * c_q1 * (t2 - 2.0 * t4)
+                    - 0.08 * s_q1
+                        * (c_q2 * (qd[2] * qd[2] + t5 * t5) + s_q2 * (qdd[2] + t6))),
+        t7,
+        0.017066666666666667 * qdd[2] + 0.017056666666666668 * t6
+            - 0.08 * (9.81 * c_q2 + 0.1 * s_q2 * (s_q1 * qdd[0] - c_q1 * qd[0] * qd[0])),
         0.3924 * s_q3 + 0.005333333333333333 * qdd[3],
     ]
 }
@@ -263,17 +259,16 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = -0.008 * (s_q1 * s_q2);
-    let t5 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
-    let t6 = t5 + 0.00001;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = -0.008 * (s_q1 * s_q2);
+    let t1 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
+    let t2 = t1 + 0.00001;
     [
-        [0.008 * c_q1 * c_q2 + t5 + 0.00601, t6, t4, 0.0],
-        [t6, 0.017056666666666668 * c_q2 * c_q2 + 0.00001, 0.0, 0.0],
-        [t4, 0.0, 0.017066666666666667, 0.0],
+        [0.008 * c_q1 * c_q2 + t1 + 0.00601, t2, t0, 0.0],
+        [t2, 0.017056666666666668 * c_q2 * c_q2 + 0.00001, 0.0, 0.0],
+        [t0, 0.0, 0.017066666666666667, 0.0],
         [0.0, 0.0, 0.0, 0.005333333333333333],
     ]
 }
@@ -297,24 +292,23 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q2 * t5;
-    let t7 = qd[2] * t6;
-    let t8 = c_q2 * t5;
-    let t9 = c_q2
-        * (0.00001 * t7 + 0.008 * s_q1 * qd[0] * qd[0] - 0.03412333333333333 * t7);
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q2 * t0;
+    let t2 = qd[2] * t1;
+    let t3 = c_q2 * t0;
+    let t4 = c_q2
+        * (0.00001 * t2 + 0.008 * s_q1 * qd[0] * qd[0] - 0.03412333333333333 * t2);
     [
-        t9
+        t4
             - 0.1
-                * (s_q1 * 0.08 * c_q2 * (qd[2] * qd[2] + t8 * t8 + t6 * t6)
-                    + 0.16 * c_q1 * t7),
-        t9,
-        0.017056666666666668 * t6 * t8
+                * (0.08 * s_q1 * c_q2 * (qd[2] * qd[2] + t3 * t3 + t1 * t1)
+                    + 0.16 * c_q1 * t2),
+        t4,
+        0.017056666666666668 * t1 * t3
             - 0.08 * (9.81 * c_q2 - 0.1 * c_q1 * s_q2 * qd[0] * qd[0]),
         0.3924 * s_q3,
     ]
@@ -338,10 +332,9 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q2 = cos(q[2]);
+    let s_q3 = sin(q[3]);
     [0.0, 0.0, -0.7848 * c_q2, 0.3924 * s_q3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -366,44 +359,43 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = s_q2 * t5;
-    let t7 = qd[2] * t6;
-    let t8 = c_q2 * t5;
-    let t9 = -0.008 * (s_q1 * s_q2);
-    let t10 = 0.3924 * s_q3;
-    let t11 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
-    let t12 = t11 + 0.00001;
-    let t13 = c_q2
-        * (0.00001 * t7 + 0.008 * s_q1 * qd[0] * qd[0] - 0.03412333333333333 * t7);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q2 * t0;
+    let t2 = qd[2] * t1;
+    let t3 = c_q2 * t0;
+    let t4 = -0.008 * (s_q1 * s_q2);
+    let t5 = 0.3924 * s_q3;
+    let t6 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
+    let t7 = t6 + 0.00001;
+    let t8 = c_q2
+        * (0.00001 * t2 + 0.008 * s_q1 * qd[0] * qd[0] - 0.03412333333333333 * t2);
     JointSpace {
         mass_matrix: [
-            [0.008 * c_q1 * c_q2 + t11 + 0.00601, t12, t9, 0.0],
-            [t12, 0.017056666666666668 * c_q2 * c_q2 + 0.00001, 0.0, 0.0],
-            [t9, 0.0, 0.017066666666666667, 0.0],
+            [0.008 * c_q1 * c_q2 + t6 + 0.00601, t7, t4, 0.0],
+            [t7, 0.017056666666666668 * c_q2 * c_q2 + 0.00001, 0.0, 0.0],
+            [t4, 0.0, 0.017066666666666667, 0.0],
             [0.0, 0.0, 0.0, 0.005333333333333333],
         ],
         bias: [
-            t13
+            t8
                 - 0.1
-                    * (s_q1 * 0.08 * c_q2 * (qd[2] * qd[2] + t8 * t8 + t6 * t6)
-                        + 0.16 * c_q1 * t7),
-            t13,
-            0.017056666666666668 * t6 * t8
+                    * (0.08 * s_q1 * c_q2 * (qd[2] * qd[2] + t3 * t3 + t1 * t1)
+                        + 0.16 * c_q1 * t2),
+            t8,
+            0.017056666666666668 * t1 * t3
                 - 0.08 * (9.81 * c_q2 - 0.1 * c_q1 * s_q2 * qd[0] * qd[0]),
-            t10,
+            t5,
         ],
-        gravity: [0.0, 0.0, -0.7848 * c_q2, t10],
+        gravity: [0.0, 0.0, -0.7848 * c_q2, t5],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 60,
+    mul: 59,
     add: 23,
     div: 2,
     sqrt: 0,
@@ -428,50 +420,47 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t5 = qd[0] * (c_q1 * qd[0]);
-    let t6 = qd[0] * (s_q1 * qd[0]);
-    let t7 = qd[0] + qd[1];
-    let t8 = s_q2 * t7;
-    let t9 = qd[2] * t8;
-    let t10 = c_q2 * t7;
-    let t11 = t8 * t10;
-    let t12 = 0.017056666666666668 * c_q2 * c_q2 + 0.00001;
-    let inv13 = 1.0 / t12;
-    let t14 = 0.034113333333333336 * c_q2 * t9 + tau[1];
-    let t15 = s_q1 * s_q2;
-    let t16 = 0.01 * (-0.375 * t15 * t15 - 0.0064 * c_q1 * c_q1 * c_q2 * c_q2 * inv13)
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let s_q3 = sin(q[3]);
+    let t0 = qd[0] * (c_q1 * qd[0]);
+    let t1 = qd[0] * (s_q1 * qd[0]);
+    let t2 = qd[0] + qd[1];
+    let t3 = s_q2 * t2;
+    let t4 = qd[2] * t3;
+    let t5 = c_q2 * t2;
+    let t6 = t3 * t5;
+    let t7 = 0.017056666666666668 * c_q2 * c_q2 + 0.00001;
+    let inv0 = 1.0 / t7;
+    let t8 = 0.034113333333333336 * c_q2 * t4 + tau[1];
+    let t9 = s_q1 * s_q2;
+    let t10 = 0.01 * (-0.375 * t9 * t9 - 0.0064 * c_q1 * c_q1 * c_q2 * c_q2 * inv0)
         + 0.006;
-    let inv17 = 1.0 / t16;
-    let t18 = tau[0] + 0.367875 * c_q2 * t15
+    let inv1 = 1.0 / t10;
+    let t11 = tau[0] + 0.367875 * c_q2 * t9
         + 0.1
             * (s_q1
-                * (c_q2 * 0.08 * (qd[2] * qd[2] + t10 * t10)
-                    + s_q2 * (0.000046875 * t11 + 4.6875 * tau[2] - 0.0375 * s_q2 * t5))
-                + c_q1
-                    * (0.16 * t9 + c_q2 * (inv13 * (0.00064 * c_q2 * t6 - 0.08 * t14))))
+                * (0.08 * c_q2 * (qd[2] * qd[2] + t5 * t5)
+                    + s_q2 * (0.000046875 * t6 + 4.6875 * tau[2] - 0.0375 * s_q2 * t0))
+                + c_q1 * (0.16 * t4 + c_q2 * (inv0 * (0.00064 * c_q2 * t1 - 0.08 * t8))))
         - tau[1];
     [
-        inv17 * t18,
-        inv13
-            * (t14 - t12 * inv17 * t18 - 0.08 * c_q2 * 0.1 * (t6 + c_q1 * inv17 * t18)),
+        inv1 * t11,
+        inv0 * (t8 - t7 * inv1 * t11 - 0.008 * c_q2 * (t1 + c_q1 * inv1 * t11)),
         58.59375
-            * (tau[2] + 0.08 * (9.81 * c_q2 + s_q2 * 0.1 * (s_q1 * inv17 * t18 - t5))
-                - 0.017056666666666668 * t11),
+            * (tau[2] + 0.08 * (9.81 * c_q2 + 0.1 * s_q2 * (s_q1 * inv1 * t11 - t0))
+                - 0.017056666666666668 * t6),
         187.5 * (tau[3] - 0.3924 * s_q3),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 38,
+    mul: 37,
     add: 10,
     div: 0,
     sqrt: 0,
@@ -491,34 +480,31 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = qd[0] + qd[1];
-    let t5 = s_q2 * c_q2;
-    let t6 = qd[2] * t5;
-    let t7 = c_q1 * s_q2;
-    let t8 = t4 * t5;
-    let t9 = s_q1 * -0.16 * (s_q2 * t8 + c_q2 * c_q2 * c_q2 * t4) - 0.16 * qd[2] * t7;
-    let t10 = 0.00001 * t6
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q2 * c_q2;
+    let t2 = qd[2] * t1;
+    let t3 = c_q1 * s_q2;
+    let t4 = t0 * t1;
+    let t5 = -0.16 * s_q1 * (s_q2 * t4 + c_q2 * c_q2 * c_q2 * t0) - 0.16 * qd[2] * t3;
+    let t6 = 0.00001 * t2
         + c_q2 * (0.016 * s_q1 * qd[0] - 0.03412333333333333 * s_q2 * qd[2]);
     [
         [
-            0.5 * (0.1 * t9 + t10),
-            0.5 * (0.1 * t9 - 0.034113333333333336 * t6),
-            0.5
-                * (0.1 * -0.16 * (t4 * t7 + s_q1 * c_q2 * qd[2])
-                    - 0.034113333333333336 * t8),
+            0.5 * (0.1 * t5 + t6),
+            0.5 * (0.1 * t5 - 0.034113333333333336 * t2),
+            0.5 * (-0.016 * (t0 * t3 + s_q1 * c_q2 * qd[2]) - 0.034113333333333336 * t4),
             0.0,
         ],
-        [0.5 * t10, -0.017056666666666668 * t6, -0.017056666666666668 * t8, 0.0],
+        [0.5 * t6, -0.017056666666666668 * t2, -0.017056666666666668 * t4, 0.0],
         [
-            0.5 * (0.034113333333333336 * t8 + 0.016 * qd[0] * t7),
-            0.017056666666666668 * t8,
+            0.5 * (0.034113333333333336 * t4 + 0.016 * qd[0] * t3),
+            0.017056666666666668 * t4,
             0.0,
             0.0,
         ],
@@ -545,22 +531,21 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t5 = qd[0] + qd[1];
-    let t6 = c_q2 * t5;
-    let t7 = s_q1 * qd[0];
-    let t8 = 0.16 * t6 + 0.1 * c_q1 * qd[0];
-    let t9 = 0.1 * s_q2 * t7 - 0.16 * qd[2];
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q3 = cos(q[3]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q2 * t0;
+    let t2 = s_q1 * qd[0];
+    let t3 = 0.16 * t1 + 0.1 * c_q1 * qd[0];
+    let t4 = 0.1 * s_q2 * t2 - 0.16 * qd[2];
     (
         0.0005 * qd[0] * qd[0] + 0.0026666666666666666 * qd[3] * qd[3]
             + 0.5
-                * (0.004266666666666667 * (qd[2] * qd[2] + t6 * t6)
-                    + 0.00001 * s_q2 * s_q2 * t5 * t5
-                    + 0.5 * (0.01 * c_q2 * c_q2 * t7 * t7 + t8 * t8 + t9 * t9)),
+                * (0.004266666666666667 * (qd[2] * qd[2] + t1 * t1)
+                    + 0.00001 * s_q2 * s_q2 * t0 * t0
+                    + 0.5 * (0.01 * c_q2 * c_q2 * t2 * t2 + t3 * t3 + t4 * t4)),
         3.924 * (0.1 - 0.1 * c_q3) - 0.7848 * s_q2,
     )
 }
@@ -583,14 +568,13 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -598,8 +582,8 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q2 * t7, -t8, s_q2 * t7],
-                [c_q2 * t8, t7, s_q2 * t8],
+                [c_q2 * t1, -t2, s_q2 * t1],
+                [c_q2 * t2, t1, s_q2 * t2],
                 [-s_q2, 0.0, c_q2],
             ],
             position: [0.1 * c_q0, 0.1 * s_q0, 0.0],
@@ -633,11 +617,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -662,15 +645,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = c_q2 * (s_q1 * c_q2);
-    let t8 = s_q2 * (s_q1 * s_q2);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = c_q2 * (s_q1 * c_q2);
+    let t4 = s_q2 * (s_q1 * s_q2);
     [
         [
             [0.0, 0.0, 0.0, 0.0],
@@ -681,11 +663,11 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.1 * (t5 * (t7 + t8) - c_q1 * t6), 0.0, 0.0, 0.0],
-            [0.1 * (c_q1 * t5 + t6 * (t7 + t8)), 0.0, 0.0, 0.0],
+            [0.1 * (t1 * (t3 + t4) - c_q1 * t2), 0.0, 0.0, 0.0],
+            [0.1 * (c_q1 * t1 + t2 * (t3 + t4)), 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, -t6, 0.0],
-            [0.0, 0.0, t5, 0.0],
+            [0.0, 0.0, -t2, 0.0],
+            [0.0, 0.0, t1, 0.0],
             [1.0, 1.0, 0.0, 0.0],
         ],
         [
@@ -720,8 +702,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -747,8 +728,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -773,8 +753,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -798,23 +781,22 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
-    let t7 = q[0] + q[1];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = c_q2 * t8;
-    let t11 = c_q2 * t9;
-    let t12 = 0.05 - 0.1 * c_q0 - 0.32 * t10;
-    let t13 = 0.2 * s_q3 + 0.3 - 0.1 * s_q0 - 0.32 * t11;
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = c_q2 * t2;
+    let t5 = c_q2 * t3;
+    let t6 = 0.05 - 0.1 * c_q0 - 0.32 * t4;
+    let t7 = 0.2 * s_q3 + 0.3 - 0.1 * s_q0 - 0.32 * t5;
     [
-        t10 * t12 + t11 * t13 - s_q2 * t6,
-        t8 * t13 - t9 * t12,
-        c_q2 * t6 + s_q2 * (t8 * t12 + t9 * t13),
+        t4 * t6 + t5 * t7 - s_q2 * t0,
+        t2 * t7 - t3 * t6,
+        c_q2 * t0 + s_q2 * (t2 * t6 + t3 * t7),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -838,53 +820,50 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
-    let t7 = q[0] + q[1];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = c_q2 * t8;
-    let t11 = c_q2 * t9;
-    let t12 = -0.1 * c_q0 - 0.32 * t10;
-    let t13 = t12 + 0.05;
-    let t14 = 0.1 * s_q0 + 0.32 * t11;
-    let t15 = 0.2 * s_q3 + 0.3 - t14;
-    let t16 = s_q2 * t8;
-    let t17 = s_q2 * t9;
-    let t18 = t10 * t15 - t11 * t13;
-    let t19 = t8 * t13 + t9 * t15;
-    let t20 = t15 * t16 - t13 * t17;
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = c_q2 * t2;
+    let t5 = c_q2 * t3;
+    let t6 = -0.1 * c_q0 - 0.32 * t4;
+    let t7 = t6 + 0.05;
+    let t8 = 0.1 * s_q0 + 0.32 * t5;
+    let t9 = 0.2 * s_q3 + 0.3 - t8;
+    let t10 = s_q2 * t2;
+    let t11 = s_q2 * t3;
+    let t12 = t4 * t9 - t5 * t7;
+    let t13 = t2 * t7 + t3 * t9;
+    let t14 = t9 * t10 - t7 * t11;
     [
         [
-            t10 * t14 + t11 * t12 + t18,
-            t18,
-            0.32 * (t10 * t16 + t11 * t17 - s_q2 * c_q2) - c_q2 * t6 - t13 * t16
-                - t15 * t17,
-            0.2 * (c_q3 * t11 - s_q2 * s_q3),
+            t4 * t8 + t5 * t6 + t12,
+            t12,
+            0.32 * (t4 * t10 + t5 * t11 - s_q2 * c_q2) - c_q2 * t0 - t7 * t10 - t9 * t11,
+            0.2 * (c_q3 * t5 - s_q2 * s_q3),
         ],
         [
-            t8 * t12 - t19 - t9 * t14,
-            -0.32 * (t9 * t11 + t8 * t10) - t19,
+            t2 * t6 - t13 - t3 * t8,
+            -0.32 * (t3 * t5 + t2 * t4) - t13,
             0.0,
-            0.2 * (c_q3 * t8),
+            0.2 * (c_q3 * t2),
         ],
         [
-            t14 * t16 + t12 * t17 + t20,
-            t20,
-            t10 * t13 + t11 * t15 + 0.32 * (c_q2 * c_q2 + t16 * t16 + t17 * t17)
-                - s_q2 * t6,
-            0.2 * (c_q2 * s_q3 + c_q3 * t17),
+            t8 * t10 + t6 * t11 + t14,
+            t14,
+            t4 * t7 + t5 * t9 + 0.32 * (c_q2 * c_q2 + t10 * t10 + t11 * t11) - s_q2 * t0,
+            0.2 * (c_q2 * s_q3 + c_q3 * t11),
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 123,
-    add: 87,
+    mul: 122,
+    add: 86,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -900,78 +879,80 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t6 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
-    let t7 = q[0] + q[1];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = c_q2 * t8;
-    let t11 = c_q2 * t9;
-    let t12 = -0.1 * c_q0 - 0.32 * t10;
-    let t13 = t12 + 0.05;
-    let t14 = 0.1 * s_q0 + 0.32 * t11;
-    let t15 = 0.2 * s_q3 + 0.3 - t14;
-    let t16 = s_q2 * t8;
-    let t17 = s_q2 * t9;
-    let t18 = t10 * t15 - t11 * t13;
-    let t19 = t10 * t14 + t11 * t12 + t18;
-    let t20 = 0.2 * (c_q3 * t11 - s_q2 * s_q3);
-    let t21 = t12;
-    let t22 = t10 * t12;
-    let t23 = -(t10 * t13) - t11 * t15;
-    let t24 = t23 - t11 * t14;
-    let t25 = t22 + t24;
-    let t26 = t13 * t17 - t15 * t16;
-    let t27 = t26 - t14 * t16 - t12 * t17;
-    let t28 = c_q3 * t10;
-    let t29 = qd[3] * t28;
-    let t30 = t9 * t12;
-    let t31 = t9 * t13 - t8 * t15;
-    let t32 = t31 - t8 * t14;
-    let t33 = t32 - t30;
-    let t34 = c_q3 * t9;
-    let t35 = qd[2] * 0.0 - 0.2 * qd[3] * t34;
-    let t36 = t12 * t16;
-    let t37 = -(t13 * t16) - t15 * t17;
-    let t38 = t37 - t14 * t17;
-    let t39 = t36 + t38;
-    let t40 = c_q3 * t16;
-    let t41 = qd[3] * t40;
-    let t42 = 0.32 * (t11 * t11 + t10 * t10);
-    let t43 = t10 * t16 + t11 * t17;
-    let t44 = -0.2 * (c_q2 * s_q3 + c_q3 * t17);
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = c_q2 * t2;
+    let t5 = c_q2 * t3;
+    let t6 = -0.1 * c_q0 - 0.32 * t4;
+    let t7 = t6 + 0.05;
+    let t8 = 0.1 * s_q0 + 0.32 * t5;
+    let t9 = 0.2 * s_q3 + 0.3 - t8;
+    let t10 = s_q2 * t2;
+    let t11 = s_q2 * t3;
+    let t12 = t4 * t9 - t5 * t7;
+    let t13 = t4 * t8 + t5 * t6 + t12;
+    let t14 = 0.2 * (c_q3 * t5 - s_q2 * s_q3);
+    let t15 = t4 * t6;
+    let t16 = -t4 * t7 - t5 * t9;
+    let t17 = t16 - t5 * t8;
+    let t18 = t15 + t17;
+    let t19 = t7 * t11 - t9 * t10;
+    let t20 = t19 - t8 * t10 - t6 * t11;
+    let t21 = c_q3 * t4;
+    let t22 = qd[3] * t21;
+    let t23 = t3 * t6;
+    let t24 = t3 * t7 - t2 * t9;
+    let t25 = t24 - t2 * t8;
+    let t26 = t25 - t23;
+    let t27 = c_q3 * t3;
+    let t28 = -0.2 * qd[3] * t27;
+    let t29 = t6 * t10;
+    let t30 = -t7 * t10 - t9 * t11;
+    let t31 = t30 - t8 * t11;
+    let t32 = t29 + t31;
+    let t33 = c_q3 * t10;
+    let t34 = qd[3] * t33;
+    let t35 = 0.32 * (t5 * t5 + t4 * t4);
+    let t36 = t4 * t10 + t5 * t11;
+    let t37 = -0.2 * (c_q2 * s_q3 + c_q3 * t11);
     [
         qd[0]
-            * (qd[0] * (t24 + 2.0 * t22 - t10 * t21) + qd[1] * t25 + qd[2] * t27
-                + 0.2 * t29)
-            + qd[1] * (0.2 * t29 + qd[0] * t25 + qd[1] * (t23 - t42) + qd[2] * t26)
+            * (qd[0] * (t17 + 2.0 * t15 - t4 * t6) + qd[1] * t18 + qd[2] * t20
+                + 0.2 * t22)
+            + qd[1] * (0.2 * t22 + qd[0] * t18 + qd[1] * (t16 - t35) + qd[2] * t19)
             + qd[2]
-                * (qd[0] * t27 + qd[1] * t26
+                * (qd[0] * t20 + qd[1] * t19
                     + qd[2]
-                        * (t23 + t42 + s_q2 * (t6 + 0.32 * s_q2)
-                            - 0.64 * (c_q2 * c_q2 + t16 * t16 + t17 * t17))
-                    + qd[3] * t44)
+                        * (t16 + t35 + s_q2 * (t0 + 0.32 * s_q2)
+                            - 0.64 * (c_q2 * c_q2 + t10 * t10 + t11 * t11))
+                    + qd[3] * t37)
             + qd[3]
-                * (0.2 * t28 * (qd[0] + qd[1]) + qd[2] * t44
-                    + qd[3] * -0.2 * (s_q2 * c_q3 + s_q3 * t11)),
-        qd[0] * (qd[0] * (t32 + t9 * t21 - 2.0 * t30) + qd[1] * t33 + t35)
-            + qd[1] * (t35 + qd[0] * t33 + qd[1] * t31)
-            + qd[3] * -0.2 * (s_q3 * qd[3] * t8 + t34 * (qd[0] + qd[1])),
+                * (0.2 * t21 * (qd[0] + qd[1]) + qd[2] * t37
+                    - 0.2 * qd[3] * (s_q2 * c_q3 + s_q3 * t5)),
+        qd[0] * (qd[0] * (t25 + t3 * t6 - 2.0 * t23) + qd[1] * t26 + t28)
+            + qd[1] * (t28 + qd[0] * t26 + qd[1] * t24)
+            - 0.2 * qd[3] * (s_q3 * qd[3] * t2 + t27 * (qd[0] + qd[1])),
         qd[0]
-            * (qd[0] * (t38 + 2.0 * t36 - t16 * t21) + qd[1] * t39 + qd[2] * t19
-                + 0.2 * t41)
+            * (qd[0] * (t31 + 2.0 * t29 - t10 * t6) + qd[1] * t32 + qd[2] * t13
+                + 0.2 * t34)
             + qd[1]
-                * (0.2 * t41 + qd[0] * t39 + qd[1] * (t37 - 0.32 * t43) + qd[2] * t18)
+                * (0.2 * t34 + qd[0] * t32 + qd[1] * (t30 - 0.32 * t36) + qd[2] * t12)
             + qd[2]
-                * (qd[3] * t20 + qd[0] * t19 + qd[1] * t18
-                    + qd[2] * (t37 + 0.96 * (t43 - s_q2 * c_q2) - c_q2 * t6))
+                * (qd[3] * t14 + qd[0] * t13 + qd[1] * t12
+                    + qd[2] * (t30 + 0.96 * (t36 - s_q2 * c_q2) - c_q2 * t0))
             + qd[3]
-                * (0.2 * t40 * (qd[0] + qd[1]) + qd[2] * t20
-                    + qd[3] * 0.2 * (c_q2 * c_q3 - s_q3 * t17)),
+                * (0.2 * t33 * (qd[0] + qd[1]) + qd[2] * t14
+                    + 0.2 * qd[3] * (c_q2 * c_q3 - s_q3 * t11)),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1000,21 +981,20 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = c_q2 * lambda[0];
-    let t6 = s_q2 * lambda[2];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = c_q2 * lambda[0];
+    let t4 = s_q2 * lambda[2];
     [
         [
-            t3 * (t5 + t6) - lambda[1] * t4,
-            lambda[1] * t3 + t4 * (t5 + t6),
+            t1 * (t3 + t4) - lambda[1] * t2,
+            lambda[1] * t1 + t2 * (t3 + t4),
             c_q2 * lambda[2] - s_q2 * lambda[0],
             0.0,
             0.0,
@@ -1156,8 +1136,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 336,
-    add: 258,
+    mul: 335,
+    add: 257,
     div: 47,
     sqrt: 7,
     sin: 11,
@@ -1227,8 +1207,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 344,
-    add: 264,
+    mul: 343,
+    add: 263,
     div: 47,
     sqrt: 7,
     sin: 13,
@@ -1364,7 +1344,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 134,
+    mul: 133,
     add: 100,
     div: 9,
     sqrt: 3,
@@ -1410,4 +1390,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

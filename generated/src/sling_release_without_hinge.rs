@@ -26,12 +26,12 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 3 | 2 | 2 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 30 | 21 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 28 | 21 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `bias` | 25 | 13 | 0 | 0 | 0 | 0 |
-//! | `gravity` | 19 | 4 | 0 | 0 | 0 | 0 |
+//! | `bias` | 23 | 13 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 18 | 4 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 35 | 13 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 33 | 21 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 31 | 21 | 0 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 10 | 10 | 0 | 0 | 0 | 0 |
 //! | `energy` | 17 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 18 | 12 | 0 | 0 | 0 | 0 |
@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -175,12 +175,12 @@ impl Params {
     pub fn derived(&self) -> Derived {
         let p = self;
         let inv0 = 1.0 / p.ic;
-        let t1 = p.m * p.l;
+        let t0 = p.m * p.l;
         Derived {
             params: *self,
-            k0: t1,
-            k1: -t1,
-            k2: p.ic + t1 * p.l,
+            k0: t0,
+            k1: -t0,
+            k2: p.ic + t0 * p.l,
             k3: 1.0 / p.m,
             k4: p.l * inv0,
             k5: inv0,
@@ -199,7 +199,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 30,
+    mul: 28,
     add: 21,
     div: 0,
     sqrt: 0,
@@ -233,11 +233,11 @@ pub fn inverse_dynamics_with(
     let t1 = p.l * qd[5];
     let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
         + p.l * qdd[5] + qd[3] * (t0 - qd[2]);
-    let t3 = 9.81 * 2.0 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[3] * (qd[1] + t1)
+    let t3 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[3] * (qd[1] + t1)
         - qd[0] * qd[4] - p.l * qdd[4];
     [
         p.m
-            * (9.81 * 2.0 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[4] * (qd[2] - t0)
+            * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[4] * (qd[2] - t0)
                 - qd[5] * (qd[1] + t1)),
         p.m * t2,
         p.m * t3,
@@ -266,7 +266,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     [
         [p.m, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -279,7 +279,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 25,
+    mul: 23,
     add: 13,
     div: 0,
     sqrt: 0,
@@ -302,22 +302,21 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t0 = qd[1] + p.l * qd[5];
     let t1 = qd[2] - p.l * qd[4];
     let t2 = p.m
-        * (9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]))
-            + (qd[0] * qd[5] - qd[3] * t1));
-    let t3 = p.m
-        * (9.81 * 2.0 * (q[4] * q[5] - q[3] * q[6]) + (qd[3] * t0 - qd[0] * qd[4]));
+        * (9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qd[0] * qd[5]
+            - qd[3] * t1);
+    let t3 = p.m * (19.62 * (q[4] * q[5] - q[3] * q[6]) + qd[3] * t0 - qd[0] * qd[4]);
     [
-        p.m * (9.81 * 2.0 * (q[3] * q[4] + q[5] * q[6]) + (qd[4] * t1 - qd[5] * t0)),
+        p.m * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qd[4] * t1 - qd[5] * t0),
         t2,
         t3,
         0.0,
-        -(p.l * t3),
+        -p.l * t3,
         p.l * t2,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 19,
+    mul: 18,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -339,7 +338,7 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]);
     let t1 = 2.0 * (q[4] * q[5] - q[3] * q[6]);
     [
-        9.81 * (p.m * (2.0 * (q[3] * q[4] + q[5] * q[6]))),
+        19.62 * p.m * (q[3] * q[4] + q[5] * q[6]),
         9.81 * (p.m * t0),
         9.81 * (p.m * t1),
         0.0,
@@ -373,7 +372,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let p = &d.params;
     let t0 = 1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]);
     let t1 = 2.0 * (q[4] * q[5] - q[3] * q[6]);
-    let t2 = p.m * (2.0 * (q[3] * q[4] + q[5] * q[6]));
+    let t2 = 2.0 * p.m * (q[3] * q[4] + q[5] * q[6]);
     let t3 = p.m * t0;
     let t4 = p.m * t1;
     let t5 = qd[1] + p.l * qd[5];
@@ -394,7 +393,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
             t7,
             t8,
             0.0,
-            -(p.l * t8),
+            -p.l * t8,
             p.l * t7,
         ],
         gravity: [
@@ -409,7 +408,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 33,
+    mul: 31,
     add: 21,
     div: 0,
     sqrt: 0,
@@ -442,18 +441,15 @@ pub fn forward_dynamics_with(
     let t0 = qd[1] + p.l * qd[5];
     let t1 = qd[2] - p.l * qd[4];
     let t2 = p.m
-        * (9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]))
-            + (qd[0] * qd[5] - qd[3] * t1));
-    let t3 = p.m
-        * (9.81 * 2.0 * (q[4] * q[5] - q[3] * q[6]) + (qd[3] * t0 - qd[0] * qd[4]));
+        * (9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qd[0] * qd[5]
+            - qd[3] * t1);
+    let t3 = p.m * (19.62 * (q[4] * q[5] - q[3] * q[6]) + qd[3] * t0 - qd[0] * qd[4]);
     let t4 = tau[1] - t2;
     let t5 = tau[2] - t3;
     let t6 = tau[4] + p.l * (t3 + t5);
     let t7 = tau[5] - p.l * (t2 + t4);
     [
-        (tau[0]
-            - p.m
-                * (9.81 * 2.0 * (q[3] * q[4] + q[5] * q[6]) + (qd[4] * t1 - qd[5] * t0)))
+        (tau[0] - p.m * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qd[4] * t1 - qd[5] * t0))
             * d.k3,
         t4 * d.k3 - t7 * d.k4,
         t5 * d.k3 + t6 * d.k4,
@@ -485,7 +481,7 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[Real; NQ],
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -537,7 +533,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         0.5
             * (p.m * (qd[0] * qd[0] + t0 * t0 + t1 * t1)
                 + p.ic * (qd[3] * qd[3] + qd[4] * qd[4] + qd[5] * qd[5])),
-        9.81 * (p.m * (q[1] + p.l * 2.0 * (q[3] * q[4] + q[5] * q[6]))),
+        9.81 * (p.m * (q[1] + 2.0 * p.l * (q[3] * q[4] + q[5] * q[6]))),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -559,8 +555,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -604,11 +599,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -653,8 +647,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -706,8 +699,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -733,8 +725,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -759,7 +750,10 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }

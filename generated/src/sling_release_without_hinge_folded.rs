@@ -26,14 +26,14 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 33 | 21 | 0 | 0 | 0 | 0 |
+//! | `inverse_dynamics` | 31 | 21 | 0 | 0 | 0 | 0 |
 //! | `mass_matrix` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `bias` | 25 | 12 | 0 | 0 | 0 | 0 |
-//! | `gravity` | 14 | 4 | 0 | 0 | 0 | 0 |
+//! | `bias` | 23 | 12 | 0 | 0 | 0 | 0 |
+//! | `gravity` | 13 | 4 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 30 | 12 | 0 | 0 | 0 | 0 |
-//! | `forward_dynamics` | 33 | 21 | 0 | 0 | 0 | 0 |
+//! | `forward_dynamics` | 31 | 21 | 0 | 0 | 0 | 0 |
 //! | `coriolis_matrix` | 14 | 6 | 0 | 0 | 0 | 0 |
-//! | `energy` | 16 | 9 | 0 | 0 | 0 | 0 |
+//! | `energy` | 15 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 18 | 12 | 0 | 0 | 0 | 0 |
 //! | `coordinate_rates` | 43 | 26 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 18 | 12 | 0 | 0 | 0 | 0 |
@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -136,13 +136,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -154,7 +149,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -170,7 +164,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 33,
+    mul: 31,
     add: 21,
     div: 0,
     sqrt: 0,
@@ -194,19 +188,18 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5])) + qdd[1] + qd[0] * qd[5]
         + 0.8 * (qdd[5] + qd[3] * qd[4]) - qd[2] * qd[3];
-    let t1 = 9.81 * 2.0 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
+    let t1 = 19.62 * (q[4] * q[5] - q[3] * q[6]) + qdd[2] + qd[1] * qd[3]
         + 0.8 * (qd[3] * qd[5] - qdd[4]) - qd[0] * qd[4];
     [
         2.0
-            * (9.81 * 2.0 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
+            * (19.62 * (q[3] * q[4] + q[5] * q[6]) + qdd[0] + qd[2] * qd[4]
                 - qd[1] * qd[5] - 0.8 * (qd[4] * qd[4] + qd[5] * qd[5])),
         2.0 * t0,
         2.0 * t1,
@@ -235,8 +228,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
+pub fn mass_matrix_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [2.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 2.0, 0.0, 0.0, 0.0, 1.6],
@@ -248,7 +240,7 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
-    mul: 25,
+    mul: 23,
     add: 12,
     div: 0,
     sqrt: 0,
@@ -266,16 +258,14 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t0 = qd[1] + 0.8 * qd[5];
     let t1 = qd[2] - 0.8 * qd[4];
     let t2 = 19.62 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]))
         + 2.0 * (qd[0] * qd[5] - qd[3] * t1);
-    let t3 = 19.62 * 2.0 * (q[4] * q[5] - q[3] * q[6])
-        + 2.0 * (qd[3] * t0 - qd[0] * qd[4]);
+    let t3 = 39.24 * (q[4] * q[5] - q[3] * q[6]) + 2.0 * (qd[3] * t0 - qd[0] * qd[4]);
     [
-        19.62 * 2.0 * (q[3] * q[4] + q[5] * q[6]) + 2.0 * (qd[4] * t1 - qd[5] * t0),
+        39.24 * (q[3] * q[4] + q[5] * q[6]) + 2.0 * (qd[4] * t1 - qd[5] * t0),
         t2,
         t3,
         0.0,
@@ -285,7 +275,7 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
-    mul: 14,
+    mul: 13,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -302,12 +292,11 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t0 = 1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]);
     let t1 = 2.0 * (q[4] * q[5] - q[3] * q[6]);
     [
-        19.62 * (2.0 * (q[3] * q[4] + q[5] * q[6])),
+        39.24 * (q[3] * q[4] + q[5] * q[6]),
         19.62 * t0,
         19.62 * t1,
         0.0,
@@ -337,8 +326,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let t0 = 2.0 * (q[3] * q[4] + q[5] * q[6]);
     let t1 = 1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]);
     let t2 = 2.0 * (q[4] * q[5] - q[3] * q[6]);
@@ -368,7 +356,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 33,
+    mul: 31,
     add: 21,
     div: 0,
     sqrt: 0,
@@ -392,25 +380,23 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[1] + 0.8 * qd[5];
     let t1 = qd[2] - 0.8 * qd[4];
     let t2 = 19.62 * (1.0 - 2.0 * (q[3] * q[3] + q[5] * q[5]))
         + 2.0 * (qd[0] * qd[5] - qd[3] * t1);
-    let t3 = 19.62 * 2.0 * (q[4] * q[5] - q[3] * q[6])
-        + 2.0 * (qd[3] * t0 - qd[0] * qd[4]);
+    let t3 = 39.24 * (q[4] * q[5] - q[3] * q[6]) + 2.0 * (qd[3] * t0 - qd[0] * qd[4]);
     let t4 = tau[1] - t2;
     let t5 = tau[2] - t3;
     let t6 = tau[4] + 0.8 * (t3 + t5);
     let t7 = tau[5] - 0.8 * (t2 + t4);
     [
         0.5
-            * (tau[0] - 19.62 * 2.0 * (q[3] * q[4] + q[5] * q[6])
+            * (tau[0] - 39.24 * (q[3] * q[4] + q[5] * q[6])
                 - 2.0 * (qd[4] * t1 - qd[5] * t0)),
         0.5 * t4 - 80.0 * t7,
         0.5 * t5 + 80.0 * t6,
@@ -441,11 +427,10 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
     let t0 = qd[1] + 0.8 * qd[5];
     let t1 = qd[2] - 0.8 * qd[4];
     let t2 = 2.0 * qd[0];
@@ -467,7 +452,7 @@ pub fn coriolis_matrix_with(
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
-    mul: 16,
+    mul: 15,
     add: 9,
     div: 0,
     sqrt: 0,
@@ -485,15 +470,14 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let t0 = qd[1] + 0.8 * qd[5];
     let t1 = qd[2] - 0.8 * qd[4];
     (
         0.5
             * (0.01 * (qd[4] * qd[4] + qd[5] * qd[5] + qd[3] * qd[3])
                 + 2.0 * (qd[0] * qd[0] + t0 * t0 + t1 * t1)),
-        19.62 * (q[1] + 0.8 * 2.0 * (q[3] * q[4] + q[5] * q[6])),
+        19.62 * (q[1] + 1.6 * (q[3] * q[4] + q[5] * q[6])),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -515,8 +499,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -560,11 +543,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -609,8 +591,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -662,8 +643,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -689,8 +669,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -715,7 +694,10 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }

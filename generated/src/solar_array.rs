@@ -39,7 +39,7 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_reactions` | 22 | 12 | 0 | 0 | 1 | 1 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -312,22 +312,21 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = qdd[0] + qdd[1];
-    let t4 = t3 * d.k1;
-    let t5 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
-    let t6 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
-    let t7 = (c_q1 * t6 + s_q1 * t5) * d.k4;
-    let t8 = (s_q1 * t6 - c_q1 * t5) * d.k5;
-    let t9 = t3 * d.k5 + t2 * t2 * d.k4;
-    let t10 = t3 * d.k4 - t2 * t2 * d.k5;
-    let t11 = t4 + t7 - t8;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = t1 * d.k1;
+    let t3 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
+    let t4 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t5 = (c_q1 * t4 + s_q1 * t3) * d.k4;
+    let t6 = (s_q1 * t4 - c_q1 * t3) * d.k5;
+    let t7 = t1 * d.k5 + t0 * t0 * d.k4;
+    let t8 = t1 * d.k4 - t0 * t0 * d.k5;
+    let t9 = t2 + t5 - t6;
     [
-        t11 + qdd[0] * d.k0 + d.k3 * (c_q1 * t10 - s_q1 * t9)
-            + d.k2 * (c_q1 * t9 + s_q1 * t10),
-        t11,
+        t9 + qdd[0] * d.k0 + d.k3 * (c_q1 * t8 - s_q1 * t7)
+            + d.k2 * (c_q1 * t7 + s_q1 * t8),
+        t9,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -351,12 +350,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = d.k3 * (c_q1 * d.k4 - s_q1 * d.k5);
-    let t3 = c_q1 * d.k5 + s_q1 * d.k4;
-    let t4 = d.k1 + t2 + d.k2 * t3;
-    [[2.0 * (t2 + d.k2 * t3) + d.k6, t4], [t4, d.k1]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = d.k3 * (c_q1 * d.k4 - s_q1 * d.k5);
+    let t1 = c_q1 * d.k5 + s_q1 * d.k4;
+    let t2 = d.k1 + t0 + d.k2 * t1;
+    [[2.0 * (t0 + d.k2 * t1) + d.k6, t2], [t2, d.k1]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -379,16 +377,15 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = d.k4 * (qd[0] * (qd[0] * (s_q1 * d.k3 - c_q1 * d.k2)));
-    let t4 = d.k5 * (qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
-    let t5 = t3 + t4;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = d.k4 * (qd[0] * (qd[0] * (s_q1 * d.k3 - c_q1 * d.k2)));
+    let t2 = d.k5 * (qd[0] * (qd[0] * (c_q1 * d.k3 + s_q1 * d.k2)));
+    let t3 = t1 + t2;
     [
-        t5 - d.k3 * (t2 * (t2 * (s_q1 * d.k4 + c_q1 * d.k5)))
-            - d.k2 * t2 * t2 * (s_q1 * d.k5 - c_q1 * d.k4),
-        t5,
+        t3 - d.k3 * (t0 * (t0 * (s_q1 * d.k4 + c_q1 * d.k5)))
+            - d.k2 * t0 * t0 * (s_q1 * d.k5 - c_q1 * d.k4),
+        t3,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -410,8 +407,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
     [0.0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -437,24 +433,23 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k5;
-    let t4 = c_q1 * d.k4;
-    let t5 = d.k3 * (t4 - t3);
-    let t6 = c_q1 * d.k5;
-    let t7 = s_q1 * d.k4;
-    let t8 = t6 + t7;
-    let t9 = d.k1 + t5 + d.k2 * t8;
-    let t10 = qd[0] * s_q1;
-    let t11 = qd[0] * d.k3;
-    let t12 = qd[0] * c_q1;
-    let t13 = qd[0] * d.k2;
-    let t14 = d.k4 * (t10 * t11 - t12 * t13) + d.k5 * (t11 * t12 + t10 * t13);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q1 * d.k5;
+    let t2 = c_q1 * d.k4;
+    let t3 = d.k3 * (t2 - t1);
+    let t4 = c_q1 * d.k5;
+    let t5 = s_q1 * d.k4;
+    let t6 = t4 + t5;
+    let t7 = d.k1 + t3 + d.k2 * t6;
+    let t8 = qd[0] * s_q1;
+    let t9 = qd[0] * d.k3;
+    let t10 = qd[0] * c_q1;
+    let t11 = qd[0] * d.k2;
+    let t12 = d.k4 * (t8 * t9 - t10 * t11) + d.k5 * (t9 * t10 + t8 * t11);
     JointSpace {
-        mass_matrix: [[2.0 * (t5 + d.k2 * t8) + d.k6, t9], [t9, d.k1]],
-        bias: [t14 - d.k3 * (t2 * (t2 * (t7 + t6))) - d.k2 * t2 * t2 * (t3 - t4), t14],
+        mass_matrix: [[2.0 * (t3 + d.k2 * t6) + d.k6, t7], [t7, d.k1]],
+        bias: [t12 - d.k3 * (t0 * (t0 * (t5 + t4))) - d.k2 * t0 * t0 * (t1 - t2), t12],
         gravity: [0.0, 0.0],
     }
 }
@@ -490,28 +485,28 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = s_q1 * d.k3;
-    let t4 = c_q1 * d.k2;
-    let t5 = t3 - p.h21 - t4;
-    let t6 = c_q1 * d.k3;
-    let t7 = s_q1 * d.k2;
-    let t8 = p.s21 + t6 + t7;
-    let t9 = d.k7 + p.m2 * (t5 * t5 + t8 * t8);
-    let inv10 = 1.0 / t9;
-    let t11 = qd[0] * (t6 + t7);
-    let t12 = p.m2 * qd[1];
-    let t13 = p.m2 * t2;
-    let t14 = t11 * t12 - (p.s21 * t2 + t11) * t13;
-    let t15 = qd[0] * (t4 - t3);
-    let t16 = t12 * t15 - t13 * (p.h21 * t2 + t15);
-    let t17 = tau[0] - t5 * t14 - t8 * t16;
-    let t18 = d.k4 * t8 + d.k8 - d.k5 * t5;
-    let t19 = d.k1 - inv10 * t18 * t18;
-    let inv20 = 1.0 / t19;
-    let t21 = tau[1] + p.h21 * t14 - p.s21 * t16 - inv10 * t17 * t18;
-    [inv10 * (t17 - t18 * inv20 * t21), inv20 * t21]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = s_q1 * d.k3;
+    let t2 = c_q1 * d.k2;
+    let t3 = t1 - p.h21 - t2;
+    let t4 = c_q1 * d.k3;
+    let t5 = s_q1 * d.k2;
+    let t6 = p.s21 + t4 + t5;
+    let t7 = d.k7 + p.m2 * (t3 * t3 + t6 * t6);
+    let inv0 = 1.0 / t7;
+    let t8 = qd[0] * (t4 + t5);
+    let t9 = p.m2 * qd[1];
+    let t10 = p.m2 * t0;
+    let t11 = t8 * t9 - (p.s21 * t0 + t8) * t10;
+    let t12 = qd[0] * (t2 - t1);
+    let t13 = t9 * t12 - t10 * (p.h21 * t0 + t12);
+    let t14 = tau[0] - t3 * t11 - t6 * t13;
+    let t15 = d.k4 * t6 + d.k8 - d.k5 * t3;
+    let t16 = d.k1 - inv0 * t15 * t15;
+    let inv1 = 1.0 / t16;
+    let t17 = tau[1] + p.h21 * t11 - p.s21 * t13 - inv0 * t14 * t15;
+    [inv0 * (t14 - t15 * inv1 * t17), inv1 * t17]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -539,18 +534,16 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * s_q1;
-    let t5 = s_q1 * t2;
-    let t6 = c_q1 * t2;
-    let t7 = d.k4 * 2.0 * (d.k3 * t4 - d.k2 * t3)
-        - d.k5 * -2.0 * (d.k3 * t3 + d.k2 * t4);
-    let t8 = d.k3 * -2.0 * (d.k4 * t5 + d.k5 * t6)
-        - d.k2 * 2.0 * (d.k5 * t5 - d.k4 * t6);
-    [[0.5 * (t7 + t8), 0.5 * t8], [0.5 * t7, 0.0]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = s_q1 * t0;
+    let t4 = c_q1 * t0;
+    let t5 = 2.0 * d.k4 * (d.k3 * t2 - d.k2 * t1) + 2.0 * d.k5 * (d.k3 * t1 + d.k2 * t2);
+    let t6 = -2.0 * d.k3 * (d.k4 * t3 + d.k5 * t4)
+        - 2.0 * d.k2 * (d.k5 * t3 - d.k4 * t4);
+    [[0.5 * (t5 + t6), 0.5 * t6], [0.5 * t5, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -574,13 +567,13 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = p.s21 * t2 + qd[0] * (c_q1 * d.k3 + s_q1 * d.k2);
-    let t4 = qd[0] * (s_q1 * d.k3 - c_q1 * d.k2) - p.h21 * t2;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = p.s21 * t0 + qd[0] * (c_q1 * d.k3 + s_q1 * d.k2);
+    let t2 = qd[0] * (s_q1 * d.k3 - c_q1 * d.k2) - p.h21 * t0;
     (
         0.5
-            * (p.m2 * (t4 * t4 + t3 * t3) + 0.08333333333333333 * t2 * t2 * d.k12
+            * (p.m2 * (t2 * t2 + t1 * t1) + 0.08333333333333333 * t0 * t0 * d.k12
                 + qd[0]
                     * (qd[0] * (p.m1 * (d.k9 + d.k10) + 0.08333333333333333 * d.k11))),
         0.0,
@@ -606,18 +599,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [c_q0 * d.k3 - s_q0 * d.k2, s_q0 * d.k3 + c_q0 * d.k2, 0.0],
         },
     ]
@@ -645,11 +637,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -675,18 +666,17 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
-    let t5 = s_q1 * d.k3 - c_q1 * d.k2;
-    let t6 = c_q1 * d.k3 + s_q1 * d.k2;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = s_q1 * d.k3 - c_q1 * d.k2;
+    let t4 = c_q1 * d.k3 + s_q1 * d.k2;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [
-            [t3 * t5 - t4 * t6, 0.0],
-            [t4 * t5 + t3 * t6, 0.0],
+            [t1 * t3 - t2 * t4, 0.0],
+            [t2 * t3 + t1 * t4, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
@@ -716,8 +706,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -743,8 +732,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -769,8 +757,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0]
 }
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
@@ -808,21 +799,37 @@ pub fn joint_reactions_with(
     qdd: &[Real; NV],
 ) -> [[Real; 6]; N_DETACHABLE] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = qdd[0] + qdd[1];
-    let t4 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
-    let t5 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
-    let t6 = s_q1 * t5 - c_q1 * t4 - p.h21 * t3 - p.s21 * t2 * t2;
-    let t7 = p.s21 * t3 + c_q1 * t5 + s_q1 * t4 - p.h21 * t2 * t2;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = qdd[0] * d.k2 + qd[0] * qd[0] * d.k3;
+    let t3 = qdd[0] * d.k3 - qd[0] * qd[0] * d.k2;
+    let t4 = s_q1 * t3 - c_q1 * t2 - p.h21 * t1 - p.s21 * t0 * t0;
+    let t5 = p.s21 * t1 + c_q1 * t3 + s_q1 * t2 - p.h21 * t0 * t0;
     [
         [
-            p.m2 * t6,
-            p.m2 * t7,
+            p.m2 * t4,
+            p.m2 * t5,
             0.0,
             0.0,
             0.0,
-            0.08333333333333333 * t3 * d.k12 + d.k4 * t7 - d.k5 * t6,
+            0.08333333333333333 * t1 * d.k12 + d.k4 * t5 - d.k5 * t4,
         ],
     ]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -39,7 +39,7 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_reactions` | 18 | 12 | 0 | 0 | 1 | 1 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -167,13 +167,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -185,7 +180,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -225,29 +219,28 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * qd[0];
-    let t3 = 0.1 * qdd[0] - 0.7 * t2;
-    let t4 = 0.7 * qdd[0] + 0.1 * t2;
-    let t5 = c_q1 * t3;
-    let t6 = s_q1 * t4;
-    let t7 = c_q1 * t4 - s_q1 * t3;
-    let t8 = qd[0] + qd[1];
-    let t9 = qdd[0] + qdd[1];
-    let t10 = t8 * t8;
-    let t11 = -12.0 * t10 - t9;
-    let t12 = 12.0 * t9 - t10;
-    let t13 = 12.0 * t7 + 9.65 * t9 - t5 - t6;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * qd[0];
+    let t1 = 0.1 * qdd[0] - 0.7 * t0;
+    let t2 = 0.7 * qdd[0] + 0.1 * t0;
+    let t3 = c_q1 * t1;
+    let t4 = s_q1 * t2;
+    let t5 = c_q1 * t2 - s_q1 * t1;
+    let t6 = qd[0] + qd[1];
+    let t7 = qdd[0] + qdd[1];
+    let t8 = t6 * t6;
+    let t9 = -12.0 * t8 - t7;
+    let t10 = 12.0 * t7 - t8;
+    let t11 = 12.0 * t5 + 9.65 * t7 - t3 - t4;
     [
-        t13 + 12.65 * qdd[0] + 0.1 * (c_q1 * t11 - s_q1 * t12)
-            + 0.7 * (s_q1 * t11 + c_q1 * t12),
-        t13,
+        t11 + 12.65 * qdd[0] + 0.1 * (c_q1 * t9 - s_q1 * t10)
+            + 0.7 * (s_q1 * t9 + c_q1 * t10),
+        t11,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -270,12 +263,11 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 4.368421052631579 * c_q1 - s_q1;
-    let t3 = 1.9 * t2 + 9.65;
-    [[3.8 * t2 + 22.3, t3], [t3, 9.65]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 4.368421052631579 * c_q1 - s_q1;
+    let t1 = 1.9 * t0 + 9.65;
+    [[3.8 * t0 + 22.3, t1], [t1, 9.65]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -297,14 +289,13 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = c_q1 * (t2 * t2);
-    let t4 = s_q1 * (t2 * t2);
-    let t5 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
-    [t5 + 0.1 * (t4 - 12.0 * t3) + 0.7 * (-12.0 * t4 - t3), t5]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q1 * (t0 * t0);
+    let t2 = s_q1 * (t0 * t0);
+    let t3 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
+    [t3 + 0.1 * (t2 - 12.0 * t1) + 0.7 * (-12.0 * t2 - t1), t3]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -325,8 +316,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
     [0.0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -351,18 +341,17 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = 4.368421052631579 * c_q1 - s_q1;
-    let t4 = 1.9 * t3 + 9.65;
-    let t5 = c_q1 * (t2 * t2);
-    let t6 = s_q1 * (t2 * t2);
-    let t7 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 4.368421052631579 * c_q1 - s_q1;
+    let t2 = 1.9 * t1 + 9.65;
+    let t3 = c_q1 * (t0 * t0);
+    let t4 = s_q1 * (t0 * t0);
+    let t5 = qd[0] * (qd[0] * (1.9 * c_q1 + 8.3 * s_q1));
     JointSpace {
-        mass_matrix: [[3.8 * t3 + 22.3, t4], [t4, 9.65]],
-        bias: [t7 + 0.1 * (t6 - 12.0 * t5) + 0.7 * (-12.0 * t6 - t5), t7],
+        mass_matrix: [[3.8 * t1 + 22.3, t2], [t2, 9.65]],
+        bias: [t5 + 0.1 * (t4 - 12.0 * t3) + 0.7 * (-12.0 * t4 - t3), t5],
         gravity: [0.0, 0.0],
     }
 }
@@ -392,31 +381,30 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
-    let t4 = 0.7 * s_q1 + 0.1 * c_q1;
-    let t5 = t4 - 0.05;
-    let t6 = 12.0 * t3 + 2.45 - t4;
-    let t7 = qd[0] * c_q1;
-    let t8 = qd[0] * s_q1;
-    let t9 = 0.7 * t7 - 0.1 * t8;
-    let t10 = -0.1 * t7 - 0.7 * t8;
-    let t11 = 20.0 * (qd[1] * t9 - t2 * (0.6 * t2 + t9));
-    let t12 = 20.0 * (qd[1] * t10 + t2 * (-0.05 * t2 - t10));
-    let t13 = 20.0 * (t5 * t5 + t3 * t3) + 5.05;
-    let inv14 = 1.0 / t13;
-    let t15 = tau[0] - t5 * t11 - t3 * t12;
-    let t16 = 9.65 - t6 * t6 * inv14;
-    let inv17 = 1.0 / t16;
-    let t18 = tau[1] + 0.05 * t11 - t6 * inv14 * t15 - 0.6 * t12;
-    [inv14 * (t15 - t6 * inv17 * t18), inv17 * t18]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = 0.7 * c_q1 + 0.6 - 0.1 * s_q1;
+    let t2 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t3 = t2 - 0.05;
+    let t4 = 12.0 * t1 + 2.45 - t2;
+    let t5 = qd[0] * c_q1;
+    let t6 = qd[0] * s_q1;
+    let t7 = 0.7 * t5 - 0.1 * t6;
+    let t8 = -0.1 * t5 - 0.7 * t6;
+    let t9 = 20.0 * (qd[1] * t7 - t0 * (0.6 * t0 + t7));
+    let t10 = 20.0 * (qd[1] * t8 + t0 * (-0.05 * t0 - t8));
+    let t11 = 20.0 * (t3 * t3 + t1 * t1) + 5.05;
+    let inv0 = 1.0 / t11;
+    let t12 = tau[0] - t3 * t9 - t1 * t10;
+    let t13 = 9.65 - t4 * t4 * inv0;
+    let inv1 = 1.0 / t13;
+    let t14 = tau[1] + 0.05 * t9 - t4 * inv0 * t12 - 0.6 * t10;
+    [inv0 * (t12 - t4 * inv1 * t14), inv1 * t14]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -440,18 +428,17 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = c_q1 * t2;
-    let t4 = s_q1 * t2;
-    let t5 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
-    let t6 = 0.1 * (2.0 * t4 - 24.0 * t3) + 0.7 * (-2.0 * t3 - 24.0 * t4);
-    [[0.5 * (t5 + t6), 0.5 * t6], [0.5 * t5, 0.0]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = c_q1 * t0;
+    let t2 = s_q1 * t0;
+    let t3 = qd[0] * (3.8 * c_q1 + 16.6 * s_q1);
+    let t4 = 0.1 * (2.0 * t2 - 24.0 * t1) + 0.7 * (-2.0 * t1 - 24.0 * t2);
+    [[0.5 * (t3 + t4), 0.5 * t4], [0.5 * t3, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -473,15 +460,14 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let t3 = qd[0] * c_q1;
-    let t4 = qd[0] * s_q1;
-    let t5 = 0.1 * t3 + 0.7 * t4 - 0.05 * t2;
-    let t6 = 0.6 * t2 + 0.7 * t3 - 0.1 * t4;
-    (1.325 * qd[0] * qd[0] + 0.5 * (2.4 * t2 * t2 + 20.0 * (t5 * t5 + t6 * t6)), 0.0)
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[0] * c_q1;
+    let t2 = qd[0] * s_q1;
+    let t3 = 0.1 * t1 + 0.7 * t2 - 0.05 * t0;
+    let t4 = 0.6 * t0 + 0.7 * t1 - 0.1 * t2;
+    (1.325 * qd[0] * qd[0] + 0.5 * (2.4 * t0 * t0 + 20.0 * (t3 * t3 + t4 * t4)), 0.0)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
@@ -502,19 +488,18 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t2);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.1 * s_q0 + 0.7 * c_q0, 0.7 * s_q0 - 0.1 * c_q0, 0.0],
         },
     ]
@@ -542,11 +527,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -571,19 +555,18 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = 0.7 * c_q1 - 0.1 * s_q1;
-    let t3 = 0.7 * s_q1 + 0.1 * c_q1;
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = 0.7 * c_q1 - 0.1 * s_q1;
+    let t1 = 0.7 * s_q1 + 0.1 * c_q1;
+    let t2 = q[0] + q[1];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [
-            [t3 * t5 - t2 * t6, 0.0],
-            [t3 * t6 + t2 * t5, 0.0],
+            [t1 * t3 - t0 * t4, 0.0],
+            [t1 * t4 + t0 * t3, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
             [0.0, 0.0],
@@ -613,8 +596,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -640,8 +622,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -666,8 +647,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0]
 }
 /// Operation count of [`joint_reactions_with`] (and of [`joint_reactions`] after [`OPS_DERIVED`]).
@@ -699,20 +683,35 @@ pub fn joint_reactions(
 }
 /// [`joint_reactions`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_reactions_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [[Real; 6]; N_DETACHABLE] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * qd[0];
-    let t3 = 0.1 * qdd[0] - 0.7 * t2;
-    let t4 = 0.7 * qdd[0] + 0.1 * t2;
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let t7 = t5 * t5;
-    let t8 = 0.6 * t7 - c_q1 * t3 - s_q1 * t4;
-    let t9 = c_q1 * t4 + 0.6 * t6 - s_q1 * t3 - 0.05 * t7;
-    [[20.0 * (-0.05 * t6 - t8), 20.0 * t9, 0.0, 0.0, 0.0, 2.45 * t6 + t8 + 12.0 * t9]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * qd[0];
+    let t1 = 0.1 * qdd[0] - 0.7 * t0;
+    let t2 = 0.7 * qdd[0] + 0.1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let t5 = t3 * t3;
+    let t6 = 0.6 * t5 - c_q1 * t1 - s_q1 * t2;
+    let t7 = c_q1 * t2 + 0.6 * t4 - s_q1 * t1 - 0.05 * t5;
+    [[20.0 * (-0.05 * t4 - t6), 20.0 * t7, 0.0, 0.0, 0.0, 2.45 * t4 + t6 + 12.0 * t7]]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

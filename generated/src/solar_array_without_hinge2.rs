@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -242,45 +242,45 @@ impl Params {
         let inv0 = 1.0 / p.m2;
         let inv1 = 1.0 / p.length;
         let inv2 = 1.0 / p.width;
-        let t3 = p.m1 * (p.length * p.length);
-        let t4 = p.m2 * (p.width * p.width);
-        let t5 = p.m2 * (p.width * p.width + p.length * p.length);
-        let t6 = 0.08333333333333333 * t5 - 0.01;
-        let inv7 = 1.0 / t6;
-        let t8 = p.m2 * (p.length * p.length);
-        let t9 = 0.08333333333333333 * t3 + p.m1 * (p.s10 * p.s10 + p.h10 * p.h10);
-        let t10 = p.m2 * p.h21;
-        let t11 = p.m2 * p.s21;
-        let t12 = t10 * p.h21;
-        let t13 = t11 * p.h21;
-        let t14 = t11 * p.s21;
+        let t0 = p.m1 * (p.length * p.length);
+        let t1 = p.m2 * (p.width * p.width);
+        let t2 = p.m2 * (p.width * p.width + p.length * p.length);
+        let t3 = 0.08333333333333333 * t2 - 0.01;
+        let inv3 = 1.0 / t3;
+        let t4 = p.m2 * (p.length * p.length);
+        let t5 = 0.08333333333333333 * t0 + p.m1 * (p.s10 * p.s10 + p.h10 * p.h10);
+        let t6 = p.m2 * p.h21;
+        let t7 = p.m2 * p.s21;
+        let t8 = t6 * p.h21;
+        let t9 = t7 * p.h21;
+        let t10 = t7 * p.s21;
         Derived {
             params: *self,
-            k0: t9,
-            k1: t10,
-            k2: t11,
-            k3: t8,
-            k4: t6,
-            k5: 0.08333333333333333 * t4 + t12,
-            k6: t13,
-            k7: t4,
-            k8: 0.08333333333333333 * t5 + t14 - 0.01,
-            k9: 0.08333333333333333 * t8 + t12 + t14,
-            k10: -t10,
-            k11: -t11,
-            k12: -t13,
-            k13: 1.0 / t9,
+            k0: t5,
+            k1: t6,
+            k2: t7,
+            k3: t4,
+            k4: t3,
+            k5: 0.08333333333333333 * t1 + t8,
+            k6: t9,
+            k7: t1,
+            k8: 0.08333333333333333 * t2 + t10 - 0.01,
+            k9: 0.08333333333333333 * t4 + t8 + t10,
+            k10: -t6,
+            k11: -t7,
+            k12: -t9,
+            k13: 1.0 / t5,
             k14: inv0,
             k15: inv0 * p.h21 * (inv1 * inv1),
             k16: inv0 * p.s21 * (inv1 * inv1),
             k17: inv0 * p.h21 * (inv2 * inv2),
-            k18: p.s21 * inv7,
+            k18: p.s21 * inv3,
             k19: inv0 * (inv2 * inv2),
-            k20: inv7,
+            k20: inv3,
             k21: inv0 * (inv1 * inv1),
             k22: p.h10 * p.h10,
             k23: p.s10 * p.s10,
-            k24: t3,
+            k24: t0,
         }
     }
 }
@@ -322,7 +322,7 @@ pub fn inverse_dynamics(
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
     d: &Derived,
-    q: &[Real; NQ],
+    _q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
@@ -366,7 +366,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+pub fn mass_matrix_with(d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     [
         [d.k0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -398,7 +398,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+pub fn bias_with(d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let t0 = qd[1] - p.h21 * qd[6];
     let t1 = qd[2] + p.s21 * qd[6];
@@ -435,8 +435,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -461,7 +460,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+pub fn joint_space_with(d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
     let t0 = qd[1] - p.h21 * qd[6];
     let t1 = qd[2] + p.s21 * qd[6];
@@ -518,7 +517,7 @@ pub fn forward_dynamics(
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
     d: &Derived,
-    q: &[Real; NQ],
+    _q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
@@ -571,7 +570,7 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
     d: &Derived,
-    q: &[Real; NQ],
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
@@ -617,7 +616,7 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+pub fn energy_with(d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let t0 = qd[1] - p.h21 * qd[6];
     let t1 = qd[2] + p.s21 * qd[6];
@@ -650,18 +649,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[4] * q[4];
-    let t3 = q[5] * q[5];
-    let t4 = q[6] * q[6];
-    let t5 = q[4] * q[5];
-    let t6 = q[4] * q[6];
-    let t7 = q[5] * q[6];
-    let t8 = q[4] * q[7];
-    let t9 = q[5] * q[7];
-    let t10 = q[6] * q[7];
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[4] * q[4];
+    let t1 = q[5] * q[5];
+    let t2 = q[6] * q[6];
+    let t3 = q[4] * q[5];
+    let t4 = q[4] * q[6];
+    let t5 = q[5] * q[6];
+    let t6 = q[4] * q[7];
+    let t7 = q[5] * q[7];
+    let t8 = q[6] * q[7];
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -669,9 +667,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[1], q[2], q[3]],
         },
@@ -700,11 +698,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[4] * q[4];
     let t1 = q[5] * q[5];
     let t2 = q[6] * q[6];
@@ -750,8 +747,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let t0 = q[4] * q[4];
     let t1 = q[5] * q[5];
     let t2 = q[6] * q[6];
@@ -811,8 +807,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -838,8 +833,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -864,7 +858,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

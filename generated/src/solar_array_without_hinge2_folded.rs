@@ -41,7 +41,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -138,13 +138,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -156,7 +151,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -197,12 +191,11 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] + 0.05 * qd[4] - 0.6 * qd[5];
@@ -241,8 +234,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
+pub fn mass_matrix_with(_d: &Derived, _q: &[Real; NQ]) -> [[Real; NV]; NV] {
     [
         [2.65, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, 20.0, 0.0, 0.0, 0.0, 0.0, -1.0],
@@ -273,8 +265,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn bias_with(_d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] + 0.05 * qd[4] - 0.6 * qd[5];
@@ -310,8 +301,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -336,8 +326,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
+pub fn joint_space_with(_d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] + 0.05 * qd[4] - 0.6 * qd[5];
@@ -392,12 +381,11 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] + 0.05 * qd[4] - 0.6 * qd[5];
@@ -442,11 +430,10 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] - 0.6 * qd[5];
@@ -490,8 +477,7 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
+pub fn energy_with(_d: &Derived, _q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let t0 = qd[1] - 0.05 * qd[6];
     let t1 = qd[2] + 0.6 * qd[6];
     let t2 = qd[3] + 0.05 * qd[4] - 0.6 * qd[5];
@@ -523,18 +509,17 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[4] * q[4];
-    let t3 = q[5] * q[5];
-    let t4 = q[6] * q[6];
-    let t5 = q[4] * q[5];
-    let t6 = q[4] * q[6];
-    let t7 = q[5] * q[6];
-    let t8 = q[4] * q[7];
-    let t9 = q[5] * q[7];
-    let t10 = q[6] * q[7];
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[4] * q[4];
+    let t1 = q[5] * q[5];
+    let t2 = q[6] * q[6];
+    let t3 = q[4] * q[5];
+    let t4 = q[4] * q[6];
+    let t5 = q[5] * q[6];
+    let t6 = q[4] * q[7];
+    let t7 = q[5] * q[7];
+    let t8 = q[6] * q[7];
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
@@ -542,9 +527,9 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [1.0 - 2.0 * (t3 + t4), 2.0 * (t5 - t10), 2.0 * (t6 + t9)],
-                [2.0 * (t5 + t10), 1.0 - 2.0 * (t2 + t4), 2.0 * (t7 - t8)],
-                [2.0 * (t6 - t9), 2.0 * (t7 + t8), 1.0 - 2.0 * (t2 + t3)],
+                [1.0 - 2.0 * (t1 + t2), 2.0 * (t3 - t8), 2.0 * (t4 + t7)],
+                [2.0 * (t3 + t8), 1.0 - 2.0 * (t0 + t2), 2.0 * (t5 - t6)],
+                [2.0 * (t4 - t7), 2.0 * (t5 + t6), 1.0 - 2.0 * (t0 + t1)],
             ],
             position: [q[1], q[2], q[3]],
         },
@@ -573,11 +558,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     let t0 = q[4] * q[4];
     let t1 = q[5] * q[5];
     let t2 = q[6] * q[6];
@@ -623,8 +607,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let t0 = q[4] * q[4];
     let t1 = q[5] * q[5];
     let t2 = q[6] * q[6];
@@ -684,8 +667,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -711,8 +693,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -737,7 +718,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -191,22 +191,22 @@ impl Params {
         let p = self;
         let t0 = p.m03 * p.d3;
         let t1 = p.icz3 + p.d3 * t0;
-        let inv2 = 1.0 / t1;
-        let t3 = p.m01 * p.g;
-        let t4 = p.m02 + p.m03;
+        let inv0 = 1.0 / t1;
+        let t2 = p.m01 * p.g;
+        let t3 = p.m02 + p.m03;
         Derived {
             params: *self,
             k0: t0,
-            k1: p.m01 + t4,
-            k2: t4,
+            k1: p.m01 + t3,
+            k2: t3,
             k3: t1,
-            k4: t3 + p.g * t4,
+            k4: t2 + p.g * t3,
             k5: p.g * t0,
-            k6: t0 * t0 * inv2,
-            k7: t0 * t0 * t0 * t0 * (inv2 * inv2),
-            k8: t0 * inv2,
-            k9: inv2,
-            k10: t3,
+            k6: t0 * t0 * inv0,
+            k7: t0 * t0 * t0 * t0 * (inv0 * inv0),
+            k8: t0 * inv0,
+            k9: inv0,
+            k10: t2,
             k11: p.m02 * p.g,
             k12: p.m03 * p.g,
         }
@@ -256,7 +256,7 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let t0 = p.g + qdd[0];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         t0 * d.k1 + d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         qdd[1] * d.k2 - d.k0 * (c_q2 * qd[2] * qd[2] + s_q2 * qdd[2]),
@@ -284,11 +284,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = c_q2 * d.k0;
-    let t3 = -(s_q2 * d.k0);
-    [[d.k1, 0.0, t2], [0.0, d.k2, t3], [t2, t3, d.k3]]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = c_q2 * d.k0;
+    let t1 = -s_q2 * d.k0;
+    [[d.k1, 0.0, t0], [0.0, d.k2, t1], [t0, t1, d.k3]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -311,10 +310,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[2] * (qd[2] * d.k0);
-    [d.k4 - s_q2 * t2, -(c_q2 * t2), c_q2 * d.k5]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * (qd[2] * d.k0);
+    [d.k4 - s_q2 * t0, -c_q2 * t0, c_q2 * d.k5]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -336,8 +334,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+    let c_q2 = cos(q[2]);
     [d.k4, 0.0, c_q2 * d.k5]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -363,16 +360,15 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = s_q2 * d.k0;
-    let t3 = c_q2 * d.k0;
-    let t4 = -t2;
-    let t5 = c_q2 * d.k5;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q2 * d.k0;
+    let t1 = c_q2 * d.k0;
+    let t2 = -t0;
+    let t3 = c_q2 * d.k5;
     JointSpace {
-        mass_matrix: [[d.k1, 0.0, t3], [0.0, d.k2, t4], [t3, t4, d.k3]],
-        bias: [d.k4 - qd[2] * qd[2] * t2, -(qd[2] * qd[2] * t3), t5],
-        gravity: [d.k4, 0.0, t5],
+        mass_matrix: [[d.k1, 0.0, t1], [0.0, d.k2, t2], [t1, t2, d.k3]],
+        bias: [d.k4 - qd[2] * qd[2] * t0, -qd[2] * qd[2] * t1, t3],
+        gravity: [d.k4, 0.0, t3],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -408,19 +404,19 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[2] * (qd[2] * d.k0);
-    let t3 = c_q2 * d.k6;
-    let t4 = d.k2 - s_q2 * s_q2 * d.k6;
-    let inv5 = 1.0 / t4;
-    let t6 = d.k1 - c_q2 * (t3 + s_q2 * s_q2 * c_q2 * inv5 * d.k7);
-    let t7 = tau[2] * d.k8;
-    let t8 = s_q2 * t7 + tau[1] + c_q2 * t2;
-    let t9 = s_q2 * t3;
-    let t10 = (tau[0] + s_q2 * t2 - c_q2 * t7 - inv5 * t8 * t9 - p.g * t6) / t6;
-    let t11 = p.g + t10;
-    let t12 = t8 - t9 * t11;
-    [t10, inv5 * t12, (tau[2] - d.k0 * (c_q2 * t11 - s_q2 * inv5 * t12)) * d.k9]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * (qd[2] * d.k0);
+    let t1 = c_q2 * d.k6;
+    let t2 = d.k2 - s_q2 * s_q2 * d.k6;
+    let inv0 = 1.0 / t2;
+    let t3 = d.k1 - c_q2 * (t1 + s_q2 * s_q2 * c_q2 * inv0 * d.k7);
+    let t4 = tau[2] * d.k8;
+    let t5 = s_q2 * t4 + tau[1] + c_q2 * t0;
+    let t6 = s_q2 * t1;
+    let t7 = (tau[0] + s_q2 * t0 - c_q2 * t4 - inv0 * t5 * t6 - p.g * t3) / t3;
+    let t8 = p.g + t7;
+    let t9 = t5 - t6 * t8;
+    [t7, inv0 * t9, (tau[2] - d.k0 * (c_q2 * t8 - s_q2 * inv0 * t9)) * d.k9]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -448,10 +444,9 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[2] * d.k0;
-    [[0.0, 0.0, -(s_q2 * t2)], [0.0, 0.0, -(c_q2 * t2)], [0.0, 0.0, 0.0]]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[2] * d.k0;
+    [[0.0, 0.0, -s_q2 * t0], [0.0, 0.0, -c_q2 * t0], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -475,13 +470,13 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[1] * c_q2 + qd[0] * s_q2;
-    let t3 = p.d3 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] * c_q2 + qd[0] * s_q2;
+    let t1 = p.d3 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
         0.5
             * (p.m01 * qd[0] * qd[0] + p.m02 * (qd[0] * qd[0] + qd[1] * qd[1])
-                + p.m03 * (t2 * t2 + t3 * t3) + p.icz3 * qd[2] * qd[2]),
+                + p.m03 * (t0 * t0 + t1 * t1) + p.icz3 * qd[2] * qd[2]),
         (q[0] - p.d1) * d.k10 + q[0] * d.k11 + (q[0] + p.d3 * s_q2) * d.k12,
     )
 }
@@ -504,9 +499,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
@@ -545,11 +539,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -574,8 +567,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, _q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     [
         [
             [0.0, 0.0, 0.0],
@@ -625,8 +617,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -652,8 +643,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -678,7 +668,21 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -9,7 +9,7 @@
 //! - `bias`: recursive Newton–Euler.
 //! - `gravity`: recursive Newton–Euler.
 //! - `joint_space`: its mass matrix by recursive Newton–Euler, bias and gravity as above.
-//! - `forward_dynamics`: Vereshchagin's separate-bodies method.
+//! - `forward_dynamics`: the joint-coordinate (Lagrange) formalism.
 //!
 //! Telegin (2021), Fig. 1: 3-DOF Cartesian manipulator PPR in a vertical plane
 //!
@@ -28,7 +28,7 @@
 //! | `bias` | 5 | 2 | 0 | 0 | 1 | 1 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 0 | 1 |
 //! | `joint_space` | 5 | 3 | 0 | 0 | 1 | 1 |
-//! | `forward_dynamics` | 26 | 13 | 2 | 0 | 1 | 1 |
+//! | `forward_dynamics` | 23 | 13 | 1 | 0 | 1 | 1 |
 //! | `coriolis_matrix` | 2 | 2 | 0 | 0 | 1 | 1 |
 //! | `energy` | 18 | 10 | 0 | 0 | 1 | 1 |
 //! | `body_poses` | 0 | 1 | 0 | 0 | 1 | 1 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -118,13 +118,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -136,7 +131,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -176,14 +170,13 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qdd[0] + 9.81;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         34.0 * t0 + c_q2 * qdd[2] - s_q2 * qd[2] * qd[2],
         14.0 * qdd[1] - c_q2 * qd[2] * qd[2] - s_q2 * qdd[2],
@@ -210,11 +203,10 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = -s_q2;
-    [[34.0, 0.0, c_q2], [0.0, 14.0, t2], [c_q2, t2, 0.333]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = -s_q2;
+    [[34.0, 0.0, c_q2], [0.0, 14.0, t0], [c_q2, t0, 0.333]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -236,10 +228,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    [333.54 - s_q2 * qd[2] * qd[2], -(c_q2 * qd[2] * qd[2]), 9.81 * c_q2]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    [333.54 - s_q2 * qd[2] * qd[2], -c_q2 * qd[2] * qd[2], 9.81 * c_q2]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -260,9 +251,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q2 = libm::Libm::<Real>::cos(q[2]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q2 = cos(q[2]);
     [333.54, 0.0, 9.81 * c_q2]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -287,30 +277,28 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = -s_q2;
-    let t3 = 9.81 * c_q2;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = -s_q2;
+    let t1 = 9.81 * c_q2;
     JointSpace {
-        mass_matrix: [[34.0, 0.0, c_q2], [0.0, 14.0, t2], [c_q2, t2, 0.333]],
-        bias: [333.54 - s_q2 * qd[2] * qd[2], -(c_q2 * qd[2] * qd[2]), t3],
-        gravity: [333.54, 0.0, t3],
+        mass_matrix: [[34.0, 0.0, c_q2], [0.0, 14.0, t0], [c_q2, t0, 0.333]],
+        bias: [333.54 - s_q2 * qd[2] * qd[2], -c_q2 * qd[2] * qd[2], t1],
+        gravity: [333.54, 0.0, t1],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 26,
+    mul: 23,
     add: 13,
-    div: 2,
+    div: 1,
     sqrt: 0,
     sin: 1,
     cos: 1,
     exp: 0,
 };
-///Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies
-///(articulated-body) method, in O(n) and without forming M(q); they satisfy
-///`M(q) q̈ + bias(q, q̇) = τ`.
+///Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in
+///`M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).
 ///
 /// Computes the parameter groups first; when the parameters do not
 /// change between calls, compute `p.derived()` once and call
@@ -325,23 +313,26 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = tau[1] + c_q2 * qd[2] * qd[2] + 3.003003003003003 * s_q2 * tau[2];
-    let t3 = 14.0 - 3.003003003003003 * s_q2 * s_q2;
-    let inv4 = 1.0 / t3;
-    let t5 = s_q2 * c_q2;
-    let t6 = 34.0 - 3.003003003003003 * c_q2 * c_q2 - 9.018027036045053 * inv4 * t5 * t5;
-    let t7 = (s_q2 * qd[2] * qd[2] + tau[0]
-        - 3.003003003003003 * (c_q2 * tau[2] + t2 * inv4 * t5) - 9.81 * t6) / t6;
-    let t8 = t7 + 9.81;
-    let t9 = t2 - 3.003003003003003 * t5 * t8;
-    [t7, inv4 * t9, 3.003003003003003 * (tau[2] + s_q2 * inv4 * t9 - c_q2 * t8)]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 39.24 * s_q2 - qd[2] * qd[2];
+    let t1 = 39.24 * c_q2;
+    let t2 = tau[0] - s_q2 * t0 - c_q2 * t1 - 294.3;
+    let t3 = tau[1] + s_q2 * t1 - c_q2 * t0;
+    let t4 = 0.333 - 0.07142857142857142 * s_q2 * s_q2
+        - 0.029411764705882353 * c_q2 * c_q2;
+    let inv0 = 1.0 / t4;
+    let t5 = tau[2] + 0.07142857142857142 * s_q2 * t3 - 0.25 * t1
+        - 0.029411764705882353 * c_q2 * t2;
+    [
+        0.029411764705882353 * (t2 - c_q2 * inv0 * t5),
+        0.07142857142857142 * (t3 + s_q2 * inv0 * t5),
+        inv0 * t5,
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -365,13 +356,12 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    [[0.0, 0.0, -(s_q2 * qd[2])], [0.0, 0.0, -(c_q2 * qd[2])], [0.0, 0.0, 0.0]]
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    [[0.0, 0.0, -s_q2 * qd[2]], [0.0, 0.0, -c_q2 * qd[2]], [0.0, 0.0, 0.0]]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -393,14 +383,13 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t2 = qd[1] * c_q2 + qd[0] * s_q2;
-    let t3 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[1] * c_q2 + qd[0] * s_q2;
+    let t1 = 0.25 * qd[2] + qd[0] * c_q2 - qd[1] * s_q2;
     (
         15.0 * qd[0] * qd[0] + 5.0 * qd[1] * qd[1]
-            + 0.5 * (0.083 * qd[2] * qd[2] + 4.0 * (t2 * t2 + t3 * t3)),
+            + 0.5 * (0.083 * qd[2] * qd[2] + 4.0 * (t0 * t0 + t1 * t1)),
         137.34 * q[0] + 9.81 * s_q2 + 196.2 * (q[0] - 0.2),
     )
 }
@@ -423,9 +412,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
             rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
@@ -464,11 +452,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -493,8 +480,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
+pub fn body_jacobians_with(_d: &Derived, _q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     [
         [
             [0.0, 0.0, 0.0],
@@ -544,8 +530,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -571,8 +556,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -597,7 +581,21 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -29,7 +29,7 @@
 //! | `gravity` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `joint_space` | 7 | 5 | 0 | 0 | 0 | 0 |
 //! | `forward_dynamics` | 10 | 7 | 1 | 0 | 0 | 0 |
-//! | `coriolis_matrix` | 15 | 6 | 0 | 0 | 0 | 0 |
+//! | `coriolis_matrix` | 13 | 6 | 0 | 0 | 0 | 0 |
 //! | `energy` | 12 | 9 | 0 | 0 | 0 | 0 |
 //! | `body_poses` | 2 | 3 | 0 | 0 | 1 | 1 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -242,7 +242,7 @@ pub fn inverse_dynamics_with(
     [
         qdd[0] * d.k0 + t1 * d.k1 - q[1] * (qdd[0] * d.k1 + t1 * (p.m03 + p.m02)),
         qd[0] * qd[0] * d.k1 + t0 * (p.m03 + p.m02),
-        -(p.m03 * (p.g - qdd[2])),
+        -p.m03 * (p.g - qdd[2]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -268,7 +268,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
     [
-        [d.k0 - q[1] * (d.k1 + (d.k1 - q[1] * d.k2)), 0.0, 0.0],
+        [d.k0 - q[1] * (d.k1 + d.k1 - q[1] * d.k2), 0.0, 0.0],
         [0.0, d.k2, 0.0],
         [0.0, 0.0, p.m03],
     ]
@@ -294,7 +294,6 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[0] * d.k1;
     let t1 = d.k2 * (qd[0] * q[1]);
     [2.0 * (qd[1] * (t1 - t0)), qd[0] * (t0 - t1), d.k3]
@@ -318,8 +317,7 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
+pub fn gravity_with(d: &Derived, _q: &[Real; NQ]) -> [Real; NV] {
     [0.0, 0.0, d.k3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -351,7 +349,7 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t2 = qd[0] * t1;
     JointSpace {
         mass_matrix: [
-            [d.k0 - q[1] * (d.k1 + (d.k1 - t1)), 0.0, 0.0],
+            [d.k0 - q[1] * (d.k1 + d.k1 - t1), 0.0, 0.0],
             [0.0, d.k2, 0.0],
             [0.0, 0.0, p.m03],
         ],
@@ -391,7 +389,6 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[0] * d.k1;
     let t1 = q[1] * d.k2;
     let t2 = qd[0] * t1;
@@ -403,7 +400,7 @@ pub fn forward_dynamics_with(
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 15,
+    mul: 13,
     add: 6,
     div: 0,
     sqrt: 0,
@@ -431,11 +428,11 @@ pub fn coriolis_matrix_with(
     let t0 = qd[0] * d.k1;
     [
         [
-            0.5 * (qd[1] * (q[1] * 2.0 * (p.m02 + p.m03) - 2.0 * d.k1)),
-            0.5 * (q[1] * 2.0 * qd[0] * (p.m02 + p.m03) - 2.0 * t0),
+            0.5 * (qd[1] * (2.0 * q[1] * (p.m02 + p.m03) - 2.0 * d.k1)),
+            0.5 * (2.0 * q[1] * qd[0] * (p.m02 + p.m03) - 2.0 * t0),
             0.0,
         ],
-        [0.5 * (2.0 * (t0 - qd[0] * (q[1] * (p.m03 + p.m02)))), 0.0, 0.0],
+        [t0 - qd[0] * (q[1] * (p.m03 + p.m02)), 0.0, 0.0],
         [0.0, 0.0, 0.0],
     ]
 }
@@ -490,24 +487,23 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -s_q0;
-    let t3 = c_q0 * q[1];
-    let t4 = -(s_q0 * q[1]);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -s_q0;
+    let t1 = c_q0 * q[1];
+    let t2 = -s_q0 * q[1];
     [
         Pose {
-            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t0, 0.0, c_q0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
-            position: [t3, 0.0, t4],
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t0, 0.0, c_q0]],
+            position: [t1, 0.0, t2],
         },
         Pose {
-            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t2, 0.0, c_q0]],
-            position: [t3, -q[2], t4],
+            rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [t0, 0.0, c_q0]],
+            position: [t1, -q[2], t2],
         },
     ]
 }
@@ -534,11 +530,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -563,12 +558,11 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -s_q0;
-    let t3 = -(s_q0 * q[1]);
-    let t4 = -(c_q0 * q[1]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -s_q0;
+    let t1 = -s_q0 * q[1];
+    let t2 = -c_q0 * q[1];
     [
         [
             [0.0, 0.0, 0.0],
@@ -579,17 +573,17 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0],
         ],
         [
-            [t3, c_q0, 0.0],
+            [t1, c_q0, 0.0],
             [0.0, 0.0, 0.0],
-            [t4, t2, 0.0],
+            [t2, t0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
         ],
         [
-            [t3, c_q0, 0.0],
+            [t1, c_q0, 0.0],
             [0.0, 0.0, -1.0],
-            [t4, t2, 0.0],
+            [t2, t0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -618,8 +612,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -645,8 +638,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -671,7 +663,16 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
 }

@@ -43,7 +43,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -347,71 +347,71 @@ impl Params {
         let t6 = p.m06 * p.b6;
         let t7 = p.icx6 + p.b6 * t6;
         let t8 = t5 + t7;
-        let inv9 = 1.0 / t8;
-        let t10 = t2 + t6;
-        let t11 = -t10;
-        let t12 = p.m06 + p.m04 + p.m05;
-        let t13 = p.icy3 + p.icy4;
-        let t14 = p.m03 * p.l2;
-        let t15 = p.m02 + p.m03;
-        let t16 = t1 + t14;
-        let t17 = p.m03 + t12;
-        let t18 = p.l2 * t17;
-        let t19 = t1 + t18;
-        let t20 = p.l1 * (t12 + t15);
-        let t21 = p.icy5 + p.icy6;
-        let t22 = t13 + t21;
-        let t23 = t22 + t4 + p.l2 * t18;
+        let inv0 = 1.0 / t8;
+        let t9 = t2 + t6;
+        let t10 = -t9;
+        let t11 = p.m06 + p.m04 + p.m05;
+        let t12 = p.icy3 + p.icy4;
+        let t13 = p.m03 * p.l2;
+        let t14 = p.m02 + p.m03;
+        let t15 = t1 + t13;
+        let t16 = p.m03 + t11;
+        let t17 = p.l2 * t16;
+        let t18 = t1 + t17;
+        let t19 = p.l1 * (t11 + t14);
+        let t20 = p.icy5 + p.icy6;
+        let t21 = t12 + t20;
+        let t22 = t21 + t4 + p.l2 * t17;
         Derived {
             params: *self,
             k0: t3,
             k1: t4,
             k2: t5,
             k3: t7,
-            k4: t11,
+            k4: t10,
             k5: t1,
-            k6: t17,
-            k7: t20,
-            k8: t18,
-            k9: t12,
-            k10: p.l2 * t11,
-            k11: t8 - t21,
-            k12: t19,
-            k13: t3 + p.l1 * t20 + t23,
-            k14: -t19,
-            k15: t23,
-            k16: t22,
-            k17: p.l2 * t10,
-            k18: t10,
+            k6: t16,
+            k7: t19,
+            k8: t17,
+            k9: t11,
+            k10: p.l2 * t10,
+            k11: t8 - t20,
+            k12: t18,
+            k13: t3 + p.l1 * t19 + t22,
+            k14: -t18,
+            k15: t22,
+            k16: t21,
+            k17: p.l2 * t9,
+            k18: t9,
             k19: t8,
             k20: p.l1 * t1,
-            k21: p.l1 * t17,
-            k22: -(p.g * t12),
-            k23: p.g * t11,
-            k24: inv9 * (t10 * t10),
-            k25: inv9 * inv9 * (t10 * t10 * t10 * t10),
+            k21: p.l1 * t16,
+            k22: -p.g * t11,
+            k23: p.g * t10,
+            k24: inv0 * (t9 * t9),
+            k25: inv0 * inv0 * (t9 * t9 * t9 * t9),
             k26: t8 - p.icy5,
-            k27: p.icy5 + t13,
-            k28: t11 * t11,
+            k27: p.icy5 + t12,
+            k28: t10 * t10,
             k29: p.l2 * p.l2,
-            k30: t4 + p.l2 * t14,
-            k31: -t16,
+            k30: t4 + p.l2 * t13,
+            k31: -t15,
             k32: p.l1 * p.l1,
-            k33: t3 + p.l1 * p.l1 * t15,
-            k34: t16,
-            k35: inv9 * t10,
-            k36: -t12,
+            k33: t3 + p.l1 * p.l1 * t14,
+            k34: t15,
+            k35: inv0 * t9,
+            k36: -t11,
             k37: p.l1 * p.g,
             k38: p.l2 * p.g,
-            k39: inv9,
+            k39: inv0,
             k40: 1.0 / p.icy6,
-            k41: p.l1 * t16,
-            k42: p.l2 * t12,
+            k41: p.l1 * t15,
+            k42: p.l2 * t11,
             k43: t0,
             k44: p.m04 * p.g,
             k45: p.m05 * p.g,
             k46: p.m06 * p.g,
-            k47: -(p.m03 * p.b3 * p.g),
+            k47: -p.m03 * p.b3 * p.g,
         }
     }
 }
@@ -460,61 +460,61 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * (p.l1 * qd[0]);
-    let t3 = p.l1 * qdd[0];
-    let t4 = -fma(c_q1, t3, s_q1 * t2);
-    let t5 = qd[0] + qd[1];
-    let t6 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = s_q1 * t3 - fma(p.l2 * t5, t5, c_q1 * t2);
-    let t10 = t4 - p.l2 * t6;
-    let t11 = t5 + qd[2];
-    let t12 = t6 + qdd[2];
-    let t13 = p.g - qdd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t16 = t11 * c_q4;
-    let t17 = qd[4] * t16;
-    let t18 = t11 * s_q4;
-    let t19 = fma(t12, s_q4, t17);
-    let t20 = t12 * c_q4 - qd[4] * t18;
-    let t21 = t16 * t18;
-    let t22 = p.icy6 * (qd[5] + t16);
-    let t23 = p.icy6 * (qdd[5] + t20);
-    let t24 = d.k4 * (t21 - qdd[4]);
-    let t25 = d.k4 * fma(t18, t18, qd[4] * qd[4]);
-    let t26 = fma(s_q4, t25, c_q4 * t24);
-    let t27 = d.k4 * (t19 + t17);
-    let t28 = c_q2 * t27 - s_q2 * t26;
-    let t29 = fma(
-        t12,
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = p.l1 * qdd[0];
+    let t2 = -fma(c_q1, t1, s_q1 * t0);
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t5 = s_q1 * t1 - fma(p.l2 * t3, t3, c_q1 * t0);
+    let t6 = t2 - p.l2 * t4;
+    let t7 = t3 + qd[2];
+    let t8 = t4 + qdd[2];
+    let t9 = p.g - qdd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t10 = t7 * c_q4;
+    let t11 = qd[4] * t10;
+    let t12 = t7 * s_q4;
+    let t13 = fma(t8, s_q4, t11);
+    let t14 = t8 * c_q4 - qd[4] * t12;
+    let t15 = t10 * t12;
+    let t16 = p.icy6 * (qd[5] + t10);
+    let t17 = p.icy6 * (qdd[5] + t14);
+    let t18 = d.k4 * (t15 - qdd[4]);
+    let t19 = d.k4 * fma(t12, t12, qd[4] * qd[4]);
+    let t20 = fma(s_q4, t19, c_q4 * t18);
+    let t21 = d.k4 * (t13 + t11);
+    let t22 = c_q2 * t21 - s_q2 * t20;
+    let t23 = fma(
+        t8,
         p.icy3 + p.icy4,
         fma(
             s_q4,
             fma(
-                fma(c_q2, t10, s_q2 * t9),
+                fma(c_q2, t6, s_q2 * t5),
                 d.k4,
-                fma(t19, d.k2 + d.k3, t17 * (d.k2 + d.k3 - p.icy5)),
-            ) - qd[4] * t22,
-            c_q4 * fma(p.icy5, t20, t23),
+                fma(t13, d.k2 + d.k3, t11 * (d.k2 + d.k3 - p.icy5)),
+            ) - qd[4] * t16,
+            c_q4 * fma(p.icy5, t14, t17),
         ),
     );
-    let t30 = fma(t6, d.k1, t29) - fma(p.l2, fma(t10, d.k6, t28), t4 * d.k5);
+    let t24 = fma(t4, d.k1, t23) - fma(p.l2, fma(t6, d.k6, t22), t2 * d.k5);
     [
-        fma(qdd[0], d.k0, t30)
+        fma(qdd[0], d.k0, t24)
             - p.l1
-                * (c_q1 * (t28 - t6 * (d.k5 + d.k8))
+                * (c_q1 * (t22 - t4 * (d.k5 + d.k8))
                     - fma(
                         s_q1,
-                        fma(s_q2, t27, c_q2 * t26) - t5 * (t5 * (d.k5 + d.k8)),
+                        fma(s_q2, t21, c_q2 * t20) - t3 * (t3 * (d.k5 + d.k8)),
                         qdd[0] * d.k7,
                     )),
-        t30,
-        t29,
-        c_q4 * t25 - fma(s_q4, t24, t13 * d.k9),
-        fma(qdd[4], d.k2 + d.k3, fma(t21, p.icy5 - (d.k2 + d.k3), t18 * t22))
-            - fma(t13, s_q4, (c_q2 * t9 - s_q2 * t10) * c_q4) * d.k4,
+        t24,
         t23,
+        c_q4 * t19 - fma(s_q4, t18, t9 * d.k9),
+        fma(qdd[4], d.k2 + d.k3, fma(t15, p.icy5 - (d.k2 + d.k3), t12 * t16))
+            - fma(t9, s_q4, (c_q2 * t5 - s_q2 * t6) * c_q4) * d.k4,
+        t17,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -540,39 +540,32 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = p.icy6 * c_q4;
-    let t7 = c_q2 * s_q4;
-    let t8 = d.k10 * t7;
-    let t9 = s_q4 * s_q4 * d.k11;
-    let t10 = s_q1 * s_q2 * s_q4 * d.k4;
-    let t11 = d.k4 * t7;
-    let t12 = fma(-2.0, t8, t9);
-    let t13 = t12 + d.k15;
-    let t14 = t13 - p.l1 * (c_q1 * (t11 + d.k14) - t10);
-    let t15 = t9 + d.k16;
-    let t16 = t15 - t8;
-    let t17 = t16 - p.l1 * (c_q1 * t11 - t10);
-    let t18 = s_q2 * c_q4;
-    let t19 = d.k17 * t18;
-    let t20 = fma(p.l1, d.k18 * fma(c_q1, t18, s_q1 * c_q2 * c_q4), t19);
-    let t21 = -(s_q4 * d.k18);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = p.icy6 * c_q4;
+    let t1 = c_q2 * s_q4;
+    let t2 = d.k10 * t1;
+    let t3 = s_q4 * s_q4 * d.k11;
+    let t4 = s_q1 * s_q2 * s_q4 * d.k4;
+    let t5 = d.k4 * t1;
+    let t6 = fma(-2.0, t2, t3);
+    let t7 = t6 + d.k15;
+    let t8 = t7 - p.l1 * (c_q1 * (t5 + d.k14) - t4);
+    let t9 = t3 + d.k16;
+    let t10 = t9 - t2;
+    let t11 = t10 - p.l1 * (c_q1 * t5 - t4);
+    let t12 = s_q2 * c_q4;
+    let t13 = d.k17 * t12;
+    let t14 = fma(p.l1, d.k18 * fma(c_q1, t12, s_q1 * c_q2 * c_q4), t13);
+    let t15 = -s_q4 * d.k18;
     [
-        [
-            fma(2.0 * p.l1, fma(c_q1, d.k12 - t11, t10), d.k13 + t12),
-            t14,
-            t17,
-            0.0,
-            t20,
-            t6,
-        ],
-        [t14, t13, t16, 0.0, t19, t6],
-        [t17, t16, t15, 0.0, 0.0, t6],
-        [0.0, 0.0, 0.0, d.k9, t21, 0.0],
-        [t20, t19, 0.0, t21, d.k19, 0.0],
-        [t6, t6, t6, 0.0, 0.0, p.icy6],
+        [fma(2.0 * p.l1, fma(c_q1, d.k12 - t5, t4), d.k13 + t6), t8, t11, 0.0, t14, t0],
+        [t8, t7, t10, 0.0, t13, t0],
+        [t11, t10, t9, 0.0, 0.0, t0],
+        [0.0, 0.0, 0.0, d.k9, t15, 0.0],
+        [t14, t13, 0.0, t15, d.k19, 0.0],
+        [t0, t0, t0, 0.0, 0.0, p.icy6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -598,42 +591,42 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * c_q4;
-    let t9 = qd[4] * t8;
-    let t10 = t5 * s_q4;
-    let t11 = t8 * t10;
-    let t12 = fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
-    let t13 = qd[0] * (qd[0] * s_q1);
-    let t14 = p.l1 * t13;
-    let t15 = qd[4] * t10;
-    let t16 = p.icy6 * t15;
-    let t17 = p.icy6 * (qd[5] + t8);
-    let t18 = d.k4 * fma(t10, t10, qd[4] * qd[4]);
-    let t19 = s_q4 * d.k4;
-    let t20 = fma(s_q4, t18, t8 * t8 * t19);
-    let t21 = t9 * d.k4;
-    let t22 = 2.0 * c_q2 * t21 - s_q2 * t20;
-    let t23 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t17)
-        - fma(c_q4, fma(p.icy5, t15, t16), fma(c_q2, t14, s_q2 * t12) * t19);
-    let t24 = fma(t13, d.k20, t23) - p.l2 * (t22 - t13 * d.k21);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * c_q4;
+    let t3 = qd[4] * t2;
+    let t4 = t1 * s_q4;
+    let t5 = t2 * t4;
+    let t6 = fma(p.l2 * t0, t0, p.l1 * qd[0] * qd[0] * c_q1);
+    let t7 = qd[0] * (qd[0] * s_q1);
+    let t8 = p.l1 * t7;
+    let t9 = qd[4] * t4;
+    let t10 = p.icy6 * t9;
+    let t11 = p.icy6 * (qd[5] + t2);
+    let t12 = d.k4 * fma(t4, t4, qd[4] * qd[4]);
+    let t13 = s_q4 * d.k4;
+    let t14 = fma(s_q4, t12, t2 * t2 * t13);
+    let t15 = t3 * d.k4;
+    let t16 = 2.0 * c_q2 * t15 - s_q2 * t14;
+    let t17 = s_q4 * (t3 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t11)
+        - fma(c_q4, fma(p.icy5, t9, t10), fma(c_q2, t8, s_q2 * t6) * t13);
+    let t18 = fma(t7, d.k20, t17) - p.l2 * (t16 - t7 * d.k21);
     [
-        t24
+        t18
             - p.l1
-                * (c_q1 * t22
+                * (c_q1 * t16
                     - s_q1
-                        * (fma(2.0 * s_q2, t21, c_q2 * t20)
-                            - t2 * (t2 * (d.k5 + d.k8)))),
-        t24,
-        t23,
-        fma(c_q4, t18, d.k22) - t11 * t19,
-        fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t17)
-            - fma(p.g, s_q4, c_q4 * (s_q2 * t14 - c_q2 * t12)) * d.k4,
-        -t16,
+                        * (fma(2.0 * s_q2, t15, c_q2 * t14)
+                            - t0 * (t0 * (d.k5 + d.k8)))),
+        t18,
+        t17,
+        fma(c_q4, t12, d.k22) - t5 * t13,
+        fma(t5, p.icy5 - (d.k2 + d.k3), t4 * t11)
+            - fma(p.g, s_q4, c_q4 * (s_q2 * t8 - c_q2 * t6)) * d.k4,
+        -t10,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -657,9 +650,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0]
+    let s_q4 = sin(q[4]);
+    [0.0, 0.0, 0.0, d.k22, -s_q4 * d.k23, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -686,75 +678,75 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * c_q4;
-    let t9 = qd[4] * t8;
-    let t10 = t5 * s_q4;
-    let t11 = t8 * t10;
-    let t12 = p.icy6 * c_q4;
-    let t13 = fma(p.l2 * t2, t2, p.l1 * qd[0] * qd[0] * c_q1);
-    let t14 = qd[0] * (qd[0] * s_q1);
-    let t15 = p.l1 * t14;
-    let t16 = qd[4] * t10;
-    let t17 = p.icy6 * t16;
-    let t18 = p.icy6 * (qd[5] + t8);
-    let t19 = d.k4 * fma(t10, t10, qd[4] * qd[4]);
-    let t20 = c_q2 * s_q4 * d.k10;
-    let t21 = s_q4 * s_q4 * d.k11;
-    let t22 = s_q4 * d.k4;
-    let t23 = s_q1 * s_q2 * t22;
-    let t24 = c_q2 * t22;
-    let t25 = fma(-2.0, t20, t21);
-    let t26 = t25 + d.k15;
-    let t27 = t26 - p.l1 * (c_q1 * (t24 + d.k14) - t23);
-    let t28 = t21 + d.k16;
-    let t29 = t28 - t20;
-    let t30 = t29 - p.l1 * (c_q1 * t24 - t23);
-    let t31 = s_q2 * c_q4;
-    let t32 = d.k17 * t31;
-    let t33 = fma(p.l1, d.k18 * fma(c_q1, t31, s_q1 * c_q2 * c_q4), t32);
-    let t34 = -(s_q4 * d.k18);
-    let t35 = fma(s_q4, t19, t8 * t8 * t22);
-    let t36 = t9 * d.k4;
-    let t37 = 2.0 * c_q2 * t36 - s_q2 * t35;
-    let t38 = s_q4 * (t9 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t18)
-        - fma(c_q4, fma(p.icy5, t16, t17), fma(c_q2, t15, s_q2 * t13) * t22);
-    let t39 = fma(t14, d.k20, t38) - p.l2 * (t37 - t14 * d.k21);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * c_q4;
+    let t3 = qd[4] * t2;
+    let t4 = t1 * s_q4;
+    let t5 = t2 * t4;
+    let t6 = p.icy6 * c_q4;
+    let t7 = fma(p.l2 * t0, t0, p.l1 * qd[0] * qd[0] * c_q1);
+    let t8 = qd[0] * (qd[0] * s_q1);
+    let t9 = p.l1 * t8;
+    let t10 = qd[4] * t4;
+    let t11 = p.icy6 * t10;
+    let t12 = p.icy6 * (qd[5] + t2);
+    let t13 = d.k4 * fma(t4, t4, qd[4] * qd[4]);
+    let t14 = c_q2 * s_q4 * d.k10;
+    let t15 = s_q4 * s_q4 * d.k11;
+    let t16 = s_q4 * d.k4;
+    let t17 = s_q1 * s_q2 * t16;
+    let t18 = c_q2 * t16;
+    let t19 = fma(-2.0, t14, t15);
+    let t20 = t19 + d.k15;
+    let t21 = t20 - p.l1 * (c_q1 * (t18 + d.k14) - t17);
+    let t22 = t15 + d.k16;
+    let t23 = t22 - t14;
+    let t24 = t23 - p.l1 * (c_q1 * t18 - t17);
+    let t25 = s_q2 * c_q4;
+    let t26 = d.k17 * t25;
+    let t27 = fma(p.l1, d.k18 * fma(c_q1, t25, s_q1 * c_q2 * c_q4), t26);
+    let t28 = -s_q4 * d.k18;
+    let t29 = fma(s_q4, t13, t2 * t2 * t16);
+    let t30 = t3 * d.k4;
+    let t31 = 2.0 * c_q2 * t30 - s_q2 * t29;
+    let t32 = s_q4 * (t3 * (2.0 * (d.k2 + d.k3) - p.icy5) - qd[4] * t12)
+        - fma(c_q4, fma(p.icy5, t10, t11), fma(c_q2, t9, s_q2 * t7) * t16);
+    let t33 = fma(t8, d.k20, t32) - p.l2 * (t31 - t8 * d.k21);
     JointSpace {
         mass_matrix: [
             [
-                fma(2.0 * p.l1, fma(c_q1, d.k12 - t24, t23), d.k13 + t25),
-                t27,
-                t30,
+                fma(2.0 * p.l1, fma(c_q1, d.k12 - t18, t17), d.k13 + t19),
+                t21,
+                t24,
                 0.0,
-                t33,
-                t12,
+                t27,
+                t6,
             ],
-            [t27, t26, t29, 0.0, t32, t12],
-            [t30, t29, t28, 0.0, 0.0, t12],
-            [0.0, 0.0, 0.0, d.k9, t34, 0.0],
-            [t33, t32, 0.0, t34, d.k19, 0.0],
-            [t12, t12, t12, 0.0, 0.0, p.icy6],
+            [t21, t20, t23, 0.0, t26, t6],
+            [t24, t23, t22, 0.0, 0.0, t6],
+            [0.0, 0.0, 0.0, d.k9, t28, 0.0],
+            [t27, t26, 0.0, t28, d.k19, 0.0],
+            [t6, t6, t6, 0.0, 0.0, p.icy6],
         ],
         bias: [
-            t39
+            t33
                 - p.l1
-                    * (c_q1 * t37
+                    * (c_q1 * t31
                         - s_q1
-                            * (fma(2.0 * s_q2, t36, c_q2 * t35)
-                                - t2 * (t2 * (d.k5 + d.k8)))),
-            t39,
-            t38,
-            fma(c_q4, t19, d.k22) - t11 * t22,
-            fma(t11, p.icy5 - (d.k2 + d.k3), t10 * t18)
-                - fma(p.g, s_q4, c_q4 * (s_q2 * t15 - c_q2 * t13)) * d.k4,
-            -t17,
+                            * (fma(2.0 * s_q2, t30, c_q2 * t29)
+                                - t0 * (t0 * (d.k5 + d.k8)))),
+            t33,
+            t32,
+            fma(c_q4, t13, d.k22) - t5 * t16,
+            fma(t5, p.icy5 - (d.k2 + d.k3), t4 * t12)
+                - fma(p.g, s_q4, c_q4 * (s_q2 * t9 - c_q2 * t7)) * d.k4,
+            -t11,
         ],
-        gravity: [0.0, 0.0, 0.0, d.k22, -(s_q4 * d.k23), 0.0],
+        gravity: [0.0, 0.0, 0.0, d.k22, -s_q4 * d.k23, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -791,112 +783,112 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * (p.l1 * qd[0]);
-    let t3 = c_q1 * t2;
-    let t4 = s_q1 * t2;
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t11 = t8 * c_q4;
-    let t12 = t8 * s_q4;
-    let t13 = qd[4] * t12;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t16 = t12 * c_q5 - qd[4] * s_q5;
-    let t17 = fma(qd[4], c_q5, t12 * s_q5);
-    let t18 = p.icy6 * (t11 + qd[5]);
-    let t19 = c_q5 * t18;
-    let t20 = s_q5 * t18;
-    let t21 = t5 * (p.l2 * t5);
-    let t22 = t12 * d.k4;
-    let t23 = qd[4] * t11;
-    let t24 = s_q4 * s_q4 * d.k24;
-    let t25 = d.k9 - t24;
-    let inv26 = 1.0 / t25;
-    let t27 = s_q4 * c_q4;
-    let t28 = d.k9 - fma(inv26 * d.k25 * t27, t27, c_q4 * c_q4 * d.k24);
-    let t29 = c_q2 * t28;
-    let t30 = fma(s_q4 * s_q4, d.k26, d.k27);
-    let inv31 = 1.0 / t30;
-    let t32 = d.k9 - s_q4 * s_q4 * inv31 * d.k28;
-    let t33 = s_q2 * t32;
-    let t34 = c_q2 * t33 - s_q2 * t29;
-    let t35 = fma(c_q2 * c_q2, t32, s_q2 * s_q2 * t28);
-    let t36 = fma(t35, d.k29, d.k30);
-    let inv37 = 1.0 / t36;
-    let t38 = t34 * d.k29;
-    let t39 = fma(s_q2, t33, c_q2 * t29) - t34 * inv37 * t38;
-    let t40 = d.k31 - p.l2 * t35;
-    let t41 = p.l2 * t34;
-    let t42 = fma(inv37 * t40, t41, t34);
-    let t43 = t35 - inv37 * t40 * t40;
-    let t44 = fma(
-        c_q1 * (c_q1 * t43 - s_q1 * t42) - s_q1 * (c_q1 * t42 - s_q1 * t39),
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * (p.l1 * qd[0]);
+    let t1 = c_q1 * t0;
+    let t2 = s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t3 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t5 = t4 * c_q4;
+    let t6 = t4 * s_q4;
+    let t7 = qd[4] * t6;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t8 = t6 * c_q5 - qd[4] * s_q5;
+    let t9 = fma(qd[4], c_q5, t6 * s_q5);
+    let t10 = p.icy6 * (t5 + qd[5]);
+    let t11 = c_q5 * t10;
+    let t12 = s_q5 * t10;
+    let t13 = t3 * (p.l2 * t3);
+    let t14 = t6 * d.k4;
+    let t15 = qd[4] * t5;
+    let t16 = s_q4 * s_q4 * d.k24;
+    let t17 = d.k9 - t16;
+    let inv0 = 1.0 / t17;
+    let t18 = s_q4 * c_q4;
+    let t19 = d.k9 - fma(inv0 * d.k25 * t18, t18, c_q4 * c_q4 * d.k24);
+    let t20 = c_q2 * t19;
+    let t21 = fma(s_q4 * s_q4, d.k26, d.k27);
+    let inv1 = 1.0 / t21;
+    let t22 = d.k9 - s_q4 * s_q4 * inv1 * d.k28;
+    let t23 = s_q2 * t22;
+    let t24 = c_q2 * t23 - s_q2 * t20;
+    let t25 = fma(c_q2 * c_q2, t22, s_q2 * s_q2 * t19);
+    let t26 = fma(t25, d.k29, d.k30);
+    let inv2 = 1.0 / t26;
+    let t27 = t24 * d.k29;
+    let t28 = fma(s_q2, t23, c_q2 * t20) - t24 * inv2 * t27;
+    let t29 = d.k31 - p.l2 * t25;
+    let t30 = p.l2 * t24;
+    let t31 = fma(inv2 * t29, t30, t24);
+    let t32 = t25 - inv2 * t29 * t29;
+    let t33 = fma(
+        c_q1 * (c_q1 * t32 - s_q1 * t31) - s_q1 * (c_q1 * t31 - s_q1 * t28),
         d.k32,
         d.k33,
     );
-    let inv45 = 1.0 / t44;
-    let t46 = fma(t11 * t12, d.k26, tau[4]) - fma(t16, t19, t17 * t20);
-    let t47 = fma(t46, d.k35, t11 * t22);
-    let t48 = fma(t12, t22, qd[4] * qd[4] * d.k4);
-    let t49 = fma(s_q4, t47, tau[3]) - c_q4 * t48;
-    let t50 = d.k24 * t27;
-    let t51 = t21 * t29 - fma(inv26 * t49, t50, fma(s_q4, t48, c_q4 * t47));
-    let t52 = fma(
+    let inv3 = 1.0 / t33;
+    let t34 = fma(t5 * t6, d.k26, tau[4]) - fma(t8, t11, t9 * t12);
+    let t35 = fma(t34, d.k35, t5 * t14);
+    let t36 = fma(t6, t14, qd[4] * qd[4] * d.k4);
+    let t37 = fma(s_q4, t35, tau[3]) - c_q4 * t36;
+    let t38 = d.k24 * t18;
+    let t39 = t13 * t20 - fma(inv0 * t37, t38, fma(s_q4, t36, c_q4 * t35));
+    let t40 = fma(
         s_q4,
-        t17 * t19 - fma(t23, d.k19 + d.k26, t16 * t20),
-        fma(c_q4, t13 * (d.k19 - d.k26) - tau[5], tau[2]),
+        t9 * t11 - fma(t15, d.k19 + d.k26, t8 * t12),
+        fma(c_q4, t7 * (d.k19 - d.k26) - tau[5], tau[2]),
     );
-    let t53 = s_q4 * d.k4;
-    let t54 = fma(-2.0 * d.k4, t23, t21 * t33) - inv31 * t52 * t53;
-    let t55 = c_q2 * t54 - s_q2 * t51;
-    let t56 = tau[1] - fma(p.l2, t55, tau[2]);
-    let t57 = t24 + d.k36;
-    let t58 = -fma(inv26 * t50, t57, t50);
-    let t59 = s_q2 * t58;
-    let t60 = tau[0]
+    let t41 = s_q4 * d.k4;
+    let t42 = fma(-2.0 * d.k4, t15, t13 * t23) - inv1 * t40 * t41;
+    let t43 = c_q2 * t42 - s_q2 * t39;
+    let t44 = tau[1] - fma(p.l2, t43, tau[2]);
+    let t45 = t16 + d.k36;
+    let t46 = -fma(inv0 * t38, t45, t38);
+    let t47 = s_q2 * t46;
+    let t48 = tau[0]
         - fma(
             p.l1,
-            c_q1 * (fma(t4, t43, fma(t3, t42, t55)) - inv37 * t40 * t56)
+            c_q1 * (fma(t2, t32, fma(t1, t31, t43)) - inv2 * t29 * t44)
                 - s_q1
                     * fma(
-                        inv37 * t41,
-                        t56,
+                        inv2 * t30,
+                        t44,
                         fma(
-                            t4,
-                            t42,
-                            fma(t3, t39, fma(s_q2, t54, fma(c_q2, t51, t5 * t5 * d.k34))),
+                            t2,
+                            t31,
+                            fma(t1, t28, fma(s_q2, t42, fma(c_q2, t39, t3 * t3 * d.k34))),
                         ),
                     ),
             fma(
                 fma(
                     s_q1,
-                    fma(inv37 * t38, t59, c_q2 * t58),
-                    c_q1 * fma(p.l2 * inv37 * t40, t59, t59),
+                    fma(inv2 * t27, t47, c_q2 * t46),
+                    c_q1 * fma(p.l2 * inv2 * t29, t47, t47),
                 ),
                 d.k37,
                 tau[1],
             ),
         );
-    let t61 = inv45 * t60;
-    let t62 = p.l1 * t60;
-    let t63 = s_q1 * inv45 * t62 - t3;
-    let t64 = -fma(c_q1 * inv45, t62, t4);
-    let t65 = inv37
-        * (fma(t41, t63, t56) - fma(t36 * inv45, t60, fma(t40, t64, t59 * d.k38)));
-    let t66 = t61 + t65;
-    let t67 = t64 - p.l2 * t66;
-    let t68 = inv31 * (t52 - fma(t30, t66, t53 * fma(s_q2, t63 - t21, c_q2 * t67)));
-    let t69 = c_q2 * (t63 - t21) - s_q2 * t67;
-    let t70 = inv26 * (t49 - fma(p.g, t57, t50 * t69));
+    let t49 = inv3 * t48;
+    let t50 = p.l1 * t48;
+    let t51 = s_q1 * inv3 * t50 - t1;
+    let t52 = -fma(c_q1 * inv3, t50, t2);
+    let t53 = inv2
+        * (fma(t30, t51, t44) - fma(t26 * inv3, t48, fma(t29, t52, t47 * d.k38)));
+    let t54 = t49 + t53;
+    let t55 = t52 - p.l2 * t54;
+    let t56 = inv1 * (t40 - fma(t21, t54, t41 * fma(s_q2, t51 - t13, c_q2 * t55)));
+    let t57 = c_q2 * (t51 - t13) - s_q2 * t55;
+    let t58 = inv0 * (t37 - fma(p.g, t45, t38 * t57));
     [
-        t61,
-        t65,
-        t68,
-        t70,
-        (t46 - d.k18 * fma(s_q4, p.g - t70, c_q4 * t69)) * d.k39,
-        (tau[5] - p.icy6 * (c_q4 * (t66 + t68) - t13)) * d.k40,
+        t49,
+        t53,
+        t56,
+        t58,
+        (t34 - d.k18 * fma(s_q4, p.g - t58, c_q4 * t57)) * d.k39,
+        (tau[5] - p.icy6 * (c_q4 * (t54 + t56) - t7)) * d.k40,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -927,98 +919,98 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t11 = t5 * s_q4;
-    let t12 = c_q5 * t11 - qd[4] * s_q5;
-    let t13 = fma(qd[4], c_q5, s_q5 * t11);
-    let t14 = t8 + qd[5];
-    let t15 = p.icy6 * c_q5;
-    let t16 = c_q4 * t13;
-    let t17 = p.icy6 * s_q5;
-    let t18 = c_q4 * t12;
-    let t19 = p.l1 * qd[0];
-    let t20 = -2.0 * fma(c_q1, t19, p.l2 * t2);
-    let t21 = s_q1 * t19;
-    let t22 = fma(-2.0 * c_q2, t21, s_q2 * t20);
-    let t23 = s_q4 * qd[4];
-    let t24 = p.icy6 * t23;
-    let t25 = fma(2.0 * s_q2, t21, c_q2 * t20);
-    let t26 = s_q4 * t14;
-    let t27 = s_q5 * t17;
-    let t28 = c_q5 * t15;
-    let t29 = -0.5 * t24;
-    let t30 = p.icy6 * t11;
-    let t31 = 0.5 * (s_q4 * (t12 * t17 - t13 * t15));
-    let t32 = c_q4 * qd[4];
-    let t33 = fma(t32, d.k19 + d.k26, t17 * t18) - t15 * t16;
-    let t34 = c_q4 * (t23 * (d.k26 - d.k19) - t24);
-    let t35 = c_q4 * d.k4;
-    let t36 = c_q4 * t11;
-    let t37 = 2.0 * fma(t35, t36, s_q4 * s_q4 * t11 * d.k4);
-    let t38 = fma(t25, d.k9, t37);
-    let t39 = qd[4] * t35;
-    let t40 = fma(t22, d.k9, 2.0 * t39);
-    let t41 = c_q2 * t40 - s_q2 * t38;
-    let t42 = t2 * d.k34;
-    let t43 = fma(s_q4, fma(t22, d.k4, t33), t34);
-    let t44 = fma(2.0 * qd[0] * s_q1, d.k41, t43) - p.l2 * t41;
-    let t45 = t2 * s_q2;
-    let t46 = t2 * c_q2;
-    let t47 = fma(-2.0 * d.k42, t46, t37);
-    let t48 = 2.0 * (t39 - t45 * d.k42);
-    let t49 = c_q2 * t48 - s_q2 * t47;
-    let t50 = fma(s_q4, fma(-2.0 * d.k10, t45, t33), t34);
-    let t51 = t50 - p.l2 * t49;
-    let t52 = 2.0 * c_q2 * t39 - s_q2 * t37;
-    let t53 = fma(s_q4, t33, t34);
-    let t54 = t53 - p.l2 * t52;
-    let t55 = t23 * d.k4;
-    let t56 = t5 * t35;
-    let t57 = 2.0 * (c_q2 * t56 - s_q2 * t55);
-    let t58 = fma(
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t3 = t1 * s_q4;
+    let t4 = c_q5 * t3 - qd[4] * s_q5;
+    let t5 = fma(qd[4], c_q5, s_q5 * t3);
+    let t6 = t2 + qd[5];
+    let t7 = p.icy6 * c_q5;
+    let t8 = c_q4 * t5;
+    let t9 = p.icy6 * s_q5;
+    let t10 = c_q4 * t4;
+    let t11 = p.l1 * qd[0];
+    let t12 = -2.0 * fma(c_q1, t11, p.l2 * t0);
+    let t13 = s_q1 * t11;
+    let t14 = fma(-2.0 * c_q2, t13, s_q2 * t12);
+    let t15 = s_q4 * qd[4];
+    let t16 = p.icy6 * t15;
+    let t17 = fma(2.0 * s_q2, t13, c_q2 * t12);
+    let t18 = s_q4 * t6;
+    let t19 = s_q5 * t9;
+    let t20 = c_q5 * t7;
+    let t21 = -0.5 * t16;
+    let t22 = p.icy6 * t3;
+    let t23 = 0.5 * (s_q4 * (t4 * t9 - t5 * t7));
+    let t24 = c_q4 * qd[4];
+    let t25 = fma(t24, d.k19 + d.k26, t9 * t10) - t7 * t8;
+    let t26 = c_q4 * (t15 * (d.k26 - d.k19) - t16);
+    let t27 = c_q4 * d.k4;
+    let t28 = c_q4 * t3;
+    let t29 = 2.0 * fma(t27, t28, s_q4 * s_q4 * t3 * d.k4);
+    let t30 = fma(t17, d.k9, t29);
+    let t31 = qd[4] * t27;
+    let t32 = fma(t14, d.k9, 2.0 * t31);
+    let t33 = c_q2 * t32 - s_q2 * t30;
+    let t34 = t0 * d.k34;
+    let t35 = fma(s_q4, fma(t14, d.k4, t25), t26);
+    let t36 = fma(2.0 * qd[0] * s_q1, d.k41, t35) - p.l2 * t33;
+    let t37 = t0 * s_q2;
+    let t38 = t0 * c_q2;
+    let t39 = fma(-2.0 * d.k42, t38, t29);
+    let t40 = 2.0 * (t31 - t37 * d.k42);
+    let t41 = c_q2 * t40 - s_q2 * t39;
+    let t42 = fma(s_q4, fma(-2.0 * d.k10, t37, t25), t26);
+    let t43 = t42 - p.l2 * t41;
+    let t44 = 2.0 * c_q2 * t31 - s_q2 * t29;
+    let t45 = fma(s_q4, t25, t26);
+    let t46 = t45 - p.l2 * t44;
+    let t47 = t15 * d.k4;
+    let t48 = t1 * t27;
+    let t49 = 2.0 * (c_q2 * t48 - s_q2 * t47);
+    let t50 = fma(
         c_q4,
-        t11 * (d.k26 - d.k19) - t30,
-        s_q4 * (t8 * (d.k19 + d.k26) - t14 * (t28 + t27)),
+        t3 * (d.k26 - d.k19) - t22,
+        s_q4 * (t2 * (d.k19 + d.k26) - t6 * (t20 + t19)),
     );
-    let t59 = t58 - p.l2 * t57;
-    let t60 = fma(-2.0 * d.k26, t36, fma(t26, t28 + t27, fma(t16, t17, t15 * t18)));
+    let t51 = t50 - p.l2 * t49;
+    let t52 = fma(-2.0 * d.k26, t28, fma(t18, t20 + t19, fma(t8, t9, t7 * t10)));
     [
         [
             0.5
-                * (t44
+                * (t36
+                    - p.l1
+                        * (c_q1 * t33
+                            - s_q1 * fma(-2.0, t34, fma(s_q2, t32, c_q2 * t30)))),
+            0.5
+                * (t43
                     - p.l1
                         * (c_q1 * t41
-                            - s_q1 * fma(-2.0, t42, fma(s_q2, t40, c_q2 * t38)))),
+                            - s_q1 * fma(-2.0, t34, fma(s_q2, t40, c_q2 * t39)))),
+            0.5 * (t46 - p.l1 * (c_q1 * t44 - s_q1 * fma(2.0 * s_q2, t31, c_q2 * t29))),
+            0.0,
             0.5
                 * (t51
-                    - p.l1
-                        * (c_q1 * t49
-                            - s_q1 * fma(-2.0, t42, fma(s_q2, t48, c_q2 * t47)))),
-            0.5 * (t54 - p.l1 * (c_q1 * t52 - s_q1 * fma(2.0 * s_q2, t39, c_q2 * t37))),
-            0.0,
-            0.5
-                * (t59
-                    - p.l1 * fma(s_q1 * -2.0, fma(s_q2, t56, c_q2 * t55), c_q1 * t57)),
-            t31,
+                    - p.l1 * fma(-2.0 * s_q1, fma(s_q2, t48, c_q2 * t47), c_q1 * t49)),
+            t23,
         ],
-        [0.5 * t44, 0.5 * t51, 0.5 * t54, 0.0, 0.5 * t59, t31],
-        [0.5 * t43, 0.5 * t50, 0.5 * t53, 0.0, 0.5 * t58, t31],
-        [0.0, 0.0, 0.0, 0.0, t39, 0.0],
+        [0.5 * t36, 0.5 * t43, 0.5 * t46, 0.0, 0.5 * t51, t23],
+        [0.5 * t35, 0.5 * t42, 0.5 * t45, 0.0, 0.5 * t50, t23],
+        [0.0, 0.0, 0.0, 0.0, t31, 0.0],
         [
-            0.5 * (t60 - t25 * t35),
-            0.5 * fma(2.0 * c_q4 * d.k10, t46, t60),
-            0.5 * t60,
+            0.5 * (t52 - t17 * t27),
+            0.5 * fma(2.0 * c_q4 * d.k10, t38, t52),
+            0.5 * t52,
             0.0,
             0.0,
-            0.5 * fma(t12, t15, t13 * t17),
+            0.5 * fma(t4, t7, t5 * t9),
         ],
-        [t29, t29, t29, 0.0, -0.5 * t30, 0.0],
+        [t21, t21, t21, 0.0, -0.5 * t22, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1044,32 +1036,32 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t11 = t5 * s_q4;
-    let t12 = c_q5 * t11 - qd[4] * s_q5;
-    let t13 = fma(qd[4], c_q5, s_q5 * t11);
-    let t14 = t8 + qd[5];
-    let t15 = p.l1 * qd[0];
-    let t16 = c_q1 * t15;
-    let t17 = s_q1 * t15;
-    let t18 = fma(p.l2, t2, t16);
-    let t19 = fma(s_q2, t18, c_q2 * t17);
-    let t20 = s_q2 * t17 - c_q2 * t18;
-    let t21 = c_q4 * t19 - qd[3] * s_q4;
-    let t22 = fma(qd[3], c_q4, s_q4 * t19);
-    let t23 = fma(p.a2, t2, t16);
-    let t24 = fma(t20, t20, t19 * t19);
-    let t25 = fma(p.b5, qd[4], t21);
-    let t26 = t20 - p.b5 * t11;
-    let t27 = t22 * t22;
-    let t28 = fma(c_q5, t21, p.b6 * t13) - s_q5 * t20;
-    let t29 = fma(c_q5, t20, s_q5 * t21) - p.b6 * t12;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t3 = t1 * s_q4;
+    let t4 = c_q5 * t3 - qd[4] * s_q5;
+    let t5 = fma(qd[4], c_q5, s_q5 * t3);
+    let t6 = t2 + qd[5];
+    let t7 = p.l1 * qd[0];
+    let t8 = c_q1 * t7;
+    let t9 = s_q1 * t7;
+    let t10 = fma(p.l2, t0, t8);
+    let t11 = fma(s_q2, t10, c_q2 * t9);
+    let t12 = s_q2 * t9 - c_q2 * t10;
+    let t13 = c_q4 * t11 - qd[3] * s_q4;
+    let t14 = fma(qd[3], c_q4, s_q4 * t11);
+    let t15 = fma(p.a2, t0, t8);
+    let t16 = fma(t12, t12, t11 * t11);
+    let t17 = fma(p.b5, qd[4], t13);
+    let t18 = t12 - p.b5 * t3;
+    let t19 = t14 * t14;
+    let t20 = fma(c_q5, t13, p.b6 * t5) - s_q5 * t12;
+    let t21 = fma(c_q5, t12, s_q5 * t13) - p.b6 * t4;
     (
         0.5
             * fma(
@@ -1077,32 +1069,32 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
                 qd[0] * (p.icy1 + d.k43),
                 fma(
                     p.icx6,
-                    fma(t13, t13, t12 * t12),
+                    fma(t5, t5, t4 * t4),
                     fma(
                         p.icx5,
-                        fma(qd[4], qd[4], t11 * t11),
+                        fma(qd[4], qd[4], t3 * t3),
                         fma(
-                            t5,
-                            t5 * (p.icy3 + p.icy4),
+                            t1,
+                            t1 * (p.icy3 + p.icy4),
                             fma(
                                 p.m02,
-                                fma(qd[0] * qd[0] * s_q1 * s_q1, d.k32, t23 * t23),
+                                fma(qd[0] * qd[0] * s_q1 * s_q1, d.k32, t15 * t15),
                                 fma(
-                                    p.icy2 * t2,
-                                    t2,
+                                    p.icy2 * t0,
+                                    t0,
                                     fma(
-                                        p.icy6 * t14,
-                                        t14,
+                                        p.icy6 * t6,
+                                        t6,
                                         fma(
                                             p.m06,
-                                            fma(t29, t29, fma(t28, t28, t27)),
+                                            fma(t21, t21, fma(t20, t20, t19)),
                                             fma(
-                                                p.icy5 * t8,
-                                                t8,
+                                                p.icy5 * t2,
+                                                t2,
                                                 fma(
                                                     p.m05,
-                                                    fma(t26, t26, fma(t25, t25, t27)),
-                                                    fma(p.m04, fma(qd[3], qd[3], t24), p.m03 * t24),
+                                                    fma(t18, t18, fma(t17, t17, t19)),
+                                                    fma(p.m04, fma(qd[3], qd[3], t16), p.m03 * t16),
                                                 ),
                                             ),
                                         ),
@@ -1139,53 +1131,53 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -q[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t7 = p.l1 * c_q0;
-    let t8 = p.l1 * s_q0;
-    let t9 = q[0] + q[1];
-    let t10 = libm::Libm::<Real>::cos(t9);
-    let t11 = libm::Libm::<Real>::sin(t9);
-    let t12 = q[2] + t9;
-    let t13 = libm::Libm::<Real>::cos(t12);
-    let t14 = libm::Libm::<Real>::sin(t12);
-    let t15 = -t14;
-    let t16 = fma(p.l2, t10, t7);
-    let t17 = -fma(p.l2, t11, t8);
-    let t18 = c_q4 * t13;
-    let t19 = -(s_q4 * t13);
-    let t20 = c_q4 * t14;
-    let t21 = s_q4 * t14;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -q[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = p.l1 * c_q0;
+    let t2 = p.l1 * s_q0;
+    let t3 = q[0] + q[1];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + t3;
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = -t8;
+    let t10 = fma(p.l2, t4, t1);
+    let t11 = -fma(p.l2, t5, t2);
+    let t12 = c_q4 * t7;
+    let t13 = -s_q4 * t7;
+    let t14 = c_q4 * t8;
+    let t15 = s_q4 * t8;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t10, 0.0, t11], [0.0, 1.0, 0.0], [-t11, 0.0, t10]],
-            position: [t7, 0.0, -t8],
+            rotation: [[t4, 0.0, t5], [0.0, 1.0, 0.0], [-t5, 0.0, t4]],
+            position: [t1, 0.0, -t2],
         },
         Pose {
-            rotation: [[t13, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t13]],
-            position: [t16, 0.0, t17],
+            rotation: [[t7, 0.0, t8], [0.0, 1.0, 0.0], [t9, 0.0, t7]],
+            position: [t10, 0.0, t11],
         },
         Pose {
-            rotation: [[t13, 0.0, t14], [0.0, 1.0, 0.0], [t15, 0.0, t13]],
-            position: [t16, t2, t17],
+            rotation: [[t7, 0.0, t8], [0.0, 1.0, 0.0], [t9, 0.0, t7]],
+            position: [t10, t0, t11],
         },
         Pose {
-            rotation: [[t18, t19, t14], [s_q4, c_q4, 0.0], [-t20, t21, t13]],
-            position: [t16, t2, t17],
+            rotation: [[t12, t13, t8], [s_q4, c_q4, 0.0], [-t14, t15, t7]],
+            position: [t10, t0, t11],
         },
         Pose {
             rotation: [
-                [c_q5 * t18 - s_q5 * t14, t19, fma(c_q5, t14, s_q5 * t18)],
+                [c_q5 * t12 - s_q5 * t8, t13, fma(c_q5, t8, s_q5 * t12)],
                 [s_q4 * c_q5, c_q4, s_q4 * s_q5],
-                [-fma(s_q5, t13, c_q5 * t20), t21, c_q5 * t13 - s_q5 * t20],
+                [-fma(s_q5, t7, c_q5 * t14), t15, c_q5 * t7 - s_q5 * t14],
             ],
-            position: [t16, t2, t17],
+            position: [t10, t0, t11],
         },
     ]
 }
@@ -1213,11 +1205,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -1245,60 +1236,60 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = p.l1 * c_q1;
-    let t11 = p.l1 * s_q1;
-    let t12 = p.l2 + t10;
-    let t13 = fma(s_q2, t12, c_q2 * t11);
-    let t14 = c_q4 * t13;
-    let t15 = s_q2 * t11 - c_q2 * t12;
-    let t16 = p.l2 * s_q2;
-    let t17 = c_q4 * t16;
-    let t18 = p.l2 * c_q2;
-    let t19 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t20 = fma(s_q0, c_q1, c_q0 * s_q1);
-    let t21 = -t20;
-    let t22 = c_q2 * t19;
-    let t23 = t22 - s_q2 * t20;
-    let t24 = s_q2 * t19;
-    let t25 = fma(c_q2, t20, t24);
-    let t26 = c_q2 * t21 - t24;
-    let t27 = fma(s_q2, t21, t22);
-    let t28 = s_q4 * t23;
-    let t29 = s_q4 * t26;
-    let t30 = c_q4 * t23;
-    let t31 = c_q5 * t30 - s_q5 * t25;
-    let t32 = fma(c_q5, t25, s_q5 * t30);
-    let t33 = c_q4 * t26;
-    let t34 = c_q5 * t33 - s_q5 * t27;
-    let t35 = fma(c_q5, t27, s_q5 * t33);
-    let t36 = t15 * t25;
-    let t37 = fma(t13, t23, t36);
-    let t38 = t18 * t25;
-    let t39 = t16 * t23 - t38;
-    let t40 = t15 * t27;
-    let t41 = fma(t13, t26, t40);
-    let t42 = t18 * t27;
-    let t43 = t16 * t26 - t42;
-    let t44 = s_q4 * t13;
-    let t45 = t28 * t44;
-    let t46 = s_q4 * t16;
-    let t47 = t28 * t46;
-    let t48 = t29 * t44;
-    let t49 = t29 * t46;
-    let t50 = c_q5 * t14 - s_q5 * t15;
-    let t51 = fma(c_q5, t15, s_q5 * t14);
-    let t52 = fma(s_q5, t18, c_q5 * t17);
-    let t53 = s_q5 * t17 - c_q5 * t18;
-    let t54 = s_q4 * c_q5;
-    let t55 = s_q4 * s_q5;
-    let t56 = fma(t31, t54, t32 * t55) - s_q4 * t30;
-    let t57 = fma(t54, t54, fma(c_q4, c_q4, t55 * t55));
-    let t58 = fma(t34, t54, t35 * t55) - s_q4 * t33;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = p.l1 * c_q1;
+    let t1 = p.l1 * s_q1;
+    let t2 = p.l2 + t0;
+    let t3 = fma(s_q2, t2, c_q2 * t1);
+    let t4 = c_q4 * t3;
+    let t5 = s_q2 * t1 - c_q2 * t2;
+    let t6 = p.l2 * s_q2;
+    let t7 = c_q4 * t6;
+    let t8 = p.l2 * c_q2;
+    let t9 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t10 = fma(s_q0, c_q1, c_q0 * s_q1);
+    let t11 = -t10;
+    let t12 = c_q2 * t9;
+    let t13 = t12 - s_q2 * t10;
+    let t14 = s_q2 * t9;
+    let t15 = fma(c_q2, t10, t14);
+    let t16 = c_q2 * t11 - t14;
+    let t17 = fma(s_q2, t11, t12);
+    let t18 = s_q4 * t13;
+    let t19 = s_q4 * t16;
+    let t20 = c_q4 * t13;
+    let t21 = c_q5 * t20 - s_q5 * t15;
+    let t22 = fma(c_q5, t15, s_q5 * t20);
+    let t23 = c_q4 * t16;
+    let t24 = c_q5 * t23 - s_q5 * t17;
+    let t25 = fma(c_q5, t17, s_q5 * t23);
+    let t26 = t5 * t15;
+    let t27 = fma(t3, t13, t26);
+    let t28 = t8 * t15;
+    let t29 = t6 * t13 - t28;
+    let t30 = t5 * t17;
+    let t31 = fma(t3, t16, t30);
+    let t32 = t8 * t17;
+    let t33 = t6 * t16 - t32;
+    let t34 = s_q4 * t3;
+    let t35 = t18 * t34;
+    let t36 = s_q4 * t6;
+    let t37 = t18 * t36;
+    let t38 = t19 * t34;
+    let t39 = t19 * t36;
+    let t40 = c_q5 * t4 - s_q5 * t5;
+    let t41 = fma(c_q5, t5, s_q5 * t4);
+    let t42 = fma(s_q5, t8, c_q5 * t7);
+    let t43 = s_q5 * t7 - c_q5 * t8;
+    let t44 = s_q4 * c_q5;
+    let t45 = s_q4 * s_q5;
+    let t46 = fma(t21, t44, t22 * t45) - s_q4 * t20;
+    let t47 = fma(t44, t44, fma(c_q4, c_q4, t45 * t45));
+    let t48 = fma(t24, t44, t25 * t45) - s_q4 * t23;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1309,65 +1300,65 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t11 * t19 - t10 * t20, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t1 * t9 - t0 * t10, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t11 * t21 - t10 * t19, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t1 * t11 - t0 * t9, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t37, t39, 0.0, 0.0, 0.0, 0.0],
+            [t27, t29, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t41, t43, 0.0, 0.0, 0.0, 0.0],
+            [t31, t33, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t37, t39, 0.0, 0.0, 0.0, 0.0],
+            [t27, t29, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t41, t43, 0.0, 0.0, 0.0, 0.0],
+            [t31, t33, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [fma(t14, t30, t36 + t45), fma(t17, t30, t47) - t38, 0.0, 0.0, 0.0, 0.0],
+            [fma(t4, t20, t26 + t35), fma(t7, t20, t37) - t28, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [fma(t14, t33, t40 + t48), fma(t17, t33, t49) - t42, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t25, 0.0],
+            [fma(t4, t23, t30 + t38), fma(t7, t23, t39) - t32, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t15, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t27, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t17, 0.0],
         ],
         [
             [
-                fma(t32, t51, fma(t31, t50, t45)),
-                fma(t32, t53, fma(t31, t52, t47)),
+                fma(t22, t41, fma(t21, t40, t35)),
+                fma(t22, t43, fma(t21, t42, t37)),
                 0.0,
-                -t56,
-                0.0,
-                0.0,
-            ],
-            [
-                fma(t51, t55, t50 * t54) - s_q4 * t14,
-                fma(t53, t55, t52 * t54) - s_q4 * t17,
-                0.0,
-                -t57,
+                -t46,
                 0.0,
                 0.0,
             ],
             [
-                fma(t35, t51, fma(t34, t50, t48)),
-                fma(t35, t53, fma(t34, t52, t49)),
+                fma(t41, t45, t40 * t44) - s_q4 * t4,
+                fma(t43, t45, t42 * t44) - s_q4 * t7,
                 0.0,
-                -t58,
+                -t47,
                 0.0,
                 0.0,
             ],
-            [t56, t56, t56, 0.0, c_q5 * t32 - s_q5 * t31, -t28],
-            [t57, t57, t57, 0.0, 0.0, c_q4],
-            [t58, t58, t58, 0.0, c_q5 * t35 - s_q5 * t34, -t29],
+            [
+                fma(t25, t41, fma(t24, t40, t38)),
+                fma(t25, t43, fma(t24, t42, t39)),
+                0.0,
+                -t48,
+                0.0,
+                0.0,
+            ],
+            [t46, t46, t46, 0.0, c_q5 * t22 - s_q5 * t21, -t18],
+            [t47, t47, t47, 0.0, 0.0, c_q4],
+            [t48, t48, t48, 0.0, c_q5 * t25 - s_q5 * t24, -t19],
         ],
     ]
 }
@@ -1394,8 +1385,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1422,8 +1412,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1449,7 +1438,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

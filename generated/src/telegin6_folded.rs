@@ -24,12 +24,12 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 62 | 40 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 29 | 18 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 27 | 18 | 0 | 0 | 3 | 3 |
 //! | `bias` | 50 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 80 | 41 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 78 | 41 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 161 | 81 | 4 | 0 | 4 | 4 |
-//! | `coriolis_matrix` | 131 | 57 | 0 | 0 | 4 | 4 |
+//! | `coriolis_matrix` | 129 | 57 | 0 | 0 | 4 | 4 |
 //! | `energy` | 66 | 44 | 0 | 0 | 4 | 4 |
 //! | `body_poses` | 18 | 15 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -125,13 +125,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -143,7 +138,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -184,57 +178,56 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = -0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
-    let t3 = qd[0] + qd[1];
-    let t4 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t3 * t3;
-    let t8 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t7);
-    let t9 = t2 - 0.5 * t4;
-    let t10 = t3 + qd[2];
-    let t11 = t4 + qdd[2];
-    let t12 = 9.81 - qdd[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t15 = t10 * c_q4;
-    let t16 = t11 * s_q4;
-    let t17 = qd[4] * t15;
-    let t18 = t10 * s_q4;
-    let t19 = t11 * c_q4 - qd[4] * t18;
-    let t20 = t15 * t18;
-    let t21 = 0.27 * (qd[4] * qd[4] + t18 * t18);
-    let t22 = 0.27 * (qdd[4] - t20);
-    let t23 = -0.27 * t16 - 0.54 * t17;
-    let t24 = c_q4 * t22 - s_q4 * t21;
-    let t25 = c_q2 * t23 - s_q2 * t24;
-    let t26 = 0.1 * (t15 + qd[5]);
-    let t27 = 0.5 * t11 + c_q4 * (0.2 * t19 + 0.1 * qdd[5])
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = -0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = t1 * t1;
+    let t4 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t3);
+    let t5 = t0 - 0.5 * t2;
+    let t6 = t1 + qd[2];
+    let t7 = t2 + qdd[2];
+    let t8 = 9.81 - qdd[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t9 = t6 * c_q4;
+    let t10 = t7 * s_q4;
+    let t11 = qd[4] * t9;
+    let t12 = t6 * s_q4;
+    let t13 = t7 * c_q4 - qd[4] * t12;
+    let t14 = t9 * t12;
+    let t15 = 0.27 * (qd[4] * qd[4] + t12 * t12);
+    let t16 = 0.27 * (qdd[4] - t14);
+    let t17 = -0.27 * t10 - 0.54 * t11;
+    let t18 = c_q4 * t16 - s_q4 * t15;
+    let t19 = c_q2 * t17 - s_q2 * t18;
+    let t20 = 0.1 * (t9 + qd[5]);
+    let t21 = 0.5 * t7 + c_q4 * (0.2 * t13 + 0.1 * qdd[5])
         + s_q4
-            * (0.7249 * t16 + 1.3498 * t17 - qd[4] * t26
-                - 0.27 * (s_q2 * t8 + c_q2 * t9));
-    let t28 = 4.27 * t4 + t27 - 7.9 * t2 - 0.5 * t25;
+            * (0.7249 * t10 + 1.3498 * t11 - qd[4] * t20
+                - 0.27 * (s_q2 * t4 + c_q2 * t5));
+    let t22 = 4.27 * t2 + t21 - 7.9 * t0 - 0.5 * t19;
     [
-        6.05 * qdd[0] + t28
+        6.05 * qdd[0] + t22
             - 0.5
-                * (c_q1 * (t25 - 7.9 * t4)
-                    - s_q1 * (c_q2 * t24 + s_q2 * t23 - 7.9 * t7)),
-        t28,
-        t27,
-        -6.0 * t12 - s_q4 * t22 - c_q4 * t21,
-        0.7249 * qdd[4] + 0.27 * ((c_q2 * t8 - s_q2 * t9) * c_q4 + t12 * s_q4)
-            + t18 * t26 - 0.6249 * t20,
-        0.1 * (t19 + qdd[5]),
+                * (c_q1 * (t19 - 7.9 * t2)
+                    - s_q1 * (c_q2 * t18 + s_q2 * t17 - 7.9 * t3)),
+        t22,
+        t21,
+        -6.0 * t8 - s_q4 * t16 - c_q4 * t15,
+        0.7249 * qdd[4] + 0.27 * ((c_q2 * t4 - s_q2 * t5) * c_q4 + t8 * s_q4) + t12 * t20
+            - 0.6249 * t14,
+        0.1 * (t13 + qdd[5]),
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 29,
+    mul: 27,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -252,31 +245,30 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = 0.1 * c_q4;
-    let t7 = s_q2 * c_q4;
-    let t8 = 0.135 * t7 - 0.5 * -0.27 * (s_q1 * c_q2 * c_q4 + c_q1 * t7);
-    let t9 = 0.135 * t7;
-    let t10 = -0.27 * s_q4;
-    let t11 = s_q4 * s_q4;
-    let t12 = c_q2 * s_q4;
-    let t13 = s_q1 * s_q2 * s_q4;
-    let t14 = 0.5249 * t11 + 0.27 * t12;
-    let t15 = t14 + 4.97 - 0.5 * (0.27 * t13 + c_q1 * (-0.27 * t12 - 7.9));
-    let t16 = 0.5249 * t11 + 0.135 * t12;
-    let t17 = t16 + 0.7;
-    let t18 = t16 + 0.7 - 0.5 * 0.27 * (t13 - c_q1 * t12);
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = 0.1 * c_q4;
+    let t1 = s_q2 * c_q4;
+    let t2 = 0.135 * t1 + 0.135 * (s_q1 * c_q2 * c_q4 + c_q1 * t1);
+    let t3 = 0.135 * t1;
+    let t4 = -0.27 * s_q4;
+    let t5 = s_q4 * s_q4;
+    let t6 = c_q2 * s_q4;
+    let t7 = s_q1 * s_q2 * s_q4;
+    let t8 = 0.5249 * t5 + 0.27 * t6;
+    let t9 = t8 + 4.97 - 0.5 * (0.27 * t7 + c_q1 * (-0.27 * t6 - 7.9));
+    let t10 = 0.5249 * t5 + 0.135 * t6;
+    let t11 = t10 + 0.7;
+    let t12 = t10 + 0.7 - 0.135 * (t7 - c_q1 * t6);
     [
-        [c_q1 * (0.27 * t12 + 7.9) + t14 + 11.02 - 0.27 * t13, t15, t18, 0.0, t8, t6],
-        [t15, t14 + 4.97, t17, 0.0, t9, t6],
-        [t18, t17, 0.5249 * t11 + 0.7, 0.0, 0.0, t6],
-        [0.0, 0.0, 0.0, 6.0, t10, 0.0],
-        [t8, t9, 0.0, t10, 0.7249, 0.0],
-        [t6, t6, t6, 0.0, 0.0, 0.1],
+        [c_q1 * (0.27 * t6 + 7.9) + t8 + 11.02 - 0.27 * t7, t9, t12, 0.0, t2, t0],
+        [t9, t8 + 4.97, t11, 0.0, t3, t0],
+        [t12, t11, 0.5249 * t5 + 0.7, 0.0, 0.0, t0],
+        [0.0, 0.0, 0.0, 6.0, t4, 0.0],
+        [t2, t3, 0.0, t4, 0.7249, 0.0],
+        [t0, t0, t0, 0.0, 0.0, 0.1],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -299,36 +291,34 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * (qd[0] * s_q1);
-    let t3 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 * t3;
-    let t7 = t3 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t10 = t7 * c_q4;
-    let t11 = qd[4] * t10;
-    let t12 = t7 * s_q4;
-    let t13 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t14 = 0.27 * (qd[4] * qd[4] + t12 * t12);
-    let t15 = s_q4 * t10;
-    let t16 = 0.1 * (t10 + qd[5]);
-    let t17 = -0.27 * t10 * t15 - s_q4 * t14;
-    let t18 = -0.54 * c_q2 * t11 - s_q2 * t17;
-    let t19 = s_q4
-        * (1.3498 * t11 - qd[4] * t16 - 0.2 * t11
-            - 0.27 * (s_q2 * t13 - 0.5 * t2 * c_q2));
-    let t20 = t19 + 3.95 * t2 - 0.5 * t18;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * (qd[0] * s_q1);
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t4 = t3 * c_q4;
+    let t5 = qd[4] * t4;
+    let t6 = t3 * s_q4;
+    let t7 = -0.5 * (qd[0] * qd[0] * c_q1 + t2);
+    let t8 = 0.27 * (qd[4] * qd[4] + t6 * t6);
+    let t9 = s_q4 * t4;
+    let t10 = 0.1 * (t4 + qd[5]);
+    let t11 = -0.27 * t4 * t9 - s_q4 * t8;
+    let t12 = -0.54 * c_q2 * t5 - s_q2 * t11;
+    let t13 = s_q4
+        * (1.3498 * t5 - qd[4] * t10 - 0.2 * t5 - 0.27 * (s_q2 * t7 - 0.5 * t0 * c_q2));
+    let t14 = t13 + 3.95 * t0 - 0.5 * t12;
     [
-        t20 - 0.5 * (c_q1 * t18 - s_q1 * (c_q2 * t17 - 7.9 * t6 - 0.54 * s_q2 * t11)),
-        t20,
-        t19,
-        0.27 * t12 * t15 - c_q4 * t14 - 58.86,
-        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t13 + 0.5 * t2 * s_q2))
-            + t12 * (t16 - 0.6249 * t10),
-        -0.1 * (qd[4] * t12),
+        t14 - 0.5 * (c_q1 * t12 - s_q1 * (c_q2 * t11 - 7.9 * t2 - 0.54 * s_q2 * t5)),
+        t14,
+        t13,
+        0.27 * t6 * t9 - c_q4 * t8 - 58.86,
+        0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t7 + 0.5 * t0 * s_q2))
+            + t6 * (t10 - 0.6249 * t4),
+        -0.1 * (qd[4] * t6),
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -350,14 +340,13 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let s_q4 = sin(q[4]);
     [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 80,
+    mul: 78,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -377,67 +366,63 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * (qd[0] * s_q1);
-    let t3 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t3 * t3;
-    let t7 = t3 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t10 = t7 * c_q4;
-    let t11 = qd[4] * t10;
-    let t12 = t7 * s_q4;
-    let t13 = 0.1 * c_q4;
-    let t14 = s_q2 * c_q4;
-    let t15 = 0.135 * t14 - 0.5 * -0.27 * (s_q1 * c_q2 * c_q4 + c_q1 * t14);
-    let t16 = 0.135 * t14;
-    let t17 = -0.27 * s_q4;
-    let t18 = -0.5 * (qd[0] * qd[0] * c_q1 + t6);
-    let t19 = 0.27 * (qd[4] * qd[4] + t12 * t12);
-    let t20 = s_q4 * s_q4;
-    let t21 = c_q2 * s_q4;
-    let t22 = s_q1 * s_q2 * s_q4;
-    let t23 = s_q4 * t10;
-    let t24 = 0.1 * (t10 + qd[5]);
-    let t25 = -0.27 * t10 * t23 - s_q4 * t19;
-    let t26 = -0.54 * c_q2 * t11 - s_q2 * t25;
-    let t27 = s_q4
-        * (1.3498 * t11 - qd[4] * t24 - 0.2 * t11
-            - 0.27 * (s_q2 * t18 - 0.5 * t2 * c_q2));
-    let t28 = t27 + 3.95 * t2 - 0.5 * t26;
-    let t29 = 0.5249 * t20 + 0.27 * t21;
-    let t30 = t29 + 4.97 - 0.5 * (0.27 * t22 + c_q1 * (-0.27 * t21 - 7.9));
-    let t31 = 0.5249 * t20 + 0.135 * t21;
-    let t32 = t31 + 0.7;
-    let t33 = t31 + 0.7 - 0.5 * 0.27 * (t22 - c_q1 * t21);
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * (qd[0] * s_q1);
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t4 = t3 * c_q4;
+    let t5 = qd[4] * t4;
+    let t6 = t3 * s_q4;
+    let t7 = 0.1 * c_q4;
+    let t8 = s_q2 * c_q4;
+    let t9 = 0.135 * t8 + 0.135 * (s_q1 * c_q2 * c_q4 + c_q1 * t8);
+    let t10 = 0.135 * t8;
+    let t11 = -0.27 * s_q4;
+    let t12 = -0.5 * (qd[0] * qd[0] * c_q1 + t2);
+    let t13 = 0.27 * (qd[4] * qd[4] + t6 * t6);
+    let t14 = s_q4 * s_q4;
+    let t15 = c_q2 * s_q4;
+    let t16 = s_q1 * s_q2 * s_q4;
+    let t17 = s_q4 * t4;
+    let t18 = 0.1 * (t4 + qd[5]);
+    let t19 = -0.27 * t4 * t17 - s_q4 * t13;
+    let t20 = -0.54 * c_q2 * t5 - s_q2 * t19;
+    let t21 = s_q4
+        * (1.3498 * t5 - qd[4] * t18 - 0.2 * t5 - 0.27 * (s_q2 * t12 - 0.5 * t0 * c_q2));
+    let t22 = t21 + 3.95 * t0 - 0.5 * t20;
+    let t23 = 0.5249 * t14 + 0.27 * t15;
+    let t24 = t23 + 4.97 - 0.5 * (0.27 * t16 + c_q1 * (-0.27 * t15 - 7.9));
+    let t25 = 0.5249 * t14 + 0.135 * t15;
+    let t26 = t25 + 0.7;
+    let t27 = t25 + 0.7 - 0.135 * (t16 - c_q1 * t15);
     JointSpace {
         mass_matrix: [
             [
-                c_q1 * (0.27 * t21 + 7.9) + t29 + 11.02 - 0.27 * t22,
-                t30,
-                t33,
+                c_q1 * (0.27 * t15 + 7.9) + t23 + 11.02 - 0.27 * t16,
+                t24,
+                t27,
                 0.0,
-                t15,
-                t13,
+                t9,
+                t7,
             ],
-            [t30, t29 + 4.97, t32, 0.0, t16, t13],
-            [t33, t32, 0.5249 * t20 + 0.7, 0.0, 0.0, t13],
-            [0.0, 0.0, 0.0, 6.0, t17, 0.0],
-            [t15, t16, 0.0, t17, 0.7249, 0.0],
-            [t13, t13, t13, 0.0, 0.0, 0.1],
+            [t24, t23 + 4.97, t26, 0.0, t10, t7],
+            [t27, t26, 0.5249 * t14 + 0.7, 0.0, 0.0, t7],
+            [0.0, 0.0, 0.0, 6.0, t11, 0.0],
+            [t9, t10, 0.0, t11, 0.7249, 0.0],
+            [t7, t7, t7, 0.0, 0.0, 0.1],
         ],
         bias: [
-            t28
-                - 0.5
-                    * (c_q1 * t26 - s_q1 * (c_q2 * t25 - 7.9 * t6 - 0.54 * s_q2 * t11)),
-            t28,
-            t27,
-            0.27 * t12 * t23 - c_q4 * t19 - 58.86,
-            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t18 + 0.5 * t2 * s_q2))
-                + t12 * (t24 - 0.6249 * t10),
-            -0.1 * (qd[4] * t12),
+            t22 - 0.5 * (c_q1 * t20 - s_q1 * (c_q2 * t19 - 7.9 * t2 - 0.54 * s_q2 * t5)),
+            t22,
+            t21,
+            0.27 * t6 * t17 - c_q4 * t13 - 58.86,
+            0.27 * (9.81 * s_q4 + c_q4 * (c_q2 * t12 + 0.5 * t0 * s_q2))
+                + t6 * (t18 - 0.6249 * t4),
+            -0.1 * (qd[4] * t6),
         ],
         gravity: [0.0, 0.0, 0.0, -58.86, 2.6487 * s_q4, 0.0],
     }
@@ -469,99 +454,98 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * (qd[0] * c_q1);
-    let t3 = qd[0] * (qd[0] * s_q1);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t4 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t10 = t7 * c_q4;
-    let t11 = qd[4] * t10;
-    let t12 = t7 * s_q4;
-    let t13 = qd[4] * t12;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t16 = t12 * c_q5 - qd[4] * s_q5;
-    let t17 = t12 * s_q5 + qd[4] * c_q5;
-    let t18 = t10 + qd[5];
-    let t19 = s_q4 * c_q4;
-    let t20 = t7 * t7 * t19;
-    let t21 = c_q5 * t18;
-    let t22 = s_q5 * t18;
-    let t23 = s_q4 * s_q4;
-    let t24 = -0.27 * (qd[4] * qd[4] + t12 * t12);
-    let t25 = tau[4] + -0.1 * (t17 * t22 + t16 * t21);
-    let t26 = 0.03724651676093254 * t20 - 0.3724651676093254 * t25;
-    let t27 = 6.0 - 0.10056559525451786 * t23;
-    let inv28 = 1.0 / t27;
-    let t29 = 0.10056559525451786 * t23 - 6.0;
-    let t30 = tau[3] - s_q4 * t26 - c_q4 * t24;
-    let t31 = 6.0 - 0.10056559525451786 * c_q4 * c_q4
-        - 0.010113438948895506 * t19 * t19 * inv28;
-    let t32 = -0.10056559525451786 * (t19 + t19 * inv28 * t29);
-    let t33 = 0.6249 * t23 + 0.6;
-    let inv34 = 1.0 / t33;
-    let t35 = s_q4 * (0.1 * (t17 * t21 - t16 * t22) - 1.3498 * t11)
-        + c_q4 * (0.1 * t13 - tau[5]) + tau[2];
-    let t36 = 6.0 - 0.0729 * s_q4 * s_q4 * inv34;
-    let t37 = c_q2 * t31;
-    let t38 = s_q2 * t36;
-    let t39 = c_q4 * t26 + 0.5 * t4 * t4 * t37 - s_q4 * t24
-        - 0.10056559525451786 * t19 * inv28 * t30;
-    let t40 = 0.54 * t11 + 0.5 * t4 * t4 * t38 + 0.27 * s_q4 * inv34 * t35;
-    let t41 = s_q2 * t32;
-    let t42 = c_q2 * t38 - s_q2 * t37;
-    let t43 = s_q2 * s_q2 * t31 + c_q2 * c_q2 * t36;
-    let t44 = -0.5 * t43 - 4.9;
-    let t45 = 0.25 * t43 + 2.77;
-    let inv46 = 1.0 / t45;
-    let t47 = c_q2 * t40 - s_q2 * t39;
-    let t48 = tau[1] - tau[2] - 0.5 * t47;
-    let t49 = c_q2 * t37 + s_q2 * t38 - 0.25 * t42 * t42 * inv46;
-    let t50 = t42 + 0.5 * t42 * t44 * inv46;
-    let t51 = t43 - t44 * t44 * inv46;
-    let t52 = 0.25
-        * (c_q1 * (c_q1 * t51 - s_q1 * t50) - s_q1 * (c_q1 * t50 - s_q1 * t49)) + 4.55;
-    let inv53 = 1.0 / t52;
-    let t54 = tau[0]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * (qd[0] * c_q1);
+    let t1 = qd[0] * (qd[0] * s_q1);
+    let t2 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = t2 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t4 = t3 * c_q4;
+    let t5 = qd[4] * t4;
+    let t6 = t3 * s_q4;
+    let t7 = qd[4] * t6;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t8 = t6 * c_q5 - qd[4] * s_q5;
+    let t9 = t6 * s_q5 + qd[4] * c_q5;
+    let t10 = t4 + qd[5];
+    let t11 = s_q4 * c_q4;
+    let t12 = t3 * t3 * t11;
+    let t13 = c_q5 * t10;
+    let t14 = s_q5 * t10;
+    let t15 = s_q4 * s_q4;
+    let t16 = -0.27 * (qd[4] * qd[4] + t6 * t6);
+    let t17 = tau[4] - 0.1 * (t9 * t14 + t8 * t13);
+    let t18 = 0.03724651676093254 * t12 - 0.3724651676093254 * t17;
+    let t19 = 6.0 - 0.10056559525451786 * t15;
+    let inv0 = 1.0 / t19;
+    let t20 = 0.10056559525451786 * t15 - 6.0;
+    let t21 = tau[3] - s_q4 * t18 - c_q4 * t16;
+    let t22 = 6.0 - 0.10056559525451786 * c_q4 * c_q4
+        - 0.010113438948895506 * t11 * t11 * inv0;
+    let t23 = -0.10056559525451786 * (t11 + t11 * inv0 * t20);
+    let t24 = 0.6249 * t15 + 0.6;
+    let inv1 = 1.0 / t24;
+    let t25 = s_q4 * (0.1 * (t9 * t13 - t8 * t14) - 1.3498 * t5)
+        + c_q4 * (0.1 * t7 - tau[5]) + tau[2];
+    let t26 = 6.0 - 0.0729 * s_q4 * s_q4 * inv1;
+    let t27 = c_q2 * t22;
+    let t28 = s_q2 * t26;
+    let t29 = c_q4 * t18 + 0.5 * t2 * t2 * t27 - s_q4 * t16
+        - 0.10056559525451786 * t11 * inv0 * t21;
+    let t30 = 0.54 * t5 + 0.5 * t2 * t2 * t28 + 0.27 * s_q4 * inv1 * t25;
+    let t31 = s_q2 * t23;
+    let t32 = c_q2 * t28 - s_q2 * t27;
+    let t33 = s_q2 * s_q2 * t22 + c_q2 * c_q2 * t26;
+    let t34 = -0.5 * t33 - 4.9;
+    let t35 = 0.25 * t33 + 2.77;
+    let inv2 = 1.0 / t35;
+    let t36 = c_q2 * t30 - s_q2 * t29;
+    let t37 = tau[1] - tau[2] - 0.5 * t36;
+    let t38 = c_q2 * t27 + s_q2 * t28 - 0.25 * t32 * t32 * inv2;
+    let t39 = t32 + 0.5 * t32 * t34 * inv2;
+    let t40 = t33 - t34 * t34 * inv2;
+    let t41 = 0.25
+        * (c_q1 * (c_q1 * t40 - s_q1 * t39) - s_q1 * (c_q1 * t39 - s_q1 * t38)) + 4.55;
+    let inv3 = 1.0 / t41;
+    let t42 = tau[0]
         + 4.905
-            * (c_q1 * (-0.5 * t41 * t44 * inv46 - t41)
-                - s_q1 * (c_q2 * t32 + 0.25 * t41 * t42 * inv46)) - tau[1]
+            * (c_q1 * (-0.5 * t31 * t34 * inv2 - t31)
+                - s_q1 * (c_q2 * t23 + 0.25 * t31 * t32 * inv2)) - tau[1]
         - 0.5
-            * (c_q1 * (t47 + 0.5 * (t2 * t50 + t3 * t51) - t44 * inv46 * t48)
+            * (c_q1 * (t36 + 0.5 * (t0 * t39 + t1 * t40) - t34 * inv2 * t37)
                 - s_q1
-                    * (4.9 * t4 * t4 + c_q2 * t39 + s_q2 * t40
-                        + 0.5 * (t2 * t49 + t3 * t50 + t42 * inv46 * t48)));
-    let t55 = inv53 * t54;
-    let t56 = 0.5 * (s_q1 * inv53 * t54 - t2);
-    let t57 = -0.5 * (t3 + c_q1 * inv53 * t54);
-    let t58 = inv46
-        * (t48 + 0.5 * t42 * t56 - 4.905 * t41 - t44 * t57 - t45 * inv53 * t54);
-    let t59 = t55 + t58;
-    let t60 = t57 - 0.5 * t59;
-    let t61 = c_q2 * (t56 - 0.5 * t4 * t4) - s_q2 * t60;
-    let t62 = inv34
-        * (t35 + 0.27 * s_q4 * (c_q2 * t60 + s_q2 * (t56 - 0.5 * t4 * t4)) - t33 * t59);
-    let t63 = inv28 * (t30 - 9.81 * t29 - 0.10056559525451786 * t19 * t61);
+                    * (4.9 * t2 * t2 + c_q2 * t29 + s_q2 * t30
+                        + 0.5 * (t0 * t38 + t1 * t39 + t32 * inv2 * t37)));
+    let t43 = inv3 * t42;
+    let t44 = 0.5 * (s_q1 * inv3 * t42 - t0);
+    let t45 = -0.5 * (t1 + c_q1 * inv3 * t42);
+    let t46 = inv2
+        * (t37 + 0.5 * t32 * t44 - 4.905 * t31 - t34 * t45 - t35 * inv3 * t42);
+    let t47 = t43 + t46;
+    let t48 = t45 - 0.5 * t47;
+    let t49 = c_q2 * (t44 - 0.5 * t2 * t2) - s_q2 * t48;
+    let t50 = inv1
+        * (t25 + 0.27 * s_q4 * (c_q2 * t48 + s_q2 * (t44 - 0.5 * t2 * t2)) - t24 * t47);
+    let t51 = inv0 * (t21 - 9.81 * t20 - 0.10056559525451786 * t11 * t49);
     [
-        t55,
-        t58,
-        t62,
-        t63,
+        t43,
+        t46,
+        t50,
+        t51,
         1.3795006207752794
-            * (0.6249 * t20 + t25 - 0.27 * (c_q4 * t61 + s_q4 * (9.81 - t63))),
-        10.0 * (tau[5] - 0.1 * (c_q4 * (t59 + t62) - t13)),
+            * (0.6249 * t12 + t17 - 0.27 * (c_q4 * t49 + s_q4 * (9.81 - t51))),
+        10.0 * (tau[5] - 0.1 * (c_q4 * (t47 + t50) - t7)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 131,
+    mul: 129,
     add: 57,
     div: 0,
     sqrt: 0,
@@ -581,84 +565,83 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * s_q4;
-    let t9 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t12 = t8 * c_q5 - qd[4] * s_q5;
-    let t13 = t8 * s_q5 + qd[4] * c_q5;
-    let t14 = t9 + qd[5];
-    let t15 = qd[0] * s_q1;
-    let t16 = s_q4 * qd[4];
-    let t17 = c_q4 * t16;
-    let t18 = c_q4 * qd[4];
-    let t19 = s_q4 * t14;
-    let t20 = s_q5 * t19;
-    let t21 = c_q5 * t20;
-    let t22 = c_q4 * c_q5;
-    let t23 = c_q4 * s_q5;
-    let t24 = c_q4 * t8;
-    let t25 = -0.05 * t16;
-    let t26 = t2 * s_q2;
-    let t27 = 0.1 * (t21 + t12 * t23) + 1.3498 * t18 - 0.1 * (t21 + t13 * t22);
-    let t28 = -0.54 * t18 - 6.0 * t26;
-    let t29 = t2 * c_q2;
-    let t30 = -0.54 * (c_q4 * t24 + s_q4 * s_q4 * t8);
-    let t31 = t30 - 6.0 * t29;
-    let t32 = c_q2 * t28 - s_q2 * t31;
-    let t33 = s_q4 * (0.27 * t26 + t27) - 0.2 * t17;
-    let t34 = t33 - 0.5 * t32;
-    let t35 = 0.1 * (c_q5 * c_q5 * t19 + t12 * t22) + 0.1 * (s_q5 * t20 + t13 * t23)
-        - 1.2498 * t24;
-    let t36 = -0.54 * c_q2 * t18 - s_q2 * t30;
-    let t37 = s_q4 * t27 - 0.2 * t17;
-    let t38 = t37 - 0.5 * t36;
-    let t39 = 0.54 * (s_q2 * t16 - c_q2 * t9);
-    let t40 = s_q4 * (1.3498 * t9 - 0.1 * t14 * (c_q5 * c_q5 + s_q5 * s_q5)) - 0.2 * t24;
-    let t41 = t40 - 0.5 * t39;
-    let t42 = 0.5 * (s_q4 * (0.1 * (s_q5 * t12 - c_q5 * t13)));
-    let t43 = -t2 - qd[0] * c_q1;
-    let t44 = s_q2 * t43 - c_q2 * t15;
-    let t45 = 6.0 * t44 - 0.54 * t18;
-    let t46 = s_q2 * t15 + c_q2 * t43;
-    let t47 = t30 + 6.0 * t46;
-    let t48 = c_q2 * t45 - s_q2 * t47;
-    let t49 = s_q4 * (t27 - 0.27 * t44) - 0.2 * t17;
-    let t50 = t49 + 4.9 * t15 - 0.5 * t48;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * s_q4;
+    let t3 = t1 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = t2 * c_q5 - qd[4] * s_q5;
+    let t5 = t2 * s_q5 + qd[4] * c_q5;
+    let t6 = t3 + qd[5];
+    let t7 = qd[0] * s_q1;
+    let t8 = s_q4 * qd[4];
+    let t9 = c_q4 * t8;
+    let t10 = c_q4 * qd[4];
+    let t11 = s_q4 * t6;
+    let t12 = s_q5 * t11;
+    let t13 = c_q5 * t12;
+    let t14 = c_q4 * c_q5;
+    let t15 = c_q4 * s_q5;
+    let t16 = c_q4 * t2;
+    let t17 = -0.05 * t8;
+    let t18 = t0 * s_q2;
+    let t19 = 0.1 * (t13 + t4 * t15) + 1.3498 * t10 - 0.1 * (t13 + t5 * t14);
+    let t20 = -0.54 * t10 - 6.0 * t18;
+    let t21 = t0 * c_q2;
+    let t22 = -0.54 * (c_q4 * t16 + s_q4 * s_q4 * t2);
+    let t23 = t22 - 6.0 * t21;
+    let t24 = c_q2 * t20 - s_q2 * t23;
+    let t25 = s_q4 * (0.27 * t18 + t19) - 0.2 * t9;
+    let t26 = t25 - 0.5 * t24;
+    let t27 = 0.1 * (c_q5 * c_q5 * t11 + t4 * t14) + 0.1 * (s_q5 * t12 + t5 * t15)
+        - 1.2498 * t16;
+    let t28 = -0.54 * c_q2 * t10 - s_q2 * t22;
+    let t29 = s_q4 * t19 - 0.2 * t9;
+    let t30 = t29 - 0.5 * t28;
+    let t31 = 0.54 * (s_q2 * t8 - c_q2 * t3);
+    let t32 = s_q4 * (1.3498 * t3 - 0.1 * t6 * (c_q5 * c_q5 + s_q5 * s_q5)) - 0.2 * t16;
+    let t33 = t32 - 0.5 * t31;
+    let t34 = 0.05 * s_q4 * (s_q5 * t4 - c_q5 * t5);
+    let t35 = -t0 - qd[0] * c_q1;
+    let t36 = s_q2 * t35 - c_q2 * t7;
+    let t37 = 6.0 * t36 - 0.54 * t10;
+    let t38 = s_q2 * t7 + c_q2 * t35;
+    let t39 = t22 + 6.0 * t38;
+    let t40 = c_q2 * t37 - s_q2 * t39;
+    let t41 = s_q4 * (t19 - 0.27 * t36) - 0.2 * t9;
+    let t42 = t41 + 4.9 * t7 - 0.5 * t40;
     [
         [
             0.5
-                * (t50
-                    - 0.5 * (c_q1 * t48 - s_q1 * (s_q2 * t45 + c_q2 * t47 - 9.8 * t2))),
+                * (t42
+                    - 0.5 * (c_q1 * t40 - s_q1 * (s_q2 * t37 + c_q2 * t39 - 9.8 * t0))),
             0.5
-                * (t34
-                    - 0.5 * (c_q1 * t32 - s_q1 * (s_q2 * t28 + c_q2 * t31 - 9.8 * t2))),
-            0.5 * (t38 - 0.5 * (c_q1 * t36 - s_q1 * (c_q2 * t30 - 0.54 * s_q2 * t18))),
+                * (t26
+                    - 0.5 * (c_q1 * t24 - s_q1 * (s_q2 * t20 + c_q2 * t23 - 9.8 * t0))),
+            0.5 * (t30 - 0.5 * (c_q1 * t28 - s_q1 * (c_q2 * t22 - 0.54 * s_q2 * t10))),
             0.0,
-            0.5 * (t41 - 0.5 * (c_q1 * t39 - s_q1 * -0.54 * (s_q2 * t9 + c_q2 * t16))),
-            t42,
+            0.5 * (t33 - 0.5 * (c_q1 * t31 + 0.54 * s_q1 * (s_q2 * t3 + c_q2 * t8))),
+            t34,
         ],
-        [0.5 * t50, 0.5 * t34, 0.5 * t38, 0.0, 0.5 * t41, t42],
-        [0.5 * t49, 0.5 * t33, 0.5 * t37, 0.0, 0.5 * t40, t42],
-        [0.0, 0.0, 0.0, 0.0, -0.27 * t18, 0.0],
+        [0.5 * t42, 0.5 * t26, 0.5 * t30, 0.0, 0.5 * t33, t34],
+        [0.5 * t41, 0.5 * t25, 0.5 * t29, 0.0, 0.5 * t32, t34],
+        [0.0, 0.0, 0.0, 0.0, -0.27 * t10, 0.0],
         [
-            0.5 * (t35 + 0.27 * c_q4 * t46),
-            0.5 * (t35 - 0.27 * c_q4 * t29),
-            0.5 * t35,
+            0.5 * (t27 + 0.27 * c_q4 * t38),
+            0.5 * (t27 - 0.27 * c_q4 * t21),
+            0.5 * t27,
             0.0,
             0.0,
-            0.5 * (0.1 * (s_q5 * t13 + c_q5 * t12)),
+            0.05 * (s_q5 * t5 + c_q5 * t4),
         ],
-        [t25, t25, t25, 0.0, -0.05 * t8, 0.0],
+        [t17, t17, t17, 0.0, -0.05 * t2, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -681,42 +664,41 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t8 = t5 * s_q4;
-    let t9 = t5 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t12 = t8 * c_q5 - qd[4] * s_q5;
-    let t13 = t8 * s_q5 + qd[4] * c_q5;
-    let t14 = t9 + qd[5];
-    let t15 = t5 * t5;
-    let t16 = qd[0] * c_q1;
-    let t17 = qd[0] * s_q1;
-    let t18 = -0.5 * (t2 + t16);
-    let t19 = 0.5 * c_q2 * t17 - s_q2 * t18;
-    let t20 = 0.5 * s_q2 * t17 + c_q2 * t18;
-    let t21 = c_q4 * t19 - qd[3] * s_q4;
-    let t22 = s_q4 * t19 + qd[3] * c_q4;
-    let t23 = -0.3 * t2 - 0.5 * t16;
-    let t24 = t19 * t19 + t20 * t20;
-    let t25 = 0.1 * qd[4] + t21;
-    let t26 = t20 - 0.1 * t8;
-    let t27 = t22 * t22;
-    let t28 = 0.07 * t13 + c_q5 * t21 - s_q5 * t20;
-    let t29 = s_q5 * t21 + c_q5 * t20 - 0.07 * t12;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t2 = t1 * s_q4;
+    let t3 = t1 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = t2 * c_q5 - qd[4] * s_q5;
+    let t5 = t2 * s_q5 + qd[4] * c_q5;
+    let t6 = t3 + qd[5];
+    let t7 = t1 * t1;
+    let t8 = qd[0] * c_q1;
+    let t9 = qd[0] * s_q1;
+    let t10 = -0.5 * (t0 + t8);
+    let t11 = 0.5 * c_q2 * t9 - s_q2 * t10;
+    let t12 = 0.5 * s_q2 * t9 + c_q2 * t10;
+    let t13 = c_q4 * t11 - qd[3] * s_q4;
+    let t14 = s_q4 * t11 + qd[3] * c_q4;
+    let t15 = -0.3 * t0 - 0.5 * t8;
+    let t16 = t11 * t11 + t12 * t12;
+    let t17 = 0.1 * qd[4] + t13;
+    let t18 = t12 - 0.1 * t2;
+    let t19 = t14 * t14;
+    let t20 = 0.07 * t5 + c_q5 * t13 - s_q5 * t12;
+    let t21 = s_q5 * t13 + c_q5 * t12 - 0.07 * t4;
     (
         0.65 * qd[0] * qd[0]
             + 0.5
-                * (0.8 * t2 * t2 + 8.0 * (0.25 * t17 * t17 + t23 * t23) + 5.0 * t24
-                    + 3.0 * (t24 + qd[3] * qd[3]) + 0.4 * (qd[4] * qd[4] + t8 * t8)
-                    + 0.1 * t9 * t9 + 2.0 * (t25 * t25 + t27 + t26 * t26)
-                    + 0.3 * (t13 * t13 + t12 * t12) + 0.1 * t14 * t14 + t27 + t28 * t28
-                    + t29 * t29 + t15 * (0.3 + 0.2)),
+                * (0.8 * t0 * t0 + 8.0 * (0.25 * t9 * t9 + t15 * t15) + 5.0 * t16
+                    + 3.0 * (t16 + qd[3] * qd[3]) + 0.4 * (qd[4] * qd[4] + t2 * t2)
+                    + 0.1 * t3 * t3 + 2.0 * (t17 * t17 + t19 + t18 * t18)
+                    + 0.3 * (t5 * t5 + t4 * t4) + 0.1 * t6 * t6 + t19 + t20 * t20
+                    + t21 * t21 + t7 * (0.3 + 0.2)),
         29.43 * (0.2 - q[3]) + 19.62 * (-0.1 * c_q4 - q[3])
             + 9.81 * (-0.07 * c_q4 - q[3]) - 19.62,
     )
@@ -740,53 +722,52 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -q[3];
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t7 = q[0] + q[1];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
-    let t10 = q[2] + t7;
-    let t11 = libm::Libm::<Real>::cos(t10);
-    let t12 = libm::Libm::<Real>::sin(t10);
-    let t13 = -t12;
-    let t14 = 0.5 * (c_q0 + t8);
-    let t15 = -0.5 * (s_q0 + t9);
-    let t16 = c_q4 * t11;
-    let t17 = -(s_q4 * t11);
-    let t18 = c_q4 * t12;
-    let t19 = s_q4 * t12;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -q[3];
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = q[0] + q[1];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = q[2] + t1;
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = -t6;
+    let t8 = 0.5 * (c_q0 + t2);
+    let t9 = -0.5 * (s_q0 + t3);
+    let t10 = c_q4 * t5;
+    let t11 = -s_q4 * t5;
+    let t12 = c_q4 * t6;
+    let t13 = s_q4 * t6;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t8, 0.0, t9], [0.0, 1.0, 0.0], [-t9, 0.0, t8]],
+            rotation: [[t2, 0.0, t3], [0.0, 1.0, 0.0], [-t3, 0.0, t2]],
             position: [0.5 * c_q0, 0.0, -0.5 * s_q0],
         },
         Pose {
-            rotation: [[t11, 0.0, t12], [0.0, 1.0, 0.0], [t13, 0.0, t11]],
-            position: [t14, 0.0, t15],
+            rotation: [[t5, 0.0, t6], [0.0, 1.0, 0.0], [t7, 0.0, t5]],
+            position: [t8, 0.0, t9],
         },
         Pose {
-            rotation: [[t11, 0.0, t12], [0.0, 1.0, 0.0], [t13, 0.0, t11]],
-            position: [t14, t2, t15],
+            rotation: [[t5, 0.0, t6], [0.0, 1.0, 0.0], [t7, 0.0, t5]],
+            position: [t8, t0, t9],
         },
         Pose {
-            rotation: [[t16, t17, t12], [s_q4, c_q4, 0.0], [-t18, t19, t11]],
-            position: [t14, t2, t15],
+            rotation: [[t10, t11, t6], [s_q4, c_q4, 0.0], [-t12, t13, t5]],
+            position: [t8, t0, t9],
         },
         Pose {
             rotation: [
-                [c_q5 * t16 - s_q5 * t12, t17, s_q5 * t16 + c_q5 * t12],
+                [c_q5 * t10 - s_q5 * t6, t11, s_q5 * t10 + c_q5 * t6],
                 [s_q4 * c_q5, c_q4, s_q4 * s_q5],
-                [-(c_q5 * t18) - s_q5 * t11, t19, c_q5 * t11 - s_q5 * t18],
+                [-c_q5 * t12 - s_q5 * t5, t13, c_q5 * t5 - s_q5 * t12],
             ],
-            position: [t14, t2, t15],
+            position: [t8, t0, t9],
         },
     ]
 }
@@ -813,11 +794,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -842,58 +822,57 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = -0.5 * c_q1 - 0.5;
-    let t11 = 0.5 * s_q1 * c_q2 - s_q2 * t10;
-    let t12 = c_q4 * t11;
-    let t13 = 0.5 * s_q1 * s_q2 + c_q2 * t10;
-    let t14 = s_q2 * c_q4;
-    let t15 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t16 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t17 = -t16;
-    let t18 = c_q2 * t15;
-    let t19 = t18 - s_q2 * t16;
-    let t20 = s_q2 * t15;
-    let t21 = t20 + c_q2 * t16;
-    let t22 = c_q2 * t17 - t20;
-    let t23 = t18 + s_q2 * t17;
-    let t24 = s_q4 * t19;
-    let t25 = s_q4 * t22;
-    let t26 = c_q4 * t19;
-    let t27 = c_q5 * t26 - s_q5 * t21;
-    let t28 = s_q5 * t26 + c_q5 * t21;
-    let t29 = c_q4 * t22;
-    let t30 = c_q5 * t29 - s_q5 * t23;
-    let t31 = s_q5 * t29 + c_q5 * t23;
-    let t32 = t13 * t21;
-    let t33 = t11 * t19 + t32;
-    let t34 = c_q2 * t21;
-    let t35 = 0.5 * (s_q2 * t19 - t34);
-    let t36 = t13 * t23;
-    let t37 = t11 * t22 + t36;
-    let t38 = c_q2 * t23;
-    let t39 = 0.5 * (s_q2 * t22 - t38);
-    let t40 = s_q4 * t11;
-    let t41 = t24 * t40;
-    let t42 = s_q2 * s_q4;
-    let t43 = t24 * t42;
-    let t44 = t25 * t40;
-    let t45 = t25 * t42;
-    let t46 = c_q5 * t12 - s_q5 * t13;
-    let t47 = s_q5 * t12 + c_q5 * t13;
-    let t48 = 0.5 * (c_q5 * t14 + c_q2 * s_q5);
-    let t49 = 0.5 * (s_q5 * t14 - c_q2 * c_q5);
-    let t50 = s_q4 * c_q5;
-    let t51 = s_q4 * s_q5;
-    let t52 = t28 * t51 + t27 * t50 - s_q4 * t26;
-    let t53 = t51 * t51 + c_q4 * c_q4 + t50 * t50;
-    let t54 = t31 * t51 + t30 * t50 - s_q4 * t29;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = -0.5 * c_q1 - 0.5;
+    let t1 = 0.5 * s_q1 * c_q2 - s_q2 * t0;
+    let t2 = c_q4 * t1;
+    let t3 = 0.5 * s_q1 * s_q2 + c_q2 * t0;
+    let t4 = s_q2 * c_q4;
+    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t6 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t7 = -t6;
+    let t8 = c_q2 * t5;
+    let t9 = t8 - s_q2 * t6;
+    let t10 = s_q2 * t5;
+    let t11 = t10 + c_q2 * t6;
+    let t12 = c_q2 * t7 - t10;
+    let t13 = t8 + s_q2 * t7;
+    let t14 = s_q4 * t9;
+    let t15 = s_q4 * t12;
+    let t16 = c_q4 * t9;
+    let t17 = c_q5 * t16 - s_q5 * t11;
+    let t18 = s_q5 * t16 + c_q5 * t11;
+    let t19 = c_q4 * t12;
+    let t20 = c_q5 * t19 - s_q5 * t13;
+    let t21 = s_q5 * t19 + c_q5 * t13;
+    let t22 = t3 * t11;
+    let t23 = t1 * t9 + t22;
+    let t24 = c_q2 * t11;
+    let t25 = 0.5 * (s_q2 * t9 - t24);
+    let t26 = t3 * t13;
+    let t27 = t1 * t12 + t26;
+    let t28 = c_q2 * t13;
+    let t29 = 0.5 * (s_q2 * t12 - t28);
+    let t30 = s_q4 * t1;
+    let t31 = t14 * t30;
+    let t32 = s_q2 * s_q4;
+    let t33 = t14 * t32;
+    let t34 = t15 * t30;
+    let t35 = t15 * t32;
+    let t36 = c_q5 * t2 - s_q5 * t3;
+    let t37 = s_q5 * t2 + c_q5 * t3;
+    let t38 = 0.5 * (c_q5 * t4 + c_q2 * s_q5);
+    let t39 = 0.5 * (s_q5 * t4 - c_q2 * c_q5);
+    let t40 = s_q4 * c_q5;
+    let t41 = s_q4 * s_q5;
+    let t42 = t18 * t41 + t17 * t40 - s_q4 * t16;
+    let t43 = t41 * t41 + c_q4 * c_q4 + t40 * t40;
+    let t44 = t21 * t41 + t20 * t40 - s_q4 * t19;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -904,65 +883,65 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [0.5 * (s_q1 * t15 - c_q1 * t16), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t5 - c_q1 * t6), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.5 * (s_q1 * t17 - c_q1 * t15), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.5 * (s_q1 * t7 - c_q1 * t5), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t33, t35, 0.0, 0.0, 0.0, 0.0],
+            [t23, t25, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [t37, t39, 0.0, 0.0, 0.0, 0.0],
+            [t27, t29, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t33, t35, 0.0, 0.0, 0.0, 0.0],
+            [t23, t25, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t37, t39, 0.0, 0.0, 0.0, 0.0],
+            [t27, t29, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [t32 + t12 * t26 + t41, 0.5 * (t14 * t26 + t43 - t34), 0.0, 0.0, 0.0, 0.0],
+            [t22 + t2 * t16 + t31, 0.5 * (t4 * t16 + t33 - t24), 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, -1.0, 0.0, 0.0],
-            [t36 + t12 * t29 + t44, 0.5 * (t14 * t29 + t45 - t38), 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t21, 0.0],
+            [t26 + t2 * t19 + t34, 0.5 * (t4 * t19 + t35 - t28), 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t11, 0.0],
             [1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t23, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t13, 0.0],
         ],
         [
             [
-                t41 + t27 * t46 + t28 * t47,
-                0.5 * t43 + t27 * t48 + t28 * t49,
+                t31 + t17 * t36 + t18 * t37,
+                0.5 * t33 + t17 * t38 + t18 * t39,
                 0.0,
-                -t52,
-                0.0,
-                0.0,
-            ],
-            [
-                t46 * t50 + t47 * t51 - s_q4 * t12,
-                t48 * t50 + t49 * t51 - 0.5 * s_q4 * t14,
-                0.0,
-                -t53,
+                -t42,
                 0.0,
                 0.0,
             ],
             [
-                t44 + t30 * t46 + t31 * t47,
-                0.5 * t45 + t30 * t48 + t31 * t49,
+                t36 * t40 + t37 * t41 - s_q4 * t2,
+                t38 * t40 + t39 * t41 - 0.5 * s_q4 * t4,
                 0.0,
-                -t54,
+                -t43,
                 0.0,
                 0.0,
             ],
-            [t52, t52, t52, 0.0, c_q5 * t28 - s_q5 * t27, -t24],
-            [t53, t53, t53, 0.0, 0.0, c_q4],
-            [t54, t54, t54, 0.0, c_q5 * t31 - s_q5 * t30, -t25],
+            [
+                t34 + t20 * t36 + t21 * t37,
+                0.5 * t35 + t20 * t38 + t21 * t39,
+                0.0,
+                -t44,
+                0.0,
+                0.0,
+            ],
+            [t42, t42, t42, 0.0, c_q5 * t18 - s_q5 * t17, -t14],
+            [t43, t43, t43, 0.0, 0.0, c_q4],
+            [t44, t44, t44, 0.0, c_q5 * t21 - s_q5 * t20, -t15],
         ],
     ]
 }
@@ -988,8 +967,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1015,8 +993,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1041,7 +1018,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

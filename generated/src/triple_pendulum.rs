@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -188,27 +188,27 @@ impl Params {
         let t0 = p.m * p.l;
         let t1 = p.l * t0;
         let t2 = p.jz + 0.25 * t1;
-        let inv3 = 1.0 / t2;
-        let t4 = p.jz + 1.25 * t1;
-        let t5 = p.m - 0.25 * t0 * t0 * inv3;
+        let inv0 = 1.0 / t2;
+        let t3 = p.jz + 1.25 * t1;
+        let t4 = p.m - 0.25 * t0 * t0 * inv0;
         Derived {
             params: *self,
             k0: p.g * t0,
             k1: p.jz + 2.25 * t1,
-            k2: t4,
+            k2: t3,
             k3: t0,
             k4: t2,
             k5: t1,
             k6: 1.5 * t0,
-            k7: 3.0 * t4,
+            k7: 3.0 * t3,
             k8: 2.0 * p.jz + 1.5 * t1,
-            k9: t5,
+            k9: t4,
             k10: p.l * p.l,
             k11: 0.5 * t0,
-            k12: p.l * t5,
-            k13: t0 * inv3,
+            k12: p.l * t4,
+            k13: t0 * inv0,
             k14: p.l * p.g,
-            k15: inv3,
+            k15: inv0,
             k16: p.m * p.g,
         }
     }
@@ -255,30 +255,30 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
-    let t5 = p.g * c_q0 + p.l * qdd[0];
-    let t6 = c_q1 * t5 - s_q1 * t4;
-    let t7 = qd[0] + qd[1];
-    let t8 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t11 = t7 + qd[2];
-    let t12 = t8 + qdd[2];
-    let t13 = s_q2 * d.k3;
-    let t14 = c_q2 * d.k3;
-    let t15 = 0.5 * (t12 * t14 - t11 * t11 * t13);
-    let t16 = t12 * d.k4
-        + 0.5 * (c_q2 * (t6 + p.l * t8) - s_q2 * (c_q1 * t4 + s_q1 * t5 - p.l * t7 * t7))
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
+    let t1 = p.g * c_q0 + p.l * qdd[0];
+    let t2 = c_q1 * t1 - s_q1 * t0;
+    let t3 = qd[0] + qd[1];
+    let t4 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t5 = t3 + qd[2];
+    let t6 = t4 + qdd[2];
+    let t7 = s_q2 * d.k3;
+    let t8 = c_q2 * d.k3;
+    let t9 = 0.5 * (t6 * t8 - t5 * t5 * t7);
+    let t10 = t6 * d.k4
+        + 0.5 * (c_q2 * (t2 + p.l * t4) - s_q2 * (c_q1 * t0 + s_q1 * t1 - p.l * t3 * t3))
             * d.k3;
-    let t17 = t8 * d.k2 + 1.5 * t6 * d.k3 + p.l * t15 + t16;
+    let t11 = t4 * d.k2 + 1.5 * t2 * d.k3 + p.l * t9 + t10;
     [
         2.5 * c_q0 * d.k0 + qdd[0] * d.k1
             + p.l
-                * (s_q1 * (-1.5 * t7 * t7 * d.k3 - 0.5 * (t11 * t11 * t14 + t12 * t13))
-                    + c_q1 * (t15 + 1.5 * t8 * d.k3)) + t17,
-        t17,
-        t16,
+                * (s_q1 * (-1.5 * t3 * t3 * d.k3 - 0.5 * (t5 * t5 * t8 + t6 * t7))
+                    + c_q1 * (t9 + 1.5 * t4 * d.k3)) + t11,
+        t11,
+        t10,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -303,17 +303,17 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = c_q2 * d.k5;
-    let t5 = s_q1 * s_q2 * d.k3;
-    let t6 = c_q2 * d.k3;
-    let t7 = p.l * (c_q1 * (0.5 * t6 + d.k6) - 0.5 * t5);
-    let t8 = t4 + d.k8;
-    let t9 = t7 + t8;
-    let t10 = d.k4 + 0.5 * t4;
-    let t11 = p.l * 0.5 * (c_q1 * t6 - t5) + t10;
-    [[t4 + d.k7 + 2.0 * t7, t9, t11], [t9, t8, t10], [t11, t10, d.k4]]
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = c_q2 * d.k5;
+    let t1 = s_q1 * s_q2 * d.k3;
+    let t2 = c_q2 * d.k3;
+    let t3 = p.l * (c_q1 * (0.5 * t2 + d.k6) - 0.5 * t1);
+    let t4 = t0 + d.k8;
+    let t5 = t3 + t4;
+    let t6 = d.k4 + 0.5 * t0;
+    let t7 = 0.5 * p.l * (c_q1 * t2 - t1) + t6;
+    [[t0 + d.k7 + 2.0 * t3, t5, t7], [t5, t4, t6], [t7, t6, d.k4]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -337,25 +337,24 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.g * s_q0 - p.l * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 + qd[2];
-    let t9 = p.g * c_q0 * c_q1 - s_q1 * t4;
-    let t10 = t9 * d.k3;
-    let t11 = (c_q2 * t9 - s_q2 * (c_q1 * t4 + p.g * c_q0 * s_q1 - p.l * t5 * t5))
-        * d.k3;
-    let t12 = s_q2 * (t8 * t8) * d.k5;
-    let t13 = 1.5 * t10 + 0.5 * (t11 - t12);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 + qd[2];
+    let t3 = p.g * c_q0 * c_q1 - s_q1 * t0;
+    let t4 = t3 * d.k3;
+    let t5 = (c_q2 * t3 - s_q2 * (c_q1 * t0 + p.g * c_q0 * s_q1 - p.l * t1 * t1)) * d.k3;
+    let t6 = s_q2 * (t2 * t2) * d.k5;
+    let t7 = 1.5 * t4 + 0.5 * (t5 - t6);
     [
-        t13 + 2.5 * c_q0 * d.k0
+        t7 + 2.5 * c_q0 * d.k0
             + p.l * d.k3
-                * (s_q1 * (-1.5 * t5 * t5 - 0.5 * c_q2 * t8 * t8)
-                    - 0.5 * c_q1 * s_q2 * t8 * t8),
-        t13,
-        0.5 * t11,
+                * (s_q1 * (-1.5 * t1 * t1 - 0.5 * c_q2 * t2 * t2)
+                    - 0.5 * c_q1 * s_q2 * t2 * t2),
+        t7,
+        0.5 * t5,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -378,14 +377,13 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = q[0] + q[1];
-    let t2 = libm::Libm::<Real>::cos(t1);
-    let t3 = libm::Libm::<Real>::cos(q[2] + t1);
-    let t4 = t3 * d.k0;
-    let t5 = 1.5 * t2 * d.k0 + 0.5 * t4;
-    [2.5 * c_q0 * d.k0 + t5, t5, 0.5 * t4]
+    let c_q0 = cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = cos(q[2] + t0);
+    let t3 = t2 * d.k0;
+    let t4 = 1.5 * t1 * d.k0 + 0.5 * t3;
+    [2.5 * c_q0 * d.k0 + t4, t4, 0.5 * t3]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -411,47 +409,47 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = t2 - p.l * qd[0] * qd[0];
-    let t6 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = t6 + qd[2];
-    let t10 = p.g * c_q0;
-    let t11 = c_q1 * t10;
-    let t12 = t11 - s_q1 * t5;
-    let t13 = s_q1 * t10;
-    let t14 = t11 - t2 * s_q1;
-    let t15 = c_q0 * d.k0;
-    let t16 = c_q2 * d.k3;
-    let t17 = c_q2 * d.k5;
-    let t18 = s_q2 * d.k3;
-    let t19 = s_q1 * t18;
-    let t20 = p.l * (c_q1 * (0.5 * t16 + d.k6) - 0.5 * t19);
-    let t21 = t17 + d.k8;
-    let t22 = t20 + t21;
-    let t23 = d.k4 + 0.5 * t17;
-    let t24 = p.l * 0.5 * (c_q1 * t16 - t19) + t23;
-    let t25 = (c_q2 * t12 - s_q2 * (c_q1 * t5 + t13 - p.l * t6 * t6)) * d.k3;
-    let t26 = 1.5 * t12 * d.k3 + 0.5 * t25 - 0.5 * s_q2 * t9 * t9 * d.k5;
-    let t27 = (c_q2 * t14 - s_q2 * (t13 + t2 * c_q1)) * d.k3;
-    let t28 = 1.5 * t14 * d.k3 + 0.5 * t27;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = t0 - p.l * qd[0] * qd[0];
+    let t2 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t3 = t2 + qd[2];
+    let t4 = p.g * c_q0;
+    let t5 = c_q1 * t4;
+    let t6 = t5 - s_q1 * t1;
+    let t7 = s_q1 * t4;
+    let t8 = t5 - t0 * s_q1;
+    let t9 = c_q0 * d.k0;
+    let t10 = c_q2 * d.k3;
+    let t11 = c_q2 * d.k5;
+    let t12 = s_q2 * d.k3;
+    let t13 = s_q1 * t12;
+    let t14 = p.l * (c_q1 * (0.5 * t10 + d.k6) - 0.5 * t13);
+    let t15 = t11 + d.k8;
+    let t16 = t14 + t15;
+    let t17 = d.k4 + 0.5 * t11;
+    let t18 = 0.5 * p.l * (c_q1 * t10 - t13) + t17;
+    let t19 = (c_q2 * t6 - s_q2 * (c_q1 * t1 + t7 - p.l * t2 * t2)) * d.k3;
+    let t20 = 1.5 * t6 * d.k3 + 0.5 * t19 - 0.5 * s_q2 * t3 * t3 * d.k5;
+    let t21 = (c_q2 * t8 - s_q2 * (t7 + t0 * c_q1)) * d.k3;
+    let t22 = 1.5 * t8 * d.k3 + 0.5 * t21;
     JointSpace {
         mass_matrix: [
-            [t17 + d.k7 + 2.0 * t20, t22, t24],
-            [t22, t21, t23],
-            [t24, t23, d.k4],
+            [t11 + d.k7 + 2.0 * t14, t16, t18],
+            [t16, t15, t17],
+            [t18, t17, d.k4],
         ],
         bias: [
-            2.5 * t15
+            2.5 * t9
                 + p.l
-                    * (s_q1 * (-1.5 * t6 * t6 * d.k3 - 0.5 * t9 * t9 * t16)
-                        - 0.5 * c_q1 * t9 * t9 * t18) + t26,
-            t26,
-            0.5 * t25,
+                    * (s_q1 * (-1.5 * t2 * t2 * d.k3 - 0.5 * t3 * t3 * t10)
+                        - 0.5 * c_q1 * t3 * t3 * t12) + t20,
+            t20,
+            0.5 * t19,
         ],
-        gravity: [2.5 * t15 + t28, t28, 0.5 * t27],
+        gravity: [2.5 * t9 + t22, t22, 0.5 * t21],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -487,56 +485,56 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.g * c_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 + qd[2];
-    let t9 = p.g * s_q0;
-    let t10 = qd[0] * (p.l * qd[0]);
-    let t11 = c_q1 * t10;
-    let t12 = s_q1 * t10;
-    let t13 = t5 * (t5 * s_q2);
-    let t14 = p.m * c_q2;
-    let t15 = t5 * (t5 * d.k3);
-    let t16 = s_q2 * d.k9;
-    let t17 = s_q2 * t14 - c_q2 * t16;
-    let t18 = p.m * s_q2 * s_q2 + c_q2 * c_q2 * d.k9;
-    let t19 = d.k4 + t18 * d.k10;
-    let inv20 = 1.0 / t19;
-    let t21 = p.m + c_q2 * t14 + s_q2 * t16 - t17 * t17 * d.k10 * inv20;
-    let t22 = p.l * t18 + d.k11;
-    let t23 = p.l * t17;
-    let t24 = t17 - inv20 * t22 * t23;
-    let t25 = s_q1 * t21 + c_q1 * t24;
-    let t26 = p.m + t18 - inv20 * t22 * t22;
-    let t27 = s_q1 * t24 + c_q1 * t26;
-    let t28 = s_q1 * t25 + c_q1 * t27;
-    let t29 = d.k4 + d.k10 * t28;
-    let inv30 = 1.0 / t29;
-    let t31 = 0.5 * t8 * t8 * d.k3 + c_q2 * t15;
-    let t32 = -0.5 * tau[2] * d.k13 - t13 * d.k12;
-    let t33 = s_q2 * t31 + c_q2 * t32;
-    let t34 = p.l * t33 + tau[1] - tau[2];
-    let t35 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.g * c_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 + qd[2];
+    let t3 = p.g * s_q0;
+    let t4 = qd[0] * (p.l * qd[0]);
+    let t5 = c_q1 * t4;
+    let t6 = s_q1 * t4;
+    let t7 = t1 * (t1 * s_q2);
+    let t8 = p.m * c_q2;
+    let t9 = t1 * (t1 * d.k3);
+    let t10 = s_q2 * d.k9;
+    let t11 = s_q2 * t8 - c_q2 * t10;
+    let t12 = p.m * s_q2 * s_q2 + c_q2 * c_q2 * d.k9;
+    let t13 = d.k4 + t12 * d.k10;
+    let inv0 = 1.0 / t13;
+    let t14 = p.m + c_q2 * t8 + s_q2 * t10 - t11 * t11 * d.k10 * inv0;
+    let t15 = p.l * t12 + d.k11;
+    let t16 = p.l * t11;
+    let t17 = t11 - inv0 * t15 * t16;
+    let t18 = s_q1 * t14 + c_q1 * t17;
+    let t19 = p.m + t12 - inv0 * t15 * t15;
+    let t20 = s_q1 * t17 + c_q1 * t19;
+    let t21 = s_q1 * t18 + c_q1 * t20;
+    let t22 = d.k4 + d.k10 * t21;
+    let inv1 = 1.0 / t22;
+    let t23 = 0.5 * t2 * t2 * d.k3 + c_q2 * t9;
+    let t24 = -0.5 * tau[2] * d.k13 - t7 * d.k12;
+    let t25 = s_q2 * t23 + c_q2 * t24;
+    let t26 = p.l * t25 + tau[1] - tau[2];
+    let t27 = tau[0]
         + p.l
             * (s_q1
-                * (0.5 * t15 + c_q2 * t31 + t11 * t21 - s_q2 * t32 - t12 * t24
-                    - inv20 * t23 * t34)
-                + c_q1 * (t33 + t11 * t24 - t12 * t26 - inv20 * t22 * t34)) - tau[1]
-        - s_q0 * (c_q1 * t25 - s_q1 * t27) * d.k14 - t2 * (d.k11 + p.l * t28);
-    let t36 = inv30 * t35;
-    let t37 = t2 + p.l * inv30 * t35;
-    let t38 = c_q1 * t9 + s_q1 * t37 - t11;
-    let t39 = c_q1 * t37 + t12 - s_q1 * t9;
-    let t40 = inv20 * (t34 - t23 * t38 - t22 * t39 - t19 * inv30 * t35);
-    let t41 = t36 + t40;
+                * (0.5 * t9 + c_q2 * t23 + t5 * t14 - s_q2 * t24 - t6 * t17
+                    - inv0 * t16 * t26)
+                + c_q1 * (t25 + t5 * t17 - t6 * t19 - inv0 * t15 * t26)) - tau[1]
+        - s_q0 * (c_q1 * t18 - s_q1 * t20) * d.k14 - t0 * (d.k11 + p.l * t21);
+    let t28 = inv1 * t27;
+    let t29 = t0 + p.l * inv1 * t27;
+    let t30 = c_q1 * t3 + s_q1 * t29 - t5;
+    let t31 = c_q1 * t29 + t6 - s_q1 * t3;
+    let t32 = inv0 * (t26 - t16 * t30 - t15 * t31 - t13 * inv1 * t27);
+    let t33 = t28 + t32;
     [
-        t36,
-        t40,
-        (tau[2] - d.k4 * t41
-            - 0.5 * d.k3 * (p.l * t13 + c_q2 * (t39 + p.l * t41) - s_q2 * t38)) * d.k15,
+        t28,
+        t32,
+        (tau[2] - d.k4 * t33
+            - 0.5 * d.k3 * (p.l * t7 + c_q2 * (t31 + p.l * t33) - s_q2 * t30)) * d.k15,
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
@@ -566,24 +564,24 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let t6 = p.l * qd[0];
-    let t7 = s_q1 * c_q2;
-    let t8 = (2.0 * t6 * t7 - s_q2 * -2.0 * (p.l * t2 + c_q1 * t6)) * d.k3;
-    let t9 = s_q2 * d.k5;
-    let t10 = t5 * t9;
-    let t11 = t5 * d.k3;
-    let t12 = c_q1 * s_q2 * t11;
-    let t13 = 3.0 * qd[0] * s_q1 * d.k5 + 0.5 * t8;
-    let t14 = p.l * (s_q1 * (-3.0 * t2 * d.k3 - c_q2 * t11) - t12) - t10;
-    let t15 = t2 * t9;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let t2 = p.l * qd[0];
+    let t3 = s_q1 * c_q2;
+    let t4 = (2.0 * t2 * t3 + 2.0 * s_q2 * (p.l * t0 + c_q1 * t2)) * d.k3;
+    let t5 = s_q2 * d.k5;
+    let t6 = t1 * t5;
+    let t7 = t1 * d.k3;
+    let t8 = c_q1 * s_q2 * t7;
+    let t9 = 3.0 * qd[0] * s_q1 * d.k5 + 0.5 * t4;
+    let t10 = p.l * (s_q1 * (-3.0 * t0 * d.k3 - c_q2 * t7) - t8) - t6;
+    let t11 = t0 * t5;
     [
-        [0.5 * (t13 + t14), 0.5 * (t14 + t15), -0.5 * (p.l * (t12 + t7 * t11) + t10)],
-        [0.5 * (t13 - t10), 0.5 * (t15 - t10), -0.5 * t10],
-        [0.25 * t8, 0.5 * t15, 0.0],
+        [0.5 * (t9 + t10), 0.5 * (t10 + t11), -0.5 * (p.l * (t8 + t3 * t7) + t6)],
+        [0.5 * (t9 - t6), 0.5 * (t11 - t6), -0.5 * t6],
+        [0.25 * t4, 0.5 * t11, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -608,33 +606,32 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = p.l * t4;
-    let t8 = t4 + qd[2];
-    let t9 = p.l * qd[0];
-    let t10 = c_q1 * t9;
-    let t11 = s_q1 * t9;
-    let t12 = p.l * s_q0;
-    let t13 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t14 = p.l * t13;
-    let t15 = t7 + t10;
-    let t16 = c_q2 * t11 + s_q2 * t15;
-    let t17 = 0.5 * t7 + t10;
-    let t18 = 0.5 * p.l * t8 + c_q2 * t15 - s_q2 * t11;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = p.l * t0;
+    let t2 = t0 + qd[2];
+    let t3 = p.l * qd[0];
+    let t4 = c_q1 * t3;
+    let t5 = s_q1 * t3;
+    let t6 = p.l * s_q0;
+    let t7 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t8 = p.l * t7;
+    let t9 = t1 + t4;
+    let t10 = c_q2 * t5 + s_q2 * t9;
+    let t11 = 0.5 * t1 + t4;
+    let t12 = 0.5 * p.l * t2 + c_q2 * t9 - s_q2 * t5;
     (
         0.5
-            * (0.25 * qd[0] * qd[0] * d.k5 + p.jz * (t8 * t8 + qd[0] * qd[0] + t4 * t4)
+            * (0.25 * qd[0] * qd[0] * d.k5 + p.jz * (t2 * t2 + qd[0] * qd[0] + t0 * t0)
                 + p.m
-                    * (t16 * t16 + t18 * t18
-                        + (t17 * t17 + qd[0] * qd[0] * s_q1 * s_q1 * d.k10))),
+                    * (t10 * t10 + t12 * t12 + t11 * t11
+                        + qd[0] * qd[0] * s_q1 * s_q1 * d.k10)),
         0.5 * s_q0 * d.k0
             + d.k16
-                * (t12 + 0.5 * t14
-                    + (t12 + t14
-                        + 0.5 * p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t13))),
+                * (t6 + 0.5 * t8 + t6 + t8
+                    + 0.5 * p.l * (s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + c_q2 * t7)),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -658,27 +655,27 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = p.l * c_q0;
-    let t3 = p.l * s_q0;
-    let t4 = q[0] + q[1];
-    let t5 = libm::Libm::<Real>::cos(t4);
-    let t6 = libm::Libm::<Real>::sin(t4);
-    let t7 = t4 + q[2];
-    let t8 = libm::Libm::<Real>::cos(t7);
-    let t9 = libm::Libm::<Real>::sin(t7);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.l * c_q0;
+    let t1 = p.l * s_q0;
+    let t2 = q[0] + q[1];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = t2 + q[2];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t5, -t6, 0.0], [t6, t5, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2, t3, 0.0],
+            rotation: [[t3, -t4, 0.0], [t4, t3, 0.0], [0.0, 0.0, 1.0]],
+            position: [t0, t1, 0.0],
         },
         Pose {
-            rotation: [[t8, -t9, 0.0], [t9, t8, 0.0], [0.0, 0.0, 1.0]],
-            position: [t2 + p.l * t5, t3 + p.l * t6, 0.0],
+            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
+            position: [t0 + p.l * t3, t1 + p.l * t4, 0.0],
         },
     ]
 }
@@ -705,11 +702,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -736,25 +732,25 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = p.l * c_q1;
-    let t7 = p.l * s_q1;
-    let t8 = p.l + t6;
-    let t9 = c_q2 * t7 + s_q2 * t8;
-    let t10 = c_q2 * t8 - s_q2 * t7;
-    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t12 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t13 = -t12;
-    let t14 = c_q2 * t11;
-    let t15 = t14 + s_q2 * t13;
-    let t16 = s_q2 * t11;
-    let t17 = c_q2 * t13 - t16;
-    let t18 = t16 + c_q2 * t12;
-    let t19 = t14 - s_q2 * t12;
-    let t20 = p.l * s_q2;
-    let t21 = p.l * c_q2;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.l * c_q1;
+    let t1 = p.l * s_q1;
+    let t2 = p.l + t0;
+    let t3 = c_q2 * t1 + s_q2 * t2;
+    let t4 = c_q2 * t2 - s_q2 * t1;
+    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t6 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t7 = -t6;
+    let t8 = c_q2 * t5;
+    let t9 = t8 + s_q2 * t7;
+    let t10 = s_q2 * t5;
+    let t11 = c_q2 * t7 - t10;
+    let t12 = t10 + c_q2 * t6;
+    let t13 = t8 - s_q2 * t6;
+    let t14 = p.l * s_q2;
+    let t15 = p.l * c_q2;
     [
         [
             [0.0, 0.0, 0.0],
@@ -765,16 +761,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [t7 * t11 + t6 * t13, 0.0, 0.0],
-            [t7 * t12 + t6 * t11, 0.0, 0.0],
+            [t1 * t5 + t0 * t7, 0.0, 0.0],
+            [t1 * t6 + t0 * t5, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0],
         ],
         [
-            [t9 * t15 + t10 * t17, t15 * t20 + t17 * t21, 0.0],
-            [t9 * t18 + t10 * t19, t18 * t20 + t19 * t21, 0.0],
+            [t3 * t9 + t4 * t11, t9 * t14 + t11 * t15, 0.0],
+            [t3 * t12 + t4 * t13, t12 * t14 + t13 * t15, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -804,8 +800,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -831,8 +826,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -857,7 +851,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

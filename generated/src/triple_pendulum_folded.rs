@@ -29,7 +29,7 @@
 //! | `gravity` | 2 | 4 | 0 | 0 | 0 | 3 |
 //! | `joint_space` | 36 | 29 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 71 | 43 | 2 | 0 | 3 | 3 |
-//! | `coriolis_matrix` | 31 | 13 | 0 | 0 | 2 | 2 |
+//! | `coriolis_matrix` | 30 | 13 | 0 | 0 | 2 | 2 |
 //! | `energy` | 26 | 18 | 0 | 0 | 3 | 3 |
 //! | `body_poses` | 4 | 7 | 0 | 0 | 3 | 3 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -118,13 +118,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -136,7 +131,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -177,33 +171,32 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
-    let t5 = c_q0 + 2.0 * qdd[0];
-    let t6 = qd[0] + qd[1];
-    let t7 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t10 = t6 * t6;
-    let t11 = 2.0 * t7 + c_q1 * t5 - s_q1 * t4;
-    let t12 = t6 + qd[2];
-    let t13 = t7 + qdd[2];
-    let t14 = 2.0 * t13 + c_q2 * t11 - s_q2 * (c_q1 * t4 + s_q1 * t5 - 2.0 * t10);
-    let t15 = c_q2 * t13 - s_q2 * t12 * t12;
-    let t16 = t14 + 3.0 * t11 + 2.0 * t15;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = c_q0 + 2.0 * qdd[0];
+    let t2 = qd[0] + qd[1];
+    let t3 = qdd[0] + qdd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t2 * t2;
+    let t5 = 2.0 * t3 + c_q1 * t1 - s_q1 * t0;
+    let t6 = t2 + qd[2];
+    let t7 = t3 + qdd[2];
+    let t8 = 2.0 * t7 + c_q2 * t5 - s_q2 * (c_q1 * t0 + s_q1 * t1 - 2.0 * t4);
+    let t9 = c_q2 * t7 - s_q2 * t6 * t6;
+    let t10 = t8 + 3.0 * t5 + 2.0 * t9;
     [
-        5.0 * t5
+        5.0 * t1
             + 2.0
-                * (s_q1 * (-3.0 * t10 - c_q2 * t12 * t12 - s_q2 * t13)
-                    + c_q1 * (3.0 * t7 + t15)) + t16,
-        t16,
-        t14,
+                * (s_q1 * (-3.0 * t4 - c_q2 * t6 * t6 - s_q2 * t7)
+                    + c_q1 * (3.0 * t3 + t9)) + t10,
+        t10,
+        t8,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -226,16 +219,15 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t4 = s_q1 * s_q2;
-    let t5 = 2.0 * c_q2 + 2.0;
-    let t6 = 2.0 * (c_q2 + c_q1 * c_q2 - t4) + 2.0;
-    let t7 = c_q1 * (c_q2 + 3.0) - t4;
-    let t8 = 4.0 * c_q2 + 2.0 * t7 + 8.0;
-    [[4.0 * (c_q2 + t7) + 18.0, t8, t6], [t8, 4.0 * c_q2 + 8.0, t5], [t6, t5, 2.0]]
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = s_q1 * s_q2;
+    let t1 = 2.0 * c_q2 + 2.0;
+    let t2 = 2.0 * (c_q2 + c_q1 * c_q2 - t0) + 2.0;
+    let t3 = c_q1 * (c_q2 + 3.0) - t0;
+    let t4 = 4.0 * c_q2 + 2.0 * t3 + 8.0;
+    [[4.0 * (c_q2 + t3) + 18.0, t4, t2], [t4, 4.0 * c_q2 + 8.0, t1], [t2, t1, 2.0]]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -257,26 +249,21 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 * t5;
-    let t9 = t5 + qd[2];
-    let t10 = s_q2 * (c_q1 * t4 + c_q0 * s_q1 - 2.0 * t8);
-    let t11 = c_q0 * c_q1 - s_q1 * t4;
-    let t12 = c_q2 * t11;
-    let t13 = s_q2 * (t9 * t9);
-    let t14 = t12 - t10;
-    let t15 = t14 + 3.0 * t11 - 2.0 * t13;
-    [
-        t15 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - t13 * c_q1),
-        t15,
-        t14,
-    ]
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let t4 = s_q2 * (c_q1 * t0 + c_q0 * s_q1 - 2.0 * t2);
+    let t5 = c_q0 * c_q1 - s_q1 * t0;
+    let t6 = c_q2 * t5;
+    let t7 = s_q2 * (t3 * t3);
+    let t8 = t6 - t4;
+    let t9 = t8 + 3.0 * t5 - 2.0 * t7;
+    [t9 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t2 - c_q2 * t3 * t3) - t7 * c_q1), t9, t8]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -297,14 +284,13 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let t1 = q[0] + q[1];
-    let t2 = libm::Libm::<Real>::cos(t1);
-    let t3 = libm::Libm::<Real>::cos(q[2] + t1);
-    let t4 = 3.0 * t2 + t3;
-    [5.0 * c_q0 + t4, t4, t3]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = cos(q[2] + t0);
+    let t3 = 3.0 * t1 + t2;
+    [5.0 * c_q0 + t3, t3, t2]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
@@ -328,45 +314,44 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 - 2.0 * qd[0] * qd[0];
-    let t5 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t5 * t5;
-    let t9 = t5 + qd[2];
-    let t10 = s_q1 * s_q2;
-    let t11 = 2.0 * c_q2 + 2.0;
-    let t12 = 2.0 * (c_q2 + c_q1 * c_q2 - t10) + 2.0;
-    let t13 = c_q0 * c_q1;
-    let t14 = c_q0 * s_q1;
-    let t15 = s_q2 * (c_q1 * t4 + t14 - 2.0 * t8);
-    let t16 = t13 - s_q1 * t4;
-    let t17 = c_q2 * t16;
-    let t18 = s_q2 * (t14 + s_q0 * c_q1);
-    let t19 = t13 - s_q0 * s_q1;
-    let t20 = c_q2 * t19;
-    let t21 = s_q2 * (t9 * t9);
-    let t22 = c_q1 * (c_q2 + 3.0) - t10;
-    let t23 = 4.0 * c_q2 + 2.0 * t22 + 8.0;
-    let t24 = t17 - t15;
-    let t25 = t20 - t18;
-    let t26 = t25 + 3.0 * t19;
-    let t27 = t24 + 3.0 * t16 - 2.0 * t21;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 - 2.0 * qd[0] * qd[0];
+    let t1 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t1 * t1;
+    let t3 = t1 + qd[2];
+    let t4 = s_q1 * s_q2;
+    let t5 = 2.0 * c_q2 + 2.0;
+    let t6 = 2.0 * (c_q2 + c_q1 * c_q2 - t4) + 2.0;
+    let t7 = c_q0 * c_q1;
+    let t8 = c_q0 * s_q1;
+    let t9 = s_q2 * (c_q1 * t0 + t8 - 2.0 * t2);
+    let t10 = t7 - s_q1 * t0;
+    let t11 = c_q2 * t10;
+    let t12 = s_q2 * (t8 + s_q0 * c_q1);
+    let t13 = t7 - s_q0 * s_q1;
+    let t14 = c_q2 * t13;
+    let t15 = s_q2 * (t3 * t3);
+    let t16 = c_q1 * (c_q2 + 3.0) - t4;
+    let t17 = 4.0 * c_q2 + 2.0 * t16 + 8.0;
+    let t18 = t11 - t9;
+    let t19 = t14 - t12;
+    let t20 = t19 + 3.0 * t13;
+    let t21 = t18 + 3.0 * t10 - 2.0 * t15;
     JointSpace {
         mass_matrix: [
-            [4.0 * (c_q2 + t22) + 18.0, t23, t12],
-            [t23, 4.0 * c_q2 + 8.0, t11],
-            [t12, t11, 2.0],
+            [4.0 * (c_q2 + t16) + 18.0, t17, t6],
+            [t17, 4.0 * c_q2 + 8.0, t5],
+            [t6, t5, 2.0],
         ],
         bias: [
-            t27 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t8 - c_q2 * t9 * t9) - t21 * c_q1),
-            t27,
-            t24,
+            t21 + 5.0 * c_q0 + 2.0 * (s_q1 * (-3.0 * t2 - c_q2 * t3 * t3) - t15 * c_q1),
+            t21,
+            t18,
         ],
-        gravity: [t26 + 5.0 * c_q0, t26, t25],
+        gravity: [t20 + 5.0 * c_q0, t20, t19],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -396,53 +381,52 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t4 + qd[2];
-    let t8 = s_q2 * c_q2;
-    let t9 = qd[0] * (qd[0] * c_q1);
-    let t10 = qd[0] * (qd[0] * s_q1);
-    let t11 = c_q2 * c_q2;
-    let t12 = t4 * t4 * s_q2 - 0.5 * tau[2];
-    let t13 = 3.0 - t11;
-    let t14 = 6.0 - 2.0 * t11;
-    let inv15 = 1.0 / t14;
-    let t16 = s_q2 * t7 * t7 + c_q2 * t12;
-    let t17 = 2.0 * t16 + tau[1] - tau[2];
-    let t18 = -0.5 * s_q2 * s_q2 - t8 * t8 * inv15;
-    let t19 = t8 * (0.5 - t13 * inv15);
-    let t20 = -0.5 * t11 - t13 * t13 * inv15;
-    let t21 = s_q1 * t18 + c_q1 * t19;
-    let t22 = s_q1 * t19 + c_q1 * t20;
-    let t23 = s_q1 * t21 + c_q1 * t22;
-    let t24 = 4.0 * t23 + 10.0;
-    let inv25 = 1.0 / t24;
-    let t26 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let t2 = s_q2 * c_q2;
+    let t3 = qd[0] * (qd[0] * c_q1);
+    let t4 = qd[0] * (qd[0] * s_q1);
+    let t5 = c_q2 * c_q2;
+    let t6 = t0 * t0 * s_q2 - 0.5 * tau[2];
+    let t7 = 3.0 - t5;
+    let t8 = 6.0 - 2.0 * t5;
+    let inv0 = 1.0 / t8;
+    let t9 = s_q2 * t1 * t1 + c_q2 * t6;
+    let t10 = 2.0 * t9 + tau[1] - tau[2];
+    let t11 = -0.5 * s_q2 * s_q2 - t2 * t2 * inv0;
+    let t12 = t2 * (0.5 - t7 * inv0);
+    let t13 = -0.5 * t5 - t7 * t7 * inv0;
+    let t14 = s_q1 * t11 + c_q1 * t12;
+    let t15 = s_q1 * t12 + c_q1 * t13;
+    let t16 = s_q1 * t14 + c_q1 * t15;
+    let t17 = 4.0 * t16 + 10.0;
+    let inv1 = 1.0 / t17;
+    let t18 = tau[0]
         + 2.0
             * (s_q1
-                * (3.0 * t4 * t4 + c_q2 * t7 * t7 + 2.0 * (t9 * t18 - t10 * t19)
-                    - s_q2 * t12 - t8 * inv15 * t17)
-                + c_q1 * (t16 + 2.0 * (t9 * t19 - t10 * t20) - t13 * inv15 * t17)
-                - s_q0 * (c_q1 * t21 - s_q1 * t22)) - tau[1] - c_q0 * (2.0 * t23 + 5.0);
-    let t27 = inv25 * t26;
-    let t28 = c_q0 + 2.0 * t27;
-    let t29 = s_q0 * c_q1 + s_q1 * t28 - 2.0 * t9;
-    let t30 = c_q1 * t28 + 2.0 * t10 - s_q0 * s_q1;
-    let t31 = inv15 * (t17 - t8 * t29 - t13 * t30 - t14 * inv25 * t26);
-    let t32 = t27 + t31;
-    [t27, t31, 0.5 * (s_q2 * t29 - 2.0 * (t12 + t32) - c_q2 * (t30 + 2.0 * t32))]
+                * (3.0 * t0 * t0 + c_q2 * t1 * t1 + 2.0 * (t3 * t11 - t4 * t12)
+                    - s_q2 * t6 - t2 * inv0 * t10)
+                + c_q1 * (t9 + 2.0 * (t3 * t12 - t4 * t13) - t7 * inv0 * t10)
+                - s_q0 * (c_q1 * t14 - s_q1 * t15)) - tau[1] - c_q0 * (2.0 * t16 + 5.0);
+    let t19 = inv1 * t18;
+    let t20 = c_q0 + 2.0 * t19;
+    let t21 = s_q0 * c_q1 + s_q1 * t20 - 2.0 * t3;
+    let t22 = c_q1 * t20 + 2.0 * t4 - s_q0 * s_q1;
+    let t23 = inv0 * (t10 - t2 * t21 - t7 * t22 - t8 * inv1 * t18);
+    let t24 = t19 + t23;
+    [t19, t23, 0.5 * (s_q2 * t21 - 2.0 * (t6 + t24) - c_q2 * (t22 + 2.0 * t24))]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 31,
+    mul: 30,
     add: 13,
     div: 0,
     sqrt: 0,
@@ -462,32 +446,31 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t5 = t2 + qd[2];
-    let t6 = qd[0] * s_q1;
-    let t7 = s_q2 * t5;
-    let t8 = c_q2 * t5;
-    let t9 = c_q1 * t7;
-    let t10 = s_q1 * (-6.0 * t2 - 2.0 * t8) - 2.0 * t9;
-    let t11 = 4.0 * c_q2 * t6 - s_q2 * -4.0 * (t2 + qd[0] * c_q1);
-    let t12 = t11 + 12.0 * t6 - 4.0 * t7;
-    let t13 = t2 * s_q2;
-    let t14 = 4.0 * (t13 - t7);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let t2 = qd[0] * s_q1;
+    let t3 = s_q2 * t1;
+    let t4 = c_q2 * t1;
+    let t5 = c_q1 * t3;
+    let t6 = s_q1 * (-6.0 * t0 - 2.0 * t4) - 2.0 * t5;
+    let t7 = 4.0 * c_q2 * t2 + 4.0 * s_q2 * (t0 + qd[0] * c_q1);
+    let t8 = t7 + 12.0 * t2 - 4.0 * t3;
+    let t9 = t0 * s_q2;
+    let t10 = 4.0 * (t9 - t3);
     [
         [
-            0.5 * (2.0 * t10 + t12),
-            0.5 * (2.0 * t10 + t14),
-            0.5 * (2.0 * -2.0 * (t9 + s_q1 * t8) - 4.0 * t7),
+            0.5 * (2.0 * t6 + t8),
+            0.5 * (2.0 * t6 + t10),
+            0.5 * (-4.0 * (t5 + s_q1 * t4) - 4.0 * t3),
         ],
-        [0.5 * t12, 0.5 * t14, -2.0 * t7],
-        [0.5 * t11, 2.0 * t13, 0.0],
+        [0.5 * t8, 0.5 * t10, -2.0 * t3],
+        [0.5 * t7, 2.0 * t9, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -510,26 +493,23 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = qd[0] + qd[1];
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t7 = t4 + qd[2];
-    let t8 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t9 = qd[0] * c_q1;
-    let t10 = qd[0] * s_q1;
-    let t11 = 2.0 * (t4 + t9);
-    let t12 = 2.0 * c_q2 * t10 + s_q2 * t11;
-    let t13 = t4 + 2.0 * t9;
-    let t14 = t7 + c_q2 * t11 - 2.0 * s_q2 * t10;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] + qd[1];
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t1 = t0 + qd[2];
+    let t2 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t3 = qd[0] * c_q1;
+    let t4 = qd[0] * s_q1;
+    let t5 = 2.0 * (t0 + t3);
+    let t6 = 2.0 * c_q2 * t4 + s_q2 * t5;
+    let t7 = t0 + 2.0 * t3;
+    let t8 = t1 + c_q2 * t5 - 2.0 * s_q2 * t4;
     (
         qd[0] * qd[0]
-            + 0.5
-                * (t4 * t4 + t13 * t13 + 4.0 * t10 * t10 + t7 * t7 + t12 * t12
-                    + t14 * t14),
-        5.0 * s_q0 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + t8 * (3.0 + c_q2),
+            + 0.5 * (t0 * t0 + t7 * t7 + 4.0 * t4 * t4 + t1 * t1 + t6 * t6 + t8 * t8),
+        5.0 * s_q0 + s_q2 * (c_q0 * c_q1 - s_q0 * s_q1) + t2 * (3.0 + c_q2),
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -551,26 +531,25 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = q[0] + q[1];
-    let (t3, t4) = libm::Libm::<Real>::sincos(t2);
-    let t5 = t2 + q[2];
-    let t6 = libm::Libm::<Real>::cos(t5);
-    let t7 = libm::Libm::<Real>::sin(t5);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = q[0] + q[1];
+    let (t1, t2) = sin_cos(t0);
+    let t3 = t0 + q[2];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t4, -t3, 0.0], [t3, t4, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t2, -t1, 0.0], [t1, t2, 0.0], [0.0, 0.0, 1.0]],
             position: [2.0 * c_q0, 2.0 * s_q0, 0.0],
         },
         Pose {
-            rotation: [[t6, -t7, 0.0], [t7, t6, 0.0], [0.0, 0.0, 1.0]],
-            position: [2.0 * (c_q0 + t4), 2.0 * (s_q0 + t3), 0.0],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
+            position: [2.0 * (c_q0 + t2), 2.0 * (s_q0 + t1), 0.0],
         },
     ]
 }
@@ -597,11 +576,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -626,25 +604,24 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = 2.0 * c_q1 + 2.0;
-    let t7 = 2.0 * s_q1 * c_q2 + s_q2 * t6;
-    let t8 = c_q0 * s_q1;
-    let t9 = s_q0 * c_q1;
-    let t10 = t8 + t9;
-    let t11 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t12 = c_q2 * t11;
-    let t13 = s_q2 * t11;
-    let t14 = c_q2 * t10 + t13;
-    let t15 = t12 - s_q2 * t10;
-    let t16 = -t10;
-    let t17 = t12 + s_q2 * t16;
-    let t18 = c_q2 * t16 - t13;
-    let t19 = c_q2 * t6 - 2.0 * s_q1 * s_q2;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 2.0 * c_q1 + 2.0;
+    let t1 = 2.0 * s_q1 * c_q2 + s_q2 * t0;
+    let t2 = c_q0 * s_q1;
+    let t3 = s_q0 * c_q1;
+    let t4 = t2 + t3;
+    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t6 = c_q2 * t5;
+    let t7 = s_q2 * t5;
+    let t8 = c_q2 * t4 + t7;
+    let t9 = t6 - s_q2 * t4;
+    let t10 = -t4;
+    let t11 = t6 + s_q2 * t10;
+    let t12 = c_q2 * t10 - t7;
+    let t13 = c_q2 * t0 - 2.0 * s_q1 * s_q2;
     [
         [
             [0.0, 0.0, 0.0],
@@ -655,16 +632,16 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0],
         ],
         [
-            [2.0 * (s_q1 * t11 + c_q1 * t16), 0.0, 0.0],
-            [2.0 * (s_q1 * t10 + c_q1 * t11), 0.0, 0.0],
+            [2.0 * (s_q1 * t5 + c_q1 * t10), 0.0, 0.0],
+            [2.0 * (s_q1 * t4 + c_q1 * t5), 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [1.0, 1.0, 0.0],
         ],
         [
-            [t7 * t17 + t18 * t19, 2.0 * (s_q2 * t17 + c_q2 * t18), 0.0],
-            [t7 * t14 + t15 * t19, 2.0 * (s_q2 * t14 + c_q2 * t15), 0.0],
+            [t1 * t11 + t12 * t13, 2.0 * (s_q2 * t11 + c_q2 * t12), 0.0],
+            [t1 * t8 + t9 * t13, 2.0 * (s_q2 * t8 + c_q2 * t9), 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0],
@@ -694,8 +671,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -721,8 +697,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -747,7 +722,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -27,9 +27,9 @@
 //! | `mass_matrix` | 80 | 48 | 0 | 0 | 5 | 5 |
 //! | `bias` | 164 | 105 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 4 | 4 | 0 | 0 | 1 | 2 |
-//! | `joint_space` | 225 | 142 | 0 | 0 | 7 | 7 |
+//! | `joint_space` | 224 | 142 | 0 | 0 | 7 | 7 |
 //! | `forward_dynamics` | 465 | 278 | 5 | 0 | 5 | 5 |
-//! | `coriolis_matrix` | 365 | 209 | 0 | 0 | 8 | 8 |
+//! | `coriolis_matrix` | 364 | 209 | 0 | 0 | 8 | 8 |
 //! | `energy` | 111 | 72 | 0 | 0 | 5 | 5 |
 //! | `body_poses` | 54 | 43 | 0 | 0 | 6 | 6 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -38,7 +38,7 @@
 //! | `limit_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(clippy::approx_constant)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -139,13 +139,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,7 +152,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -197,108 +191,107 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] * s_q1;
-    let t4 = qdd[0] * c_q1;
-    let t5 = qdd[0] * s_q1;
-    let t6 = qd[1] * t3;
-    let t7 = qd[0] * c_q1;
-    let t8 = t6 - t4;
-    let t9 = t5 + qd[1] * t7;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t12 = t3 * s_q2 - t7 * c_q2;
-    let t13 = t7 * s_q2 + t3 * c_q2;
-    let t14 = t7 * t7;
-    let t15 = qd[1] + qd[2];
-    let t16 = qdd[1] + qdd[2];
-    let t17 = t8 * c_q2 + t9 * s_q2 + qd[2] * t13;
-    let t18 = t8 * s_q2 + qd[2] * t12 - t9 * c_q2;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t21 = t13 * c_q3 - t12 * s_q3;
-    let t22 = t12 * c_q3 + t13 * s_q3;
-    let t23 = qd[3] + t15;
-    let t24 = t16 + qdd[3];
-    let t25 = qd[3] * t22 + t17 * s_q3 + t18 * c_q3;
-    let t26 = qd[3] * t21 + t17 * c_q3 - t18 * s_q3;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t29 = t21 * c_q4 + t23 * s_q4;
-    let t30 = t23 * c_q4 - t21 * s_q4;
-    let t31 = qd[4] + t22;
-    let t32 = t26 + qdd[4];
-    let t33 = t24 * s_q4 + qd[4] * t30 - t25 * c_q4;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t36 = t29 * c_q5 - t31 * s_q5;
-    let t37 = t29 * s_q5 + t31 * c_q5;
-    let t38 = qd[5] + t30;
-    let t39 = 0.0171364731454 * (t24 * c_q4 + qdd[5] + t25 * s_q4 - qd[4] * t29)
-        - 0.0166855268546 * t36 * t37;
-    let t40 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
-    let t41 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
-    let t42 = 0.59565195167475 * t15 + 0.051322656825 * t13;
-    let t43 = 0.59155695167475 * t13 - 0.051322656825 * t15;
-    let t44 = 0.22402883622975 * t23 - 0.001653980355 * t22;
-    let t45 = -0.00460883622975 * t22 - 0.001653980355 * t23;
-    let t46 = 0.0166855268546 * (t33 * s_q5 + t32 * c_q5 + qd[5] * t36)
-        + 0.0171364731454 * t36 * t38;
-    let t47 = t37 * t38;
-    let t48 = 0.0171364731454 * t33 + 0.2365564731454 * t30 * t31 + s_q5 * t46
-        - 0.0004509462908 * c_q5 * t47;
-    let t49 = t39 - 0.21942 * t29 * t31;
-    let t50 = 0.2365564731454 * t32 + 0.0004509462908 * s_q5 * t47 + c_q5 * t46
-        - 0.0171364731454 * t29 * t30;
-    let t51 = t21 * t44 + t50 - 0.001653980355 * t24 - 0.00460883622975 * t26;
-    let t52 = qdd[1] + t3 * t7;
-    let t53 = qd[1] * qd[1] + t14;
-    let t54 = 0.01615 * t5 + 0.425 * t52 - 9.81 * c_q1;
-    let t55 = 0.425 * (t4 - 2.0 * t6) + -0.13585 * t0 + 0.1197 * (t14 + t3 * t3);
-    let t56 = -0.425 * t53 - 9.81 * s_q1 - 0.01615 * t4;
-    let t57 = c_q2 * t54 - s_q2 * t56;
-    let t58 = t16 - t12 * t13;
-    let t59 = t13 * t15 + t17;
-    let t60 = t12 * t12 + t15 * t15;
-    let t61 = t24 + t21 * t22;
-    let t62 = t22 * t23 + t25;
-    let t63 = t21 * t21 + t23 * t23;
-    let t64 = t23 * t45 + c_q4 * t48 - t22 * t44 - s_q4 * t49
-        - 0.017784735 * (t55 - 0.39225 * t59);
-    let t65 = c_q4 * t49 + 0.22402883622975 * t24 + s_q4 * t48
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] * s_q1;
+    let t2 = qdd[0] * c_q1;
+    let t3 = qdd[0] * s_q1;
+    let t4 = qd[1] * t1;
+    let t5 = qd[0] * c_q1;
+    let t6 = t4 - t2;
+    let t7 = t3 + qd[1] * t5;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t8 = t1 * s_q2 - t5 * c_q2;
+    let t9 = t5 * s_q2 + t1 * c_q2;
+    let t10 = t5 * t5;
+    let t11 = qd[1] + qd[2];
+    let t12 = qdd[1] + qdd[2];
+    let t13 = t6 * c_q2 + t7 * s_q2 + qd[2] * t9;
+    let t14 = t6 * s_q2 + qd[2] * t8 - t7 * c_q2;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t15 = t9 * c_q3 - t8 * s_q3;
+    let t16 = t8 * c_q3 + t9 * s_q3;
+    let t17 = qd[3] + t11;
+    let t18 = t12 + qdd[3];
+    let t19 = qd[3] * t16 + t13 * s_q3 + t14 * c_q3;
+    let t20 = qd[3] * t15 + t13 * c_q3 - t14 * s_q3;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t21 = t15 * c_q4 + t17 * s_q4;
+    let t22 = t17 * c_q4 - t15 * s_q4;
+    let t23 = qd[4] + t16;
+    let t24 = t20 + qdd[4];
+    let t25 = t18 * s_q4 + qd[4] * t22 - t19 * c_q4;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t26 = t21 * c_q5 - t23 * s_q5;
+    let t27 = t21 * s_q5 + t23 * c_q5;
+    let t28 = qd[5] + t22;
+    let t29 = 0.0171364731454 * (t18 * c_q4 + qdd[5] + t19 * s_q4 - qd[4] * t21)
+        - 0.0166855268546 * t26 * t27;
+    let t30 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
+    let t31 = 0.19371331275 * qd[1] + 1.75501953841 * t1;
+    let t32 = 0.59565195167475 * t11 + 0.051322656825 * t9;
+    let t33 = 0.59155695167475 * t9 - 0.051322656825 * t11;
+    let t34 = 0.22402883622975 * t17 - 0.001653980355 * t16;
+    let t35 = -0.00460883622975 * t16 - 0.001653980355 * t17;
+    let t36 = 0.0166855268546 * (t25 * s_q5 + t24 * c_q5 + qd[5] * t26)
+        + 0.0171364731454 * t26 * t28;
+    let t37 = t27 * t28;
+    let t38 = 0.0171364731454 * t25 + 0.2365564731454 * t22 * t23 + s_q5 * t36
+        - 0.0004509462908 * c_q5 * t37;
+    let t39 = t29 - 0.21942 * t21 * t23;
+    let t40 = 0.2365564731454 * t24 + 0.0004509462908 * s_q5 * t37 + c_q5 * t36
+        - 0.0171364731454 * t21 * t22;
+    let t41 = t15 * t34 + t40 - 0.001653980355 * t18 - 0.00460883622975 * t20;
+    let t42 = qdd[1] + t1 * t5;
+    let t43 = qd[1] * qd[1] + t10;
+    let t44 = 0.01615 * t3 + 0.425 * t42 - 9.81 * c_q1;
+    let t45 = 0.425 * (t2 - 2.0 * t4) + 0.1197 * (t10 + t1 * t1) - 0.13585 * t0;
+    let t46 = -0.425 * t43 - 9.81 * s_q1 - 0.01615 * t2;
+    let t47 = c_q2 * t44 - s_q2 * t46;
+    let t48 = t12 - t8 * t9;
+    let t49 = t9 * t11 + t13;
+    let t50 = t8 * t8 + t11 * t11;
+    let t51 = t18 + t15 * t16;
+    let t52 = t16 * t17 + t19;
+    let t53 = t15 * t15 + t17 * t17;
+    let t54 = t17 * t35 + c_q4 * t38 - t16 * t34 - s_q4 * t39
+        - 0.017784735 * (t45 - 0.39225 * t49);
+    let t55 = c_q4 * t39 + 0.22402883622975 * t18 + s_q4 * t38
         - 0.017784735
-            * (s_q3 * (t57 + 0.39225 * t58)
-                + c_q3 * (s_q2 * t54 + c_q2 * t56 - 0.39225 * t60))
-        - 0.001653980355 * t26 - t21 * t45;
-    let t66 = -0.017784735 * (c_q3 * t63 + s_q3 * t61);
-    let t67 = 1.598759275 * t58 + t66;
-    let t68 = -1.598759275 * t60 - 0.017784735 * (c_q3 * t61 - s_q3 * t63);
-    let t69 = t12 * t42 - 0.051322656825 * t16 - 0.59155695167475 * t18 - s_q3 * t51
-        - c_q3 * t64;
-    let t70 = t15 * t43 + c_q3 * t51 + t13 * t42 - s_q3 * t64 - 1.598759275 * t55
-        - 0.00697606230375 * t62;
-    let t71 = t65 + 0.39225 * t66 + 0.59565195167475 * t16 + 1.598759275 * t57
-        - 0.051322656825 * t18 - t12 * t43;
-    let t72 = c_q2 * t67 + s_q2 * t68;
-    let t73 = c_q2 * t68 - s_q2 * t67;
+            * (s_q3 * (t47 + 0.39225 * t48)
+                + c_q3 * (s_q2 * t44 + c_q2 * t46 - 0.39225 * t50))
+        - 0.001653980355 * t20 - t15 * t35;
+    let t56 = -0.017784735 * (c_q3 * t53 + s_q3 * t51);
+    let t57 = 1.598759275 * t48 + t56;
+    let t58 = -1.598759275 * t50 - 0.017784735 * (c_q3 * t51 - s_q3 * t53);
+    let t59 = t8 * t32 - 0.051322656825 * t12 - 0.59155695167475 * t14 - s_q3 * t41
+        - c_q3 * t54;
+    let t60 = t11 * t33 + c_q3 * t41 + t9 * t32 - s_q3 * t54 - 1.598759275 * t45
+        - 0.00697606230375 * t52;
+    let t61 = t55 + 0.39225 * t56 + 0.59565195167475 * t12 + 1.598759275 * t47
+        - 0.051322656825 * t14 - t8 * t33;
+    let t62 = c_q2 * t57 + s_q2 * t58;
+    let t63 = c_q2 * t58 - s_q2 * t57;
     [
         2.76903513875725 * qdd[0]
-            - 0.13585 * (c_q1 * (t73 - 4.4329225 * t53) - s_q1 * (4.4329225 * t52 + t72))
+            - 0.13585 * (c_q1 * (t63 - 4.4329225 * t43) - s_q1 * (4.4329225 * t42 + t62))
             - c_q1
-                * (0.602212521625 * t0 + qd[1] * t41 + t3 * t40 + c_q2 * t70 + s_q2 * t69
-                    - 0.425 * (0.017784735 * t62 - 1.598759275 * t59) - 0.1197 * t73)
+                * (0.602212521625 * t0 + qd[1] * t31 + t1 * t30 + c_q2 * t60 + s_q2 * t59
+                    - 0.425 * (0.017784735 * t52 - 1.598759275 * t49) - 0.1197 * t63)
             - s_q1
-                * (0.19371331275 * qdd[1] + c_q2 * t69 + 0.1197 * t72
-                    + 1.75501953841 * t9 - t7 * t40 - s_q2 * t70),
-        1.77012693841 * qdd[1] + 4.4329225 * (0.13585 * t5 - 9.81 * c_q1) + t7 * t41
-            + t71 + 0.425 * t72 - 0.19371331275 * t9,
-        t71,
-        t65,
-        t50,
-        t39,
+                * (0.19371331275 * qdd[1] + c_q2 * t59 + 0.1197 * t62
+                    + 1.75501953841 * t7 - t5 * t30 - s_q2 * t60),
+        1.77012693841 * qdd[1] + 4.4329225 * (0.13585 * t3 - 9.81 * c_q1) + t5 * t31
+            + t61 + 0.425 * t62 - 0.19371331275 * t7,
+        t61,
+        t55,
+        t40,
+        t29,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
@@ -321,72 +314,70 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t10 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t11 = s_q1 * s_q2 - c_q1 * c_q2;
-    let t12 = t10;
-    let t13 = c_q3 * t11 + s_q3 * t12;
-    let t14 = c_q3 * t12 - s_q3 * t11;
-    let t15 = s_q4 * t14;
-    let t16 = c_q4 * t14;
-    let t17 = s_q5 * t16 + c_q5 * t13;
-    let t18 = c_q5 * t17;
-    let t19 = -0.0171364731454 * t15;
-    let t20 = s_q2 * c_q3;
-    let t21 = -0.425 * t20 - s_q3 * (0.425 * c_q2 + 0.39225);
-    let t22 = s_q4 * s_q5;
-    let t23 = 0.0166855268546 * (c_q5 * t22);
-    let t24 = 0.0171364731454 * c_q4;
-    let t25 = 0.0171364731454 * t16 + 0.0166855268546 * s_q5 * t17;
-    let t26 = c_q4 * t25 + 0.0171364731454 * s_q4 * t15
-        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t11);
-    let t27 = 0.23194763691565 * t13 + 0.0166855268546 * t18;
-    let t28 = 0.00697606230375 * t14 + c_q3 * t27 - 0.679472691875 * c_q1 - s_q3 * t26;
-    let t29 = 0.59155695167475 * t12 - c_q3 * t26 - s_q3 * t27;
-    let t30 = 0.017784735 * (s_q3 * -0.01615 * t10 - c_q3 * 0.01615 * t11) + s_q4 * t25
-        - 0.001653980355 * t13 - 0.0171364731454 * c_q4 * t15;
-    let t31 = t30 + 0.07714261911625 * t12;
-    let t32 = 0.408499208875 * s_q1 + t31;
-    let t33 = 0.2365564731454 * t13 + 0.0166855268546 * t18;
-    let t34 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t22)
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t1 = s_q1 * s_q2 - c_q1 * c_q2;
+    let t2 = c_q3 * t1 + s_q3 * t0;
+    let t3 = c_q3 * t0 - s_q3 * t1;
+    let t4 = s_q4 * t3;
+    let t5 = c_q4 * t3;
+    let t6 = s_q5 * t5 + c_q5 * t2;
+    let t7 = c_q5 * t6;
+    let t8 = -0.0171364731454 * t4;
+    let t9 = s_q2 * c_q3;
+    let t10 = -0.425 * t9 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t11 = s_q4 * s_q5;
+    let t12 = 0.0166855268546 * (c_q5 * t11);
+    let t13 = 0.0171364731454 * c_q4;
+    let t14 = 0.0171364731454 * t5 + 0.0166855268546 * s_q5 * t6;
+    let t15 = c_q4 * t14 + 0.0171364731454 * s_q4 * t4
+        - 0.017784735 * (0.425 * c_q1 - 0.39225 * t1);
+    let t16 = 0.23194763691565 * t2 + 0.0166855268546 * t7;
+    let t17 = 0.00697606230375 * t3 + c_q3 * t16 - 0.679472691875 * c_q1 - s_q3 * t15;
+    let t18 = 0.59155695167475 * t0 - c_q3 * t15 - s_q3 * t16;
+    let t19 = 0.017784735 * (-0.01615 * s_q3 * t0 - 0.01615 * c_q3 * t1) + s_q4 * t14
+        - 0.001653980355 * t2 - 0.0171364731454 * c_q4 * t4;
+    let t20 = t19 + 0.07714261911625 * t0;
+    let t21 = 0.408499208875 * s_q1 + t20;
+    let t22 = 0.2365564731454 * t2 + 0.0166855268546 * t7;
+    let t23 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t11)
         + 0.0171364731454 * c_q4 * c_q4;
-    let t35 = t34 - 0.00697606230375 * s_q3;
-    let t36 = t35 + 0.679472691875 * c_q2 + 0.017784735 * t21;
-    let t37 = t36 + 0.8196807879045;
-    let t38 = 0.017784735 * t21 + t34 + 0.22402883622975;
-    let t39 = t35 + 0.22402883622975;
+    let t24 = t23 - 0.00697606230375 * s_q3;
+    let t25 = t24 + 0.679472691875 * c_q2 + 0.017784735 * t10;
+    let t26 = t25 + 0.8196807879045;
+    let t27 = 0.017784735 * t10 + t23 + 0.22402883622975;
+    let t28 = t24 + 0.22402883622975;
     [
         [
             2.76903513875725
                 - c_q1
-                    * (c_q2 * t28 + s_q2 * t29
-                        - 0.425 * (-1.598759275 * t11 - 0.017784735 * t14))
-                - s_q1 * (1.75501953841 * s_q1 + c_q2 * t29 - s_q2 * t28),
-            t32,
-            t31,
-            t30,
-            t33,
+                    * (c_q2 * t17 + s_q2 * t18
+                        - 0.425 * (-1.598759275 * t1 - 0.017784735 * t3))
+                - s_q1 * (1.75501953841 * s_q1 + c_q2 * t18 - s_q2 * t17),
+            t21,
+            t20,
             t19,
+            t22,
+            t8,
         ],
         [
-            t32,
-            0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t20) + t36
+            t21,
+            0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t9) + t25
                 + 2.5898077263145,
-            t37,
-            t38,
-            t23,
-            t24,
+            t26,
+            t27,
+            t12,
+            t13,
         ],
-        [t31, t37, t34 + 0.8196807879045 - 0.0139521246075 * s_q3, t39, t23, t24],
-        [t30, t38, t39, t34 + 0.22402883622975, t23, t24],
-        [t33, t23, t23, t23, 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454, 0.0],
-        [t19, t24, t24, t24, 0.0, 0.0171364731454],
+        [t20, t26, t23 + 0.8196807879045 - 0.0139521246075 * s_q3, t28, t12, t13],
+        [t19, t27, t28, t23 + 0.22402883622975, t12, t13],
+        [t22, t12, t12, t12, 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454, 0.0],
+        [t8, t13, t13, t13, 0.0, 0.0171364731454],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -409,91 +400,90 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] * s_q1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] * s_q1;
+    let t2 = qd[1] * t1;
+    let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
-    let t5 = qd[0] * c_q1;
-    let t6 = qd[1] * t5;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t9 = t3 * s_q2 - t5 * c_q2;
-    let t10 = -(t5 * s_q2) - t3 * c_q2;
-    let t11 = t3 * t5;
-    let t12 = t5 * t5;
-    let t13 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t16 = -(t9 * s_q3) - t10 * c_q3;
-    let t17 = t9 * c_q3 - t10 * s_q3;
-    let t18 = t9 * t10;
-    let t19 = qd[3] + t13;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t22 = t16 * c_q4 + t19 * s_q4;
-    let t23 = t19 * c_q4 - t16 * s_q4;
-    let t24 = qd[4] + t17;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t27 = t22 * c_q5 - t24 * s_q5;
-    let t28 = t22 * s_q5 + t24 * c_q5;
-    let t29 = qd[5] + t23;
-    let t30 = 0.425 * t11 - 9.81 * c_q1;
-    let t31 = t6 * s_q2 + t4 * c_q2 - qd[2] * t10;
-    let t32 = qd[2] * t9 + t4 * s_q2 - t6 * c_q2;
-    let t33 = qd[3] * t16 + c_q3 * t31 - s_q3 * t32;
-    let t34 = c_q3 * t32 + qd[3] * t17 + s_q3 * t31;
-    let t35 = qd[4] * t23 - c_q4 * t34;
-    let t36 = 0.0171364731454 * (s_q4 * t34 - qd[4] * t22) - 0.0166855268546 * t27 * t28;
-    let t37 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
-    let t38 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
-    let t39 = 0.59565195167475 * t13 - 0.051322656825 * t10;
-    let t40 = -0.59155695167475 * t10 - 0.051322656825 * t13;
-    let t41 = 0.22402883622975 * t19 - 0.001653980355 * t17;
-    let t42 = -0.00460883622975 * t17 - 0.001653980355 * t19;
-    let t43 = t28 * t29;
-    let t44 = t16 * t17;
-    let t45 = 0.0171364731454 * t27 * t29
-        + 0.0166855268546 * (qd[5] * t27 + s_q5 * t35 + c_q5 * t33);
-    let t46 = 0.2365564731454 * t23 * t24 + 0.0171364731454 * t35 + s_q5 * t45
-        - 0.0004509462908 * c_q5 * t43;
-    let t47 = t36 - 0.21942 * t22 * t24;
-    let t48 = c_q5 * t45 + 0.0004509462908 * s_q5 * t43 - 0.0171364731454 * t22 * t23;
-    let t49 = 0.23194763691565 * t33 + t16 * t41 + t48;
-    let t50 = qd[1] * qd[1] + t12;
-    let t51 = t9 * t9 + t13 * t13;
-    let t52 = t16 * t16 + t19 * t19;
-    let t53 = -0.425 * t50 - 9.81 * s_q1;
-    let t54 = c_q2 * t30 - s_q2 * t53;
-    let t55 = t10 * t13 - t31;
-    let t56 = -0.13585 * t0 + 0.1197 * (t12 + t3 * t3) - 0.85 * t4;
-    let t57 = -0.017784735 * (c_q3 * t52 + s_q3 * t44);
-    let t58 = 1.598759275 * t18 + t57;
-    let t59 = -1.598759275 * t51 - 0.017784735 * (c_q3 * t44 - s_q3 * t52);
-    let t60 = c_q2 * t58 + s_q2 * t59;
-    let t61 = c_q2 * t59 - s_q2 * t58;
-    let t62 = t17 * t19 + t34;
-    let t63 = t19 * t42 + c_q4 * t46 - t17 * t41 - s_q4 * t47
-        - 0.017784735 * (0.39225 * t55 + t56);
-    let t64 = t13 * t40 + c_q3 * t49 - t10 * t39 - s_q3 * t63 - 1.598759275 * t56
-        - 0.00697606230375 * t62;
-    let t65 = t9 * t39 - 0.59155695167475 * t32 - s_q3 * t49 - c_q3 * t63;
-    let t66 = s_q4 * t46 + c_q4 * t47 + -0.001653980355 * t33
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t5 = t1 * s_q2 - t3 * c_q2;
+    let t6 = -t3 * s_q2 - t1 * c_q2;
+    let t7 = t1 * t3;
+    let t8 = t3 * t3;
+    let t9 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t10 = -t5 * s_q3 - t6 * c_q3;
+    let t11 = t5 * c_q3 - t6 * s_q3;
+    let t12 = t5 * t6;
+    let t13 = qd[3] + t9;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t14 = t10 * c_q4 + t13 * s_q4;
+    let t15 = t13 * c_q4 - t10 * s_q4;
+    let t16 = qd[4] + t11;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t17 = t14 * c_q5 - t16 * s_q5;
+    let t18 = t14 * s_q5 + t16 * c_q5;
+    let t19 = qd[5] + t15;
+    let t20 = 0.425 * t7 - 9.81 * c_q1;
+    let t21 = t4 * s_q2 + t2 * c_q2 - qd[2] * t6;
+    let t22 = qd[2] * t5 + t2 * s_q2 - t4 * c_q2;
+    let t23 = qd[3] * t10 + c_q3 * t21 - s_q3 * t22;
+    let t24 = c_q3 * t22 + qd[3] * t11 + s_q3 * t21;
+    let t25 = qd[4] * t15 - c_q4 * t24;
+    let t26 = 0.0171364731454 * (s_q4 * t24 - qd[4] * t14) - 0.0166855268546 * t17 * t18;
+    let t27 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
+    let t28 = 0.19371331275 * qd[1] + 1.75501953841 * t1;
+    let t29 = 0.59565195167475 * t9 - 0.051322656825 * t6;
+    let t30 = -0.59155695167475 * t6 - 0.051322656825 * t9;
+    let t31 = 0.22402883622975 * t13 - 0.001653980355 * t11;
+    let t32 = -0.00460883622975 * t11 - 0.001653980355 * t13;
+    let t33 = t18 * t19;
+    let t34 = t10 * t11;
+    let t35 = 0.0171364731454 * t17 * t19
+        + 0.0166855268546 * (qd[5] * t17 + s_q5 * t25 + c_q5 * t23);
+    let t36 = 0.2365564731454 * t15 * t16 + 0.0171364731454 * t25 + s_q5 * t35
+        - 0.0004509462908 * c_q5 * t33;
+    let t37 = t26 - 0.21942 * t14 * t16;
+    let t38 = c_q5 * t35 + 0.0004509462908 * s_q5 * t33 - 0.0171364731454 * t14 * t15;
+    let t39 = 0.23194763691565 * t23 + t10 * t31 + t38;
+    let t40 = qd[1] * qd[1] + t8;
+    let t41 = t5 * t5 + t9 * t9;
+    let t42 = t10 * t10 + t13 * t13;
+    let t43 = -0.425 * t40 - 9.81 * s_q1;
+    let t44 = c_q2 * t20 - s_q2 * t43;
+    let t45 = t6 * t9 - t21;
+    let t46 = 0.1197 * (t8 + t1 * t1) - 0.13585 * t0 - 0.85 * t2;
+    let t47 = -0.017784735 * (c_q3 * t42 + s_q3 * t34);
+    let t48 = 1.598759275 * t12 + t47;
+    let t49 = -1.598759275 * t41 - 0.017784735 * (c_q3 * t34 - s_q3 * t42);
+    let t50 = c_q2 * t48 + s_q2 * t49;
+    let t51 = c_q2 * t49 - s_q2 * t48;
+    let t52 = t11 * t13 + t24;
+    let t53 = t13 * t32 + c_q4 * t36 - t11 * t31 - s_q4 * t37
+        - 0.017784735 * (0.39225 * t45 + t46);
+    let t54 = t9 * t30 + c_q3 * t39 - t6 * t29 - s_q3 * t53 - 1.598759275 * t46
+        - 0.00697606230375 * t52;
+    let t55 = t5 * t29 - 0.59155695167475 * t22 - s_q3 * t39 - c_q3 * t53;
+    let t56 = s_q4 * t36 + c_q4 * t37 - 0.001653980355 * t23
         - 0.017784735
-            * (s_q3 * (0.39225 * t18 + t54)
-                + c_q3 * (s_q2 * t30 + c_q2 * t53 - 0.39225 * t51)) - t16 * t42;
-    let t67 = 1.598759275 * t54 + 0.39225 * t57 + t66 + -0.051322656825 * t32 - t9 * t40;
+            * (s_q3 * (0.39225 * t12 + t44)
+                + c_q3 * (s_q2 * t20 + c_q2 * t43 - 0.39225 * t41)) - t10 * t32;
+    let t57 = 1.598759275 * t44 + 0.39225 * t47 + t56 - 0.051322656825 * t22 - t5 * t30;
     [
-        -0.13585 * (c_q1 * (t61 - 4.4329225 * t50) - s_q1 * (4.4329225 * t11 + t60))
+        -0.13585 * (c_q1 * (t51 - 4.4329225 * t40) - s_q1 * (4.4329225 * t7 + t50))
             - c_q1
-                * (0.602212521625 * t0 + qd[1] * t38 + t3 * t37 + c_q2 * t64 + s_q2 * t65
-                    - 0.1197 * t61 - 0.425 * (1.598759275 * t55 + 0.017784735 * t62))
+                * (0.602212521625 * t0 + qd[1] * t28 + t1 * t27 + c_q2 * t54 + s_q2 * t55
+                    - 0.1197 * t51 - 0.425 * (1.598759275 * t45 + 0.017784735 * t52))
             - s_q1
-                * (1.75501953841 * t6 + c_q2 * t65 + 0.1197 * t60 - t5 * t37
-                    - s_q2 * t64),
-        t5 * t38 + t67 + 0.425 * t60 - 43.486969725 * c_q1 - 0.19371331275 * t6,
-        t67,
-        t66,
-        0.2365564731454 * t33 + t48,
-        t36,
+                * (1.75501953841 * t4 + c_q2 * t55 + 0.1197 * t50 - t3 * t27
+                    - s_q2 * t54),
+        t3 * t28 + t57 + 0.425 * t50 - 43.486969725 * c_q1 - 0.19371331275 * t4,
+        t57,
+        t56,
+        0.2365564731454 * t23 + t38,
+        t26,
     ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
@@ -515,18 +505,17 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let t1 = q[1] + q[2];
-    let t2 = libm::Libm::<Real>::cos(t1);
-    let t3 = libm::Libm::<Real>::sin(q[3] + t1);
-    let t4 = 0.17446825035 * t3 - 15.68382848775 * t2;
-    [0.0, t4 - 43.486969725 * c_q1, t4, 0.17446825035 * t3, 0.0, 0.0]
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q1 = cos(q[1]);
+    let t0 = q[1] + q[2];
+    let t1 = cos(t0);
+    let t2 = sin(q[3] + t0);
+    let t3 = 0.17446825035 * t2 - 15.68382848775 * t1;
+    [0.0, t3 - 43.486969725 * c_q1, t3, 0.17446825035 * t2, 0.0, 0.0]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 225,
+    mul: 224,
     add: 142,
     div: 0,
     sqrt: 0,
@@ -546,154 +535,152 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t3 = qd[0] * s_q1;
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[1] * t4;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t3 * t4;
-    let t9 = t4 * t4;
-    let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t13 = qd[3] + t10;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t18 = s_q2 * c_q3;
-    let t19 = -0.425 * t18 - s_q3 * (0.425 * c_q2 + 0.39225);
-    let t20 = s_q4 * s_q5;
-    let t21 = 0.0166855268546 * (c_q5 * t20);
-    let t22 = 0.0171364731454 * c_q4;
-    let t23 = 0.425 * t8 - 9.81 * c_q1;
-    let t24 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
-    let t25 = 0.19371331275 * qd[1] + 1.75501953841 * t3;
-    let t26 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t20)
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t1 = qd[0] * s_q1;
+    let t2 = qd[0] * c_q1;
+    let t3 = qd[1] * t2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t1 * t2;
+    let t5 = t2 * t2;
+    let t6 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t7 = qd[3] + t6;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t8 = s_q2 * c_q3;
+    let t9 = -0.425 * t8 - s_q3 * (0.425 * c_q2 + 0.39225);
+    let t10 = s_q4 * s_q5;
+    let t11 = 0.0166855268546 * (c_q5 * t10);
+    let t12 = 0.0171364731454 * c_q4;
+    let t13 = 0.425 * t4 - 9.81 * c_q1;
+    let t14 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
+    let t15 = 0.19371331275 * qd[1] + 1.75501953841 * t1;
+    let t16 = s_q4 * (0.0171364731454 * s_q4 + 0.0166855268546 * s_q5 * t10)
         + 0.0171364731454 * c_q4 * c_q4;
-    let t27 = t26 - 0.00697606230375 * s_q3;
-    let t28 = t27 + 0.679472691875 * c_q2 + 0.017784735 * t19;
-    let t29 = t28 + 0.8196807879045;
-    let t30 = 0.017784735 * t19 + t26 + 0.22402883622975;
-    let t31 = t27 + 0.22402883622975;
-    let t32 = qd[1] * qd[1] + t9;
-    let t33 = -0.425 * t32 - 9.81 * s_q1;
-    let t34 = -0.13585 * t0 + 0.1197 * (t9 + t3 * t3) - 0.85 * qd[1] * t3;
-    let t35 = c_q2 * t23 - s_q2 * t33;
-    let t36 = q[1] + q[2];
-    let t37 = libm::Libm::<Real>::cos(t36);
-    let t38 = libm::Libm::<Real>::sin(t36);
-    let t39 = qd[0] * t38;
-    let t40 = qd[0] * t37;
-    let t41 = q[3] + t36;
-    let (t42, t43) = libm::Libm::<Real>::sincos(t41);
-    let t44 = qd[0] * t43;
-    let t45 = t39 * t40;
-    let t46 = qd[0] * t42;
-    let t47 = t13 * s_q4 + c_q4 * t46;
-    let t48 = t13 * c_q4 - s_q4 * t46;
-    let t49 = qd[4] - t44;
-    let t50 = c_q5 * t47 - s_q5 * t49;
-    let t51 = s_q5 * t47 + c_q5 * t49;
-    let t52 = qd[5] + t48;
-    let t53 = 0.59565195167475 * t10 + 0.051322656825 * t39;
-    let t54 = 0.59155695167475 * t39 - 0.051322656825 * t10;
-    let t55 = 0.22402883622975 * t13 + 0.001653980355 * t44;
-    let t56 = 0.00460883622975 * t44 - 0.001653980355 * t13;
-    let t57 = t51 * t52;
-    let t58 = t10 * t10 + t40 * t40;
-    let t59 = t13 * t13 + t46 * t46;
-    let t60 = s_q4 * t42;
-    let t61 = c_q4 * t42;
-    let t62 = s_q5 * t61 - c_q5 * t43;
-    let t63 = c_q5 * t62;
-    let t64 = -0.0171364731454 * t60;
-    let t65 = 0.17446825035 * t42 - 15.68382848775 * t37;
-    let t66 = 0.0171364731454 * t61 + 0.0166855268546 * s_q5 * t62;
-    let t67 = c_q4 * t66 + 0.0171364731454 * s_q4 * t60
-        - 0.017784735 * (0.425 * c_q1 + 0.39225 * t37);
-    let t68 = 0.0166855268546 * t63 - 0.23194763691565 * t43;
-    let t69 = 0.00697606230375 * t42 + c_q3 * t68 - 0.679472691875 * c_q1 - s_q3 * t67;
-    let t70 = 0.59155695167475 * t38 - c_q3 * t67 - s_q3 * t68;
-    let t71 = 0.00194120382525 * t43 + s_q4 * (t66 - 0.0171364731454 * t61);
-    let t72 = 0.07714261911625 * t38 + t71;
-    let t73 = 0.408499208875 * s_q1 + t72;
-    let t74 = 0.0166855268546 * t63 - 0.2365564731454 * t43;
-    let t75 = t39 * (qd[2] + qd[1]);
-    let t76 = t40 * (qd[2] + qd[1]);
-    let t77 = qd[3] * t46 + c_q3 * t75 + s_q3 * t76;
-    let t78 = qd[3] * t44 + c_q3 * t76 - s_q3 * t75;
-    let t79 = qd[4] * t48 + c_q4 * t78;
-    let t80 = -0.0171364731454 * (qd[4] * t47 + s_q4 * t78)
-        - 0.0166855268546 * t50 * t51;
-    let t81 = t44 * t46;
-    let t82 = 0.0171364731454 * t50 * t52
-        + 0.0166855268546 * (qd[5] * t50 + s_q5 * t79 + c_q5 * t77);
-    let t83 = 0.2365564731454 * t48 * t49 + 0.0171364731454 * t79 + s_q5 * t82
-        - 0.0004509462908 * c_q5 * t57;
-    let t84 = t80 - 0.21942 * t47 * t49;
-    let t85 = c_q5 * t82 + 0.0004509462908 * s_q5 * t57 - 0.0171364731454 * t47 * t48;
-    let t86 = t46 * t55 + t85 + 0.23194763691565 * t77;
-    let t87 = t10 * t39 + t75;
-    let t88 = 0.017784735 * (s_q3 * t81 - c_q3 * t59);
-    let t89 = 1.598759275 * t45 + t88;
-    let t90 = 0.017784735 * (c_q3 * t81 + s_q3 * t59) - 1.598759275 * t58;
-    let t91 = c_q2 * t89 + s_q2 * t90;
-    let t92 = c_q2 * t90 - s_q2 * t89;
-    let t93 = t13 * t44 + t78;
-    let t94 = t13 * t56 + t44 * t55 + c_q4 * t83 - s_q4 * t84
-        - 0.017784735 * (t34 - 0.39225 * t87);
-    let t95 = t10 * t54 + t39 * t53 + c_q3 * t86 + 0.00697606230375 * t93
-        - 1.598759275 * t34 - s_q3 * t94;
-    let t96 = 0.59155695167475 * t76 - t40 * t53 - s_q3 * t86 - c_q3 * t94;
-    let t97 = s_q4 * t83 + c_q4 * t84 + -0.001653980355 * t77
+    let t17 = t16 - 0.00697606230375 * s_q3;
+    let t18 = t17 + 0.679472691875 * c_q2 + 0.017784735 * t9;
+    let t19 = t18 + 0.8196807879045;
+    let t20 = 0.017784735 * t9 + t16 + 0.22402883622975;
+    let t21 = t17 + 0.22402883622975;
+    let t22 = qd[1] * qd[1] + t5;
+    let t23 = -0.425 * t22 - 9.81 * s_q1;
+    let t24 = 0.1197 * (t5 + t1 * t1) - 0.13585 * t0 - 0.85 * qd[1] * t1;
+    let t25 = c_q2 * t13 - s_q2 * t23;
+    let t26 = q[1] + q[2];
+    let t27 = cos(t26);
+    let t28 = sin(t26);
+    let t29 = qd[0] * t28;
+    let t30 = qd[0] * t27;
+    let t31 = q[3] + t26;
+    let (t32, t33) = sin_cos(t31);
+    let t34 = qd[0] * t33;
+    let t35 = t29 * t30;
+    let t36 = qd[0] * t32;
+    let t37 = t7 * s_q4 + c_q4 * t36;
+    let t38 = t7 * c_q4 - s_q4 * t36;
+    let t39 = qd[4] - t34;
+    let t40 = c_q5 * t37 - s_q5 * t39;
+    let t41 = s_q5 * t37 + c_q5 * t39;
+    let t42 = qd[5] + t38;
+    let t43 = 0.59565195167475 * t6 + 0.051322656825 * t29;
+    let t44 = 0.59155695167475 * t29 - 0.051322656825 * t6;
+    let t45 = 0.22402883622975 * t7 + 0.001653980355 * t34;
+    let t46 = 0.00460883622975 * t34 - 0.001653980355 * t7;
+    let t47 = t41 * t42;
+    let t48 = t6 * t6 + t30 * t30;
+    let t49 = t7 * t7 + t36 * t36;
+    let t50 = s_q4 * t32;
+    let t51 = c_q4 * t32;
+    let t52 = s_q5 * t51 - c_q5 * t33;
+    let t53 = c_q5 * t52;
+    let t54 = -0.0171364731454 * t50;
+    let t55 = 0.17446825035 * t32 - 15.68382848775 * t27;
+    let t56 = 0.0171364731454 * t51 + 0.0166855268546 * s_q5 * t52;
+    let t57 = c_q4 * t56 + 0.0171364731454 * s_q4 * t50
+        - 0.017784735 * (0.425 * c_q1 + 0.39225 * t27);
+    let t58 = 0.0166855268546 * t53 - 0.23194763691565 * t33;
+    let t59 = 0.00697606230375 * t32 + c_q3 * t58 - 0.679472691875 * c_q1 - s_q3 * t57;
+    let t60 = 0.59155695167475 * t28 - c_q3 * t57 - s_q3 * t58;
+    let t61 = 0.00194120382525 * t33 + s_q4 * (t56 - 0.0171364731454 * t51);
+    let t62 = 0.07714261911625 * t28 + t61;
+    let t63 = 0.408499208875 * s_q1 + t62;
+    let t64 = 0.0166855268546 * t53 - 0.2365564731454 * t33;
+    let t65 = t29 * (qd[2] + qd[1]);
+    let t66 = t30 * (qd[2] + qd[1]);
+    let t67 = qd[3] * t36 + c_q3 * t65 + s_q3 * t66;
+    let t68 = qd[3] * t34 + c_q3 * t66 - s_q3 * t65;
+    let t69 = qd[4] * t38 + c_q4 * t68;
+    let t70 = -0.0171364731454 * (qd[4] * t37 + s_q4 * t68)
+        - 0.0166855268546 * t40 * t41;
+    let t71 = t34 * t36;
+    let t72 = 0.0171364731454 * t40 * t42
+        + 0.0166855268546 * (qd[5] * t40 + s_q5 * t69 + c_q5 * t67);
+    let t73 = 0.2365564731454 * t38 * t39 + 0.0171364731454 * t69 + s_q5 * t72
+        - 0.0004509462908 * c_q5 * t47;
+    let t74 = t70 - 0.21942 * t37 * t39;
+    let t75 = c_q5 * t72 + 0.0004509462908 * s_q5 * t47 - 0.0171364731454 * t37 * t38;
+    let t76 = t36 * t45 + t75 + 0.23194763691565 * t67;
+    let t77 = t6 * t29 + t65;
+    let t78 = 0.017784735 * (s_q3 * t71 - c_q3 * t49);
+    let t79 = 1.598759275 * t35 + t78;
+    let t80 = 0.017784735 * (c_q3 * t71 + s_q3 * t49) - 1.598759275 * t48;
+    let t81 = c_q2 * t79 + s_q2 * t80;
+    let t82 = c_q2 * t80 - s_q2 * t79;
+    let t83 = t7 * t34 + t68;
+    let t84 = t7 * t46 + t34 * t45 + c_q4 * t73 - s_q4 * t74
+        - 0.017784735 * (t24 - 0.39225 * t77);
+    let t85 = t6 * t44 + t29 * t43 + c_q3 * t76 + 0.00697606230375 * t83
+        - 1.598759275 * t24 - s_q3 * t84;
+    let t86 = 0.59155695167475 * t66 - t30 * t43 - s_q3 * t76 - c_q3 * t84;
+    let t87 = s_q4 * t73 + c_q4 * t74 - 0.001653980355 * t67
         - 0.017784735
-            * (s_q3 * (t35 + 0.39225 * t45)
-                + c_q3 * (s_q2 * t23 + c_q2 * t33 - 0.39225 * t58)) - t46 * t56;
-    let t98 = 0.39225 * t88 + t97 + 1.598759275 * t35 + t40 * t54 + 0.051322656825 * t76;
+            * (s_q3 * (t25 + 0.39225 * t35)
+                + c_q3 * (s_q2 * t13 + c_q2 * t23 - 0.39225 * t48)) - t36 * t46;
+    let t88 = 0.39225 * t78 + t87 + 1.598759275 * t25 + t30 * t44 + 0.051322656825 * t66;
     JointSpace {
         mass_matrix: [
             [
                 2.76903513875725
-                    - c_q1
-                        * (c_q2 * t69 + s_q2 * t70 - 0.425 * -0.1019367991845056 * t65)
-                    - s_q1 * (1.75501953841 * s_q1 + c_q2 * t70 - s_q2 * t69),
-                t73,
-                t72,
-                t71,
-                t74,
+                    - c_q1 * (c_q2 * t59 + s_q2 * t60 + 0.04332313965341488 * t55)
+                    - s_q1 * (1.75501953841 * s_q1 + c_q2 * t60 - s_q2 * t59),
+                t63,
+                t62,
+                t61,
                 t64,
+                t54,
             ],
             [
-                t73,
-                0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t18)
-                    + t28 + 2.5898077263145,
-                t29,
-                t30,
-                t21,
-                t22,
+                t63,
+                0.425 * (c_q2 * (1.598759275 - 0.017784735 * s_q3) - 0.017784735 * t8)
+                    + t18 + 2.5898077263145,
+                t19,
+                t20,
+                t11,
+                t12,
             ],
-            [t72, t29, t26 + 0.8196807879045 - 0.0139521246075 * s_q3, t31, t21, t22],
-            [t71, t30, t31, t26 + 0.22402883622975, t21, t22],
-            [t74, t21, t21, t21, 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454, 0.0],
-            [t64, t22, t22, t22, 0.0, 0.0171364731454],
+            [t62, t19, t16 + 0.8196807879045 - 0.0139521246075 * s_q3, t21, t11, t12],
+            [t61, t20, t21, t16 + 0.22402883622975, t11, t12],
+            [t64, t11, t11, t11, 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454, 0.0],
+            [t54, t12, t12, t12, 0.0, 0.0171364731454],
         ],
         bias: [
-            -0.13585 * (c_q1 * (t92 - 4.4329225 * t32) - s_q1 * (4.4329225 * t8 + t91))
+            -0.13585 * (c_q1 * (t82 - 4.4329225 * t22) - s_q1 * (4.4329225 * t4 + t81))
                 - c_q1
-                    * (0.602212521625 * t0 + qd[1] * t25 + t3 * t24 + c_q2 * t95
-                        + s_q2 * t96 + 0.425 * (1.598759275 * t87 + 0.017784735 * t93)
-                        - 0.1197 * t92)
+                    * (0.602212521625 * t0 + qd[1] * t15 + t1 * t14 + c_q2 * t85
+                        + s_q2 * t86 + 0.425 * (1.598759275 * t77 + 0.017784735 * t83)
+                        - 0.1197 * t82)
                 - s_q1
-                    * (1.75501953841 * t5 + c_q2 * t96 + 0.1197 * t91 - t4 * t24
-                        - s_q2 * t95),
-            t4 * t25 + t98 + 0.425 * t91 - 43.486969725 * c_q1 - 0.19371331275 * t5,
-            t98,
-            t97,
-            0.2365564731454 * t77 + t85,
-            t80,
+                    * (1.75501953841 * t3 + c_q2 * t86 + 0.1197 * t81 - t2 * t14
+                        - s_q2 * t85),
+            t2 * t15 + t88 + 0.425 * t81 - 43.486969725 * c_q1 - 0.19371331275 * t3,
+            t88,
+            t87,
+            0.2365564731454 * t67 + t75,
+            t70,
         ],
-        gravity: [0.0, t65 - 43.486969725 * c_q1, t65, 0.17446825035 * t42, 0.0, 0.0],
+        gravity: [0.0, t55 - 43.486969725 * c_q1, t55, 0.17446825035 * t32, 0.0, 0.0],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -723,236 +710,235 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * s_q1;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * s_q1;
+    let t1 = qd[1] * t0;
+    let t2 = qd[0] * c_q1;
     let t3 = qd[1] * t2;
-    let t4 = qd[0] * c_q1;
-    let t5 = qd[1] * t4;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t8 = t2 * s_q2 - t4 * c_q2;
-    let t9 = -(t4 * s_q2) - t2 * c_q2;
-    let t10 = 0.425 * qd[1] - 0.1197 * t2;
-    let t11 = t2 * t4;
-    let t12 = 0.1197 * t5 + 0.425 * t11;
-    let t13 = t4 * t4;
-    let t14 = 0.1197 * t13 - t2 * t10;
-    let t15 = -0.425 * t13 - qd[1] * t10;
-    let t16 = qd[1] + qd[2];
-    let t17 = qd[2] * t9;
-    let t18 = qd[2] * t8;
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t21 = t8 * s_q3;
-    let t22 = -t21 - t9 * c_q3;
-    let t23 = t8 * c_q3 - t9 * s_q3;
-    let t24 = t9 * t16;
-    let t25 = t8 * t8 + t16 * t16;
-    let t26 = qd[3] + t16;
-    let t27 = qd[3] * t23;
-    let t28 = qd[3] * t22;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t31 = t22 * c_q4 + t26 * s_q4;
-    let t32 = t26 * c_q4 - t22 * s_q4;
-    let t33 = qd[4] + t23;
-    let t34 = qd[4] * t32;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t37 = t31 * c_q5 - t33 * s_q5;
-    let t38 = t31 * s_q5 + t33 * c_q5;
-    let t39 = qd[5] + t32;
-    let t40 = 1.77012693841 * qd[1] - 0.19371331275 * t2;
-    let t41 = 0.19371331275 * qd[1] + 1.75501953841 * t2;
-    let t42 = 0.59565195167475 * t16 - 0.051322656825 * t9;
-    let t43 = -0.59155695167475 * t9 - 0.051322656825 * t16;
-    let t44 = 0.22402883622975 * t26 - 0.001653980355 * t23;
-    let t45 = -0.00460883622975 * t23 - 0.001653980355 * t26;
-    let t46 = t38 * t39;
-    let t47 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
-    let inv48 = 1.0 / t47;
-    let t49 = c_q2 * t12 - s_q2 * t15;
-    let t50 = s_q2 * t12 + c_q2 * t15;
-    let t51 = -0.39225 * t9 * t21 + c_q3 * 0.39225 * t25;
-    let t52 = 0.017784735 * s_q3 - 1.598759275;
-    let t53 = 0.017784735 * s_q2 * c_q3 + c_q2 * t52;
-    let t54 = 0.017784735 * c_q2 * c_q3 - s_q2 * t52;
-    let t55 = 0.017784735 * (t22 * t22 + t26 * t26);
-    let t56 = t37 * (-0.0166855268546 * qd[5] - 0.0171364731454 * t39);
-    let t57 = 0.21942 * t31 * t33 - tau[5];
-    let t58 = 0.0171364731454 * t31 * t32 + tau[4] + c_q5 * t56
-        - 0.0004509462908 * s_q5 * t46;
-    let t59 = s_q5 * c_q5;
-    let t60 = 0.0166855268546 * s_q5 * s_q5 + 0.0171364731454
-        - 0.0002784068064155778 * inv48 * t59 * t59;
-    let t61 = 0.0004509462908 * c_q5 * t46 + s_q5 * t56 - 0.2365564731454 * t32 * t33
-        - t34 * t60 - 0.0166855268546 * inv48 * t58 * t59;
-    let t62 = c_q4 * t60;
-    let t63 = s_q4 * s_q4 * t60 + 0.22402883622975;
-    let inv64 = 1.0 / t63;
-    let t65 = t22 * t45 + tau[3] + s_q4 * t61 + c_q4 * t57;
-    let t66 = s_q4 * t62;
-    let t67 = c_q4 * t62 - inv64 * t66 * t66;
-    let t68 = -0.000002735651014725926 * inv64 - 0.00460883622975;
-    let t69 = -0.017784735 * (t27 + t23 * t26);
-    let t70 = inv64 * (t65 - 0.017784735 * (t51 - 56.227995525376116 * t27 * t66));
-    let t71 = -0.017784735 * (t22 * t23 + t70) - 0.000029415602308880924 * t28 * inv64;
-    let t72 = 0.00697606230375 * t24 + t23 * t44 + c_q4 * t61 + t27 * t67
-        + inv64 * (t66 * (0.017784735 * t51 - t65 - 0.001653980355 * t28)) - t26 * t45
-        - s_q4 * t57;
-    let t73 = 0.001653980355 * t70 - t22 * t44 - tau[4] - t28 * t68;
-    let t74 = s_q3 * s_q3 * inv64;
-    let t75 = s_q3 * c_q3;
-    let t76 = s_q3 * inv64 * t66;
-    let t77 = 0.000029415602308880924 * c_q3 * inv64 + 0.017784735 * t76;
-    let t78 = c_q3 * inv64 * t66;
-    let t79 = 0.017784735 * t78 - 0.000029415602308880924 * s_q3 * inv64;
-    let t80 = s_q3 * t77;
-    let t81 = s_q3 * t79;
-    let t82 = -0.001653980355 * t76 - c_q3 * t67;
-    let t83 = -0.001653980355 * t78 - s_q3 * t68;
-    let t84 = 1.598759275 - 0.00012406741941568326 * t74;
-    let t85 = 0.59565195167475 - 0.00004866544526580176 * t74;
-    let inv86 = 1.0 / t85;
-    let t87 = -0.39225 * t81 - 0.051322656825;
-    let t88 = c_q3 * t55 - s_q3 * t71;
-    let t89 = t8 * t43 + tau[2] + 0.39225 * t88 - tau[3];
-    let t90 = -0.000316296799020225 * t74 - t84 * t84 * inv86;
-    let t91 = inv64
-        * (t75 * (0.00012406741941568326 * t84 * inv86 - 0.000316296799020225));
-    let t92 = inv64
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t4 = t0 * s_q2 - t2 * c_q2;
+    let t5 = -t2 * s_q2 - t0 * c_q2;
+    let t6 = 0.425 * qd[1] - 0.1197 * t0;
+    let t7 = t0 * t2;
+    let t8 = 0.1197 * t3 + 0.425 * t7;
+    let t9 = t2 * t2;
+    let t10 = 0.1197 * t9 - t0 * t6;
+    let t11 = -0.425 * t9 - qd[1] * t6;
+    let t12 = qd[1] + qd[2];
+    let t13 = qd[2] * t5;
+    let t14 = qd[2] * t4;
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t15 = t4 * s_q3;
+    let t16 = -t15 - t5 * c_q3;
+    let t17 = t4 * c_q3 - t5 * s_q3;
+    let t18 = t5 * t12;
+    let t19 = t4 * t4 + t12 * t12;
+    let t20 = qd[3] + t12;
+    let t21 = qd[3] * t17;
+    let t22 = qd[3] * t16;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t23 = t16 * c_q4 + t20 * s_q4;
+    let t24 = t20 * c_q4 - t16 * s_q4;
+    let t25 = qd[4] + t17;
+    let t26 = qd[4] * t24;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t27 = t23 * c_q5 - t25 * s_q5;
+    let t28 = t23 * s_q5 + t25 * c_q5;
+    let t29 = qd[5] + t24;
+    let t30 = 1.77012693841 * qd[1] - 0.19371331275 * t0;
+    let t31 = 0.19371331275 * qd[1] + 1.75501953841 * t0;
+    let t32 = 0.59565195167475 * t12 - 0.051322656825 * t5;
+    let t33 = -0.59155695167475 * t5 - 0.051322656825 * t12;
+    let t34 = 0.22402883622975 * t20 - 0.001653980355 * t17;
+    let t35 = -0.00460883622975 * t17 - 0.001653980355 * t20;
+    let t36 = t28 * t29;
+    let t37 = 0.0166855268546 * c_q5 * c_q5 + 0.2365564731454;
+    let inv0 = 1.0 / t37;
+    let t38 = c_q2 * t8 - s_q2 * t11;
+    let t39 = s_q2 * t8 + c_q2 * t11;
+    let t40 = 0.39225 * c_q3 * t19 - 0.39225 * t5 * t15;
+    let t41 = 0.017784735 * s_q3 - 1.598759275;
+    let t42 = 0.017784735 * s_q2 * c_q3 + c_q2 * t41;
+    let t43 = 0.017784735 * c_q2 * c_q3 - s_q2 * t41;
+    let t44 = 0.017784735 * (t16 * t16 + t20 * t20);
+    let t45 = t27 * (-0.0166855268546 * qd[5] - 0.0171364731454 * t29);
+    let t46 = 0.21942 * t23 * t25 - tau[5];
+    let t47 = 0.0171364731454 * t23 * t24 + tau[4] + c_q5 * t45
+        - 0.0004509462908 * s_q5 * t36;
+    let t48 = s_q5 * c_q5;
+    let t49 = 0.0166855268546 * s_q5 * s_q5 + 0.0171364731454
+        - 0.0002784068064155778 * inv0 * t48 * t48;
+    let t50 = 0.0004509462908 * c_q5 * t36 + s_q5 * t45 - 0.2365564731454 * t24 * t25
+        - t26 * t49 - 0.0166855268546 * inv0 * t47 * t48;
+    let t51 = c_q4 * t49;
+    let t52 = s_q4 * s_q4 * t49 + 0.22402883622975;
+    let inv1 = 1.0 / t52;
+    let t53 = t16 * t35 + tau[3] + s_q4 * t50 + c_q4 * t46;
+    let t54 = s_q4 * t51;
+    let t55 = c_q4 * t51 - inv1 * t54 * t54;
+    let t56 = -0.000002735651014725926 * inv1 - 0.00460883622975;
+    let t57 = -0.017784735 * (t21 + t17 * t20);
+    let t58 = inv1 * (t53 - 0.017784735 * (t40 - 56.227995525376116 * t21 * t54));
+    let t59 = -0.017784735 * (t16 * t17 + t58) - 0.000029415602308880924 * t22 * inv1;
+    let t60 = 0.00697606230375 * t18 + t17 * t34 + c_q4 * t50 + t21 * t55
+        + inv1 * (t54 * (0.017784735 * t40 - t53 - 0.001653980355 * t22)) - t20 * t35
+        - s_q4 * t46;
+    let t61 = 0.001653980355 * t58 - t16 * t34 - tau[4] - t22 * t56;
+    let t62 = s_q3 * s_q3 * inv1;
+    let t63 = s_q3 * c_q3;
+    let t64 = s_q3 * inv1 * t54;
+    let t65 = 0.000029415602308880924 * c_q3 * inv1 + 0.017784735 * t64;
+    let t66 = c_q3 * inv1 * t54;
+    let t67 = 0.017784735 * t66 - 0.000029415602308880924 * s_q3 * inv1;
+    let t68 = s_q3 * t65;
+    let t69 = s_q3 * t67;
+    let t70 = -0.001653980355 * t64 - c_q3 * t55;
+    let t71 = -0.001653980355 * t66 - s_q3 * t56;
+    let t72 = 1.598759275 - 0.00012406741941568326 * t62;
+    let t73 = 0.59565195167475 - 0.00004866544526580176 * t62;
+    let inv2 = 1.0 / t73;
+    let t74 = -0.39225 * t69 - 0.051322656825;
+    let t75 = c_q3 * t44 - s_q3 * t59;
+    let t76 = t4 * t33 + tau[2] + 0.39225 * t75 - tau[3];
+    let t77 = -0.000316296799020225 * t62 - t72 * t72 * inv2;
+    let t78 = inv1
+        * (t63 * (0.00012406741941568326 * t72 * inv2 - 0.000316296799020225));
+    let t79 = inv1
         * (-0.000316296799020225 * c_q3 * c_q3
-            - 0.00000001539272456046706 * inv64 * t75 * t75 * inv86);
-    let t93 = 0.39225 * t80 * t84 * inv86 - t80;
-    let t94 = -t81 - t84 * inv86 * t87;
-    let t95 = -0.00004866544526580176 * inv64 * t75 * t80 * inv86 - c_q3 * t77;
-    let t96 = 0.00012406741941568326 * inv64 * t75 * inv86 * t87 - c_q3 * t79;
-    let t97 = c_q3 * (c_q3 * t68 - 0.001653980355 * t76)
-        - 0.1538600625 * t80 * t80 * inv86
-        - s_q3 * (0.0139521246075 + 0.001653980355 * t78 - s_q3 * t67);
-    let t98 = 0.39225 * t80 * inv86 * t87 + c_q3 * (t83 - 0.00697606230375) - s_q3 * t82;
-    let t99 = -0.59155695167475 - c_q3 * t82 - s_q3 * t83 - inv86 * t87 * t87;
-    let t100 = t88 + t17 * t93 - 1.598759275 * t8 * t9 - t49 * t90 - t50 * t91
-        - t18 * t94 - t84 * inv86 * t89;
-    let t101 = t17 * t95 + 0.00012406741941568326 * inv64 * t75 * inv86 * t89
-        + 1.598759275 * t25 - c_q3 * t71 - s_q3 * t55 - t49 * t91 - t50 * t92
-        - t18 * t96;
-    let t102 = t9 * t42 + c_q3 * t73 + t17 * t97 + 0.39225 * (t80 * inv86 * t89 - t69)
-        - t16 * t43 - t14 * t52 - s_q3 * t72 - t49 * t93 - t50 * t95 - t18 * t98;
-    let t103 = t17 * t98 - t8 * t42 - s_q3 * t73 - t49 * t94 - t50 * t96 - t18 * t99
-        - inv86 * t87 * t89 - c_q3 * (t72 + 0.017784735 * t14);
-    let t104 = s_q2 * t91;
-    let t105 = c_q2 * t91;
-    let t106 = t105 - s_q2 * t90;
-    let t107 = c_q2 * t92 - t104;
-    let t108 = c_q2 * (c_q2 * t90 + t104) + s_q2 * (t105 + s_q2 * t92);
-    let t109 = c_q2 * t106 + s_q2 * t107;
-    let t110 = c_q2 * t107 - s_q2 * t106;
-    let t111 = c_q2 * t93 + s_q2 * t94;
-    let t112 = c_q2 * t94 - s_q2 * t93;
-    let t113 = c_q2 * t95 + s_q2 * t96;
-    let t114 = c_q2 * t96 - s_q2 * t95;
-    let t115 = c_q2 * t111 + s_q2 * t113;
-    let t116 = c_q2 * t112 + s_q2 * t114;
-    let t117 = c_q2 * t113 - s_q2 * t111;
-    let t118 = c_q2 * t114 - s_q2 * t112;
-    let t119 = s_q2 * t98;
-    let t120 = c_q2 * t98;
-    let t121 = t120 - s_q2 * t97;
-    let t122 = c_q2 * t99 - t119;
-    let t123 = 8.35421888053467 * t115 - t109;
-    let t124 = 0.0508725 * t123;
-    let t125 = 0.425 * t108 + 4.4329225;
-    let t126 = 0.180625 * t108 + 1.77012693841;
-    let inv127 = 1.0 / t126;
-    let t128 = 0.0508725 * t108 + 0.425 * t116 + 0.19371331275;
-    let t129 = c_q2 * t100 + s_q2 * t101;
-    let t130 = c_q2 * t101 - s_q2 * t100;
-    let t131 = tau[1] + 0.425 * t129 - t4 * t41 - tau[2];
-    let t132 = t108 - t125 * t125 * inv127;
-    let t133 = t109 - 0.425 * t109 * t125 * inv127;
-    let t134 = t110 - 0.180625 * t109 * t109 * inv127;
-    let t135 = t115 - 0.1197 * t109 - t124 * t125 * inv127;
-    let t136 = 0.1197 * t108 + t116 - t125 * inv127 * t128;
-    let t137 = t117 - 0.1197 * t110 - 0.425 * t109 * t124 * inv127;
-    let t138 = t118 + t109 * (0.1197 - 0.425 * inv127 * t128);
-    let t139 = 0.01432809 * t110 + c_q2 * (c_q2 * t97 + t119)
-        + s_q2 * (t120 + s_q2 * t99) - 0.85 * t53 - 0.2394 * t117 - t124 * t124 * inv127;
-    let t140 = c_q2 * t121 + s_q2 * t122 + 0.01432809 * t123 - 0.425 * t54
-        - 0.1197 * t118 - t124 * inv127 * t128;
-    let t141 = 0.01432809 * t108 + 0.2394 * t116 + c_q2 * t122 - s_q2 * t121
-        - inv127 * t128 * t128 - 1.75501953841;
-    let t142 = c_q1 * t133;
-    let t143 = s_q1 * t133;
-    let t144 = c_q1 * t135 + s_q1 * t136;
-    let t145 = c_q1 * t137 + s_q1 * t138;
-    let t146 = 0.0184552225 * (c_q1 * (c_q1 * t134 - t143) - s_q1 * (t142 - s_q1 * t132))
-        + 2.76903513875725 + c_q1 * (c_q1 * t139 + s_q1 * t140)
-        + s_q1 * (c_q1 * t140 + s_q1 * t141) - 0.2717 * (s_q1 * t144 - c_q1 * t145);
-    let inv147 = 1.0 / t146;
-    let t148 = tau[0]
+            - 0.00000001539272456046706 * inv1 * t63 * t63 * inv2);
+    let t80 = 0.39225 * t68 * t72 * inv2 - t68;
+    let t81 = -t69 - t72 * inv2 * t74;
+    let t82 = -0.00004866544526580176 * inv1 * t63 * t68 * inv2 - c_q3 * t65;
+    let t83 = 0.00012406741941568326 * inv1 * t63 * inv2 * t74 - c_q3 * t67;
+    let t84 = c_q3 * (c_q3 * t56 - 0.001653980355 * t64)
+        - 0.1538600625 * t68 * t68 * inv2
+        - s_q3 * (0.0139521246075 + 0.001653980355 * t66 - s_q3 * t55);
+    let t85 = 0.39225 * t68 * inv2 * t74 + c_q3 * (t71 - 0.00697606230375) - s_q3 * t70;
+    let t86 = -0.59155695167475 - c_q3 * t70 - s_q3 * t71 - inv2 * t74 * t74;
+    let t87 = t75 + t13 * t80 - 1.598759275 * t4 * t5 - t38 * t77 - t39 * t78 - t14 * t81
+        - t72 * inv2 * t76;
+    let t88 = t13 * t82 + 0.00012406741941568326 * inv1 * t63 * inv2 * t76
+        + 1.598759275 * t19 - c_q3 * t59 - s_q3 * t44 - t38 * t78 - t39 * t79
+        - t14 * t83;
+    let t89 = t5 * t32 + c_q3 * t61 + t13 * t84 + 0.39225 * (t68 * inv2 * t76 - t57)
+        - t12 * t33 - t10 * t41 - s_q3 * t60 - t38 * t80 - t39 * t82 - t14 * t85;
+    let t90 = t13 * t85 - t4 * t32 - s_q3 * t61 - t38 * t81 - t39 * t83 - t14 * t86
+        - inv2 * t74 * t76 - c_q3 * (t60 + 0.017784735 * t10);
+    let t91 = s_q2 * t78;
+    let t92 = c_q2 * t78;
+    let t93 = t92 - s_q2 * t77;
+    let t94 = c_q2 * t79 - t91;
+    let t95 = c_q2 * (c_q2 * t77 + t91) + s_q2 * (t92 + s_q2 * t79);
+    let t96 = c_q2 * t93 + s_q2 * t94;
+    let t97 = c_q2 * t94 - s_q2 * t93;
+    let t98 = c_q2 * t80 + s_q2 * t81;
+    let t99 = c_q2 * t81 - s_q2 * t80;
+    let t100 = c_q2 * t82 + s_q2 * t83;
+    let t101 = c_q2 * t83 - s_q2 * t82;
+    let t102 = c_q2 * t98 + s_q2 * t100;
+    let t103 = c_q2 * t99 + s_q2 * t101;
+    let t104 = c_q2 * t100 - s_q2 * t98;
+    let t105 = c_q2 * t101 - s_q2 * t99;
+    let t106 = s_q2 * t85;
+    let t107 = c_q2 * t85;
+    let t108 = t107 - s_q2 * t84;
+    let t109 = c_q2 * t86 - t106;
+    let t110 = 8.35421888053467 * t102 - t96;
+    let t111 = 0.0508725 * t110;
+    let t112 = 0.425 * t95 + 4.4329225;
+    let t113 = 0.180625 * t95 + 1.77012693841;
+    let inv3 = 1.0 / t113;
+    let t114 = 0.0508725 * t95 + 0.425 * t103 + 0.19371331275;
+    let t115 = c_q2 * t87 + s_q2 * t88;
+    let t116 = c_q2 * t88 - s_q2 * t87;
+    let t117 = tau[1] + 0.425 * t115 - t2 * t31 - tau[2];
+    let t118 = t95 - t112 * t112 * inv3;
+    let t119 = t96 - 0.425 * t96 * t112 * inv3;
+    let t120 = t97 - 0.180625 * t96 * t96 * inv3;
+    let t121 = t102 - 0.1197 * t96 - t111 * t112 * inv3;
+    let t122 = 0.1197 * t95 + t103 - t112 * inv3 * t114;
+    let t123 = t104 - 0.1197 * t97 - 0.425 * t96 * t111 * inv3;
+    let t124 = t105 + t96 * (0.1197 - 0.425 * inv3 * t114);
+    let t125 = 0.01432809 * t97 + c_q2 * (c_q2 * t84 + t106) + s_q2 * (t107 + s_q2 * t86)
+        - 0.85 * t42 - 0.2394 * t104 - t111 * t111 * inv3;
+    let t126 = c_q2 * t108 + s_q2 * t109 + 0.01432809 * t110 - 0.425 * t43
+        - 0.1197 * t105 - t111 * inv3 * t114;
+    let t127 = 0.01432809 * t95 + 0.2394 * t103 + c_q2 * t109 - s_q2 * t108
+        - inv3 * t114 * t114 - 1.75501953841;
+    let t128 = c_q1 * t119;
+    let t129 = s_q1 * t119;
+    let t130 = c_q1 * t121 + s_q1 * t122;
+    let t131 = c_q1 * t123 + s_q1 * t124;
+    let t132 = 0.0184552225 * (c_q1 * (c_q1 * t120 - t129) - s_q1 * (t128 - s_q1 * t118))
+        + 2.76903513875725 + c_q1 * (c_q1 * t125 + s_q1 * t126)
+        + s_q1 * (c_q1 * t126 + s_q1 * t127) - 0.2717 * (s_q1 * t130 - c_q1 * t131);
+    let inv4 = 1.0 / t132;
+    let t133 = tau[0]
         - c_q1
-            * (c_q2 * t102 + s_q2 * t103 + t5 * t140
-                + 0.13585 * qd[0] * qd[0] * (t53 - 4.4329225) - qd[1] * t41 - t2 * t40
-                - t3 * t139 - t124 * inv127 * t131
+            * (c_q2 * t89 + s_q2 * t90 + t3 * t126
+                + 0.13585 * qd[0] * qd[0] * (t42 - 4.4329225) - qd[1] * t31 - t0 * t30
+                - t1 * t125 - t111 * inv3 * t117
                 - 0.425
-                    * (t17 * t52 + t69 - 1.598759275 * t24 - 0.017784735 * t18 * c_q3)
-                - 0.1197 * t130)
+                    * (t13 * t41 + t57 - 1.598759275 * t18 - 0.017784735 * t14 * c_q3)
+                - 0.1197 * t116)
         - s_q1
-            * (t4 * t40 + c_q2 * t103 + t5 * t141 + 0.13585 * qd[0] * qd[0] * t54
-                + 0.1197 * t129 - s_q2 * t102 - t3 * t140 - inv127 * t128 * t131)
+            * (t2 * t30 + c_q2 * t90 + t3 * t127 + 0.13585 * qd[0] * qd[0] * t43
+                + 0.1197 * t115 - s_q2 * t89 - t1 * t126 - inv3 * t114 * t117)
         - 9.81
-            * (-0.13585 * (s_q1 * (c_q1 * t132 + t143) - c_q1 * (t142 + s_q1 * t134))
-                + c_q1 * t144 + s_q1 * t145)
+            * (c_q1 * t130 + s_q1 * t131
+                - 0.13585 * (s_q1 * (c_q1 * t118 + t129) - c_q1 * (t128 + s_q1 * t120)))
         - 0.13585
             * (c_q1
-                * (4.4329225 * (qd[1] * qd[1] + t13) + t130 + t5 * t138 - t3 * t137
-                    - 0.425 * t109 * inv127 * t131)
+                * (4.4329225 * (qd[1] * qd[1] + t9) + t116 + t3 * t124 - t1 * t123
+                    - 0.425 * t96 * inv3 * t117)
                 - s_q1
-                    * (t129 + t5 * t136 - 4.4329225 * t11 - t3 * t135
-                        - t125 * inv127 * t131));
-    let t149 = s_q1 * inv147 * t148;
-    let t150 = 0.13585 * t149 - 9.81 * c_q1;
-    let t151 = c_q1 * inv147 * t148;
-    let t152 = -9.81 * s_q1 - 0.13585 * t151;
-    let t153 = t3 - t151;
-    let t154 = t5 + t149;
-    let t155 = t131 + t128 * t154 - t125 * t150 - t124 * t153 - 0.425 * t109 * t152;
-    let t156 = inv127 * t155;
-    let t157 = t150 + 0.425 * t156 - 0.1197 * t154;
-    let t158 = t152 - 0.1197 * t153;
-    let t159 = t49 + c_q2 * t157 - s_q2 * t158;
-    let t160 = t50 + s_q2 * t157 + c_q2 * t158;
-    let t161 = c_q2 * t153 + s_q2 * t154 - t17;
-    let t162 = t18 + s_q2 * t153 - c_q2 * t154;
-    let t163 = inv86
-        * (t89 + 0.00012406741941568326 * inv64 * t75 * t160 + 0.39225 * t80 * t161
-            - t84 * t159 - t85 * inv127 * t155 - t87 * t162);
-    let t164 = t156 + t163;
-    let t165 = t27 + s_q3 * t161 + c_q3 * t162;
-    let t166 = t28 + c_q3 * t161 - s_q3 * t162;
-    let t167 = inv64
-        * (t65 + 0.001653980355 * t166 + t66 * t165 - t63 * t164
-            - 0.017784735 * (t51 - s_q3 * (t159 + 0.39225 * t164) - c_q3 * t160));
-    let t168 = t164 + t167;
+                    * (t115 + t3 * t122 - 4.4329225 * t7 - t1 * t121
+                        - t112 * inv3 * t117));
+    let t134 = s_q1 * inv4 * t133;
+    let t135 = 0.13585 * t134 - 9.81 * c_q1;
+    let t136 = c_q1 * inv4 * t133;
+    let t137 = -9.81 * s_q1 - 0.13585 * t136;
+    let t138 = t1 - t136;
+    let t139 = t3 + t134;
+    let t140 = t117 + t114 * t139 - t112 * t135 - t111 * t138 - 0.425 * t96 * t137;
+    let t141 = inv3 * t140;
+    let t142 = t135 + 0.425 * t141 - 0.1197 * t139;
+    let t143 = t137 - 0.1197 * t138;
+    let t144 = t38 + c_q2 * t142 - s_q2 * t143;
+    let t145 = t39 + s_q2 * t142 + c_q2 * t143;
+    let t146 = c_q2 * t138 + s_q2 * t139 - t13;
+    let t147 = t14 + s_q2 * t138 - c_q2 * t139;
+    let t148 = inv2
+        * (t76 + 0.00012406741941568326 * inv1 * t63 * t145 + 0.39225 * t68 * t146
+            - t72 * t144 - t73 * inv3 * t140 - t74 * t147);
+    let t149 = t141 + t148;
+    let t150 = t21 + s_q3 * t146 + c_q3 * t147;
+    let t151 = t22 + c_q3 * t146 - s_q3 * t147;
+    let t152 = inv1
+        * (t53 + 0.001653980355 * t151 + t54 * t150 - t52 * t149
+            - 0.017784735 * (t40 - s_q3 * (t144 + 0.39225 * t149) - c_q3 * t145));
+    let t153 = t149 + t152;
     [
-        inv147 * t148,
-        t156,
-        t163,
-        t167,
-        inv48
-            * (t58 - t47 * t166
-                - 0.0166855268546 * t59 * (t34 + s_q4 * t168 - c_q4 * t165)),
+        inv4 * t133,
+        t141,
+        t148,
+        t152,
+        inv0
+            * (t47 - t37 * t151
+                - 0.0166855268546 * t48 * (t26 + s_q4 * t153 - c_q4 * t150)),
         58.355064750790525
-            * (0.0166855268546 * t37 * t38 + tau[5]
-                - 0.0171364731454 * (c_q4 * t168 + s_q4 * t165 - qd[4] * t31)),
+            * (0.0166855268546 * t27 * t28 + tau[5]
+                - 0.0171364731454 * (c_q4 * t153 + s_q4 * t150 - qd[4] * t23)),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 365,
+    mul: 364,
     add: 209,
     div: 0,
     sqrt: 0,
@@ -972,227 +958,225 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * c_q1;
-    let t3 = qd[0] * s_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = qd[3] + t6;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t14 = 1.77012693841 * qd[1] - 0.19371331275 * t3;
-    let t15 = s_q1 * t2;
-    let t16 = c_q1 * t2;
-    let t17 = qd[1] * s_q1;
-    let t18 = s_q1 * t3;
-    let t19 = -0.2717 * qd[0] - 0.85 * t17 - 0.1197 * -2.0 * (t16 + t18);
-    let t20 = qd[1] * c_q1;
-    let t21 = c_q3 * t9;
-    let t22 = 0.03556947 * s_q3 * t9 - 3.19751855 * t6;
-    let t23 = s_q2 * t22 - 0.03556947 * c_q2 * t21;
-    let t24 = s_q1 * t23;
-    let t25 = 0.03556947 * s_q2 * t21 + c_q2 * t22;
-    let t26 = s_q4 * c_q5;
-    let t27 = qd[1] * s_q2;
-    let t28 = -0.85 * s_q3 * t27 - c_q3 * (-0.7845 * t6 - 0.85 * qd[1] * c_q2);
-    let t29 = t6 * c_q3;
-    let t30 = q[1] + q[2];
-    let t31 = libm::Libm::<Real>::cos(t30);
-    let t32 = qd[0] * t31;
-    let t33 = libm::Libm::<Real>::sin(t30);
-    let t34 = qd[0] * t33;
-    let t35 = q[3] + t30;
-    let (t36, t38) = libm::Libm::<Real>::sincos(t35);
-    let t37 = qd[0] * t36;
-    let t39 = qd[0] * t38;
-    let t40 = t9 * s_q4 + c_q4 * t37;
-    let t41 = t9 * c_q4 - s_q4 * t37;
-    let t42 = qd[4] - t39;
-    let t43 = c_q5 * t40 - s_q5 * t42;
-    let t44 = s_q5 * t40 + c_q5 * t42;
-    let t45 = qd[5] + t41;
-    let t46 = 0.59565195167475 * t6 + 0.051322656825 * t34;
-    let t47 = 0.22402883622975 * t9 + 0.001653980355 * t39;
-    let t48 = c_q4 * t36;
-    let t49 = s_q5 * t48 - c_q5 * t38;
-    let t50 = c_q5 * t48 + s_q5 * t38;
-    let t51 = t32 * t33;
-    let t52 = t33 * t37;
-    let t53 = 3.19751855 * t51 - 0.03556947 * t52;
-    let t54 = t31 * t32;
-    let t55 = 0.03556947 * t31 * t37 - 3.19751855 * t54;
-    let t56 = c_q2 * t53 + s_q2 * t55;
-    let t57 = c_q2 * t55 - s_q2 * t53;
-    let t58 = t6 * t33;
-    let t59 = t33 * (qd[2] + qd[1]);
-    let t60 = t58 + t59;
-    let t61 = t9 * t38;
-    let t62 = t31 * (qd[2] + qd[1]);
-    let t63 = qd[3] * t38 + c_q3 * t62 - s_q3 * t59;
-    let t64 = t61 + t63;
-    let t65 = s_q4 * t36;
-    let t66 = qd[3] * t36 + c_q3 * t59 + s_q3 * t62;
-    let t67 = t37 * t38;
-    let t68 = s_q5 * t45;
-    let t69 = s_q5 * t44;
-    let t70 = c_q4 * t63 - qd[4] * t65;
-    let t71 = 0.0171364731454 * (t45 * t50 - t43 * t65)
-        + 0.0166855268546 * (qd[5] * t50 + s_q5 * t70 + c_q5 * t66);
-    let t72 = c_q5 * t71 + 0.0004509462908 * (t49 * t68 - t65 * t69)
-        - 0.0171364731454 * (t41 * t48 - t40 * t65);
-    let t73 = 0.23194763691565 * t66 + t36 * t47 + t72 + 0.001653980355 * t67;
-    let t74 = c_q5 * t45;
-    let t75 = c_q5 * t44;
-    let t76 = 0.0171364731454 * t70 + s_q5 * t71
-        - 0.2365564731454 * (t42 * t65 + t38 * t41)
-        - 0.0004509462908 * (t49 * t74 - t65 * t75);
-    let t77 = -0.0171364731454 * (qd[4] * t48 + s_q4 * t63)
-        - 0.0166855268546 * (t44 * t50 + t43 * t49);
-    let t78 = t77 - 0.21942 * (t42 * t48 - t38 * t40);
-    let t79 = 0.00460883622975 * t61 + c_q4 * t76 + t38 * (t47 + 0.001653980355 * t39)
-        - s_q4 * t78 - 0.017784735 * (t19 - 0.39225 * t60);
-    let t80 = 0.59155695167475 * t58 + c_q3 * t73 + t33 * (t46 + 0.051322656825 * t34)
-        + 0.00697606230375 * t64 - 1.598759275 * t19 - s_q3 * t79;
-    let t81 = -0.051322656825 * t51 + 0.59155695167475 * t62 - t31 * t46 - s_q3 * t73
-        - c_q3 * t79;
-    let t82 = t2 * t33;
-    let t83 = c_q4 * t78 + -0.001653980355 * t66 + s_q4 * t76
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * c_q1;
+    let t1 = qd[0] * s_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t3 = qd[3] + t2;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t4 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
+    let t5 = s_q1 * t0;
+    let t6 = c_q1 * t0;
+    let t7 = qd[1] * s_q1;
+    let t8 = s_q1 * t1;
+    let t9 = 0.2394 * (t6 + t8) - 0.2717 * qd[0] - 0.85 * t7;
+    let t10 = qd[1] * c_q1;
+    let t11 = c_q3 * t3;
+    let t12 = 0.03556947 * s_q3 * t3 - 3.19751855 * t2;
+    let t13 = s_q2 * t12 - 0.03556947 * c_q2 * t11;
+    let t14 = s_q1 * t13;
+    let t15 = 0.03556947 * s_q2 * t11 + c_q2 * t12;
+    let t16 = s_q4 * c_q5;
+    let t17 = qd[1] * s_q2;
+    let t18 = -0.85 * s_q3 * t17 - c_q3 * (-0.7845 * t2 - 0.85 * qd[1] * c_q2);
+    let t19 = t2 * c_q3;
+    let t20 = q[1] + q[2];
+    let t21 = cos(t20);
+    let t22 = qd[0] * t21;
+    let t23 = sin(t20);
+    let t24 = qd[0] * t23;
+    let t25 = q[3] + t20;
+    let (t26, t28) = sin_cos(t25);
+    let t27 = qd[0] * t26;
+    let t29 = qd[0] * t28;
+    let t30 = t3 * s_q4 + c_q4 * t27;
+    let t31 = t3 * c_q4 - s_q4 * t27;
+    let t32 = qd[4] - t29;
+    let t33 = c_q5 * t30 - s_q5 * t32;
+    let t34 = s_q5 * t30 + c_q5 * t32;
+    let t35 = qd[5] + t31;
+    let t36 = 0.59565195167475 * t2 + 0.051322656825 * t24;
+    let t37 = 0.22402883622975 * t3 + 0.001653980355 * t29;
+    let t38 = c_q4 * t26;
+    let t39 = s_q5 * t38 - c_q5 * t28;
+    let t40 = c_q5 * t38 + s_q5 * t28;
+    let t41 = t22 * t23;
+    let t42 = t23 * t27;
+    let t43 = 3.19751855 * t41 - 0.03556947 * t42;
+    let t44 = t21 * t22;
+    let t45 = 0.03556947 * t21 * t27 - 3.19751855 * t44;
+    let t46 = c_q2 * t43 + s_q2 * t45;
+    let t47 = c_q2 * t45 - s_q2 * t43;
+    let t48 = t2 * t23;
+    let t49 = t23 * (qd[2] + qd[1]);
+    let t50 = t48 + t49;
+    let t51 = t3 * t28;
+    let t52 = t21 * (qd[2] + qd[1]);
+    let t53 = qd[3] * t28 + c_q3 * t52 - s_q3 * t49;
+    let t54 = t51 + t53;
+    let t55 = s_q4 * t26;
+    let t56 = qd[3] * t26 + c_q3 * t49 + s_q3 * t52;
+    let t57 = t27 * t28;
+    let t58 = s_q5 * t35;
+    let t59 = s_q5 * t34;
+    let t60 = c_q4 * t53 - qd[4] * t55;
+    let t61 = 0.0171364731454 * (t35 * t40 - t33 * t55)
+        + 0.0166855268546 * (qd[5] * t40 + s_q5 * t60 + c_q5 * t56);
+    let t62 = c_q5 * t61 + 0.0004509462908 * (t39 * t58 - t55 * t59)
+        - 0.0171364731454 * (t31 * t38 - t30 * t55);
+    let t63 = 0.23194763691565 * t56 + t26 * t37 + t62 + 0.001653980355 * t57;
+    let t64 = c_q5 * t35;
+    let t65 = c_q5 * t34;
+    let t66 = 0.0171364731454 * t60 + s_q5 * t61
+        - 0.2365564731454 * (t32 * t55 + t28 * t31)
+        - 0.0004509462908 * (t39 * t64 - t55 * t65);
+    let t67 = -0.0171364731454 * (qd[4] * t38 + s_q4 * t53)
+        - 0.0166855268546 * (t34 * t40 + t33 * t39);
+    let t68 = t67 - 0.21942 * (t32 * t38 - t28 * t30);
+    let t69 = 0.00460883622975 * t51 + c_q4 * t66 + t28 * (t37 + 0.001653980355 * t29)
+        - s_q4 * t68 - 0.017784735 * (t9 - 0.39225 * t50);
+    let t70 = 0.59155695167475 * t48 + c_q3 * t63 + t23 * (t36 + 0.051322656825 * t24)
+        + 0.00697606230375 * t54 - 1.598759275 * t9 - s_q3 * t69;
+    let t71 = 0.59155695167475 * t52 - 0.051322656825 * t41 - t21 * t36 - s_q3 * t63
+        - c_q3 * t69;
+    let t72 = t0 * t23;
+    let t73 = c_q4 * t68 + s_q4 * t66 - 0.001653980355 * t56
         - 0.017784735
-            * (s_q3 * (0.7845 * t51 + 0.85 * t82)
-                + c_q3 * (-0.7845 * t54 - 0.85 * t2 * t31)) - 0.00460883622975 * t67
-        - t36 * (0.00460883622975 * t39 - 0.001653980355 * t9);
-    let t84 = 1.35894538375 * t82 + t83 + 0.59155695167475 * t51
-        + t31 * (0.59155695167475 * t34 - 0.051322656825 * t6) + 0.051322656825 * t62
-        - 0.0139521246075 * t52;
-    let t85 = s_q4 * s_q5;
-    let t86 = c_q4 * (qd[4] + t39);
-    let t87 = 0.0171364731454 * (t26 * t45 + c_q4 * t43)
-        + 0.0166855268546 * (qd[5] * t26 + s_q5 * t86 + c_q5 * t37);
-    let t88 = c_q5 * t87 + 0.0004509462908 * (t68 * t85 + c_q4 * t69)
-        - 0.0171364731454 * (s_q4 * t41 + c_q4 * t40);
-    let t89 = 0.4559764731454 * t37 + t88;
-    let t90 = 0.0171364731454 * t86 + 0.2365564731454 * c_q4 * t42 + s_q5 * t87
-        - 0.0004509462908 * (t26 * t68 + c_q4 * t75);
-    let t91 = -0.0171364731454 * (s_q4 * (qd[4] + t39))
-        - 0.0166855268546 * (t26 * t44 + t43 * t85);
-    let t92 = t91 - 0.21942 * s_q4 * t42;
-    let t93 = 0.2286376724595 * t39 + c_q4 * t90 - 0.00330796071 * t9 - s_q4 * t92;
-    let t94 = t93 - 0.017784735 * (-0.85 * t3 - 0.7845 * t34);
-    let t95 = 0.0139521246075 * t39 + c_q3 * t89;
-    let t96 = t95 + 1.1872089033495 * t34 - 0.10264531365 * t6;
-    let t97 = 1.35894538375 * t3 + t96 - s_q3 * t94;
-    let t98 = s_q3 * t89;
-    let t99 = -0.004095 * t32 - t98;
-    let t100 = t99 - c_q3 * t94;
-    let t101 = -0.1197 * t25 - 0.425 * (-3.19751855 * t34 - 0.03556947 * t39);
-    let t102 = 1.35894538375 * t27 + 0.017784735 * t28;
-    let t103 = s_q4 * t90 + c_q4 * t92;
-    let t104 = t103 - 0.0139521246075 * t21;
-    let t105 = 0.425 * t23 + t104;
-    let t106 = 0.5 * (0.2365564731454 * t37 + t88);
-    let t107 = 0.5 * t91;
-    let t108 = 0.0139521246075 * t34 + t93;
-    let t109 = t96 - s_q3 * t108;
-    let t110 = t99 - c_q3 * t108;
-    let t111 = q[2] + q[3];
-    let t112 = libm::Libm::<Real>::cos(t111);
-    let t113 = t9 * t112;
-    let t114 = libm::Libm::<Real>::sin(t111);
-    let t115 = t95 - s_q3 * t93;
-    let t116 = t98 + c_q3 * t93;
-    let t117 = 0.0166855268546 * s_q5 * (t41 - qd[5]) - 0.0171364731454 * t68;
-    let t118 = c_q5 * (0.0004509462908 * t68 + t117);
-    let t119 = 0.2536929462908 * t41 + s_q5 * t117 - 0.0004509462908 * c_q5 * t74;
-    let t120 = c_q5 * t43;
-    let t121 = t120 - t69;
-    let t122 = t40;
-    let t123 = -0.2365564731454 * t122 - 0.0166855268546 * t121;
-    let t124 = c_q4 * t119 - s_q4 * t123;
-    let t125 = c_q3 * t118 - s_q3 * t124;
-    let t126 = s_q3 * t118 + c_q3 * t124;
-    let t127 = 0.5 * (s_q4 * t119 + c_q4 * t123);
-    let t128 = 0.0004509462908 * t69 + 0.033822 * t120;
-    let t129 = 0.033822 * s_q5 * t43 - 0.0004509462908 * t75;
-    let t130 = c_q4 * t129;
-    let t131 = c_q3 * t128 - s_q3 * t130;
-    let t132 = s_q3 * t128 + c_q3 * t130;
-    let t133 = 0.5 * (s_q4 * t129);
+            * (s_q3 * (0.7845 * t41 + 0.85 * t72)
+                + c_q3 * (-0.7845 * t44 - 0.85 * t0 * t21)) - 0.00460883622975 * t57
+        - t26 * (0.00460883622975 * t29 - 0.001653980355 * t3);
+    let t74 = 1.35894538375 * t72 + t73 + 0.59155695167475 * t41
+        + t21 * (0.59155695167475 * t24 - 0.051322656825 * t2) + 0.051322656825 * t52
+        - 0.0139521246075 * t42;
+    let t75 = s_q4 * s_q5;
+    let t76 = c_q4 * (qd[4] + t29);
+    let t77 = 0.0171364731454 * (t16 * t35 + c_q4 * t33)
+        + 0.0166855268546 * (qd[5] * t16 + s_q5 * t76 + c_q5 * t27);
+    let t78 = c_q5 * t77 + 0.0004509462908 * (t58 * t75 + c_q4 * t59)
+        - 0.0171364731454 * (s_q4 * t31 + c_q4 * t30);
+    let t79 = 0.4559764731454 * t27 + t78;
+    let t80 = 0.0171364731454 * t76 + 0.2365564731454 * c_q4 * t32 + s_q5 * t77
+        - 0.0004509462908 * (t16 * t58 + c_q4 * t65);
+    let t81 = -0.0171364731454 * (s_q4 * (qd[4] + t29))
+        - 0.0166855268546 * (t16 * t34 + t33 * t75);
+    let t82 = t81 - 0.21942 * s_q4 * t32;
+    let t83 = 0.2286376724595 * t29 + c_q4 * t80 - 0.00330796071 * t3 - s_q4 * t82;
+    let t84 = t83 - 0.017784735 * (-0.85 * t1 - 0.7845 * t24);
+    let t85 = 0.0139521246075 * t29 + c_q3 * t79;
+    let t86 = t85 + 1.1872089033495 * t24 - 0.10264531365 * t2;
+    let t87 = 1.35894538375 * t1 + t86 - s_q3 * t84;
+    let t88 = s_q3 * t79;
+    let t89 = -0.004095 * t22 - t88;
+    let t90 = t89 - c_q3 * t84;
+    let t91 = -0.1197 * t15 - 0.425 * (-3.19751855 * t24 - 0.03556947 * t29);
+    let t92 = 1.35894538375 * t17 + 0.017784735 * t18;
+    let t93 = s_q4 * t80 + c_q4 * t82;
+    let t94 = t93 - 0.0139521246075 * t11;
+    let t95 = 0.425 * t13 + t94;
+    let t96 = 0.5 * (0.2365564731454 * t27 + t78);
+    let t97 = 0.5 * t81;
+    let t98 = 0.0139521246075 * t24 + t83;
+    let t99 = t86 - s_q3 * t98;
+    let t100 = t89 - c_q3 * t98;
+    let t101 = q[2] + q[3];
+    let t102 = cos(t101);
+    let t103 = t3 * t102;
+    let t104 = sin(t101);
+    let t105 = t85 - s_q3 * t83;
+    let t106 = t88 + c_q3 * t83;
+    let t107 = 0.0166855268546 * s_q5 * (t31 - qd[5]) - 0.0171364731454 * t58;
+    let t108 = c_q5 * (0.0004509462908 * t58 + t107);
+    let t109 = 0.2536929462908 * t31 + s_q5 * t107 - 0.0004509462908 * c_q5 * t64;
+    let t110 = c_q5 * t33;
+    let t111 = t110 - t59;
+    let t112 = -0.2365564731454 * t30 - 0.0166855268546 * t111;
+    let t113 = c_q4 * t109 - s_q4 * t112;
+    let t114 = c_q3 * t108 - s_q3 * t113;
+    let t115 = s_q3 * t108 + c_q3 * t113;
+    let t116 = 0.5 * (s_q4 * t109 + c_q4 * t112);
+    let t117 = 0.0004509462908 * t59 + 0.033822 * t110;
+    let t118 = 0.033822 * s_q5 * t33 - 0.0004509462908 * t65;
+    let t119 = c_q4 * t118;
+    let t120 = c_q3 * t117 - s_q3 * t119;
+    let t121 = s_q3 * t117 + c_q3 * t119;
+    let t122 = 0.5 * (s_q4 * t118);
     [
         [
             0.5
                 * (-0.13585
-                    * (c_q1 * (t57 - 8.865845 * t16) - s_q1 * (8.865845 * t15 + t56))
+                    * (c_q1 * (t47 - 8.865845 * t6) - s_q1 * (8.865845 * t5 + t46))
                     - c_q1
-                        * (1.20442504325 * qd[0] + 1.75501953841 * t17 + s_q1 * t14
-                            + c_q2 * t80 + s_q2 * t81
-                            + 0.425 * (1.598759275 * t60 + 0.017784735 * t64)
-                            - 0.19371331275 * t18 - 0.1197 * t57)
+                        * (1.20442504325 * qd[0] + 1.75501953841 * t7 + s_q1 * t4
+                            + c_q2 * t70 + s_q2 * t71
+                            + 0.425 * (1.598759275 * t50 + 0.017784735 * t54)
+                            - 0.19371331275 * t8 - 0.1197 * t47)
                     - s_q1
-                        * (0.19371331275 * t15 + 1.75501953841 * t20 + c_q2 * t81
-                            + 0.1197 * t56 - c_q1 * t14 - s_q2 * t80)),
+                        * (0.19371331275 * t5 + 1.75501953841 * t10 + c_q2 * t71
+                            + 0.1197 * t46 - c_q1 * t4 - s_q2 * t70)),
             0.5
-                * (-0.13585 * (c_q1 * (t25 - 8.865845 * qd[1]) - t24)
+                * (-0.13585 * (c_q1 * (t15 - 8.865845 * qd[1]) - t14)
                     - c_q1
-                        * (0.3874266255 * qd[1] + 3.52514647682 * t3 + c_q2 * t97
-                            + s_q2 * t100 + t101)
-                    - s_q1 * (0.1197 * t23 + c_q2 * t100 - 0.0151074 * t2 - s_q2 * t97)),
+                        * (0.3874266255 * qd[1] + 3.52514647682 * t1 + c_q2 * t87
+                            + s_q2 * t90 + t91)
+                    - s_q1 * (0.1197 * t13 + c_q2 * t90 - 0.0151074 * t0 - s_q2 * t87)),
             0.5
-                * (-0.13585 * (c_q1 * t25 - t24)
-                    - c_q1 * (t101 + c_q2 * t109 + s_q2 * t110)
-                    - s_q1 * (0.1197 * t23 + c_q2 * t110 - s_q2 * t109)),
+                * (-0.13585 * (c_q1 * t15 - t14)
+                    - c_q1 * (t91 + c_q2 * t99 + s_q2 * t100)
+                    - s_q1 * (0.1197 * t13 + c_q2 * t100 - s_q2 * t99)),
             0.5
-                * (-0.0048321124995 * t9 * t36
-                    + s_q1 * (c_q2 * t116 + 0.004257665559 * t113 + s_q2 * t115)
+                * (s_q1 * (c_q2 * t106 + 0.004257665559 * t103 + s_q2 * t105)
+                    - 0.0048321124995 * t3 * t26
                     - c_q1
-                        * (0.01511702475 * t39 + c_q2 * t115 - s_q2 * t116
-                            - 0.004257665559 * t9 * t114)),
+                        * (0.01511702475 * t29 + c_q2 * t105 - s_q2 * t106
+                            - 0.004257665559 * t3 * t104)),
             0.5
-                * (s_q1 * (c_q2 * t126 + s_q2 * t125)
-                    - c_q1 * (c_q2 * t125 - s_q2 * t126)),
+                * (s_q1 * (c_q2 * t115 + s_q2 * t114)
+                    - c_q1 * (c_q2 * t114 - s_q2 * t115)),
             0.5
-                * (s_q1 * (c_q2 * t132 + s_q2 * t131)
-                    - c_q1 * (c_q2 * t131 - s_q2 * t132)),
+                * (s_q1 * (c_q2 * t121 + s_q2 * t120)
+                    - c_q1 * (c_q2 * t120 - s_q2 * t121)),
         ],
         [
             0.5
-                * (1.75501953841 * t15
-                    + c_q1 * (0.19371331275 * qd[1] + 1.75501953841 * t3) + t84
-                    + 0.425 * t56 - 0.19371331275 * t20),
-            0.5 * (t102 + t105),
-            0.5 * (0.0139521246075 * t29 + t105),
-            0.5 * (t104 - 0.01511702475 * t113),
-            t127,
-            t133,
+                * (1.75501953841 * t5
+                    + c_q1 * (0.19371331275 * qd[1] + 1.75501953841 * t1) + t74
+                    + 0.425 * t46 - 0.19371331275 * t10),
+            0.5 * (t92 + t95),
+            0.5 * (0.0139521246075 * t19 + t95),
+            0.5 * (t94 - 0.01511702475 * t103),
+            t116,
+            t122,
         ],
         [
-            0.5 * t84,
-            0.5 * (t102 + t104),
-            0.5 * (0.0139521246075 * t29 + t104),
-            0.5 * t104,
-            t127,
-            t133,
+            0.5 * t74,
+            0.5 * (t92 + t94),
+            0.5 * (0.0139521246075 * t19 + t94),
+            0.5 * t94,
+            t116,
+            t122,
         ],
         [
-            0.5 * t83,
-            0.5 * (0.017784735 * t28 + t103),
-            0.5 * (0.0139521246075 * t29 + t103),
-            0.5 * t103,
-            t127,
-            t133,
+            0.5 * t73,
+            0.5 * (0.017784735 * t18 + t93),
+            0.5 * (0.0139521246075 * t19 + t93),
+            0.5 * t93,
+            t116,
+            t122,
         ],
-        [0.5 * (0.2365564731454 * t66 + t72), t106, t106, t106, 0.5 * t118, 0.5 * t128],
+        [0.5 * (0.2365564731454 * t56 + t62), t96, t96, t96, 0.5 * t108, 0.5 * t117],
         [
-            0.5 * t77,
-            t107,
-            t107,
-            t107,
-            -0.5 * (0.0171364731454 * t122 + 0.0166855268546 * t121),
+            0.5 * t67,
+            t97,
+            t97,
+            t97,
+            -0.5 * (0.0171364731454 * t30 + 0.0166855268546 * t111),
             0.0,
         ],
     ]
@@ -1217,67 +1201,66 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t2 = qd[0] * c_q1;
-    let t3 = qd[0] * s_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let t6 = t2 * c_q2;
-    let t7 = t3 * s_q2 - t6;
-    let t8 = t2 * s_q2;
-    let t9 = t8 + t3 * c_q2;
-    let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t13 = t9 * c_q3 - t7 * s_q3;
-    let t14 = t7 * c_q3 + t9 * s_q3;
-    let t15 = qd[3] + t10;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t18 = t13 * c_q4 + t15 * s_q4;
-    let t19 = t15 * c_q4 - t13 * s_q4;
-    let t20 = qd[4] + t14;
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t23 = t18 * c_q5 - t20 * s_q5;
-    let t24 = t18 * s_q5 + t20 * c_q5;
-    let t25 = qd[5] + t19;
-    let t26 = s_q1 * c_q2 + c_q1 * s_q2;
-    let t27 = -0.39225 * t26 - 0.425 * s_q1;
-    let t28 = 0.425 * qd[1] + 0.01615 * t3;
-    let t29 = s_q2 * t28 - 0.01615 * t6;
-    let t30 = 0.01615 * t8 + c_q2 * t28;
-    let t31 = 0.39225 * t10 + t30;
-    let t32 = 0.425 * t2 - 0.39225 * t7;
-    let t33 = s_q3 * t31 + c_q3 * t29;
-    let t34 = c_q3 * t31 - s_q3 * t29;
-    let t35 = -0.093 * t14 - t33;
-    let t36 = 0.093 * t13 + t34;
-    let t37 = c_q4 * t35 + s_q4 * t32;
-    let t38 = c_q4 * t32 - s_q4 * t35;
-    let t39 = 0.09465 * t19 + t37;
-    let t40 = t38 - 0.09465 * t18;
-    let t41 = c_q5 * t39 - s_q5 * t36;
-    let t42 = s_q5 * t39 + c_q5 * t36;
-    let t43 = 0.28 * qd[1] + 0.13585 * t3;
-    let t44 = 0.25 * t10 + t30;
-    let t45 = 0.425 * t2 - 0.25 * t7;
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = qd[0] * c_q1;
+    let t1 = qd[0] * s_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let t2 = t0 * c_q2;
+    let t3 = t1 * s_q2 - t2;
+    let t4 = t0 * s_q2;
+    let t5 = t4 + t1 * c_q2;
+    let t6 = qd[1] + qd[2];
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t7 = t5 * c_q3 - t3 * s_q3;
+    let t8 = t3 * c_q3 + t5 * s_q3;
+    let t9 = qd[3] + t6;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t10 = t7 * c_q4 + t9 * s_q4;
+    let t11 = t9 * c_q4 - t7 * s_q4;
+    let t12 = qd[4] + t8;
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t13 = t10 * c_q5 - t12 * s_q5;
+    let t14 = t10 * s_q5 + t12 * c_q5;
+    let t15 = qd[5] + t11;
+    let t16 = s_q1 * c_q2 + c_q1 * s_q2;
+    let t17 = -0.39225 * t16 - 0.425 * s_q1;
+    let t18 = 0.425 * qd[1] + 0.01615 * t1;
+    let t19 = s_q2 * t18 - 0.01615 * t2;
+    let t20 = 0.01615 * t4 + c_q2 * t18;
+    let t21 = 0.39225 * t6 + t20;
+    let t22 = 0.425 * t0 - 0.39225 * t3;
+    let t23 = s_q3 * t21 + c_q3 * t19;
+    let t24 = c_q3 * t21 - s_q3 * t19;
+    let t25 = -0.093 * t8 - t23;
+    let t26 = 0.093 * t7 + t24;
+    let t27 = c_q4 * t25 + s_q4 * t22;
+    let t28 = c_q4 * t22 - s_q4 * t25;
+    let t29 = 0.09465 * t11 + t27;
+    let t30 = t28 - 0.09465 * t10;
+    let t31 = c_q5 * t29 - s_q5 * t26;
+    let t32 = s_q5 * t29 + c_q5 * t26;
+    let t33 = 0.28 * qd[1] + 0.13585 * t1;
+    let t34 = 0.25 * t6 + t20;
+    let t35 = 0.425 * t0 - 0.25 * t3;
     (
         0.00333 * qd[0] * qd[0]
             + 0.5
-                * (0.22689067591 * qd[1] * qd[1] + 1.0397965583525 * t2 * t2
-                    + 0.0151074 * t3 * t3 + 8.393 * t43 * t43
-                    + 0.049443313556 * (t7 * t7 + t10 * t10) + 0.004095 * t9 * t9
-                    + 2.275 * (t44 * t44 + t45 * t45 + t29 * t29) + 0.21942 * t14 * t14
-                    + 0.111172755531 * (t13 * t13 + t15 * t15)
-                    + 1.219 * (t33 * t33 + t32 * t32 + t34 * t34)
-                    + 0.111172755531 * (t18 * t18 + t19 * t19) + 0.21942 * t20 * t20
-                    + 1.219 * (t37 * t37 + t38 * t38 + t36 * t36)
-                    + 0.0171364731454 * (t23 * t23 + t25 * t25) + 0.033822 * t24 * t24
-                    + 0.1879 * (t41 * t41 + t40 * t40 + t42 * t42)),
-        23.91678 * (t27 + 0.089159)
+                * (0.22689067591 * qd[1] * qd[1] + 1.0397965583525 * t0 * t0
+                    + 0.0151074 * t1 * t1 + 8.393 * t33 * t33
+                    + 0.049443313556 * (t3 * t3 + t6 * t6) + 0.004095 * t5 * t5
+                    + 2.275 * (t34 * t34 + t35 * t35 + t19 * t19) + 0.21942 * t8 * t8
+                    + 0.111172755531 * (t7 * t7 + t9 * t9)
+                    + 1.219 * (t23 * t23 + t22 * t22 + t24 * t24)
+                    + 0.111172755531 * (t10 * t10 + t11 * t11) + 0.21942 * t12 * t12
+                    + 1.219 * (t27 * t27 + t28 * t28 + t26 * t26)
+                    + 0.0171364731454 * (t13 * t13 + t15 * t15) + 0.033822 * t14 * t14
+                    + 0.1879 * (t31 * t31 + t30 * t30 + t32 * t32)),
+        23.91678 * (t17 + 0.089159)
             + 1.843299
-                * (0.09465 * (c_q3 * (s_q1 * s_q2 - c_q1 * c_q2) + s_q3 * t26) + t27
+                * (0.09465 * (c_q3 * (s_q1 * s_q2 - c_q1 * c_q2) + s_q3 * t16) + t17
                     + 0.089159) + 82.33533 * (0.089159 - 0.28 * s_q1)
-            + 22.31775 * (0.089159 - 0.25 * t26 - 0.425 * s_q1) + 3.236204223,
+            + 22.31775 * (0.089159 - 0.25 * t16 - 0.425 * s_q1) + 3.236204223,
     )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
@@ -1299,84 +1282,79 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t9 = c_q0 * c_q1;
-    let t10 = s_q0 * c_q1;
-    let t11 = q[1] + q[2];
-    let t12 = libm::Libm::<Real>::cos(t11);
-    let t13 = libm::Libm::<Real>::sin(t11);
-    let t14 = q[3] + t11;
-    let (t15, t16) = libm::Libm::<Real>::sincos(t14);
-    let t17 = -t16;
-    let t18 = c_q4 * t15;
-    let t19 = -0.425 * s_q1 - 0.39225 * t13;
-    let t20 = t19 + 0.089159;
-    let t21 = -(s_q4 * t15);
-    let t22 = c_q0 * t12;
-    let t23 = s_q0 * t12;
-    let t24 = c_q0 * t16;
-    let t25 = c_q0 * t15;
-    let t26 = -t25;
-    let t27 = s_q0 * t16;
-    let t28 = s_q0 * t15;
-    let t29 = -t28;
-    let t30 = 0.425 * t9 + 0.39225 * t22;
-    let t31 = 0.425 * t10 + 0.39225 * t23;
-    let t32 = -(s_q0 * s_q4) - c_q4 * t24;
-    let t33 = s_q4 * t24 - s_q0 * c_q4;
-    let t34 = c_q0 * s_q4 - c_q4 * t27;
-    let t35 = c_q0 * c_q4 + s_q4 * t27;
-    let t36 = t30 - 0.10915 * s_q0;
-    let t37 = 0.10915 * c_q0 + t31;
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = c_q0 * c_q1;
+    let t2 = s_q0 * c_q1;
+    let t3 = q[1] + q[2];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[3] + t3;
+    let (t7, t8) = sin_cos(t6);
+    let t9 = -t8;
+    let t10 = c_q4 * t7;
+    let t11 = -0.425 * s_q1 - 0.39225 * t5;
+    let t12 = t11 + 0.089159;
+    let t13 = -s_q4 * t7;
+    let t14 = c_q0 * t4;
+    let t15 = s_q0 * t4;
+    let t16 = c_q0 * t8;
+    let t17 = c_q0 * t7;
+    let t18 = -t17;
+    let t19 = s_q0 * t8;
+    let t20 = s_q0 * t7;
+    let t21 = -t20;
+    let t22 = 0.425 * t1 + 0.39225 * t14;
+    let t23 = 0.425 * t2 + 0.39225 * t15;
+    let t24 = -s_q0 * s_q4 - c_q4 * t16;
+    let t25 = s_q4 * t16 - s_q0 * c_q4;
+    let t26 = c_q0 * s_q4 - c_q4 * t19;
+    let t27 = c_q0 * c_q4 + s_q4 * t19;
+    let t28 = t22 - 0.10915 * s_q0;
+    let t29 = 0.10915 * c_q0 + t23;
     [
         Pose {
-            rotation: [[c_q0, t2, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[c_q0, t0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.089159],
         },
         Pose {
             rotation: [
-                [-(c_q0 * s_q1), t2, t9],
-                [-(s_q0 * s_q1), c_q0, t10],
+                [-c_q0 * s_q1, t0, t1],
+                [-s_q0 * s_q1, c_q0, t2],
                 [-c_q1, 0.0, -s_q1],
             ],
             position: [-0.13585 * s_q0, 0.13585 * c_q0, 0.089159],
         },
         Pose {
-            rotation: [
-                [-(c_q0 * t13), t2, t22],
-                [-(s_q0 * t13), c_q0, t23],
-                [-t12, 0.0, -t13],
-            ],
+            rotation: [[-c_q0 * t5, t0, t14], [-s_q0 * t5, c_q0, t15], [-t4, 0.0, -t5]],
             position: [
-                0.425 * t9 - 0.01615 * s_q0,
-                0.01615 * c_q0 + 0.425 * t10,
+                0.425 * t1 - 0.01615 * s_q0,
+                0.01615 * c_q0 + 0.425 * t2,
                 0.089159 - 0.425 * s_q1,
             ],
         },
         Pose {
-            rotation: [[-t24, t2, t26], [-t27, c_q0, t29], [t15, 0.0, t17]],
-            position: [t30 - 0.01615 * s_q0, 0.01615 * c_q0 + t31, t20],
+            rotation: [[-t16, t0, t18], [-t19, c_q0, t21], [t7, 0.0, t9]],
+            position: [t22 - 0.01615 * s_q0, 0.01615 * c_q0 + t23, t12],
         },
         Pose {
-            rotation: [[t32, t33, t26], [t34, t35, t29], [t18, t21, t17]],
-            position: [t36, t37, t20],
+            rotation: [[t24, t25, t18], [t26, t27, t21], [t10, t13, t9]],
+            position: [t28, t29, t12],
         },
         Pose {
             rotation: [
-                [c_q5 * t32 + s_q5 * t25, t33, s_q5 * t32 - c_q5 * t25],
-                [c_q5 * t34 + s_q5 * t28, t35, s_q5 * t34 - c_q5 * t28],
-                [c_q5 * t18 + s_q5 * t16, t21, s_q5 * t18 - c_q5 * t16],
+                [c_q5 * t24 + s_q5 * t17, t25, s_q5 * t24 - c_q5 * t17],
+                [c_q5 * t26 + s_q5 * t20, t27, s_q5 * t26 - c_q5 * t20],
+                [c_q5 * t10 + s_q5 * t8, t13, s_q5 * t10 - c_q5 * t8],
             ],
             position: [
-                t36 - 0.09465 * t25,
-                t37 - 0.09465 * t28,
-                t19 + 0.089159 - 0.09465 * t16,
+                t28 - 0.09465 * t17,
+                t29 - 0.09465 * t20,
+                t11 + 0.089159 - 0.09465 * t8,
             ],
         },
     ]
@@ -1404,11 +1382,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4], qd[5]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -1433,83 +1410,82 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let t2 = -s_q0;
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let (s_q5, c_q5) = libm::Libm::<Real>::sincos(q[5]);
-    let t13 = 0.425 * c_q2 + 0.39225;
-    let t14 = -0.425 * s_q2 * c_q3 - s_q3 * t13;
-    let t15 = c_q4 * t14;
-    let t16 = 0.09465 * c_q4 + t15;
-    let t17 = c_q3 * t13 - 0.425 * s_q2 * s_q3;
-    let t18 = c_q5 * t16 - s_q5 * t17;
-    let t19 = s_q5 * t16 + c_q5 * t17;
-    let t20 = s_q4 * t14;
-    let t21 = -0.09465 * s_q4 - t20;
-    let t22 = s_q3 * c_q4;
-    let t23 = 0.09465 * c_q4 - 0.39225 * t22;
-    let t24 = c_q5 * t23 - 0.39225 * c_q3 * s_q5;
-    let t25 = s_q5 * t23 + 0.39225 * c_q3 * c_q5;
-    let t26 = s_q3 * s_q4;
-    let t27 = 0.39225 * t26 - 0.09465 * s_q4;
-    let t28 = c_q0 * s_q1;
-    let t29 = c_q0 * c_q1;
-    let t30 = s_q0 * s_q1;
-    let t31 = s_q0 * c_q1;
-    let t32 = q[1] + q[2];
-    let t33 = libm::Libm::<Real>::cos(t32);
-    let t34 = libm::Libm::<Real>::sin(t32);
-    let t35 = q[3] + t32;
-    let (t36, t37) = libm::Libm::<Real>::sincos(t35);
-    let t38 = 0.425 * c_q1 + 0.39225 * t33;
-    let t39 = s_q4 * t36;
-    let t40 = c_q4 * t36;
-    let t41 = s_q5 * t40 - c_q5 * t37;
-    let t42 = c_q5 * t40 + s_q5 * t37;
-    let t43 = c_q0 * t34;
-    let t44 = s_q0 * t34;
-    let t45 = c_q0 * t36;
-    let t46 = s_q0 * t36;
-    let t47 = c_q0 * t37;
-    let t48 = -(s_q0 * s_q4) - c_q4 * t47;
-    let t49 = s_q4 * t47 - s_q0 * c_q4;
-    let t50 = s_q0 * t37;
-    let t51 = c_q0 * s_q4 - c_q4 * t50;
-    let t52 = c_q0 * c_q4 + s_q4 * t50;
-    let t53 = c_q5 * t48 + s_q5 * t45;
-    let t54 = s_q5 * t48 - c_q5 * t45;
-    let t55 = c_q5 * t51 + s_q5 * t46;
-    let t56 = s_q5 * t51 - c_q5 * t46;
-    let t57 = 0.10915 * c_q4 * t37 + s_q4 * t38;
-    let t58 = t57 - 0.09465 * t39;
-    let t59 = c_q5 * t58 - 0.10915 * s_q5 * t36;
-    let t60 = s_q5 * t58 + 0.10915 * c_q5 * t36;
-    let t61 = c_q4 * t38 - 0.10915 * s_q4 * t37;
-    let t62 = t61 - 0.09465 * t40;
-    let t63 = t36 * t45;
-    let t64 = t17 * t45;
-    let t65 = t36 * t46;
-    let t66 = t17 * t46;
-    let t67 = t17 * t37;
-    let t68 = t39 * t49;
-    let t69 = c_q4 * t49;
-    let t70 = s_q4 * t48 + t69;
-    let t71 = t39 * t52;
-    let t72 = c_q4 * t52;
-    let t73 = s_q4 * t51 + t72;
-    let t74 = t39 * t39;
-    let t75 = c_q4 * c_q5;
-    let t76 = c_q4 * s_q5;
-    let t77 = s_q4 * c_q5;
-    let t78 = s_q4 * s_q5;
-    let t79 = t69 + t53 * t77 + t54 * t78;
-    let t80 = t72 + t55 * t77 + t56 * t78;
-    let t81 = t42 * t77 + t41 * t78 - c_q4 * t39;
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = -s_q0;
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t1 = 0.425 * c_q2 + 0.39225;
+    let t2 = -0.425 * s_q2 * c_q3 - s_q3 * t1;
+    let t3 = c_q4 * t2;
+    let t4 = 0.09465 * c_q4 + t3;
+    let t5 = c_q3 * t1 - 0.425 * s_q2 * s_q3;
+    let t6 = c_q5 * t4 - s_q5 * t5;
+    let t7 = s_q5 * t4 + c_q5 * t5;
+    let t8 = s_q4 * t2;
+    let t9 = -0.09465 * s_q4 - t8;
+    let t10 = s_q3 * c_q4;
+    let t11 = 0.09465 * c_q4 - 0.39225 * t10;
+    let t12 = c_q5 * t11 - 0.39225 * c_q3 * s_q5;
+    let t13 = s_q5 * t11 + 0.39225 * c_q3 * c_q5;
+    let t14 = s_q3 * s_q4;
+    let t15 = 0.39225 * t14 - 0.09465 * s_q4;
+    let t16 = c_q0 * s_q1;
+    let t17 = c_q0 * c_q1;
+    let t18 = s_q0 * s_q1;
+    let t19 = s_q0 * c_q1;
+    let t20 = q[1] + q[2];
+    let t21 = cos(t20);
+    let t22 = sin(t20);
+    let t23 = q[3] + t20;
+    let (t24, t25) = sin_cos(t23);
+    let t26 = 0.425 * c_q1 + 0.39225 * t21;
+    let t27 = s_q4 * t24;
+    let t28 = c_q4 * t24;
+    let t29 = s_q5 * t28 - c_q5 * t25;
+    let t30 = c_q5 * t28 + s_q5 * t25;
+    let t31 = c_q0 * t22;
+    let t32 = s_q0 * t22;
+    let t33 = c_q0 * t24;
+    let t34 = s_q0 * t24;
+    let t35 = c_q0 * t25;
+    let t36 = -s_q0 * s_q4 - c_q4 * t35;
+    let t37 = s_q4 * t35 - s_q0 * c_q4;
+    let t38 = s_q0 * t25;
+    let t39 = c_q0 * s_q4 - c_q4 * t38;
+    let t40 = c_q0 * c_q4 + s_q4 * t38;
+    let t41 = c_q5 * t36 + s_q5 * t33;
+    let t42 = s_q5 * t36 - c_q5 * t33;
+    let t43 = c_q5 * t39 + s_q5 * t34;
+    let t44 = s_q5 * t39 - c_q5 * t34;
+    let t45 = 0.10915 * c_q4 * t25 + s_q4 * t26;
+    let t46 = t45 - 0.09465 * t27;
+    let t47 = c_q5 * t46 - 0.10915 * s_q5 * t24;
+    let t48 = s_q5 * t46 + 0.10915 * c_q5 * t24;
+    let t49 = c_q4 * t26 - 0.10915 * s_q4 * t25;
+    let t50 = t49 - 0.09465 * t28;
+    let t51 = t24 * t33;
+    let t52 = t5 * t33;
+    let t53 = t24 * t34;
+    let t54 = t5 * t34;
+    let t55 = t5 * t25;
+    let t56 = t27 * t37;
+    let t57 = c_q4 * t37;
+    let t58 = s_q4 * t36 + t57;
+    let t59 = t27 * t40;
+    let t60 = c_q4 * t40;
+    let t61 = s_q4 * t39 + t60;
+    let t62 = t27 * t27;
+    let t63 = c_q4 * c_q5;
+    let t64 = c_q4 * s_q5;
+    let t65 = s_q4 * c_q5;
+    let t66 = s_q4 * s_q5;
+    let t67 = t57 + t41 * t65 + t42 * t66;
+    let t68 = t60 + t43 * t65 + t44 * t66;
+    let t69 = t30 * t65 + t29 * t66 - c_q4 * t27;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1520,114 +1496,114 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [-0.13585 * (s_q1 * t28 + c_q1 * t29), 0.0, 0.0, 0.0, 0.0, 0.0],
-            [-0.13585 * (s_q1 * t30 + c_q1 * t31), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (s_q1 * t16 + c_q1 * t17), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [-0.13585 * (s_q1 * t18 + c_q1 * t19), 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t2, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
             [0.0, c_q0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                -0.425 * t31 - 0.01615 * (t34 * t43 + c_q0 * t33 * t33),
-                -0.425 * t28,
+                -0.425 * t19 - 0.01615 * (t22 * t31 + c_q0 * t21 * t21),
+                -0.425 * t16,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                0.425 * t29 - 0.01615 * (t34 * t44 + s_q0 * t33 * t33),
-                -0.425 * t30,
+                0.425 * t17 - 0.01615 * (t22 * t32 + s_q0 * t21 * t21),
+                -0.425 * t18,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
             ],
             [0.0, -0.425 * c_q1, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t2, t2, 0.0, 0.0, 0.0],
+            [0.0, t0, t0, 0.0, 0.0, 0.0],
             [0.0, c_q0, c_q0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                -0.01615 * (t37 * t47 + t63) - s_q0 * t38,
-                -(t14 * t47) - t64,
-                -0.39225 * t43,
+                -0.01615 * (t25 * t35 + t51) - s_q0 * t26,
+                -t2 * t35 - t52,
+                -0.39225 * t31,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                c_q0 * t38 - 0.01615 * (t37 * t50 + t65),
-                -(t14 * t50) - t66,
-                -0.39225 * t44,
+                c_q0 * t26 - 0.01615 * (t25 * t38 + t53),
+                -t2 * t38 - t54,
+                -0.39225 * t32,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [0.0, t14 * t36 - t67, -0.39225 * t33, 0.0, 0.0, 0.0],
-            [0.0, t2, t2, t2, 0.0, 0.0],
+            [0.0, t2 * t24 - t55, -0.39225 * t21, 0.0, 0.0, 0.0],
+            [0.0, t0, t0, t0, 0.0, 0.0],
             [0.0, c_q0, c_q0, c_q0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
-                t48 * t57 + t49 * t61 - 0.10915 * t63,
-                t15 * t48 - t64 - t20 * t49,
-                0.39225 * (t26 * t49 - c_q3 * t45 - t22 * t48),
+                t36 * t45 + t37 * t49 - 0.10915 * t51,
+                t3 * t36 - t52 - t8 * t37,
+                0.39225 * (t14 * t37 - c_q3 * t33 - t10 * t36),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t51 * t57 + t52 * t61 - 0.10915 * t65,
-                t15 * t51 - t66 - t20 * t52,
-                0.39225 * (t26 * t52 - c_q3 * t46 - t22 * t51),
+                t39 * t45 + t40 * t49 - 0.10915 * t53,
+                t3 * t39 - t54 - t8 * t40,
+                0.39225 * (t14 * t40 - c_q3 * t34 - t10 * t39),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t40 * t57 - 0.10915 * t36 * t37 - t39 * t61,
-                t15 * t40 + t20 * t39 - t67,
-                -0.39225 * (c_q3 * t37 + t22 * t40 + t26 * t39),
+                t28 * t45 - 0.10915 * t24 * t25 - t27 * t49,
+                t3 * t28 + t8 * t27 - t55,
+                -0.39225 * (c_q3 * t25 + t10 * t28 + t14 * t27),
                 0.0,
                 0.0,
                 0.0,
             ],
-            [t37 * t45 + t40 * t48 - t68, t70, t70, t70, -t45, 0.0],
-            [t37 * t46 + t40 * t51 - t71, t73, t73, t73, -t46, 0.0],
-            [t37 * t37 + t40 * t40 + t74, 0.0, 0.0, 0.0, -t37, 0.0],
+            [t25 * t33 + t28 * t36 - t56, t58, t58, t58, -t33, 0.0],
+            [t25 * t34 + t28 * t39 - t59, t61, t61, t61, -t34, 0.0],
+            [t25 * t25 + t28 * t28 + t62, 0.0, 0.0, 0.0, -t25, 0.0],
         ],
         [
             [
-                t53 * t59 + t49 * t62 + t54 * t60,
-                t18 * t53 + t21 * t49 + t19 * t54,
-                t24 * t53 + t27 * t49 + t25 * t54,
-                0.09465 * (t53 * t75 + t54 * t76 - s_q4 * t49),
+                t41 * t47 + t37 * t50 + t42 * t48,
+                t6 * t41 + t9 * t37 + t7 * t42,
+                t12 * t41 + t15 * t37 + t13 * t42,
+                0.09465 * (t41 * t63 + t42 * t64 - s_q4 * t37),
                 0.0,
                 0.0,
             ],
             [
-                t55 * t59 + t52 * t62 + t56 * t60,
-                t18 * t55 + t21 * t52 + t19 * t56,
-                t24 * t55 + t27 * t52 + t25 * t56,
-                0.09465 * (t55 * t75 + t56 * t76 - s_q4 * t52),
+                t43 * t47 + t40 * t50 + t44 * t48,
+                t6 * t43 + t9 * t40 + t7 * t44,
+                t12 * t43 + t15 * t40 + t13 * t44,
+                0.09465 * (t43 * t63 + t44 * t64 - s_q4 * t40),
                 0.0,
                 0.0,
             ],
             [
-                t42 * t59 + t41 * t60 - t39 * t62,
-                t18 * t42 + t19 * t41 - t21 * t39,
-                t24 * t42 + t25 * t41 - t27 * t39,
-                0.09465 * (s_q4 * t39 + t42 * t75 + t41 * t76),
+                t30 * t47 + t29 * t48 - t27 * t50,
+                t6 * t30 + t7 * t29 - t9 * t27,
+                t12 * t30 + t13 * t29 - t15 * t27,
+                0.09465 * (s_q4 * t27 + t30 * t63 + t29 * t64),
                 0.0,
                 0.0,
             ],
-            [t42 * t53 + t41 * t54 - t68, t79, t79, t79, c_q5 * t54 - s_q5 * t53, t49],
-            [t42 * t55 + t41 * t56 - t71, t80, t80, t80, c_q5 * t56 - s_q5 * t55, t52],
-            [t74 + t42 * t42 + t41 * t41, t81, t81, t81, c_q5 * t41 - s_q5 * t42, -t39],
+            [t30 * t41 + t29 * t42 - t56, t67, t67, t67, c_q5 * t42 - s_q5 * t41, t37],
+            [t30 * t43 + t29 * t44 - t59, t68, t68, t68, c_q5 * t44 - s_q5 * t43, t40],
+            [t62 + t30 * t30 + t29 * t29, t69, t69, t69, c_q5 * t29 - s_q5 * t30, -t27],
         ],
     ]
 }
@@ -1653,8 +1629,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1680,8 +1655,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1706,7 +1680,26 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -33,7 +33,7 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 59 | 18 | 5 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 51 | 26 | 0 | 0 | 4 | 5 |
-//! | `mass_matrix` | 6 | 5 | 0 | 0 | 1 | 2 |
+//! | `mass_matrix` | 5 | 6 | 0 | 0 | 1 | 2 |
 //! | `bias` | 32 | 13 | 0 | 0 | 4 | 5 |
 //! | `gravity` | 11 | 5 | 0 | 0 | 1 | 5 |
 //! | `joint_space` | 47 | 22 | 0 | 0 | 4 | 5 |
@@ -55,7 +55,12 @@
 //! | `dependent_velocities` | 160 | 151 | 14 | 4 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 211 | 178 | 14 | 4 | 9 | 10 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    non_snake_case,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -341,77 +346,77 @@ impl Params {
         let p = self;
         let inv0 = 1.0 / p.b;
         let inv1 = 1.0 / p.f;
-        let t2 = p.a * p.m1;
-        let t3 = p.a * t2;
-        let t4 = p.b * p.m2;
-        let t5 = p.b * t4;
-        let t6 = p.c + p.ex;
-        let t7 = p.ey * p.ey;
-        let t8 = t6 * t6;
-        let t9 = p.c - 0.3333333333333333 * t6;
-        let t10 = p.ex - 0.3333333333333333 * t6;
-        let t11 = p.m3
-            * (0.6666666666666666 * t7 + 0.1111111111111111 * t8 + t9 * t9 + t10 * t10);
-        let t12 = p.f * p.m4;
-        let t13 = p.f * t12;
-        let t14 = p.h * p.m5;
-        let t15 = p.h * t14;
-        let t16 = p.m3 * t6;
-        let t17 = p.ey * p.m3;
-        let t18 = p.ex * p.m4;
-        let t19 = p.ey * p.m4;
-        let t20 = 0.08333333333333333 * t11 + 0.1111111111111111 * t6 * t16
-            + 0.1111111111111111 * p.ey * t17 + p.m4 * (t7 + p.ex * p.ex);
-        let t21 = 0.3333333333333333 * t16 + t18;
-        let t22 = 0.3333333333333333 * t17 + t19;
-        let t23 = p.a * p.m2;
-        let t24 = p.a * t23;
-        let t25 = 0.3333333333333333 * t3 + t24;
-        let t26 = 0.5 * t2 + t23;
+        let t0 = p.a * p.m1;
+        let t1 = p.a * t0;
+        let t2 = p.b * p.m2;
+        let t3 = p.b * t2;
+        let t4 = p.c + p.ex;
+        let t5 = p.ey * p.ey;
+        let t6 = t4 * t4;
+        let t7 = p.c - 0.3333333333333333 * t4;
+        let t8 = p.ex - 0.3333333333333333 * t4;
+        let t9 = p.m3
+            * (0.6666666666666666 * t5 + 0.1111111111111111 * t6 + t7 * t7 + t8 * t8);
+        let t10 = p.f * p.m4;
+        let t11 = p.f * t10;
+        let t12 = p.h * p.m5;
+        let t13 = p.h * t12;
+        let t14 = p.m3 * t4;
+        let t15 = p.ey * p.m3;
+        let t16 = p.ex * p.m4;
+        let t17 = p.ey * p.m4;
+        let t18 = 0.08333333333333333 * t9 + 0.1111111111111111 * t4 * t14
+            + 0.1111111111111111 * p.ey * t15 + p.m4 * (t5 + p.ex * p.ex);
+        let t19 = 0.3333333333333333 * t14 + t16;
+        let t20 = 0.3333333333333333 * t15 + t17;
+        let t21 = p.a * p.m2;
+        let t22 = p.a * t21;
+        let t23 = 0.3333333333333333 * t1 + t22;
+        let t24 = 0.5 * t0 + t21;
         Derived {
             params: *self,
-            k0: t5,
-            k1: t25,
-            k2: p.g * t26,
-            k3: t4,
-            k4: t13,
-            k5: t20,
-            k6: p.g * t21,
-            k7: p.g * t22,
-            k8: t12,
-            k9: t15,
-            k10: p.g * t14,
-            k11: p.a * t4,
-            k12: 0.3333333333333333 * t5 + t25,
-            k13: 0.3333333333333333 * t5,
-            k14: p.ex * t12,
-            k15: p.ey * t12,
-            k16: 0.3333333333333333 * t13 + t20,
-            k17: 0.3333333333333333 * t13,
-            k18: 0.3333333333333333 * t15,
-            k19: p.g * t4,
-            k20: p.g * t12,
-            k21: t24,
-            k22: p.g * t23,
-            k23: t23,
+            k0: t3,
+            k1: t23,
+            k2: p.g * t24,
+            k3: t2,
+            k4: t11,
+            k5: t18,
+            k6: p.g * t19,
+            k7: p.g * t20,
+            k8: t10,
+            k9: t13,
+            k10: p.g * t12,
+            k11: p.a * t2,
+            k12: 0.3333333333333333 * t3 + t23,
+            k13: 0.3333333333333333 * t3,
+            k14: p.ex * t10,
+            k15: p.ey * t10,
+            k16: 0.3333333333333333 * t11 + t18,
+            k17: 0.3333333333333333 * t11,
+            k18: 0.3333333333333333 * t13,
+            k19: p.g * t2,
+            k20: p.g * t10,
+            k21: t22,
+            k22: p.g * t21,
+            k23: t21,
             k24: inv0,
-            k25: t26,
+            k25: t24,
             k26: inv0 * inv0 / p.m2,
-            k27: t19,
-            k28: t18,
+            k27: t17,
+            k28: t16,
             k29: inv1,
-            k30: -t22,
-            k31: t21,
+            k30: -t20,
+            k31: t19,
             k32: inv1 * inv1 / p.m4,
             k33: 1.0 / (p.h * p.h * p.m5),
-            k34: t3,
+            k34: t1,
             k35: p.a * p.a,
-            k36: t7,
-            k37: t8,
-            k38: t11,
-            k39: p.g * t2,
+            k36: t5,
+            k37: t6,
+            k38: t9,
+            k39: p.g * t0,
             k40: p.g * p.m2,
-            k41: t6,
+            k41: t4,
             k42: p.g * p.m3,
             k43: p.g * p.m4,
             k44: p.g * p.m5,
@@ -461,39 +466,39 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qdd[0] + qdd[1];
-    let t11 = qd[2] + qd[3];
-    let t12 = qdd[2] + qdd[3];
-    let t13 = t10 * d.k0;
-    let t14 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qdd[0] + qdd[1];
+    let t2 = qd[2] + qd[3];
+    let t3 = qdd[2] + qdd[3];
+    let t4 = t1 * d.k0;
+    let t5 = (c_q1 * (p.g * c_q0 + p.a * qdd[0])
         - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    let t15 = t12 * d.k4;
-    let t16 = (c_q3 * (p.g * c_q2 + p.ex * qdd[2] - p.ey * qd[2] * qd[2])
+    let t6 = t3 * d.k4;
+    let t7 = (c_q3 * (p.g * c_q2 + p.ex * qdd[2] - p.ey * qd[2] * qd[2])
         - s_q3 * (p.g * s_q2 - p.ey * qdd[2] - p.ex * qd[2] * qd[2])) * d.k8;
-    let t17 = 0.3333333333333333 * t13 + 0.5 * t14;
-    let t18 = 0.3333333333333333 * t15 + 0.5 * t16;
+    let t8 = 0.3333333333333333 * t4 + 0.5 * t5;
+    let t9 = 0.3333333333333333 * t6 + 0.5 * t7;
     [
-        t17 + qdd[0] * d.k1 + c_q0 * d.k2
-            + p.a * 0.5 * d.k3 * (c_q1 * t10 - s_q1 * t9 * t9),
-        t17,
-        t18 + qdd[2] * d.k5 + c_q2 * d.k6
+        t8 + qdd[0] * d.k1 + c_q0 * d.k2
+            + 0.5 * p.a * d.k3 * (c_q1 * t1 - s_q1 * t0 * t0),
+        t8,
+        t9 + qdd[2] * d.k5 + c_q2 * d.k6
             + d.k8
-                * (p.ex * 0.5 * (c_q3 * t12 - s_q3 * t11 * t11)
-                    - p.ey * -0.5 * (c_q3 * t11 * t11 + s_q3 * t12)) - s_q2 * d.k7,
-        t18,
+                * (0.5 * p.ex * (c_q3 * t3 - s_q3 * t2 * t2)
+                    + 0.5 * p.ey * (c_q3 * t2 * t2 + s_q3 * t3)) - s_q2 * d.k7,
+        t9,
         0.3333333333333333 * qdd[4] * d.k9 + 0.5 * c_q4 * d.k10,
     ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 6,
-    add: 5,
+    mul: 5,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 1,
@@ -511,18 +516,18 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t3 = c_q1 * d.k11;
-    let t4 = 0.5 * t3 + d.k13;
-    let t5 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
-    let t6 = t5 + d.k17;
+    let c_q1 = cos(q[1]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = c_q1 * d.k11;
+    let t1 = 0.5 * t0 + d.k13;
+    let t2 = c_q3 * d.k14;
+    let t3 = s_q3 * d.k15;
+    let t4 = 0.5 * (t2 + t3) + d.k17;
     [
-        [t3 + d.k12, t4, 0.0, 0.0, 0.0],
-        [t4, d.k13, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 2.0 * t5 + d.k16, t6, 0.0],
-        [0.0, 0.0, t6, d.k17, 0.0],
+        [t0 + d.k12, t1, 0.0, 0.0, 0.0],
+        [t1, d.k13, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t2 + t3 + d.k16, t4, 0.0],
+        [0.0, 0.0, t4, d.k17, 0.0],
         [0.0, 0.0, 0.0, 0.0, d.k18],
     ]
 }
@@ -548,22 +553,22 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qd[2] + qd[3];
-    let t11 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
-    let t12 = (c_q3 * (p.g * c_q2 - p.ey * qd[2] * qd[2])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = (p.g * c_q0 * c_q1 - s_q1 * (p.g * s_q0 - p.a * qd[0] * qd[0])) * d.k3;
+    let t3 = (c_q3 * (p.g * c_q2 - p.ey * qd[2] * qd[2])
         - s_q3 * (p.g * s_q2 - p.ex * qd[2] * qd[2])) * d.k8;
     [
-        c_q0 * d.k2 + 0.5 * (t11 - s_q1 * t9 * t9 * d.k11),
-        0.5 * t11,
-        c_q2 * d.k6 + 0.5 * (t12 + t10 * (t10 * (c_q3 * d.k15 - s_q3 * d.k14)))
+        c_q0 * d.k2 + 0.5 * (t2 - s_q1 * t0 * t0 * d.k11),
+        0.5 * t2,
+        c_q2 * d.k6 + 0.5 * (t3 + t1 * (t1 * (c_q3 * d.k15 - s_q3 * d.k14)))
             - s_q2 * d.k7,
-        0.5 * t12,
+        0.5 * t3,
         0.5 * (c_q4 * d.k10),
     ]
 }
@@ -587,19 +592,18 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t4 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t5 = libm::Libm::<Real>::cos(q[2] + q[3]);
-    let t6 = t4 * d.k19;
-    let t7 = t5 * d.k20;
+    let c_q0 = cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q4 = cos(q[4]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = cos(q[2] + q[3]);
+    let t2 = t0 * d.k19;
+    let t3 = t1 * d.k20;
     [
-        c_q0 * d.k2 + 0.5 * t6,
-        0.5 * t6,
-        c_q2 * d.k6 + 0.5 * t7 - s_q2 * d.k7,
-        0.5 * t7,
+        c_q0 * d.k2 + 0.5 * t2,
+        0.5 * t2,
+        c_q2 * d.k6 + 0.5 * t3 - s_q2 * d.k7,
+        0.5 * t3,
         0.5 * (c_q4 * d.k10),
     ]
 }
@@ -627,45 +631,45 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = p.g * s_q0;
-    let t10 = qd[0] + qd[1];
-    let t11 = p.g * s_q2;
-    let t12 = p.g * c_q2;
-    let t13 = qd[2] + qd[3];
-    let t14 = p.g * c_q0 * c_q1;
-    let t15 = c_q0 * d.k2;
-    let t16 = c_q1 * d.k11;
-    let t17 = 0.5 * t16 + d.k13;
-    let t18 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
-    let t19 = t18 + d.k17;
-    let t20 = (t14 - s_q1 * (t9 - p.a * qd[0] * qd[0])) * d.k3;
-    let t21 = (c_q3 * (t12 - p.ey * qd[2] * qd[2]) - s_q3 * (t11 - p.ex * qd[2] * qd[2]))
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = p.g * s_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * s_q2;
+    let t3 = p.g * c_q2;
+    let t4 = qd[2] + qd[3];
+    let t5 = p.g * c_q0 * c_q1;
+    let t6 = c_q0 * d.k2;
+    let t7 = c_q1 * d.k11;
+    let t8 = 0.5 * t7 + d.k13;
+    let t9 = 0.5 * (c_q3 * d.k14 + s_q3 * d.k15);
+    let t10 = t9 + d.k17;
+    let t11 = (t5 - s_q1 * (t0 - p.a * qd[0] * qd[0])) * d.k3;
+    let t12 = (c_q3 * (t3 - p.ey * qd[2] * qd[2]) - s_q3 * (t2 - p.ex * qd[2] * qd[2]))
         * d.k8;
-    let t22 = c_q2 * d.k6 - s_q2 * d.k7;
-    let t23 = 0.5 * (c_q4 * d.k10);
-    let t24 = (t14 - s_q1 * t9) * d.k3;
-    let t25 = (c_q3 * t12 - s_q3 * t11) * d.k8;
+    let t13 = c_q2 * d.k6 - s_q2 * d.k7;
+    let t14 = 0.5 * (c_q4 * d.k10);
+    let t15 = (t5 - s_q1 * t0) * d.k3;
+    let t16 = (c_q3 * t3 - s_q3 * t2) * d.k8;
     JointSpace {
         mass_matrix: [
-            [t16 + d.k12, t17, 0.0, 0.0, 0.0],
-            [t17, d.k13, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 2.0 * t18 + d.k16, t19, 0.0],
-            [0.0, 0.0, t19, d.k17, 0.0],
+            [t7 + d.k12, t8, 0.0, 0.0, 0.0],
+            [t8, d.k13, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 2.0 * t9 + d.k16, t10, 0.0],
+            [0.0, 0.0, t10, d.k17, 0.0],
             [0.0, 0.0, 0.0, 0.0, d.k18],
         ],
         bias: [
-            t15 + 0.5 * (t20 - s_q1 * t10 * t10 * d.k11),
-            0.5 * t20,
-            0.5 * (t21 + t13 * (t13 * (c_q3 * d.k15 - s_q3 * d.k14))) + t22,
-            0.5 * t21,
-            t23,
+            t6 + 0.5 * (t11 - s_q1 * t1 * t1 * d.k11),
+            0.5 * t11,
+            0.5 * (t12 + t4 * (t4 * (c_q3 * d.k15 - s_q3 * d.k14))) + t13,
+            0.5 * t12,
+            t14,
         ],
-        gravity: [t15 + 0.5 * t24, 0.5 * t24, t22 + 0.5 * t25, 0.5 * t25, t23],
+        gravity: [t6 + 0.5 * t15, 0.5 * t15, t13 + 0.5 * t16, 0.5 * t16, t14],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -701,49 +705,49 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = p.g * c_q0;
-    let t10 = qd[0] + qd[1];
-    let t11 = p.g * s_q2;
-    let t12 = p.g * c_q2;
-    let t13 = qd[2] + qd[3];
-    let t14 = s_q0 * s_q1;
-    let t15 = qd[0] * (s_q1 * qd[0]);
-    let t16 = qd[2] * (qd[2] * (p.ex * s_q3 - p.ey * c_q3));
-    let t17 = t13 * (t13 * d.k8);
-    let t18 = d.k1 - 0.75 * c_q1 * c_q1 * d.k21;
-    let inv19 = 1.0 / t18;
-    let t20 = tau[0]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
+    let t2 = p.g * s_q2;
+    let t3 = p.g * c_q2;
+    let t4 = qd[2] + qd[3];
+    let t5 = s_q0 * s_q1;
+    let t6 = qd[0] * (s_q1 * qd[0]);
+    let t7 = qd[2] * (qd[2] * (p.ex * s_q3 - p.ey * c_q3));
+    let t8 = t4 * (t4 * d.k8);
+    let t9 = d.k1 - 0.75 * c_q1 * c_q1 * d.k21;
+    let inv0 = 1.0 / t9;
+    let t10 = tau[0]
         + p.a
-            * (0.5 * s_q1 * t10 * t10 * d.k3
-                + c_q1 * (0.75 * t15 * d.k23 - 1.5 * tau[1] * d.k24)) - tau[1]
-        - t9 * (d.k25 - 0.75 * c_q1 * c_q1 * d.k23) - 0.75 * c_q1 * t14 * d.k22;
-    let t21 = s_q3 * c_q3;
-    let t22 = 0.75 * (d.k27 * t21 + c_q3 * c_q3 * d.k28);
-    let t23 = -0.75 * (t21 * d.k28 + s_q3 * s_q3 * d.k27);
-    let t24 = d.k5 + p.ey * t23 - p.ex * t22;
-    let inv25 = 1.0 / t24;
-    let t26 = 0.75 * p.m4 * t16 - 1.5 * tau[3] * d.k29;
-    let t27 = tau[2] + p.ex * (0.5 * s_q3 * t17 + c_q3 * t26) - tau[3]
-        - p.ey * (0.5 * c_q3 * t17 - s_q3 * t26) - t11 * (d.k30 - t23)
-        - t12 * (d.k31 - t22);
+            * (0.5 * s_q1 * t1 * t1 * d.k3
+                + c_q1 * (0.75 * t6 * d.k23 - 1.5 * tau[1] * d.k24)) - tau[1]
+        - t0 * (d.k25 - 0.75 * c_q1 * c_q1 * d.k23) - 0.75 * c_q1 * t5 * d.k22;
+    let t11 = s_q3 * c_q3;
+    let t12 = 0.75 * (d.k27 * t11 + c_q3 * c_q3 * d.k28);
+    let t13 = -0.75 * (t11 * d.k28 + s_q3 * s_q3 * d.k27);
+    let t14 = d.k5 + p.ey * t13 - p.ex * t12;
+    let inv1 = 1.0 / t14;
+    let t15 = 0.75 * p.m4 * t7 - 1.5 * tau[3] * d.k29;
+    let t16 = tau[2] + p.ex * (0.5 * s_q3 * t8 + c_q3 * t15) - tau[3]
+        - p.ey * (0.5 * c_q3 * t8 - s_q3 * t15) - t2 * (d.k30 - t13)
+        - t3 * (d.k31 - t12);
     [
-        inv19 * t20,
+        inv0 * t10,
         3.0
             * ((tau[1]
-                - 0.5 * d.k3 * (p.a * t15 + c_q1 * (t9 + p.a * inv19 * t20) - p.g * t14)
-                - 0.3333333333333333 * d.k0 * inv19 * t20) * d.k26),
-        inv25 * t27,
+                - 0.5 * d.k3 * (p.a * t6 + c_q1 * (t0 + p.a * inv0 * t10) - p.g * t5)
+                - 0.3333333333333333 * d.k0 * inv0 * t10) * d.k26),
+        inv1 * t16,
         3.0
             * ((tau[3]
                 - 0.5 * d.k8
-                    * (t16 + c_q3 * (t12 + p.ex * inv25 * t27)
-                        - s_q3 * (t11 - p.ey * inv25 * t27))
-                - 0.3333333333333333 * d.k4 * inv25 * t27) * d.k32),
+                    * (t7 + c_q3 * (t3 + p.ex * inv1 * t16)
+                        - s_q3 * (t2 - p.ey * inv1 * t16))
+                - 0.3333333333333333 * d.k4 * inv1 * t16) * d.k32),
         3.0 * ((tau[4] - 0.5 * c_q4 * d.k10) * d.k33),
     ]
 }
@@ -774,19 +778,19 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t3 = qd[2] + qd[3];
-    let t4 = s_q1 * d.k11;
-    let t5 = qd[0] * t4;
-    let t6 = (qd[0] + qd[1]) * t4;
-    let t7 = 2.0 * (qd[2] * (p.ex * s_q3 - p.ey * c_q3)) * d.k8;
-    let t8 = t3 * (c_q3 * d.k15 - s_q3 * d.k14);
+    let s_q1 = sin(q[1]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = qd[2] + qd[3];
+    let t1 = s_q1 * d.k11;
+    let t2 = qd[0] * t1;
+    let t3 = (qd[0] + qd[1]) * t1;
+    let t4 = 2.0 * (qd[2] * (p.ex * s_q3 - p.ey * c_q3)) * d.k8;
+    let t5 = t0 * (c_q3 * d.k15 - s_q3 * d.k14);
     [
-        [0.5 * (t5 - t6), -0.5 * t6, 0.0, 0.0, 0.0],
-        [0.5 * t5, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.5 * (0.5 * t7 + t8), 0.5 * t8, 0.0],
-        [0.0, 0.0, 0.25 * t7, 0.0, 0.0],
+        [0.5 * (t2 - t3), -0.5 * t3, 0.0, 0.0, 0.0],
+        [0.5 * t2, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.5 * (0.5 * t4 + t5), 0.5 * t5, 0.0],
+        [0.0, 0.0, 0.25 * t4, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
@@ -812,32 +816,31 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t8 = p.ey * c_q2;
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let t10 = qd[0] + qd[1];
-    let t11 = qd[2] + qd[3];
-    let t12 = qd[2] * (p.ex * s_q3 - p.ey * c_q3);
-    let t13 = 0.5 * p.b * t10 + p.a * c_q1 * qd[0];
-    let t14 = 0.5 * p.f * t11 + qd[2] * (p.ey * s_q3 + p.ex * c_q3);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.ey * c_q2;
+    let s_q4 = sin(q[4]);
+    let t1 = qd[0] + qd[1];
+    let t2 = qd[2] + qd[3];
+    let t3 = qd[2] * (p.ex * s_q3 - p.ey * c_q3);
+    let t4 = 0.5 * p.b * t1 + p.a * c_q1 * qd[0];
+    let t5 = 0.5 * p.f * t2 + qd[2] * (p.ey * s_q3 + p.ex * c_q3);
     (
         0.16666666666666666 * (qd[0] * qd[0] * d.k34 + qd[4] * qd[4] * d.k9)
             + 0.5
-                * (p.m2 * (t13 * t13 + s_q1 * s_q1 * qd[0] * qd[0] * d.k35)
-                    + 0.08333333333333333 * t10 * t10 * d.k0
-                    + p.m4 * (t12 * t12 + t14 * t14)
-                    + 0.08333333333333333 * t11 * t11 * d.k4
+                * (p.m2 * (t4 * t4 + s_q1 * s_q1 * qd[0] * qd[0] * d.k35)
+                    + 0.08333333333333333 * t1 * t1 * d.k0 + p.m4 * (t3 * t3 + t5 * t5)
+                    + 0.08333333333333333 * t2 * t2 * d.k4
                     + qd[2]
                         * (qd[2]
-                            * (p.m3 * 0.1111111111111111 * (d.k36 + d.k37)
+                            * (0.1111111111111111 * p.m3 * (d.k36 + d.k37)
                                 + 0.08333333333333333 * d.k38))),
         0.5 * s_q0 * d.k39
             + (p.a * s_q0 + 0.5 * p.b * (c_q0 * s_q1 + s_q0 * c_q1)) * d.k40
-            + 0.3333333333333333 * (t8 + s_q2 * d.k41) * d.k42
-            + (p.ex * s_q2 + t8 + 0.5 * p.f * (c_q2 * s_q3 + s_q2 * c_q3)) * d.k43
+            + 0.3333333333333333 * (t0 + s_q2 * d.k41) * d.k42
+            + (p.ex * s_q2 + t0 + 0.5 * p.f * (c_q2 * s_q3 + s_q2 * c_q3)) * d.k43
             + (p.yO3 + 0.5 * p.h * s_q4) * d.k44,
     )
 }
@@ -862,22 +865,22 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t10, 0.0], [t10, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.a * c_q0, p.a * s_q0, 0.0],
         },
         Pose {
@@ -885,7 +888,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [p.d, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t9, -t11, 0.0], [t11, t9, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [p.d + p.ex * c_q2 - p.ey * s_q2, p.ex * s_q2 + p.ey * c_q2, 0.0],
         },
         Pose {
@@ -917,11 +920,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -948,13 +950,13 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t4 = p.ex * s_q3 - p.ey * c_q3;
-    let t5 = p.ey * s_q3 + p.ex * c_q3;
-    let t6 = q[2] + q[3];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = libm::Libm::<Real>::sin(t6);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t0 = p.ex * s_q3 - p.ey * c_q3;
+    let t1 = p.ey * s_q3 + p.ex * c_q3;
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0],
@@ -965,7 +967,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [1.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
-            [-(p.a * s_q0), 0.0, 0.0, 0.0, 0.0],
+            [-p.a * s_q0, 0.0, 0.0, 0.0, 0.0],
             [p.a * c_q0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0],
@@ -981,8 +983,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [0.0, 0.0, 1.0, 0.0, 0.0],
         ],
         [
-            [0.0, 0.0, t4 * t7 - t5 * t8, 0.0, 0.0],
-            [0.0, 0.0, t4 * t8 + t5 * t7, 0.0, 0.0],
+            [0.0, 0.0, t0 * t3 - t1 * t4, 0.0, 0.0],
+            [0.0, 0.0, t0 * t4 + t1 * t3, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1020,8 +1022,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -1047,8 +1048,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -1073,8 +1073,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -1100,25 +1103,20 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
-    let t12 = p.d + p.c * c_q2 - p.a * c_q0 - p.b * t7;
-    let t13 = p.c * s_q2 - p.a * s_q0 - p.b * t10;
-    let t14 = p.yO3 + p.h * s_q4 - p.ex * s_q2 - p.ey * c_q2 - p.f * t11;
-    let t15 = p.ey * s_q2 + p.h * c_q4 + d.k45 - p.ex * c_q2 - p.f * t9;
-    [
-        t7 * t12 + t10 * t13,
-        t7 * t13 - t10 * t12,
-        t11 * t14 + t9 * t15,
-        t9 * t14 - t11 * t15,
-    ]
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = p.d + p.c * c_q2 - p.a * c_q0 - p.b * t1;
+    let t7 = p.c * s_q2 - p.a * s_q0 - p.b * t4;
+    let t8 = p.yO3 + p.h * s_q4 - p.ex * s_q2 - p.ey * c_q2 - p.f * t5;
+    let t9 = p.ey * s_q2 + p.h * c_q4 + d.k45 - p.ex * c_q2 - p.f * t3;
+    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6, t5 * t8 + t3 * t9, t3 * t8 - t5 * t9]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -1143,67 +1141,61 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = p.a * s_q0;
-    let t5 = c_q0 * c_q1 - s_q0 * s_q1;
-    let t6 = c_q0 * s_q1 + s_q0 * c_q1;
-    let t7 = -t6;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t12 = c_q2 * c_q3 - s_q2 * s_q3;
-    let t13 = c_q2 * s_q3 + s_q2 * c_q3;
-    let t14 = -t13;
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t17 = p.b * t5;
-    let t18 = p.c * c_q2;
-    let t19 = p.c * s_q2;
-    let t20 = p.a * c_q0 + t17;
-    let t21 = p.d + t18 - t20;
-    let t22 = t19 - t4 - p.b * t6;
-    let t23 = p.f * t12;
-    let t24 = p.h * c_q4;
-    let t25 = p.h * s_q4;
-    let t26 = p.ex * s_q2 + p.ey * c_q2;
-    let t27 = p.yO3 + t25 - p.f * t13 - t26;
-    let t28 = p.b * t7;
-    let t29 = t4 - t28;
-    let t30 = t7 * t21 + t5 * t22;
-    let t31 = t7 * t22 - t21 * t5;
-    let t32 = p.f * t14;
-    let t33 = t26 - t32;
-    let t34 = p.ey * s_q2 - p.ex * c_q2 - t23;
-    let t35 = t24 + t34 + d.k45;
-    let t36 = t12 * t27 + t14 * t35;
-    let t37 = t14 * t27 - t12 * t35;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = p.a * s_q0;
+    let t1 = c_q0 * c_q1 - s_q0 * s_q1;
+    let t2 = c_q0 * s_q1 + s_q0 * c_q1;
+    let t3 = -t2;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t4 = c_q2 * c_q3 - s_q2 * s_q3;
+    let t5 = c_q2 * s_q3 + s_q2 * c_q3;
+    let t6 = -t5;
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t7 = p.b * t1;
+    let t8 = p.c * c_q2;
+    let t9 = p.c * s_q2;
+    let t10 = p.a * c_q0 + t7;
+    let t11 = p.d + t8 - t10;
+    let t12 = t9 - t0 - p.b * t2;
+    let t13 = p.f * t4;
+    let t14 = p.h * c_q4;
+    let t15 = p.h * s_q4;
+    let t16 = p.ex * s_q2 + p.ey * c_q2;
+    let t17 = p.yO3 + t15 - p.f * t5 - t16;
+    let t18 = p.b * t3;
+    let t19 = t0 - t18;
+    let t20 = t3 * t11 + t1 * t12;
+    let t21 = t3 * t12 - t11 * t1;
+    let t22 = p.f * t6;
+    let t23 = t16 - t22;
+    let t24 = p.ey * s_q2 - p.ex * c_q2 - t13;
+    let t25 = t14 + t24 + d.k45;
+    let t26 = t4 * t17 + t6 * t25;
+    let t27 = t6 * t17 - t4 * t25;
     [
+        [t1 * t19 + t20 - t2 * t10, t20 - t7 * (t3 + t2), t2 * t8 - t1 * t9, 0.0, 0.0],
         [
-            t5 * t29 + t30 - t6 * t20,
-            t30 - t17 * (t7 + t6),
-            t6 * t18 - t5 * t19,
-            0.0,
-            0.0,
-        ],
-        [
-            t7 * t29 + t31 - t5 * t20,
-            t31 - t7 * t28 - t5 * t17,
-            t5 * t18 - t7 * t19,
+            t3 * t19 + t21 - t1 * t10,
+            t21 - t3 * t18 - t1 * t7,
+            t1 * t8 - t3 * t9,
             0.0,
             0.0,
         ],
         [
             0.0,
             0.0,
-            t12 * t33 + t13 * t34 + t36,
-            t36 - t23 * (t14 + t13),
-            t13 * t24 - t12 * t25,
+            t4 * t23 + t5 * t24 + t26,
+            t26 - t13 * (t6 + t5),
+            t5 * t14 - t4 * t15,
         ],
         [
             0.0,
             0.0,
-            t14 * t33 + t12 * t34 + t37,
-            t37 - t14 * t32 - t12 * t23,
-            t12 * t24 - t14 * t25,
+            t6 * t23 + t4 * t24 + t27,
+            t27 - t6 * t22 - t4 * t13,
+            t4 * t14 - t6 * t15,
         ],
     ]
 }
@@ -1228,70 +1220,68 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
-    let t12 = p.b * t10;
-    let t13 = p.f * t11;
-    let t14 = p.b * t7;
-    let t15 = -(p.a * c_q0) - t14;
-    let t16 = p.d + p.c * c_q2 + t15;
-    let t17 = p.a * s_q0 + t12;
-    let t18 = p.c * s_q2 - t17;
-    let t19 = p.f * t9;
-    let t20 = t13 + p.ex * s_q2 + p.ey * c_q2;
-    let t21 = p.yO3 + p.h * s_q4 - t20;
-    let t22 = t10 * t15;
-    let t23 = t7 * t15;
-    let t24 = -(t7 * t16) - t10 * t18;
-    let t25 = t24 - t10 * t17;
-    let t26 = t23 + t25;
-    let t27 = t6 - q[2];
-    let (t28, t29) = libm::Libm::<Real>::sincos(t27);
-    let t30 = p.ey * s_q2 - p.ex * c_q2 - t19;
-    let t31 = t11 * t30;
-    let t32 = t9 * t30;
-    let t33 = t8 - q[4];
-    let (t34, t35) = libm::Libm::<Real>::sincos(t33);
-    let t36 = p.c * t29;
-    let t37 = qd[2] * t36;
-    let t38 = p.h * t35;
-    let t39 = qd[4] * t38;
-    let t40 = t15;
-    let t41 = t10 * t16 - t7 * t18;
-    let t42 = t41 - t7 * t17;
-    let t43 = t42 - t22;
-    let t44 = p.c * t28;
-    let t45 = qd[2] * t44;
-    let t46 = t30;
-    let t47 = p.h * t34;
-    let t48 = qd[4] * t47;
-    let t49 = p.h * c_q4 + t30 + d.k45;
-    let t50 = -(t11 * t21) - t9 * t49;
-    let t51 = t50 - t11 * t20;
-    let t52 = t32 + t51;
-    let t53 = t11 * t49 - t9 * t21;
-    let t54 = t53 - t9 * t20;
-    let t55 = t54 - t31;
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = p.b * t4;
+    let t7 = p.f * t5;
+    let t8 = p.b * t1;
+    let t9 = -p.a * c_q0 - t8;
+    let t10 = p.d + p.c * c_q2 + t9;
+    let t11 = p.a * s_q0 + t6;
+    let t12 = p.c * s_q2 - t11;
+    let t13 = p.f * t3;
+    let t14 = t7 + p.ex * s_q2 + p.ey * c_q2;
+    let t15 = p.yO3 + p.h * s_q4 - t14;
+    let t16 = t4 * t9;
+    let t17 = t1 * t9;
+    let t18 = -t1 * t10 - t4 * t12;
+    let t19 = t18 - t4 * t11;
+    let t20 = t17 + t19;
+    let t21 = t0 - q[2];
+    let (t22, t23) = sin_cos(t21);
+    let t24 = p.ey * s_q2 - p.ex * c_q2 - t13;
+    let t25 = t5 * t24;
+    let t26 = t3 * t24;
+    let t27 = t2 - q[4];
+    let (t28, t29) = sin_cos(t27);
+    let t30 = p.c * t23;
+    let t31 = qd[2] * t30;
+    let t32 = p.h * t29;
+    let t33 = qd[4] * t32;
+    let t34 = t4 * t10 - t1 * t12;
+    let t35 = t34 - t1 * t11;
+    let t36 = t35 - t16;
+    let t37 = p.c * t22;
+    let t38 = qd[2] * t37;
+    let t39 = p.h * t28;
+    let t40 = qd[4] * t39;
+    let t41 = p.h * c_q4 + t24 + d.k45;
+    let t42 = -t5 * t15 - t3 * t41;
+    let t43 = t42 - t5 * t14;
+    let t44 = t26 + t43;
+    let t45 = t5 * t41 - t3 * t15;
+    let t46 = t45 - t3 * t14;
+    let t47 = t46 - t25;
     [
-        qd[0] * (t37 + qd[0] * (2.0 * t23 + t25 - t7 * t40) + qd[1] * t26)
-            + qd[1] * (t37 + qd[0] * t26 + qd[1] * (t24 - t10 * t12 - t7 * t14))
-            + qd[2] * (t36 * (qd[0] + qd[1]) - t37),
-        qd[0] * (qd[0] * (t42 + t10 * t40 - 2.0 * t22) + qd[1] * t43 - t45)
-            + qd[1] * (qd[0] * t43 + qd[1] * t41 - t45)
-            + qd[2] * (t45 - t44 * (qd[0] + qd[1])),
-        qd[4] * (t38 * (qd[2] + qd[3]) - t39)
-            + qd[2] * (t39 + qd[2] * (2.0 * t32 + t51 - t9 * t46) + qd[3] * t52)
-            + qd[3] * (t39 + qd[2] * t52 + qd[3] * (t50 - t11 * t13 - t9 * t19)),
-        qd[4] * (t48 - t47 * (qd[2] + qd[3]))
-            + qd[2] * (qd[2] * (t54 + t11 * t46 - 2.0 * t31) + qd[3] * t55 - t48)
-            + qd[3] * (qd[2] * t55 + qd[3] * t53 - t48),
+        qd[0] * (t31 + qd[0] * (2.0 * t17 + t19 - t1 * t9) + qd[1] * t20)
+            + qd[1] * (t31 + qd[0] * t20 + qd[1] * (t18 - t4 * t6 - t1 * t8))
+            + qd[2] * (t30 * (qd[0] + qd[1]) - t31),
+        qd[0] * (qd[0] * (t35 + t4 * t9 - 2.0 * t16) + qd[1] * t36 - t38)
+            + qd[1] * (qd[0] * t36 + qd[1] * t34 - t38)
+            + qd[2] * (t38 - t37 * (qd[0] + qd[1])),
+        qd[4] * (t32 * (qd[2] + qd[3]) - t33)
+            + qd[2] * (t33 + qd[2] * (2.0 * t26 + t43 - t3 * t24) + qd[3] * t44)
+            + qd[3] * (t33 + qd[2] * t44 + qd[3] * (t42 - t5 * t7 - t3 * t13)),
+        qd[4] * (t40 - t39 * (qd[2] + qd[3]))
+            + qd[2] * (qd[2] * (t46 + t5 * t24 - 2.0 * t25) + qd[3] * t47 - t40)
+            + qd[3] * (qd[2] * t47 + qd[3] * t45 - t40),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1320,17 +1310,16 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
+    let t1 = cos(t0);
     let t2 = q[2] + q[3];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t0);
-    let t5 = libm::Libm::<Real>::sin(t2);
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         [
             lambda[0] * t1 - lambda[1] * t4,
@@ -1738,4 +1727,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

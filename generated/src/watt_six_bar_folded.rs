@@ -32,13 +32,13 @@
 //! | function | mul | add | div | sqrt | sin | cos |
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
-//! | `inverse_dynamics` | 35 | 22 | 0 | 0 | 4 | 5 |
+//! | `inverse_dynamics` | 33 | 22 | 0 | 0 | 4 | 5 |
 //! | `mass_matrix` | 4 | 4 | 0 | 0 | 1 | 1 |
 //! | `bias` | 26 | 11 | 0 | 0 | 4 | 5 |
 //! | `gravity` | 8 | 5 | 0 | 0 | 1 | 5 |
 //! | `joint_space` | 39 | 19 | 0 | 0 | 4 | 5 |
 //! | `forward_dynamics` | 53 | 30 | 2 | 0 | 4 | 5 |
-//! | `coriolis_matrix` | 12 | 4 | 0 | 0 | 1 | 1 |
+//! | `coriolis_matrix` | 10 | 4 | 0 | 0 | 1 | 1 |
 //! | `energy` | 43 | 21 | 0 | 0 | 5 | 4 |
 //! | `body_poses` | 4 | 8 | 0 | 0 | 5 | 5 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -53,9 +53,13 @@
 //! | `constrained_forward_dynamics` | 417 | 374 | 74 | 9 | 18 | 19 |
 //! | `cut_joint_reactions` | 425 | 380 | 74 | 9 | 20 | 21 |
 //! | `dependent_velocities` | 138 | 135 | 14 | 4 | 7 | 7 |
-//! | `constrained_inverse_dynamics` | 173 | 158 | 14 | 4 | 11 | 12 |
+//! | `constrained_inverse_dynamics` | 171 | 158 | 14 | 4 | 11 | 12 |
 
-#![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+#![allow(
+    clippy::approx_constant,
+    clippy::needless_range_loop,
+    clippy::neg_cmp_op_on_partial_ord
+)]
 /// The floating-point type of every input, output and parameter:
 /// change it to `f32` (or generate with `single_precision = true` in
 /// the spec) for single precision.
@@ -172,13 +176,8 @@ pub struct OpCount {
     pub exp: u32,
 }
 /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Params {}
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
 /// The parameters and the constant groups of parameters that the
 /// `*_with` functions read, computed once by [`Params::derived`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,7 +189,6 @@ impl Params {
     /// Computes the parameter groups; call again after changing a
     /// parameter.
     pub fn derived(&self) -> Derived {
-        let p = self;
         Derived { params: *self }
     }
 }
@@ -206,7 +204,7 @@ pub const OPS_DERIVED: OpCount = OpCount {
 };
 /// Operation count of [`inverse_dynamics_with`] (and of [`inverse_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 35,
+    mul: 33,
     add: 22,
     div: 0,
     sqrt: 0,
@@ -230,34 +228,33 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn inverse_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = c_q1 * (9.81 * c_q0 + 0.2 * qdd[0])
         - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t10 = qd[0] + qd[1];
-    let t11 = qdd[0] + qdd[1];
-    let t12 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2])
+    let t1 = qd[0] + qd[1];
+    let t2 = qdd[0] + qdd[1];
+    let t3 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2])
         - s_q3 * (9.81 * s_q2 + 0.3 * qdd[2]);
-    let t13 = qd[2] + qd[3];
-    let t14 = qdd[2] + qdd[3];
-    let t15 = 0.36 * t9 + 0.144 * t11;
-    let t16 = 0.2 * t12 + 0.06666666666666667 * t14;
+    let t4 = qd[2] + qd[3];
+    let t5 = qdd[2] + qdd[3];
+    let t6 = 0.36 * t0 + 0.144 * t2;
+    let t7 = 0.2 * t3 + 0.06666666666666667 * t5;
     [
-        t15 + 2.7468 * c_q0 + 0.05333333333333334 * qdd[0]
-            + 0.2 * 0.36 * (c_q1 * t11 - s_q1 * t10 * t10),
-        t15,
-        t16 + 3.8259 * s_q2 + 2.4525 * c_q2 + 0.157 * qdd[2]
-            + 0.3 * -0.2 * (c_q3 * t13 * t13 + s_q3 * t14),
-        t16,
+        t6 + 2.7468 * c_q0 + 0.05333333333333334 * qdd[0]
+            + 0.072 * (c_q1 * t2 - s_q1 * t1 * t1),
+        t6,
+        t7 + 3.8259 * s_q2 + 2.4525 * c_q2 + 0.157 * qdd[2]
+            - 0.06 * (c_q3 * t4 * t4 + s_q3 * t5),
+        t7,
         0.8829 * c_q4 + 0.018 * qdd[4],
     ]
 }
@@ -281,17 +278,16 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
-pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let c_q1 = libm::Libm::<Real>::cos(q[1]);
-    let s_q3 = libm::Libm::<Real>::sin(q[3]);
-    let t2 = 0.072 * c_q1 + 0.144;
-    let t3 = 0.06666666666666667 - 0.06 * s_q3;
+pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    let c_q1 = cos(q[1]);
+    let s_q3 = sin(q[3]);
+    let t0 = 0.072 * c_q1 + 0.144;
+    let t1 = 0.06666666666666667 - 0.06 * s_q3;
     [
-        [0.144 * c_q1 + 0.19733333333333333, t2, 0.0, 0.0, 0.0],
-        [t2, 0.144, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.22366666666666668 - 0.12 * s_q3, t3, 0.0],
-        [0.0, 0.0, t3, 0.06666666666666667, 0.0],
+        [0.144 * c_q1 + 0.19733333333333333, t0, 0.0, 0.0, 0.0],
+        [t0, 0.144, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.22366666666666668 - 0.12 * s_q3, t1, 0.0],
+        [0.0, 0.0, t1, 0.06666666666666667, 0.0],
         [0.0, 0.0, 0.0, 0.0, 0.018],
     ]
 }
@@ -315,22 +311,21 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qd[2] + qd[3];
-    let t11 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t12 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]) - 9.81 * s_q2 * s_q3;
+pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = 9.81 * c_q0 * c_q1 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t3 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]) - 9.81 * s_q2 * s_q3;
     [
-        2.7468 * c_q0 + 0.36 * t11 - 0.072 * s_q1 * t9 * t9,
-        0.36 * t11,
-        3.8259 * s_q2 + 2.4525 * c_q2 + 0.2 * t12 - 0.06 * c_q3 * t10 * t10,
-        0.2 * t12,
+        2.7468 * c_q0 + 0.36 * t2 - 0.072 * s_q1 * t0 * t0,
+        0.36 * t2,
+        3.8259 * s_q2 + 2.4525 * c_q2 + 0.2 * t3 - 0.06 * c_q3 * t1 * t1,
+        0.2 * t3,
         0.8829 * c_q4,
     ]
 }
@@ -353,18 +348,17 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
-pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let p = &d.params;
-    let c_q0 = libm::Libm::<Real>::cos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t4 = libm::Libm::<Real>::cos(q[0] + q[1]);
-    let t5 = libm::Libm::<Real>::cos(q[2] + q[3]);
+pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let c_q0 = cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q4 = cos(q[4]);
+    let t0 = cos(q[0] + q[1]);
+    let t1 = cos(q[2] + q[3]);
     [
-        2.7468 * c_q0 + 3.5316 * t4,
-        3.5316 * t4,
-        3.8259 * s_q2 + 2.4525 * c_q2 + 1.962 * t5,
-        1.962 * t5,
+        2.7468 * c_q0 + 3.5316 * t0,
+        3.5316 * t0,
+        3.8259 * s_q2 + 2.4525 * c_q2 + 1.962 * t1,
+        1.962 * t1,
         0.8829 * c_q4,
     ]
 }
@@ -390,47 +384,40 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = c_q0 * c_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let t9 = s_q2 * s_q3;
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t11 = qd[0] + qd[1];
-    let t12 = qd[2] + qd[3];
-    let t13 = 0.072 * c_q1 + 0.144;
-    let t14 = 0.06666666666666667 - 0.06 * s_q3;
-    let t15 = 9.81 * t4 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
-    let t16 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]) - 9.81 * t9;
-    let t17 = 0.8829 * c_q4;
-    let t18 = 9.81 * (t4 - s_q0 * s_q1);
-    let t19 = 9.81 * (c_q2 * c_q3 - t9);
-    let t20 = 3.8259 * s_q2 + 2.4525 * c_q2;
+pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = c_q0 * c_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let t1 = s_q2 * s_q3;
+    let c_q4 = cos(q[4]);
+    let t2 = qd[0] + qd[1];
+    let t3 = qd[2] + qd[3];
+    let t4 = 0.072 * c_q1 + 0.144;
+    let t5 = 0.06666666666666667 - 0.06 * s_q3;
+    let t6 = 9.81 * t0 - s_q1 * (9.81 * s_q0 - 0.2 * qd[0] * qd[0]);
+    let t7 = c_q3 * (9.81 * c_q2 + 0.3 * qd[2] * qd[2]) - 9.81 * t1;
+    let t8 = 0.8829 * c_q4;
+    let t9 = 9.81 * (t0 - s_q0 * s_q1);
+    let t10 = 9.81 * (c_q2 * c_q3 - t1);
+    let t11 = 3.8259 * s_q2 + 2.4525 * c_q2;
     JointSpace {
         mass_matrix: [
-            [0.144 * c_q1 + 0.19733333333333333, t13, 0.0, 0.0, 0.0],
-            [t13, 0.144, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.22366666666666668 - 0.12 * s_q3, t14, 0.0],
-            [0.0, 0.0, t14, 0.06666666666666667, 0.0],
+            [0.144 * c_q1 + 0.19733333333333333, t4, 0.0, 0.0, 0.0],
+            [t4, 0.144, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.22366666666666668 - 0.12 * s_q3, t5, 0.0],
+            [0.0, 0.0, t5, 0.06666666666666667, 0.0],
             [0.0, 0.0, 0.0, 0.0, 0.018],
         ],
         bias: [
-            2.7468 * c_q0 + 0.36 * t15 - 0.072 * s_q1 * t11 * t11,
-            0.36 * t15,
-            0.2 * t16 + t20 - 0.06 * c_q3 * t12 * t12,
-            0.2 * t16,
-            t17,
+            2.7468 * c_q0 + 0.36 * t6 - 0.072 * s_q1 * t2 * t2,
+            0.36 * t6,
+            0.2 * t7 + t11 - 0.06 * c_q3 * t3 * t3,
+            0.2 * t7,
+            t8,
         ],
-        gravity: [
-            2.7468 * c_q0 + 0.36 * t18,
-            0.36 * t18,
-            0.2 * t19 + t20,
-            0.2 * t19,
-            t17,
-        ],
+        gravity: [2.7468 * c_q0 + 0.36 * t9, 0.36 * t9, 0.2 * t10 + t11, 0.2 * t10, t8],
     }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
@@ -460,49 +447,46 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 pub fn forward_dynamics_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let t4 = s_q0 * s_q1;
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let c_q4 = libm::Libm::<Real>::cos(q[4]);
-    let t10 = qd[0] + qd[1];
-    let t11 = qd[2] + qd[3];
-    let t12 = s_q1 * (qd[0] * qd[0]);
-    let t13 = c_q3 * (qd[2] * qd[2]);
-    let t14 = s_q3 * s_q3;
-    let t15 = c_q1 * c_q1;
-    let t16 = (tau[0]
-        + 0.2 * (0.36 * s_q1 * t10 * t10 + c_q1 * (0.18 * t12 - 2.5 * tau[1])) - tau[1]
-        - 1.7658 * c_q1 * t4 - 9.81 * c_q0 * (0.28 - 0.18 * t15))
-        / (0.05333333333333334 - 0.036 * t15);
-    let t17 = (tau[2]
-        + 0.3 * (0.2 * c_q3 * t11 * t11 - s_q3 * (0.18 * t13 - 3.0 * tau[3])) - tau[3]
-        - 9.81 * (c_q2 * (0.18 * s_q3 * c_q3 + 0.25) + s_q2 * (0.39 - 0.18 * t14)))
-        / (0.157 - 0.054 * t14);
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let t0 = s_q0 * s_q1;
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q4 = cos(q[4]);
+    let t1 = qd[0] + qd[1];
+    let t2 = qd[2] + qd[3];
+    let t3 = s_q1 * (qd[0] * qd[0]);
+    let t4 = c_q3 * (qd[2] * qd[2]);
+    let t5 = s_q3 * s_q3;
+    let t6 = c_q1 * c_q1;
+    let t7 = (tau[0] + 0.2 * (0.36 * s_q1 * t1 * t1 + c_q1 * (0.18 * t3 - 2.5 * tau[1]))
+        - tau[1] - 1.7658 * c_q1 * t0 - 9.81 * c_q0 * (0.28 - 0.18 * t6))
+        / (0.05333333333333334 - 0.036 * t6);
+    let t8 = (tau[2] + 0.3 * (0.2 * c_q3 * t2 * t2 - s_q3 * (0.18 * t4 - 3.0 * tau[3]))
+        - tau[3]
+        - 9.81 * (c_q2 * (0.18 * s_q3 * c_q3 + 0.25) + s_q2 * (0.39 - 0.18 * t5)))
+        / (0.157 - 0.054 * t5);
     [
-        t16,
+        t7,
         6.944444444444445
-            * (tau[1] - 0.144 * t16
-                - 0.36 * (0.2 * t12 + c_q1 * (9.81 * c_q0 + 0.2 * t16) - 9.81 * t4)),
-        t17,
+            * (tau[1] - 0.144 * t7
+                - 0.36 * (0.2 * t3 + c_q1 * (9.81 * c_q0 + 0.2 * t7) - 9.81 * t0)),
+        t8,
         15.0
-            * (tau[3] - 0.06666666666666667 * t17
+            * (tau[3] - 0.06666666666666667 * t8
                 - 0.2
-                    * (9.81 * c_q2 * c_q3 + 0.3 * t13
-                        - s_q3 * (9.81 * s_q2 + 0.3 * t17))),
+                    * (9.81 * c_q2 * c_q3 + 0.3 * t4 - s_q3 * (9.81 * s_q2 + 0.3 * t8))),
         55.55555555555556 * (tau[4] - 0.8829 * c_q4),
     ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
-    mul: 12,
+    mul: 10,
     add: 4,
     div: 0,
     sqrt: 0,
@@ -522,22 +506,21 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn coriolis_matrix_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let p = &d.params;
-    let s_q1 = libm::Libm::<Real>::sin(q[1]);
-    let c_q3 = libm::Libm::<Real>::cos(q[3]);
-    let t2 = s_q1 * qd[0];
-    let t3 = s_q1 * (qd[0] + qd[1]);
-    let t4 = c_q3 * qd[2];
-    let t5 = c_q3 * (qd[2] + qd[3]);
+    let s_q1 = sin(q[1]);
+    let c_q3 = cos(q[3]);
+    let t0 = s_q1 * qd[0];
+    let t1 = s_q1 * (qd[0] + qd[1]);
+    let t2 = c_q3 * qd[2];
+    let t3 = c_q3 * (qd[2] + qd[3]);
     [
-        [0.5 * (0.144 * (t2 - t3)), -0.072 * t3, 0.0, 0.0, 0.0],
-        [0.072 * t2, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, 0.5 * (0.12 * (t4 - t5)), -0.06 * t5, 0.0],
-        [0.0, 0.0, 0.06 * t4, 0.0, 0.0],
+        [0.072 * (t0 - t1), -0.072 * t1, 0.0, 0.0, 0.0],
+        [0.072 * t0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.06 * (t2 - t3), -0.06 * t3, 0.0],
+        [0.0, 0.0, 0.06 * t2, 0.0, 0.0],
         [0.0, 0.0, 0.0, 0.0, 0.0],
     ]
 }
@@ -561,25 +544,23 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
-pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q1, c_q1) = libm::Libm::<Real>::sincos(q[1]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q3, c_q3) = libm::Libm::<Real>::sincos(q[3]);
-    let s_q4 = libm::Libm::<Real>::sin(q[4]);
-    let t9 = qd[0] + qd[1];
-    let t10 = qd[2] + qd[3];
-    let t11 = 0.3 * t9 + 0.2 * c_q1 * qd[0];
-    let t12 = 0.25 * t10 - 0.3 * s_q3 * qd[2];
+pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q1, c_q1) = sin_cos(q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q3, c_q3) = sin_cos(q[3]);
+    let s_q4 = sin(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = qd[2] + qd[3];
+    let t2 = 0.3 * t0 + 0.2 * c_q1 * qd[0];
+    let t3 = 0.25 * t1 - 0.3 * s_q3 * qd[2];
     (
         0.0026666666666666666 * qd[0] * qd[0] + 0.0425 * qd[2] * qd[2]
             + 0.009 * qd[4] * qd[4]
             + 0.5
-                * (0.036 * t9 * t9
-                    + 1.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t11 * t11)
-                    + 0.016666666666666666 * t10 * t10
-                    + 0.8 * (0.09 * c_q3 * c_q3 * qd[2] * qd[2] + t12 * t12)),
+                * (0.036 * t0 * t0 + 1.2 * (0.04 * s_q1 * s_q1 * qd[0] * qd[0] + t2 * t2)
+                    + 0.016666666666666666 * t1 * t1
+                    + 0.8 * (0.09 * c_q3 * c_q3 * qd[2] * qd[2] + t3 * t3)),
         2.7468 * s_q0 + 3.5316 * (c_q0 * s_q1 + s_q0 * c_q1)
             + 14.715 * (0.16666666666666666 * s_q2 - 0.1 * c_q2)
             + 7.848 * (0.25 * (c_q2 * s_q3 + s_q2 * c_q3) - 0.3 * c_q2)
@@ -605,24 +586,23 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
+pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t7, -t10, 0.0], [t10, t7, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q0, 0.2 * s_q0, 0.0],
         },
         Pose {
@@ -630,7 +610,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.7, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t9, -t11, 0.0], [t11, t9, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
             position: [0.3 * s_q2 + 0.7, -0.3 * c_q2, 0.0],
         },
         Pose {
@@ -662,11 +642,10 @@ pub fn coordinate_rates(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; N
 }
 /// [`coordinate_rates`] with the parameter groups already computed by [`Params::derived`].
 pub fn coordinate_rates_with(
-    d: &Derived,
-    q: &[Real; NQ],
+    _d: &Derived,
+    _q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NQ] {
-    let p = &d.params;
     [qd[0], qd[1], qd[2], qd[3], qd[4]]
 }
 /// Operation count of [`body_jacobians_with`] (and of [`body_jacobians`] after [`OPS_DERIVED`]).
@@ -691,10 +670,9 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
+pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0],
@@ -760,8 +738,7 @@ pub fn contact_gaps(p: &Params, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     contact_gaps_with(&p.derived(), q)
 }
 /// [`contact_gaps`] with the parameter groups already computed by [`Params::derived`].
-pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
-    let p = &d.params;
+pub fn contact_gaps_with(_d: &Derived, _q: &[Real; NQ]) -> [Real; N_CONTACTS] {
     []
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
@@ -787,8 +764,7 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     limit_forces_with(&p.derived(), q, qd)
 }
 /// [`limit_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn limit_forces_with(_d: &Derived, _q: &[Real; NQ], _qd: &[Real; NV]) -> [Real; NV] {
     [0.0; NV]
 }
 /// Operation count of [`friction_forces_with`] (and of [`friction_forces`] after [`OPS_DERIVED`]).
@@ -813,8 +789,11 @@ pub fn friction_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV
     friction_forces_with(&p.derived(), q, qd)
 }
 /// [`friction_forces`] with the parameter groups already computed by [`Params::derived`].
-pub fn friction_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let p = &d.params;
+pub fn friction_forces_with(
+    _d: &Derived,
+    _q: &[Real; NQ],
+    _qd: &[Real; NV],
+) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0]
 }
 /// Operation count of [`constraints_with`] (and of [`constraints`] after [`OPS_DERIVED`]).
@@ -838,27 +817,21 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
     constraints_with(&p.derived(), q)
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
-    let t12 = 0.5 * c_q2 + 0.7 - 0.2 * c_q0 - 0.6 * t7;
-    let t13 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t10;
-    let t14 = 0.3 * (c_q4 - s_q2) + 0.7 - 0.5 * t9;
-    let t15 = 0.3 * (c_q2 + s_q4) + 0.5 - 0.5 * t11;
-    [
-        t7 * t12 + t10 * t13,
-        t7 * t13 - t10 * t12,
-        t9 * t14 + t11 * t15,
-        t9 * t15 - t11 * t14,
-    ]
+pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = 0.5 * c_q2 + 0.7 - 0.2 * c_q0 - 0.6 * t1;
+    let t7 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t4;
+    let t8 = 0.3 * (c_q4 - s_q2) + 0.7 - 0.5 * t3;
+    let t9 = 0.3 * (c_q2 + s_q4) + 0.5 - 0.5 * t5;
+    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6, t3 * t8 + t5 * t9, t3 * t9 - t5 * t8]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -881,38 +854,37 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     constraint_jacobian_with(&p.derived(), q)
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
-    let t12 = -0.2 * c_q0 - 0.6 * t7;
-    let t13 = 0.5 * c_q2 + t12 + 0.7;
-    let t14 = 0.2 * s_q0 + 0.6 * t10;
-    let t15 = 0.5 * s_q2 - t14;
-    let t16 = t7 * t15 - t10 * t13;
-    let t17 = -0.3 * s_q2 - 0.5 * t9;
-    let t18 = 0.3 * c_q4 + t17 + 0.7;
-    let t19 = 0.5 * t11 - 0.3 * c_q2;
-    let t20 = 0.3 * s_q4 + 0.5 - t19;
-    let t21 = t9 * t20 - t11 * t18;
-    let t22 = t7 * t13 + t10 * t15;
-    let t23 = t6 - q[2];
-    let (t24, t25) = libm::Libm::<Real>::sincos(t23);
-    let t26 = t9 * t18 + t11 * t20;
-    let t27 = t8 - q[4];
-    let (t28, t29) = libm::Libm::<Real>::sincos(t27);
+pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = -0.2 * c_q0 - 0.6 * t1;
+    let t7 = 0.5 * c_q2 + t6 + 0.7;
+    let t8 = 0.2 * s_q0 + 0.6 * t4;
+    let t9 = 0.5 * s_q2 - t8;
+    let t10 = t1 * t9 - t4 * t7;
+    let t11 = -0.3 * s_q2 - 0.5 * t3;
+    let t12 = 0.3 * c_q4 + t11 + 0.7;
+    let t13 = 0.5 * t5 - 0.3 * c_q2;
+    let t14 = 0.3 * s_q4 + 0.5 - t13;
+    let t15 = t3 * t14 - t5 * t12;
+    let t16 = t1 * t7 + t4 * t9;
+    let t17 = t0 - q[2];
+    let (t18, t19) = sin_cos(t17);
+    let t20 = t3 * t12 + t5 * t14;
+    let t21 = t2 - q[4];
+    let (t22, t23) = sin_cos(t21);
     [
-        [t16 + t7 * t14 + t10 * t12, t16, 0.5 * t24, 0.0, 0.0],
-        [t7 * t12 - t22 - t10 * t14, -0.6 - t22, 0.5 * t25, 0.0, 0.0],
-        [0.0, 0.0, t21 + t9 * t19 + t11 * t17, t21, 0.3 * t28],
-        [0.0, 0.0, t9 * t17 - t26 - t11 * t19, -0.5 - t26, 0.3 * t29],
+        [t10 + t1 * t8 + t4 * t6, t10, 0.5 * t18, 0.0, 0.0],
+        [t1 * t6 - t16 - t4 * t8, -0.6 - t16, 0.5 * t19, 0.0, 0.0],
+        [0.0, 0.0, t15 + t3 * t13 + t5 * t11, t15, 0.3 * t22],
+        [0.0, 0.0, t3 * t11 - t20 - t5 * t13, -0.5 - t20, 0.3 * t23],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
@@ -934,64 +906,65 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
-    let p = &d.params;
-    let (s_q0, c_q0) = libm::Libm::<Real>::sincos(q[0]);
-    let (s_q2, c_q2) = libm::Libm::<Real>::sincos(q[2]);
-    let (s_q4, c_q4) = libm::Libm::<Real>::sincos(q[4]);
-    let t6 = q[0] + q[1];
-    let t7 = libm::Libm::<Real>::cos(t6);
-    let t8 = q[2] + q[3];
-    let t9 = libm::Libm::<Real>::cos(t8);
-    let t10 = libm::Libm::<Real>::sin(t6);
-    let t11 = libm::Libm::<Real>::sin(t8);
-    let t12 = -0.2 * c_q0 - 0.6 * t7;
-    let t13 = 0.5 * c_q2 + t12 + 0.7;
-    let t14 = 0.2 * s_q0 + 0.6 * t10;
-    let t15 = 0.5 * s_q2 - t14;
-    let t16 = -0.3 * s_q2 - 0.5 * t9;
-    let t17 = 0.3 * c_q4 + t16 + 0.7;
-    let t18 = 0.5 * t11 - 0.3 * c_q2;
-    let t19 = 0.3 * s_q4 + 0.5 - t18;
-    let t20 = t10 * t12;
-    let t21 = t7 * t12;
-    let t22 = -(t7 * t13) - t10 * t15;
-    let t23 = t22 - t10 * t14;
-    let t24 = t21 + t23;
-    let t25 = t6 - q[2];
-    let (t26, t27) = libm::Libm::<Real>::sincos(t25);
-    let t28 = t11 * t16;
-    let t29 = t9 * t16;
-    let t30 = -(t9 * t17) - t11 * t19;
-    let t31 = t30 - t11 * t18;
-    let t32 = t29 + t31;
-    let t33 = t8 - q[4];
-    let (t34, t35) = libm::Libm::<Real>::sincos(t33);
-    let t36 = qd[2] * t27;
-    let t37 = qd[4] * t35;
-    let t38 = t12;
-    let t39 = t10 * t13 - t7 * t15;
-    let t40 = t39 - t7 * t14;
-    let t41 = t40 - t20;
-    let t42 = qd[2] * t26;
-    let t43 = t16;
-    let t44 = t11 * t17 - t9 * t19;
-    let t45 = t44 - t9 * t18;
-    let t46 = t45 - t28;
-    let t47 = qd[4] * t34;
+pub fn constraint_bias_with(
+    _d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    let (s_q0, c_q0) = sin_cos(q[0]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = q[0] + q[1];
+    let t1 = cos(t0);
+    let t2 = q[2] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
+    let t6 = -0.2 * c_q0 - 0.6 * t1;
+    let t7 = 0.5 * c_q2 + t6 + 0.7;
+    let t8 = 0.2 * s_q0 + 0.6 * t4;
+    let t9 = 0.5 * s_q2 - t8;
+    let t10 = -0.3 * s_q2 - 0.5 * t3;
+    let t11 = 0.3 * c_q4 + t10 + 0.7;
+    let t12 = 0.5 * t5 - 0.3 * c_q2;
+    let t13 = 0.3 * s_q4 + 0.5 - t12;
+    let t14 = t4 * t6;
+    let t15 = t1 * t6;
+    let t16 = -t1 * t7 - t4 * t9;
+    let t17 = t16 - t4 * t8;
+    let t18 = t15 + t17;
+    let t19 = t0 - q[2];
+    let (t20, t21) = sin_cos(t19);
+    let t22 = t5 * t10;
+    let t23 = t3 * t10;
+    let t24 = -t3 * t11 - t5 * t13;
+    let t25 = t24 - t5 * t12;
+    let t26 = t23 + t25;
+    let t27 = t2 - q[4];
+    let (t28, t29) = sin_cos(t27);
+    let t30 = qd[2] * t21;
+    let t31 = qd[4] * t29;
+    let t32 = t4 * t7 - t1 * t9;
+    let t33 = t32 - t1 * t8;
+    let t34 = t33 - t14;
+    let t35 = qd[2] * t20;
+    let t36 = t5 * t11 - t3 * t13;
+    let t37 = t36 - t3 * t12;
+    let t38 = t37 - t22;
+    let t39 = qd[4] * t28;
     [
-        qd[0] * (0.5 * t36 + qd[0] * (2.0 * t21 + t23 - t7 * t38) + qd[1] * t24)
-            + qd[1] * (0.5 * t36 + qd[0] * t24 + qd[1] * (t22 - 0.6))
-            + qd[2] * 0.5 * (t27 * (qd[0] + qd[1]) - t36),
-        qd[0] * (qd[0] * (t40 + t10 * t38 - 2.0 * t20) + qd[1] * t41 - 0.5 * t42)
-            + qd[1] * (qd[0] * t41 + qd[1] * t39 - 0.5 * t42)
-            + qd[2] * 0.5 * (t42 - t26 * (qd[0] + qd[1])),
-        qd[2] * (0.3 * t37 + qd[2] * (2.0 * t29 + t31 - t9 * t43) + qd[3] * t32)
-            + qd[3] * (0.3 * t37 + qd[2] * t32 + qd[3] * (t30 - 0.5))
-            + qd[4] * 0.3 * (t35 * (qd[2] + qd[3]) - t37),
-        qd[2] * (qd[2] * (t45 + t11 * t43 - 2.0 * t28) + qd[3] * t46 - 0.3 * t47)
-            + qd[3] * (qd[2] * t46 + qd[3] * t44 - 0.3 * t47)
-            + qd[4] * 0.3 * (t47 - t34 * (qd[2] + qd[3])),
+        qd[0] * (0.5 * t30 + qd[0] * (2.0 * t15 + t17 - t1 * t6) + qd[1] * t18)
+            + qd[1] * (0.5 * t30 + qd[0] * t18 + qd[1] * (t16 - 0.6))
+            + 0.5 * qd[2] * (t21 * (qd[0] + qd[1]) - t30),
+        qd[0] * (qd[0] * (t33 + t4 * t6 - 2.0 * t14) + qd[1] * t34 - 0.5 * t35)
+            + qd[1] * (qd[0] * t34 + qd[1] * t32 - 0.5 * t35)
+            + 0.5 * qd[2] * (t35 - t20 * (qd[0] + qd[1])),
+        qd[2] * (0.3 * t31 + qd[2] * (2.0 * t23 + t25 - t3 * t10) + qd[3] * t26)
+            + qd[3] * (0.3 * t31 + qd[2] * t26 + qd[3] * (t24 - 0.5))
+            + 0.3 * qd[4] * (t29 * (qd[2] + qd[3]) - t31),
+        qd[2] * (qd[2] * (t37 + t5 * t10 - 2.0 * t22) + qd[3] * t38 - 0.3 * t39)
+            + qd[3] * (qd[2] * t38 + qd[3] * t36 - 0.3 * t39)
+            + 0.3 * qd[4] * (t39 - t28 * (qd[2] + qd[3])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1020,17 +993,16 @@ pub fn reactions_of_multipliers(
 }
 /// [`reactions_of_multipliers`] with the parameter groups already computed by [`Params::derived`].
 pub fn reactions_of_multipliers_with(
-    d: &Derived,
+    _d: &Derived,
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let p = &d.params;
     let t0 = q[0] + q[1];
-    let t1 = libm::Libm::<Real>::cos(t0);
+    let t1 = cos(t0);
     let t2 = q[2] + q[3];
-    let t3 = libm::Libm::<Real>::cos(t2);
-    let t4 = libm::Libm::<Real>::sin(t0);
-    let t5 = libm::Libm::<Real>::sin(t2);
+    let t3 = cos(t2);
+    let t4 = sin(t0);
+    let t5 = sin(t2);
     [
         [
             lambda[0] * t1 - lambda[1] * t4,
@@ -1392,7 +1364,7 @@ pub fn dependent_velocities_with(
 }
 /// Operation count of [`constrained_inverse_dynamics_with`].
 pub const OPS_CONSTRAINED_INVERSE_DYNAMICS: OpCount = OpCount {
-    mul: 173,
+    mul: 171,
     add: 158,
     div: 14,
     sqrt: 4,
@@ -1438,4 +1410,20 @@ pub fn constrained_inverse_dynamics_with(
         }
     }
     Ok(forces)
+}
+/// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+/// together (one argument reduction for both).
+#[inline(always)]
+fn sin_cos(x: Real) -> (Real, Real) {
+    libm::Libm::<Real>::sincos(x)
+}
+/// Trigonometry of this module, by `libm`: the sine of `x`.
+#[inline(always)]
+fn sin(x: Real) -> Real {
+    libm::Libm::<Real>::sin(x)
+}
+/// Trigonometry of this module, by `libm`: the cosine of `x`.
+#[inline(always)]
+fn cos(x: Real) -> Real {
+    libm::Libm::<Real>::cos(x)
 }

@@ -14,13 +14,15 @@
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
 //!   symbols defined once;
-//! - [`program`]: lowering to straight-line code and operation counts;
-//!   `absorb` first lets sums give up terms their users already have,
-//!   `share` takes the partial sums and products that several expressions
-//!   have in common apart, `factor` takes common factors out of the
-//!   products of a sum (Horner's rule), `signs` stores a local whose terms
-//!   are all subtracted negated when its users can absorb the sign, and
-//!   `fuse` rewrites a lowered program with fused multiply–adds;
+//! - [`program`]: the straight-line IR (`program/ir.rs`), lowering to it
+//!   (`program/lower.rs`) and operation counts; `absorb` first lets sums
+//!   give up terms their users already have, `share` takes the partial sums
+//!   and products that several expressions have in common apart, then the
+//!   passes on lowered programs (`program/passes/`): `factor` takes common
+//!   factors out of the products of a sum (Horner's rule), `signs` stores a
+//!   local whose terms are all subtracted negated when its users can absorb
+//!   the sign, and `fuse` rewrites a lowered program with fused
+//!   multiply–adds;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
@@ -28,14 +30,11 @@
 mod absorb;
 pub mod coeff;
 mod eval;
-mod factor;
-mod fuse;
 pub mod hoist;
 pub mod pool;
 pub mod program;
 mod rewrite;
 mod share;
-mod signs;
 pub mod trig;
 
 pub use coeff::Coeff;

@@ -73,6 +73,13 @@ impl Derived {
             .collect();
         let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
         let ops = op_count_literal(self.op_count(), fma);
+        // `p` only where a group reads a parameter (no unused variable).
+        let reads_parameters = quote!(#(#statements)* #(#values)*);
+        let parameters = if crate::tokens::reads(&reads_parameters, "p") {
+            quote!(let p = self;)
+        } else {
+            TokenStream::new()
+        };
         Ok(quote! {
             /// The parameters and the constant groups of parameters that the
             /// `*_with` functions read, computed once by [`Params::derived`].
@@ -87,7 +94,7 @@ impl Derived {
                 /// Computes the parameter groups; call again after changing a
                 /// parameter.
                 pub fn derived(&self) -> Derived {
-                    let p = self;
+                    #parameters
                     #(#statements)*
                     Derived { params: *self, #(#fields: #values,)* }
                 }

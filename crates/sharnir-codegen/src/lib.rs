@@ -20,11 +20,13 @@ mod derived;
 mod detachments;
 pub mod generate;
 mod header;
+mod math;
 pub mod method;
 pub mod module;
 pub mod plan;
 pub mod printer;
 mod single_trig;
+mod tokens;
 
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};

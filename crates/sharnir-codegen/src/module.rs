@@ -192,8 +192,8 @@ impl std::error::Error for EmitError {}
 
 /// The module of `plan` in `variant`: the header ([`crate::header`]), then
 /// every item printed from the plan's programs (fused for the fused
-/// variants), in `f32` with the single-precision sine and cosine for the
-/// single-precision variants.
+/// variants), in `f32` with the single-precision sine and cosine
+/// (`math.rs`) for the single-precision variants.
 pub(crate) fn render_plan(plan: &Plan, variant: Variant) -> Result<GeneratedModule, EmitError> {
     let fused: Vec<Program>;
     let programs: Vec<&Program> = if variant.fused_multiply_add {
@@ -209,11 +209,7 @@ pub(crate) fn render_plan(plan: &Plan, variant: Variant) -> Result<GeneratedModu
     let (body, op_counts) = render(plan, &programs, variant)?;
     let name = format!("{}{}", plan.name, variant.suffix());
     let header = crate::header::header(plan, &name, variant, &op_counts);
-    let source = if variant.single_precision {
-        format!("{header}{body}{}", crate::single_trig::SOURCE)
-    } else {
-        format!("{header}{body}")
-    };
+    let source = format!("{header}{body}");
     Ok(GeneratedModule {
         name,
         source,
@@ -248,23 +244,27 @@ fn render(
         op_counts.extend(ops);
     }
     let preamble = preamble(&plan.facts, variant)?;
+    let mut used = [false; 4];
+    for item in &items {
+        crate::math::called(item, &mut used);
+    }
+    let helpers = crate::math::helpers(&used);
     let tokens = quote! {
         #preamble
         #(#items)*
+        #helpers
     };
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError(format!("generated tokens do not parse: {e}")))?;
     let body = prettyplease::unparse(&file);
-    Ok((
-        if variant.single_precision {
-            body.replace("libm::Libm::<Real>::sincos(", "sin_cos(")
-                .replace("libm::Libm::<Real>::sin(", "sin(")
-                .replace("libm::Libm::<Real>::cos(", "cos(")
-        } else {
-            body
-        },
-        op_counts,
-    ))
+    // The single-precision variant's sines and cosines: its own, in `f32`
+    // arithmetic, in place of the `libm` helpers at the module's end.
+    let body = if variant.single_precision {
+        crate::math::single_precision_trig(&body)
+    } else {
+        body
+    };
+    Ok((body, op_counts))
 }
 
 /// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
@@ -358,8 +358,29 @@ fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, EmitError> {
             TokenStream::new(),
         )
     };
+    // `Default` is derived where it gives the spec's values (none, or all
+    // +0.0), as clippy asks, and written out otherwise.
+    let all_zero = facts
+        .parameters
+        .iter()
+        .all(|(_, default)| default.to_bits() == 0.0_f64.to_bits());
+    let (derive_default, default_impl) = if all_zero {
+        (quote!(, Default), TokenStream::new())
+    } else {
+        (
+            TokenStream::new(),
+            quote! {
+                impl Default for Params {
+                    fn default() -> Self {
+                        Params { #(#fields: #defaults,)* }
+                    }
+                }
+            },
+        )
+    };
+    let allowed = allowed_lints(facts);
     Ok(quote! {
-        #![allow(unused_variables, unused_parens, non_snake_case, clippy::all, clippy::pedantic)]
+        #![allow(#(#allowed),*)]
 
         /// The floating-point type of every input, output and parameter:
         /// change it to `f32` (or generate with `single_precision = true` in
@@ -449,17 +470,36 @@ fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, EmitError> {
         }
 
         /// Runtime parameters of the mechanism; `Default` gives the spec's values.
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[derive(Clone, Copy, Debug, PartialEq #derive_default)]
         pub struct Params {
             #(#[doc = #field_docs] pub #fields: Real,)*
         }
 
-        impl Default for Params {
-            fn default() -> Self {
-                Params { #(#fields: #defaults,)* }
-            }
-        }
+        #default_impl
     })
+}
+
+/// The lints a module allows, each only where its code needs it:
+/// `clippy::approx_constant` always, since a literal that a spec's numbers
+/// make equal to `1/√2` or `π/2` is a value, not a constant written out by
+/// hand; `non_snake_case` where a parameter (a field of `Params`, and the
+/// name of a sine of it) is not snake case, as the spec named it; and in a
+/// module with loops, the lints of its hand-written solves, whose index
+/// loops follow the textbook's and whose `!(x > 0.0)` is also true for NaN.
+fn allowed_lints(facts: &Facts) -> Vec<TokenStream> {
+    let mut allowed = vec![quote!(clippy::approx_constant)];
+    if facts
+        .parameters
+        .iter()
+        .any(|(name, _)| name.chars().any(|c| c.is_ascii_uppercase()))
+    {
+        allowed.push(quote!(non_snake_case));
+    }
+    if facts.loops.is_some() {
+        allowed.push(quote!(clippy::needless_range_loop));
+        allowed.push(quote!(clippy::neg_cmp_op_on_partial_ord));
+    }
+    allowed
 }
 
 /// `NC`, `CUT_JOINTS`, `CONSTRAINT_NAMES` and `INDEPENDENT` of a module
@@ -493,7 +533,7 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
 }
 
 /// The `let` of every local, a sine and a cosine of the same angle computed
-/// together by one `sincos` (one argument reduction instead of two); the
+/// together by one `sin_cos` (one argument reduction instead of two); the
 /// cosine's local moves up to the sine's, which only locals defined earlier
 /// can have needed.
 fn local_statements(
@@ -525,7 +565,7 @@ fn local_statements(
             (Term::Sin(angle), Some(j)) => {
                 let cosine = Ident::new(&locals[j].name, Span::call_site());
                 let angle = printer.expr(angle)?;
-                statements.push(quote!(let (#name, #cosine) = libm::Libm::<Real>::sincos(#angle);));
+                statements.push(quote!(let (#name, #cosine) = sin_cos(#angle);));
             }
             (value, _) => {
                 let value = printer.expr(value)?;
@@ -648,6 +688,36 @@ fn emit_function(
             )
         }
     };
+    // The `_with` function names an argument it does not read `_q` and
+    // reads the parameters only where it uses them, so that the module
+    // needs no `allow(unused_variables)`.
+    let body = quote!(#(#statements)* #value);
+    let with_arguments = function.arguments.iter().map(|argument| {
+        let (name, ty) = match argument {
+            Argument::Position => ("q", quote!(&[Real; NQ])),
+            Argument::Velocity => ("qd", quote!(&[Real; NV])),
+            Argument::Acceleration => ("qdd", quote!(&[Real; NV])),
+            Argument::Force => ("tau", quote!(&[Real; NV])),
+            Argument::Time => ("t", quote!(Real)),
+            Argument::Multipliers => ("lambda", quote!(&[Real; NC])),
+        };
+        let name = if crate::tokens::reads(&body, name) {
+            Ident::new(name, Span::call_site())
+        } else {
+            Ident::new(&format!("_{name}"), Span::call_site())
+        };
+        quote!(#name: #ty)
+    });
+    let parameters = if crate::tokens::reads(&body, "p") {
+        quote!(let p = &d.params;)
+    } else {
+        TokenStream::new()
+    };
+    let derived = if crate::tokens::reads(&body, "d") || !parameters.is_empty() {
+        quote!(d)
+    } else {
+        quote!(_d)
+    };
     Ok(quote! {
         #[doc = #ops_doc]
         pub const #ops_name: OpCount = #ops_literal;
@@ -662,10 +732,9 @@ fn emit_function(
         }
 
         #[doc = #with_summary]
-        pub fn #with_name(d: &Derived, #(#arguments),*) -> #returns {
-            let p = &d.params;
-            #(#statements)*
-            #value
+        pub fn #with_name(#derived: &Derived, #(#with_arguments),*) -> #returns {
+            #parameters
+            #body
         }
     })
 }
@@ -840,7 +909,15 @@ mod tests {
         assert!(f32_twin
             .source
             .contains("//! Single precision: every value is an `f32`"));
+        // The module's `libm` sine gave way to the twin's, by its `sin_cos`.
+        let fused = tiny(FUSED);
+        assert!(fused.source.contains("libm::Libm::<Real>::sin(x)"));
+        assert!(!f32_twin.source.contains("libm::Libm::<Real>::sin("));
         assert!(f32_twin.source.contains("pub fn sin_cos(x: Real)"));
+        assert!(f32_twin
+            .source
+            .contains("fn sin(x: Real) -> Real {\n    sin_cos(x).0"));
+        assert!(!f32_twin.source.contains("fn cos(x: Real)"));
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //!
 //! Parentheses are emitted only where precedence requires them, so the
 //! generated code reads like the formulas it came from, and the operations
-//! in the text are exactly the operations counted in the program. A fused
+//! in the text are exactly the operations counted in the program: the only
+//! liberties taken cost nothing (`a - 0.5 * x` for `a + -0.5 * x`, `-a * b`
+//! for `-(a * b)`). Sines, cosines and square roots call the module's own
+//! `sin`, `cos` and `sqrt` helpers, which wrap `libm`'s (and which the
+//! single-precision twins replace). A fused
 //! multiply–add is printed as a call of the module's `fma` helper, which
 //! wraps `libm`'s `fma`, the only `no_std` fused multiply–add on stable Rust.
 
@@ -53,17 +57,41 @@ impl Printer<'_> {
                 let ident = Ident::new(name, Span::call_site());
                 (quote!(#ident), Precedence::Atom)
             }
-            Term::Neg(a) => {
-                let a = self.operand(a, Precedence::Unary)?;
-                (quote!(-#a), Precedence::Unary)
-            }
-            Term::Add(a, b) => self.binary(a, b, quote!(+), Precedence::Sum)?,
-            Term::Sub(a, b) => self.binary(a, b, quote!(-), Precedence::Sum)?,
+            Term::Neg(a) => match a.as_ref() {
+                // `-(a * b)` is `-a * b` exactly (a sign change commutes
+                // with rounding), and reads better.
+                Term::Mul(x, y) | Term::Div(x, y) => {
+                    let op = if matches!(a.as_ref(), Term::Mul(..)) {
+                        quote!(*)
+                    } else {
+                        quote!(/)
+                    };
+                    let x = self.operand(&Term::Neg(x.clone()), Precedence::Product)?;
+                    let y = self.operand_strict(y, Precedence::Product)?;
+                    (quote!(#x #op #y), Precedence::Product)
+                }
+                _ => {
+                    let a = self.operand(a, Precedence::Unary)?;
+                    (quote!(-#a), Precedence::Unary)
+                }
+            },
+            // `a + -0.5 * x` is printed `a - 0.5 * x` and `a - -0.5 * x`
+            // `a + 0.5 * x`: one addition either way, as counted.
+            Term::Add(a, b) => match literal_sign_taken(b) {
+                Some(b) => self.binary(a, &b, quote!(-), Precedence::Sum)?,
+                None => self.binary(a, b, quote!(+), Precedence::Sum)?,
+            },
+            Term::Sub(a, b) => match literal_sign_taken(b) {
+                Some(b) => self.binary(a, &b, quote!(+), Precedence::Sum)?,
+                None => self.binary(a, b, quote!(-), Precedence::Sum)?,
+            },
             Term::Mul(a, b) => self.binary(a, b, quote!(*), Precedence::Product)?,
             Term::Div(a, b) => self.binary(a, b, quote!(/), Precedence::Product)?,
-            Term::Sin(a) => self.call(quote!(libm::Libm::<Real>::sin), a)?,
-            Term::Cos(a) => self.call(quote!(libm::Libm::<Real>::cos), a)?,
-            Term::Sqrt(a) => self.call(quote!(libm::Libm::<Real>::sqrt), a)?,
+            // The module's own helpers (see `module::math_helpers`), which
+            // a single-precision twin replaces by its own.
+            Term::Sin(a) => self.call(quote!(sin), a)?,
+            Term::Cos(a) => self.call(quote!(cos), a)?,
+            Term::Sqrt(a) => self.call(quote!(sqrt), a)?,
             Term::Fma(a, b, c) => {
                 let (a, b, c) = (self.expr(a)?, self.expr(b)?, self.expr(c)?);
                 (quote!(fma(#a, #b, #c)), Precedence::Atom)
@@ -110,6 +138,19 @@ impl Printer<'_> {
         } else {
             tokens
         })
+    }
+}
+
+/// `−term` when `term` starts with a negative literal (`-0.5`, `-0.5 * x`,
+/// `-0.5 * x / y`), so that a sum can print it with the other sign at no
+/// cost; `None` otherwise (a negation is not free, and the program counted
+/// it).
+fn literal_sign_taken(term: &Term) -> Option<Term> {
+    match term {
+        Term::Const(c) if *c < 0.0 => Some(Term::Const(-c)),
+        Term::Mul(a, b) => literal_sign_taken(a).map(|a| Term::Mul(Box::new(a), b.clone())),
+        Term::Div(a, b) => literal_sign_taken(a).map(|a| Term::Div(Box::new(a), b.clone())),
+        _ => None,
     }
 }
 
@@ -203,7 +244,7 @@ mod tests {
     fn inputs_and_functions() {
         assert_eq!(
             show(&Term::Sin(b(Term::Input("p.m1".into())))),
-            "libm :: Libm :: < Real > :: sin (p . m1)"
+            "sin (p . m1)"
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
         assert_eq!(show(&Term::Const(2.0)), "2.0");

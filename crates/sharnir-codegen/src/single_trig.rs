@@ -10,7 +10,7 @@
 
 /// The routine, as emitted at the end of every `_f32` twin (formatted as
 /// `prettyplease` formats it, so the module stays byte-stable).
-pub(crate) const SOURCE: &str = r#"/// Sine and cosine of `x` in single-precision arithmetic throughout: `libm`'s
+pub(crate) const SIN_COS: &str = r#"/// Sine and cosine of `x` in single-precision arithmetic throughout: `libm`'s
 /// `sincosf` reduces the argument in double precision, which a 32-bit
 /// floating-point unit does in software. Cody–Waite reduction by π/2 (exact
 /// for `|x| < 402`, 256 quarter turns), then minimax polynomials on
@@ -19,8 +19,8 @@ pub(crate) const SOURCE: &str = r#"/// Sine and cosine of `x` in single-precisio
 pub fn sin_cos(x: Real) -> (Real, Real) {
     const FRAC_2_PI: Real = 0.636_619_8;
     const PIO2_1: Real = 1.570_312_5;
-    const PIO2_2: Real = 4.837_512_969_970_703e-4;
-    const PIO2_3: Real = 7.549_789_954_891_882e-8;
+    const PIO2_2: Real = 4.837_513e-4;
+    const PIO2_3: Real = 7.549_79e-8;
     if !(x > -402.0 && x < 402.0) {
         return libm::Libm::<Real>::sincos(x);
     }
@@ -38,11 +38,17 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
         _ => (-c, s),
     }
 }
-/// The sine of `x` by [`sin_cos`].
+"#;
+
+/// The twin's sine, where the module calls `sin` alone.
+pub(crate) const SIN: &str = r#"/// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {
     sin_cos(x).0
 }
-/// The cosine of `x` by [`sin_cos`].
+"#;
+
+/// The twin's cosine, where the module calls `cos` alone.
+pub(crate) const COS: &str = r#"/// The cosine of `x` by [`sin_cos`].
 fn cos(x: Real) -> Real {
     sin_cos(x).1
 }

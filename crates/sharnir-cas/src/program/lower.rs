@@ -1,266 +1,14 @@
-//! Lowering of expression DAGs to straight-line programs, and their
-//! operation counts.
+//! Lowering of expression DAGs to straight-line programs.
 //!
-//! A [`Program`] is what the emitter prints, statement for statement, so the
-//! operation count of a program is the operation count of the emitted Rust
-//! function: the report cannot drift from the code. A node becomes a named
-//! local when it is used more than once (or is raised to a power, so the power
-//! can multiply the local by itself); a node used once is inlined into its
-//! user.
-//!
-//! [`Program::fuse_multiply_add`] rewrites a lowered program for targets with
-//! a fused multiply–add instruction (see `fuse.rs`); lowering itself never
-//! fuses, so the default programs and their counts do not depend on it.
+//! A node becomes a named local when it is used more than once (or is
+//! raised to a power, so the power can multiply the local by itself); a
+//! node used once is inlined into its user.
 
+use super::ir::{signed_sum, Local, Program, Term};
+use super::passes;
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 use std::collections::HashMap;
-use std::fmt;
-
-/// Arithmetic operations in one program, as published operation counts
-/// report them: subtraction and negation count as additions. A fused
-/// multiply–add is counted apart, as one `fma` and neither a multiplication
-/// nor an addition, because it is one instruction (one rounding) on the
-/// floating-point units that have it; programs that were not fused have none.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct OpCount {
-    /// Multiplications.
-    pub mul: u32,
-    /// Additions, subtractions and negations.
-    pub add: u32,
-    /// Divisions.
-    pub div: u32,
-    /// Square roots.
-    pub sqrt: u32,
-    /// Sines.
-    pub sin: u32,
-    /// Cosines.
-    pub cos: u32,
-    /// Fused multiply–adds `a·b + c` (only in fused programs, see
-    /// [`Program::fuse_multiply_add`]).
-    pub fma: u32,
-    /// Exponentials (only in the contact laws of joint stops, written
-    /// around programs by the emitter; programs themselves have none).
-    pub exp: u32,
-}
-
-impl OpCount {
-    /// One number to compare programs by: operations weighted by their
-    /// typical latency on embedded floating-point units. A division costs
-    /// four multiplications; a square root, a sine, a cosine or an
-    /// exponential ten; a fused multiply–add one.
-    pub fn weight(&self) -> u64 {
-        u64::from(self.mul)
-            + u64::from(self.add)
-            + u64::from(self.fma)
-            + 4 * u64::from(self.div)
-            + 10 * u64::from(self.sqrt + self.sin + self.cos + self.exp)
-    }
-}
-
-impl std::ops::Add for OpCount {
-    type Output = OpCount;
-    fn add(self, o: OpCount) -> OpCount {
-        OpCount {
-            mul: self.mul + o.mul,
-            add: self.add + o.add,
-            div: self.div + o.div,
-            sqrt: self.sqrt + o.sqrt,
-            sin: self.sin + o.sin,
-            cos: self.cos + o.cos,
-            fma: self.fma + o.fma,
-            exp: self.exp + o.exp,
-        }
-    }
-}
-
-/// A count repeated `n` times (a loop body's operations).
-impl std::ops::Mul<u32> for OpCount {
-    type Output = OpCount;
-    fn mul(self, n: u32) -> OpCount {
-        OpCount {
-            mul: self.mul * n,
-            add: self.add * n,
-            div: self.div * n,
-            sqrt: self.sqrt * n,
-            sin: self.sin * n,
-            cos: self.cos * n,
-            fma: self.fma * n,
-            exp: self.exp * n,
-        }
-    }
-}
-
-/// `… mul, … add, … div, … sqrt, … sin, … cos`, followed by `, … fma` only
-/// when the program has fused operations and `, … exp` only when it has
-/// exponentials, so that the text of other counts does not change.
-impl fmt::Display for OpCount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} mul, {} add, {} div, {} sqrt, {} sin, {} cos",
-            self.mul, self.add, self.div, self.sqrt, self.sin, self.cos
-        )?;
-        if self.fma > 0 {
-            write!(f, ", {} fma", self.fma)?;
-        }
-        if self.exp > 0 {
-            write!(f, ", {} exp", self.exp)?;
-        }
-        Ok(())
-    }
-}
-
-/// An expression of the emitted program: binary arithmetic over constants,
-/// inputs and earlier locals.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Term {
-    /// A numeric literal. Negative only where that saves an operation: a
-    /// sum whose items are all subtracted starts from a negated constant
-    /// factor (`-0.5 * x - y`, not `-(0.5 * x) - y`), and a fused program
-    /// negates constant factors in place (`fma(-0.5, x, acc)` for
-    /// `acc − 0.5·x`). A negative literal is a compile-time constant, so
-    /// it costs no operation.
-    Const(f64),
-    /// π.
-    Pi,
-    /// A named input (parameter, coordinate, velocity, …).
-    Input(String),
-    /// An earlier local, by index into [`Program::locals`].
-    Local(usize),
-    /// `−a`.
-    Neg(Box<Term>),
-    /// `a + b`.
-    Add(Box<Term>, Box<Term>),
-    /// `a − b`.
-    Sub(Box<Term>, Box<Term>),
-    /// `a · b`.
-    Mul(Box<Term>, Box<Term>),
-    /// `a / b`.
-    Div(Box<Term>, Box<Term>),
-    /// `sin a`.
-    Sin(Box<Term>),
-    /// `cos a`.
-    Cos(Box<Term>),
-    /// `√a`.
-    Sqrt(Box<Term>),
-    /// `a·b + c` rounded once (fused multiply–add), only in programs made by
-    /// [`Program::fuse_multiply_add`].
-    Fma(Box<Term>, Box<Term>, Box<Term>),
-}
-
-impl Term {
-    /// `−self` when it costs nothing: a constant with its sign changed, a
-    /// negation unwrapped, or a product or quotient with one such factor
-    /// negated in place.
-    pub(crate) fn negated_for_free(&self) -> Option<Term> {
-        match self {
-            Term::Const(c) => Some(Term::Const(-c)),
-            Term::Neg(a) => Some((**a).clone()),
-            Term::Mul(a, b) => match a.negated_for_free() {
-                Some(a) => Some(Term::Mul(Box::new(a), b.clone())),
-                None => b
-                    .negated_for_free()
-                    .map(|b| Term::Mul(a.clone(), Box::new(b))),
-            },
-            Term::Div(a, b) => match a.negated_for_free() {
-                Some(a) => Some(Term::Div(Box::new(a), b.clone())),
-                None => b
-                    .negated_for_free()
-                    .map(|b| Term::Div(a.clone(), Box::new(b))),
-            },
-            _ => None,
-        }
-    }
-
-    /// Operation count of this expression alone.
-    pub(crate) fn op_count(&self) -> OpCount {
-        let mut ops = OpCount::default();
-        self.count(&mut ops);
-        ops
-    }
-
-    fn count(&self, ops: &mut OpCount) {
-        match self {
-            Term::Const(_) | Term::Pi | Term::Input(_) | Term::Local(_) => {}
-            Term::Neg(a) => {
-                ops.add += 1;
-                a.count(ops);
-            }
-            Term::Add(a, b) | Term::Sub(a, b) => {
-                ops.add += 1;
-                a.count(ops);
-                b.count(ops);
-            }
-            Term::Mul(a, b) => {
-                ops.mul += 1;
-                a.count(ops);
-                b.count(ops);
-            }
-            Term::Div(a, b) => {
-                ops.div += 1;
-                a.count(ops);
-                b.count(ops);
-            }
-            Term::Sin(a) => {
-                ops.sin += 1;
-                a.count(ops);
-            }
-            Term::Cos(a) => {
-                ops.cos += 1;
-                a.count(ops);
-            }
-            Term::Sqrt(a) => {
-                ops.sqrt += 1;
-                a.count(ops);
-            }
-            Term::Fma(a, b, c) => {
-                ops.fma += 1;
-                a.count(ops);
-                b.count(ops);
-                c.count(ops);
-            }
-        }
-    }
-
-    fn eval(&self, locals: &[f64], env: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
-        Some(match self {
-            Term::Const(c) => *c,
-            Term::Pi => std::f64::consts::PI,
-            Term::Input(name) => env(name)?,
-            Term::Local(i) => *locals.get(*i)?,
-            Term::Neg(a) => -a.eval(locals, env)?,
-            Term::Add(a, b) => a.eval(locals, env)? + b.eval(locals, env)?,
-            Term::Sub(a, b) => a.eval(locals, env)? - b.eval(locals, env)?,
-            Term::Mul(a, b) => a.eval(locals, env)? * b.eval(locals, env)?,
-            Term::Div(a, b) => a.eval(locals, env)? / b.eval(locals, env)?,
-            Term::Sin(a) => a.eval(locals, env)?.sin(),
-            Term::Cos(a) => a.eval(locals, env)?.cos(),
-            Term::Sqrt(a) => a.eval(locals, env)?.sqrt(),
-            Term::Fma(a, b, c) => a
-                .eval(locals, env)?
-                .mul_add(b.eval(locals, env)?, c.eval(locals, env)?),
-        })
-    }
-}
-
-/// A named intermediate value of a program.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Local {
-    /// Identifier for the emitted `let` (`s_q1`, `c_q1`, `t12`, …).
-    pub name: String,
-    /// Its defining expression.
-    pub value: Term,
-}
-
-/// A straight-line program computing several outputs.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Program {
-    /// Locals in evaluation order.
-    pub locals: Vec<Local>,
-    /// One expression per requested root.
-    pub outputs: Vec<Term>,
-}
 
 impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice,
@@ -268,19 +16,23 @@ impl Program {
     /// and products that several flat sums and products have in common (see
     /// `share.rs`), after sums gave up the terms their users already have
     /// (see `absorb.rs`), with the common factors of the products of every
-    /// sum taken out (see `factor.rs`) and with negations moved to where
-    /// they are free (see `signs.rs`). The sharing rewrites are
+    /// sum taken out (see `passes/factor.rs`) and with negations moved to where
+    /// they are free (see `passes/signs.rs`), finally cleaned up (literal
+    /// products folded, aliases forwarded, unused locals dropped, see
+    /// `passes/peephole.rs`), so that the counts are those of the printed
+    /// code. The sharing rewrites are
     /// greedy and can cut across the larger shared sums the plain lowering
     /// reuses whole, so the plain and the rewritten program are both built
-    /// and the one of lower [`OpCount::weight`] is kept.
+    /// and the one of lower [`OpCount::weight`](super::OpCount::weight) is kept.
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
-        let plain = || crate::signs::settle(Lowering::new(pool, roots).run(roots).factored());
+        let finish = |program: Program| {
+            passes::peephole::peephole(passes::signs::settle(program.factored()))
+        };
+        let plain = || finish(Lowering::new(pool, roots).run(roots));
         let shared = || {
             let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots)?;
-            Some(crate::signs::settle(
-                Lowering::new(&shared_pool, &shared_roots)
-                    .run(&shared_roots)
-                    .factored(),
+            Some(finish(
+                Lowering::new(&shared_pool, &shared_roots).run(&shared_roots),
             ))
         };
         // The two lowerings read the pool only: on a second core the shared
@@ -304,7 +56,7 @@ impl Program {
     }
 
     /// The same program with the common factors of every sum's products
-    /// taken out (Horner's rule, see `factor.rs`).
+    /// taken out (Horner's rule, see `passes/factor.rs`).
     fn factored(&self) -> Program {
         Program {
             locals: self
@@ -312,57 +64,11 @@ impl Program {
                 .iter()
                 .map(|local| Local {
                     name: local.name.clone(),
-                    value: crate::factor::factor(&local.value),
+                    value: passes::factor::factor(&local.value),
                 })
                 .collect(),
-            outputs: self.outputs.iter().map(crate::factor::factor).collect(),
+            outputs: self.outputs.iter().map(passes::factor::factor).collect(),
         }
-    }
-
-    /// The same program with every sum's products fused into the sum as
-    /// fused multiply–adds wherever that saves operations, for targets whose
-    /// floating-point unit has the instruction: `a·b + c·d + e` becomes
-    /// `fma(c, d, fma(a, b, e))`. Locals, their names and the outputs stay as
-    /// they are; only the expressions change. Subtracted products are fused
-    /// only when their negation is free (a constant factor is negated in
-    /// place); otherwise they are summed apart and subtracted once, so the
-    /// fused program never has more operations than this one. The results
-    /// differ from this program's in the last bits (one rounding instead of
-    /// two per fused operation, and sums reassociated). See `fuse.rs`.
-    pub fn fuse_multiply_add(&self) -> Program {
-        Program {
-            locals: self
-                .locals
-                .iter()
-                .map(|local| Local {
-                    name: local.name.clone(),
-                    value: crate::fuse::fuse(&local.value),
-                })
-                .collect(),
-            outputs: self.outputs.iter().map(crate::fuse::fuse).collect(),
-        }
-    }
-
-    /// Operation count of the whole program.
-    pub fn op_count(&self) -> OpCount {
-        let mut ops = OpCount::default();
-        for local in &self.locals {
-            local.value.count(&mut ops);
-        }
-        for out in &self.outputs {
-            out.count(&mut ops);
-        }
-        ops
-    }
-
-    /// Runs the program; `None` if an input has no value.
-    pub fn eval(&self, env: &dyn Fn(&str) -> Option<f64>) -> Option<Vec<f64>> {
-        let mut locals = Vec::with_capacity(self.locals.len());
-        for local in &self.locals {
-            let v = local.value.eval(&locals, env)?;
-            locals.push(v);
-        }
-        self.outputs.iter().map(|o| o.eval(&locals, env)).collect()
     }
 }
 
@@ -779,64 +485,6 @@ fn degree(factors: &[(Id, i32)]) -> i32 {
         .filter(|&&(_, e)| e > 0)
         .map(|&(_, e)| e)
         .sum()
-}
-
-/// The items of a chain of `+`, `−` and unary `−`, in order, each with
-/// `true` if it is subtracted: `a − (b − c)` gives `a`, `−b`, `+c`. Any
-/// other term is its own single added item. The passes that rebuild sums
-/// (`fuse.rs`, `factor.rs`) start from this.
-pub(crate) fn chain_items(term: &Term) -> Vec<(&Term, bool)> {
-    fn walk<'t>(term: &'t Term, negative: bool, items: &mut Vec<(&'t Term, bool)>) {
-        match term {
-            Term::Add(a, b) => {
-                walk(a, negative, items);
-                walk(b, negative, items);
-            }
-            Term::Sub(a, b) => {
-                walk(a, negative, items);
-                walk(b, !negative, items);
-            }
-            Term::Neg(a) => walk(a, !negative, items),
-            other => items.push((other, negative)),
-        }
-    }
-    let mut items = Vec::new();
-    walk(term, false, &mut items);
-    items
-}
-
-/// `±a ± b ± …` with the positive items first, so that a sum starts with a
-/// plain operand whenever it can. When every item is negative, the sum
-/// starts from one whose negation is free (`-0.5 * x - y`); only when none
-/// is does it cost a negation.
-pub(crate) fn signed_sum(items: Vec<(Term, bool)>) -> Term {
-    let (positive, mut negative): (Vec<_>, Vec<_>) = items.into_iter().partition(|(_, neg)| !neg);
-    if positive.is_empty() {
-        if let Some((i, negated)) = negative
-            .iter()
-            .enumerate()
-            .find_map(|(i, (t, _))| t.negated_for_free().map(|n| (i, n)))
-        {
-            negative.remove(i);
-            negative.insert(0, (negated, false));
-        }
-    }
-    let mut ordered = positive.into_iter().chain(negative);
-    let Some((first, first_negative)) = ordered.next() else {
-        return Term::Const(0.0);
-    };
-    let start = if first_negative {
-        Term::Neg(Box::new(first))
-    } else {
-        first
-    };
-    ordered.fold(start, |acc, (t, neg)| {
-        if neg {
-            Term::Sub(Box::new(acc), Box::new(t))
-        } else {
-            Term::Add(Box::new(acc), Box::new(t))
-        }
-    })
 }
 
 /// The letters, digits and underscores of a symbol name, so that `q[2]`

@@ -1,0 +1,144 @@
+//! The module's own `sin`, `cos`, `sin_cos` and `sqrt`: short private
+//! helpers around `libm`, so that every call site reads `sin(x)` rather
+//! than `libm::Libm::<Real>::sin(x)`.
+//!
+//! Only the helpers a module calls are emitted (an unused private function
+//! would be dead code), at the very end of the module, `sqrt` first and
+//! then the trigonometric ones. The single-precision twin
+//! ([`crate::single_precision`]) cuts the trigonometric helpers off and
+//! appends its own `sin_cos` in `f32` arithmetic, with `sin` and `cos` by
+//! it where the module called them: every sine and cosine of a twin goes
+//! through its `sin_cos`, and no call site changes.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The helpers, in the order they are emitted.
+const HELPERS: [&str; 4] = ["sqrt", "sin_cos", "sin", "cos"];
+
+/// The first line of the documentation of every trigonometric helper: the
+/// single-precision twin cuts the module there.
+pub(crate) const TRIG_MARKER: &str = "/// Trigonometry of this module, by `libm`";
+
+/// Which helpers `tokens` calls, flagged in the order of [`HELPERS`]: the
+/// names written as a plain call, `name(…)`, not as the last segment of a
+/// path (`libm::Libm::<Real>::sqrt(…)` in the hand-written solves calls
+/// `libm` itself).
+pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; 4]) {
+    crate::tokens::walk(tokens, &mut |name, before, call| {
+        if call && !matches!(before, Some(':' | '.')) {
+            if let Some(i) = HELPERS.iter().position(|h| *h == name) {
+                found[i] = true;
+            }
+        }
+    });
+}
+
+/// The helpers flagged in `used`, in the order of [`HELPERS`].
+pub(crate) fn helpers(used: &[bool; 4]) -> TokenStream {
+    let [sqrt, sin_cos, sin, cos] = *used;
+    let mut items = TokenStream::new();
+    if sqrt {
+        items.extend(quote! {
+            /// The square root of `x`, by `libm` (`core` has none without `std`).
+            #[inline(always)]
+            fn sqrt(x: Real) -> Real {
+                libm::Libm::<Real>::sqrt(x)
+            }
+        });
+    }
+    if sin_cos {
+        items.extend(quote! {
+            /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
+            /// together (one argument reduction for both).
+            #[inline(always)]
+            fn sin_cos(x: Real) -> (Real, Real) {
+                libm::Libm::<Real>::sincos(x)
+            }
+        });
+    }
+    if sin {
+        items.extend(quote! {
+            /// Trigonometry of this module, by `libm`: the sine of `x`.
+            #[inline(always)]
+            fn sin(x: Real) -> Real {
+                libm::Libm::<Real>::sin(x)
+            }
+        });
+    }
+    if cos {
+        items.extend(quote! {
+            /// Trigonometry of this module, by `libm`: the cosine of `x`.
+            #[inline(always)]
+            fn cos(x: Real) -> Real {
+                libm::Libm::<Real>::cos(x)
+            }
+        });
+    }
+    items
+}
+
+/// `source` (a module ending with its helpers) with the trigonometric
+/// helpers replaced by the single-precision routine: its `sin_cos` always,
+/// and `sin` and `cos` by it where `source` had them.
+pub(crate) fn single_precision_trig(source: &str) -> String {
+    let (kept, trig) = match source.find(TRIG_MARKER) {
+        Some(at) => source.split_at(at),
+        None => (source, ""),
+    };
+    let has = |name: &str| trig.contains(&format!("\nfn {name}(x: Real) -> Real {{"));
+    let mut out = String::with_capacity(source.len() + 2048);
+    out.push_str(kept);
+    out.push_str(crate::single_trig::SIN_COS);
+    if has("sin") {
+        out.push_str(crate::single_trig::SIN);
+    }
+    if has("cos") {
+        out.push_str(crate::single_trig::COS);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn calls(tokens: TokenStream) -> [bool; 4] {
+        let mut found = [false; 4];
+        called(&tokens, &mut found);
+        found
+    }
+
+    #[test]
+    fn plain_calls_count_and_paths_do_not() {
+        assert_eq!(
+            calls(quote!(let a = sin(x) * cos(y);)),
+            [false, false, true, true]
+        );
+        assert_eq!(
+            calls(quote!(let (s, c) = sin_cos(x); let r = libm::Libm::<Real>::sqrt(z);)),
+            [false, true, false, false]
+        );
+        assert_eq!(
+            calls(quote!(
+                fn f() {
+                    [sqrt(a + b), sin];
+                }
+            )),
+            [true, false, false, false]
+        );
+    }
+
+    #[test]
+    fn the_twin_keeps_only_what_the_module_called() {
+        let helpers = helpers(&[true, true, false, true]);
+        let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
+        let source = prettyplease::unparse(&file);
+        let twin = single_precision_trig(&source);
+        assert!(twin.contains("fn sqrt(x: Real) -> Real"));
+        assert!(twin.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
+        assert!(twin.contains("\nfn cos(x: Real) -> Real"));
+        assert!(!twin.contains("\nfn sin(x: Real) -> Real"));
+        assert!(!twin.contains("Libm::<Real>::cos("));
+    }
+}
