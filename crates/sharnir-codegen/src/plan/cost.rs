@@ -4,7 +4,7 @@
 //! the emitter does (`Params::derived` computes them once, not per call).
 //!
 //! Costing lowers a whole program, the most expensive step of generation,
-//! so [`Costs`] remembers what it has costed and does not lower a
+//! so `Costs` remembers what it has costed and does not lower a
 //! candidate that is hopeless against the best one so far.
 
 use sharnir_cas::{hoist_constants, Id, Node, Pool, Program};
@@ -12,7 +12,7 @@ use sharnir_mech::Input;
 use std::collections::HashMap;
 
 /// A candidate is not lowered when the operations of its expression DAG,
-/// counted as written ([`naive_weight`]), exceed this many times the cost
+/// counted as written (`naive_weight`), exceed this many times the cost
 /// of the best candidate so far. Over the 1 622 programs costed for the
 /// bundled specs, the lowering's passes (partial results shared, common
 /// factors taken out, signs folded) left between 0.45 and 1.09 times the
