@@ -5,7 +5,8 @@
 //! and every constant group (`k0`, `k1`, …) the functions read; each
 //! function `f` has a twin `f_with(d: &Derived, …)` that only reads them.
 
-use crate::module::{op_count_literal, EmitError};
+use crate::error::EmitError;
+use crate::module::op_count_literal;
 use crate::printer::Printer;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;

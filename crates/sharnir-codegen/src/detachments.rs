@@ -6,7 +6,8 @@
 //! Emitted only by modules of mechanisms with detachable joints; the
 //! runtime's `detachments!` reads them.
 
-use crate::module::{Argument, EmitError, FunctionSpec, Shape};
+use crate::error::EmitError;
+use crate::module::{Argument, FunctionSpec, Shape};
 use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;

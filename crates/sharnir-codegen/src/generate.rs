@@ -1,8 +1,9 @@
 //! The one-call path from a mechanism to its module: plan, then render the
 //! module itself (not its twins), for callers that want the text.
 
+use crate::error::EmitError;
 use crate::method::Method;
-use crate::module::{EmitError, GeneratedModule};
+use crate::module::GeneratedModule;
 use crate::plan::{plan, PlanOptions, Variant};
 use sharnir_mech::Mechanism;
 

@@ -18,6 +18,7 @@ mod constrained;
 mod contacts;
 mod derived;
 mod detachments;
+pub mod error;
 pub mod generate;
 mod header;
 mod math;
@@ -28,7 +29,8 @@ pub mod printer;
 mod single_trig;
 mod tokens;
 
+pub use error::EmitError;
 pub use generate::{generate, generate_with};
 pub use method::{Method, UnknownMethod};
-pub use module::{Argument, EmitError, GeneratedModule, LoopFacts, Shape};
+pub use module::{Argument, GeneratedModule, LoopFacts, Shape};
 pub use plan::{plan, Plan, PlanOptions, PlannedFunction, Twins, Variant};

@@ -11,6 +11,7 @@
 use crate::constrained;
 use crate::contacts::{self, ContactFacts};
 use crate::detachments;
+use crate::error::EmitError;
 use crate::plan::{Plan, PlannedFunction, Variant};
 use crate::printer::{float_literal, Printer};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -178,18 +179,6 @@ impl Facts {
     }
 }
 
-/// Why a module could not be emitted.
-#[derive(Debug)]
-pub struct EmitError(pub String);
-
-impl std::fmt::Display for EmitError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot emit module: {}", self.0)
-    }
-}
-
-impl std::error::Error for EmitError {}
-
 /// The module of `plan` in `variant`: the header ([`crate::header`]), then
 /// every item printed from the plan's programs (fused for the fused
 /// variants), in `f32` with the single-precision sine and cosine
@@ -255,7 +244,7 @@ fn render(
         #helpers
     };
     let file: syn::File = syn::parse2(tokens)
-        .map_err(|e| EmitError(format!("generated tokens do not parse: {e}")))?;
+        .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
     let body = prettyplease::unparse(&file);
     // The single-precision variant's sines and cosines: its own, in `f32`
     // arithmetic, in place of the `libm` helpers at the module's end.
@@ -588,7 +577,10 @@ fn emit_function(
     let dof = facts.dof;
     let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let printer = Printer { locals: &locals };
-    let in_function = |e: EmitError| EmitError(format!("in `{}`: {}", function.name, e.0));
+    let in_function = |error: EmitError| EmitError::InFunction {
+        function: function.name.clone(),
+        error: Box::new(error),
+    };
     let statements = local_statements(program, &printer).map_err(in_function)?;
     let outputs: Vec<TokenStream> = program
         .outputs

@@ -10,7 +10,7 @@
 //! multiply–add is printed as a call of the module's `fma` helper, which
 //! wraps `libm`'s `fma`, the only `no_std` fused multiply–add on stable Rust.
 
-use crate::module::EmitError;
+use crate::error::EmitError;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::Term;
@@ -50,8 +50,8 @@ impl Printer<'_> {
             Term::Input(name) => (input(name)?, Precedence::Atom),
             Term::Local(i) => {
                 let name = self.locals.get(*i).ok_or_else(|| {
-                    EmitError(format!(
-                        "the program reads local {i}, which it never defines (a bug in sharnir)"
+                    EmitError::Internal(format!(
+                        "the program reads local {i}, which it never defines"
                     ))
                 })?;
                 let ident = Ident::new(name, Span::call_site());
@@ -160,11 +160,7 @@ fn literal_sign_taken(term: &Term) -> Option<Term> {
 /// derivation multiplied the spec's numbers).
 pub fn float_literal(value: f64) -> Result<TokenStream, EmitError> {
     if !value.is_finite() {
-        return Err(EmitError(format!(
-            "a constant of the generated code is {value}: the spec's numbers overflow f64 \
-             when the derivation multiplies them (help: bring the values closer to 1 by \
-             choosing other units, or keep the parameters at run time instead of --fold)"
-        )));
+        return Err(EmitError::NonFiniteConstant(value));
     }
     let literal = Literal::f64_unsuffixed(value);
     Ok(quote!(#literal))
@@ -189,9 +185,8 @@ fn input(symbol: &str) -> Result<TokenStream, EmitError> {
             quote!(d.#field)
         }
         None => {
-            return Err(EmitError(format!(
-                "the expression reads `{symbol}`, which is no input of a generated function \
-                 (a bug in sharnir)"
+            return Err(EmitError::Internal(format!(
+                "the expression reads `{symbol}`, which is no input of a generated function"
             )))
         }
     })

@@ -4,8 +4,8 @@
 
 use super::cost::{Cost, Costs};
 use super::provenance::{Formalism, Provenance};
+use crate::error::EmitError;
 use crate::method::{Method, Output};
-use crate::module::EmitError;
 use sharnir_cas::{Id, Pool};
 use sharnir_mech::joint_space::JointSpace;
 use sharnir_mech::Mechanism;
@@ -46,9 +46,7 @@ impl Dynamics {
         terms: JointSpace,
     ) -> Result<Dynamics, EmitError> {
         let telegin = match method {
-            Method::Telegin => {
-                Some(telegin::inverse_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?)
-            }
+            Method::Telegin => Some(telegin::inverse_dynamics(mechanism)?),
             _ => None,
         };
         let terms = match (method.producer(Output::JointSpace), &telegin) {
@@ -302,9 +300,8 @@ pub(crate) fn offer_composite_rigid_body(
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from
 /// the base inertias, whichever gives cheaper code (see [`newton_euler`]).
 fn separate_bodies(mechanism: &mut Mechanism, costs: &mut Costs) -> Result<Vec<Id>, EmitError> {
-    let own = vereshchagin::forward_dynamics(mechanism).map_err(|e| EmitError(e.to_string()))?;
-    let base = vereshchagin::forward_dynamics_regrouped(mechanism)
-        .map_err(|e| EmitError(e.to_string()))?;
+    let own = vereshchagin::forward_dynamics(mechanism)?;
+    let base = vereshchagin::forward_dynamics_regrouped(mechanism)?;
     Ok(cheapest(&mut mechanism.pool, costs, [own, base]))
 }
 

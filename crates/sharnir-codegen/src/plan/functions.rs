@@ -2,7 +2,8 @@
 //! lists and result shapes, from the derived expressions.
 
 use super::choice::Dynamics;
-use crate::module::{Argument, EmitError, FunctionSpec, LoopFacts, Shape};
+use crate::error::EmitError;
+use crate::module::{Argument, FunctionSpec, LoopFacts, Shape};
 use crate::{contacts, detachments};
 use sharnir_cas::Id;
 use sharnir_mech::{coriolis, energy, jacobian, kinematics, Mechanism};

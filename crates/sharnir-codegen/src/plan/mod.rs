@@ -22,10 +22,11 @@ mod functions;
 pub mod provenance;
 
 use crate::derived::Derived;
+use crate::error::EmitError;
 use crate::header::HeaderFacts;
 use crate::method::Method;
 use crate::module::{Argument, Shape};
-use crate::module::{EmitError, Facts, FunctionSpec, GeneratedModule, LoopFacts};
+use crate::module::{Facts, FunctionSpec, GeneratedModule, LoopFacts};
 use choice::{Dynamics, DynamicsProvenance};
 use provenance::{Provenance, Selection};
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
@@ -234,11 +235,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         }
     }
     if mechanism.pool.overflowed() {
-        return Err(EmitError(
-            "the derivation needs more than 2^32 expression nodes, more than the algebra \
-             core can name; split the mechanism"
-                .to_owned(),
-        ));
+        return Err(EmitError::TooLarge);
     }
     let provenance = |name: &str| match name {
         "inverse_dynamics" => inverse_dynamics.clone(),
