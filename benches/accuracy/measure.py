@@ -1,0 +1,82 @@
+"""Relative errors of Talos's forward dynamics against mpmath.
+
+Reads the stages `tests/accuracy.rs` (`dump`) wrote, computes the exact
+forward dynamics (exact.py, 40 digits) on two trees -- sharnir's numeric tree
+(the converted spec's numbers) and Pinocchio's model of the same URDF -- and
+prints, per implementation, the normwise relative error
+max_i |x_i - x*_i| / max_i |x*_i| and the largest entrywise one
+|x_i - x*_i| / |x*_i|, the worst and the median over the states.
+
+    python benches/accuracy/measure.py target/accuracy/talos_stages.json
+
+(run.sh does both steps.)
+"""
+
+import json
+import os
+import sys
+
+import numpy as np
+import pinocchio as pin
+from mpmath import mp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exact  # noqa: E402
+import pinmodel  # noqa: E402
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def errors(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    d = np.abs(got - want)
+    return d.max() / np.abs(want).max(), (d / np.abs(want)).max()
+
+
+def row(name, pairs):
+    norm = [n for n, _ in pairs]
+    entry = [e for _, e in pairs]
+    return f"| {name} | {max(norm):.1e} | {np.median(norm):.1e} | {max(entry):.1e} | {np.median(entry):.1e} |"
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "target/accuracy/talos_stages.json")
+    dump = json.load(open(path))
+    fixture = json.load(open(os.path.join(REPO, "tests/fixtures/talos.json")))
+    samples = fixture["samples"]
+    mp.dps = 40
+    # sharnir's tree, states in the tree's order, results to Pinocchio's
+    tree = dump["tree"]
+    ours = exact.Tree(tree["bodies"], tree["gravity"])
+    order = [int(k) for k in tree["pinocchio_index"]]
+    ref_ours = []
+    for state in tree["states"]:
+        x = ours.forward_dynamics(state["q"], state["v"], state["tau"])
+        y = [None] * len(x)
+        for k, p in enumerate(order):
+            y[p] = x[k]
+        ref_ours.append(y)
+    # Pinocchio's model
+    model = pinmodel.load(os.path.join(REPO, "tests/fixtures/talos_reduced.urdf"))
+    bodies, gravity = pinmodel.tree(model)
+    theirs = exact.Tree(bodies, gravity)
+    data = model.createData()
+    ref_pin, aba = [], []
+    for s in samples:
+        q, v, tau = (np.array(s[k]) for k in ("q_minimal", "v", "tau"))
+        ref_pin.append(theirs.forward_dynamics(q, v, tau))
+        aba.append(pin.aba(model, data, q, v, tau))
+    f = lambda r: [float(c) for c in r]  # noqa: E731
+    print("| implementation | normwise, worst | normwise, median | entrywise, worst | entrywise, median |")
+    print("|---|---:|---:|---:|---:|")
+    print(row("Pinocchio 4.1.0 `aba` (against its own model)", [errors(a, f(r)) for a, r in zip(aba, ref_pin)]))
+    for stage in dump["stages"]:
+        print(row(stage["name"], [errors(x, f(r)) for x, r in zip(stage["results"], ref_ours)]))
+    print(row("exact on sharnir's tree against exact on Pinocchio's model",
+              [errors(f(a), f(b)) for a, b in zip(ref_ours, ref_pin)]))
+    print(row("Pinocchio `aba` against exact on sharnir's tree",
+              [errors(a, f(r)) for a, r in zip(aba, ref_ours)]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+//! Accuracy of Talos's forward dynamics against an extended-precision
+//! reference (docs/performance.md, "Accuracy of forward dynamics").
+//!
+//! `dump` (ignored; run by `benches/accuracy/run.sh`) writes every stage's
+//! forward dynamics at the Pinocchio reference states of
+//! `tests/fixtures/talos.json`, with the numeric tree they are computed on,
+//! for `benches/accuracy/measure.py` to hold against mpmath.
+
+#[path = "pinocchio_shared.rs"]
+mod shared;
+
+use shared::reference;
+use sharnir_cas::Program;
+use sharnir_codegen::{plan, PlanOptions};
+use sharnir_mech::{vereshchagin, Input, Mechanism, ParameterMode};
+use sharnir_numeric::JointKind;
+use sharnir_tests::pinocchio::Robot;
+use std::fmt::Write as _;
+
+fn numbers(x: &[f64]) -> String {
+    let items: Vec<String> = x.iter().map(|v| format!("{v:e}")).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// Every stage's forward dynamics, in Pinocchio's velocity order, per
+/// sample: (stage name, results).
+fn stages(robot: &Robot) -> Vec<(String, Vec<Vec<f64>>)> {
+    let samples = &robot.reference.samples;
+    let mut out = Vec::new();
+    let numeric: Vec<Vec<f64>> = samples
+        .iter()
+        .map(|s| {
+            let q = robot.q_to_sharnir(&s.q);
+            let v = robot.v_to_sharnir(&s.v);
+            let tau = robot.v_to_sharnir(&s.tau);
+            robot.v_to_pinocchio(&robot.oracle.forward_dynamics(&q, &v, &tau))
+        })
+        .collect();
+    out.push(("numeric ABA (sharnir-numeric)".to_owned(), numeric));
+    let spec = &robot.conversion.spec;
+    let parameters = spec.parameter_values();
+    for mode in [ParameterMode::Runtime, ParameterMode::Folded] {
+        let label = match mode {
+            ParameterMode::Runtime => "runtime",
+            ParameterMode::Folded => "folded",
+        };
+        let mut mechanism = Mechanism::from_spec(spec, mode).unwrap_or_else(|e| panic!("{e:?}"));
+        let own = vereshchagin::forward_dynamics(&mut mechanism).unwrap_or_else(|e| panic!("{e}"));
+        let regrouped = vereshchagin::forward_dynamics_regrouped(&mut mechanism)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let lowered_own = Program::lower(&mechanism.pool, &own);
+        let lowered_regrouped = Program::lower(&mechanism.pool, &regrouped);
+        let planned = plan(&mut mechanism, &PlanOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let mut results: Vec<Vec<Vec<f64>>> = vec![Vec::new(); 5];
+        for s in samples {
+            let q = robot.q_to_sharnir(&s.q);
+            let v = robot.v_to_sharnir(&s.v);
+            let tau = robot.v_to_sharnir(&s.tau);
+            let input = |i: &Input| match i {
+                Input::Position(i) => q.get(*i).copied(),
+                Input::Velocity(i) => v.get(*i).copied(),
+                Input::Force(i) => tau.get(*i).copied(),
+                Input::Parameter(name) => parameters.get(name).copied(),
+                _ => None,
+            };
+            let env = |symbol: &str| input(&Input::parse(symbol)?);
+            let pool = &mechanism.pool;
+            let got = [
+                pool.eval(&own, &env).unwrap_or_else(|e| panic!("{e}")),
+                pool.eval(&regrouped, &env).unwrap_or_else(|e| panic!("{e}")),
+                lowered_own.eval(&env).expect("lowered, own parameters"),
+                lowered_regrouped.eval(&env).expect("lowered, regrouped"),
+                planned
+                    .evaluate("forward_dynamics", &input)
+                    .expect("planned forward dynamics"),
+            ];
+            for (k, x) in got.into_iter().enumerate() {
+                results[k].push(robot.v_to_pinocchio(&x));
+            }
+        }
+        let names = [
+            "separate bodies, expression (Pool::eval)",
+            "separate bodies regrouped, expression (Pool::eval)",
+            "separate bodies, lowered (Program::lower)",
+            "separate bodies regrouped, lowered (Program::lower)",
+            "generated forward_dynamics (plan)",
+        ];
+        for (name, r) in names.iter().zip(results) {
+            out.push((format!("{label}: {name}"), r));
+        }
+    }
+    out
+}
+
+/// The numeric tree as JSON, with each tree velocity's index in
+/// Pinocchio's order and the states in the tree's order.
+fn tree_json(robot: &Robot) -> String {
+    let tree = &robot.oracle.tree;
+    let mut s = String::from("{\"gravity\": ");
+    s += &numbers(&tree.gravity);
+    s += ", \"bodies\": [";
+    for (i, b) in tree.bodies.iter().enumerate() {
+        let kind = match b.joint {
+            JointKind::Free => "free",
+            JointKind::Revolute => "revolute",
+            JointKind::Prismatic => "prismatic",
+            JointKind::Spherical => panic!("no spherical joints in Talos"),
+        };
+        let parent = b.parent.map_or("null".to_owned(), |p| p.to_string());
+        let rows = |m: &[[f64; 3]; 3]| {
+            let r: Vec<String> = m.iter().map(|row| numbers(row)).collect();
+            format!("[{}]", r.join(", "))
+        };
+        let _ = write!(
+            s,
+            "{}{{\"parent\": {parent}, \"kind\": \"{kind}\", \"axis\": {}, \"rotation\": {}, \
+             \"translation\": {}, \"mass\": {:e}, \"com\": {}, \"inertia\": {}}}",
+            if i == 0 { "" } else { ", " },
+            numbers(&b.axis),
+            rows(&b.rotation),
+            numbers(&b.translation),
+            b.mass,
+            numbers(&b.com),
+            rows(&b.inertia),
+        );
+    }
+    s += "], \"states\": [";
+    let nv = robot.velocity_names.len();
+    let index: Vec<f64> = (0..nv).map(|i| i as f64).collect();
+    // tree velocity k is Pinocchio velocity order[k]
+    let coordinate_of_tree = robot.oracle.v_to_tree(&index);
+    let pinocchio_of_coordinate = {
+        let p = robot.v_to_pinocchio(&index);
+        let mut inverse = vec![0.0; nv];
+        for (pin, &c) in p.iter().enumerate() {
+            inverse[c as usize] = pin as f64;
+        }
+        inverse
+    };
+    let order: Vec<f64> = coordinate_of_tree
+        .iter()
+        .map(|&c| pinocchio_of_coordinate[c as usize])
+        .collect();
+    for (k, sample) in robot.reference.samples.iter().enumerate() {
+        let q = robot.oracle.q_to_tree(&robot.q_to_sharnir(&sample.q));
+        let v = robot.oracle.v_to_tree(&robot.v_to_sharnir(&sample.v));
+        let tau = robot.oracle.v_to_tree(&robot.v_to_sharnir(&sample.tau));
+        let _ = write!(
+            s,
+            "{}{{\"q\": {}, \"v\": {}, \"tau\": {}}}",
+            if k == 0 { "" } else { ", " },
+            numbers(&q),
+            numbers(&v),
+            numbers(&tau)
+        );
+    }
+    let _ = write!(s, "], \"pinocchio_index\": {}}}", numbers(&order));
+    s
+}
+
+#[test]
+#[ignore = "a measurement: run by benches/accuracy/run.sh"]
+fn dump() {
+    let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
+    let mut json = String::from("{\"tree\": ");
+    json += &tree_json(&robot);
+    json += ", \"stages\": [";
+    for (k, (name, results)) in stages(&robot).iter().enumerate() {
+        let rows: Vec<String> = results.iter().map(|r| numbers(r)).collect();
+        let _ = write!(
+            json,
+            "{}{{\"name\": \"{name}\", \"results\": [{}]}}",
+            if k == 0 { "" } else { ", " },
+            rows.join(", ")
+        );
+    }
+    json += "]}\n";
+    let path = std::env::var("SHARNIR_ACCURACY_OUT")
+        .unwrap_or_else(|_| "target/accuracy/talos_stages.json".to_owned());
+    if let Some(dir) = std::path::Path::new(&path).parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    std::fs::write(&path, json).unwrap_or_else(|e| panic!("{path}: {e}"));
+    println!("wrote {path}");
+}
