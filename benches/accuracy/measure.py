@@ -7,9 +7,11 @@ prints, per implementation, the normwise relative error
 max_i |x_i - x*_i| / max_i |x*_i| and the largest entrywise one
 |x_i - x*_i| / |x*_i|, the worst and the median over the states.
 
-    python benches/accuracy/measure.py target/accuracy/talos_stages.json
+    python benches/accuracy/measure.py target/accuracy/talos_stages.json [--fixture OUT]
 
-(run.sh does both steps.)
+(run.sh does both steps.) With --fixture, also writes both exact answers,
+rounded to the nearest double, in Pinocchio's velocity order, to OUT (the
+test fixture tests/fixtures/talos_exact.json).
 """
 
 import json
@@ -40,7 +42,13 @@ def row(name, pairs):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "target/accuracy/talos_stages.json")
+    args = sys.argv[1:]
+    fixture_out = None
+    if "--fixture" in args:
+        k = args.index("--fixture")
+        fixture_out = args[k + 1]
+        del args[k:k + 2]
+    path = args[0] if args else os.path.join(REPO, "target/accuracy/talos_stages.json")
     dump = json.load(open(path))
     fixture = json.load(open(os.path.join(REPO, "tests/fixtures/talos.json")))
     samples = fixture["samples"]
@@ -76,6 +84,20 @@ def main():
               [errors(f(a), f(b)) for a, b in zip(ref_ours, ref_pin)]))
     print(row("Pinocchio `aba` against exact on sharnir's tree",
               [errors(a, f(r)) for a, r in zip(aba, ref_ours)]))
+    if fixture_out:
+        out = {
+            "about": "Talos (tests/fixtures/talos_reduced.urdf, floating) forward dynamics at the "
+                     "states of tests/fixtures/talos.json, computed in 40-digit arithmetic by "
+                     "benches/accuracy/exact.py and rounded to the nearest double, in Pinocchio's "
+                     "velocity order. `converted`: on the numeric tree of the spec sharnir converts "
+                     "the URDF to (right angles exact); `urdf`: on Pinocchio 4.1.0's model of the URDF "
+                     "as written. Made by benches/accuracy/run.sh.",
+            "samples": [{"converted": f(a), "urdf": f(b)} for a, b in zip(ref_ours, ref_pin)],
+        }
+        with open(fixture_out, "w") as fh:
+            json.dump(out, fh, indent=1)
+            fh.write("\n")
+        print(f"wrote {fixture_out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
