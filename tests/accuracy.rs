@@ -54,7 +54,8 @@ fn stages(robot: &Robot) -> Vec<(String, Vec<Vec<f64>>)> {
             .unwrap_or_else(|e| panic!("{e}"));
         let lowered_own = Program::lower(&mechanism.pool, &own);
         let lowered_regrouped = Program::lower(&mechanism.pool, &regrouped);
-        let planned = plan(&mut mechanism, &PlanOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let planned =
+            plan(&mut mechanism, &PlanOptions::default()).unwrap_or_else(|e| panic!("{e}"));
         println!(
             "{label}: operations of the separate bodies, own inertias {}; regrouped {}; \
              generated forward_dynamics {}",
@@ -81,7 +82,8 @@ fn stages(robot: &Robot) -> Vec<(String, Vec<Vec<f64>>)> {
             let pool = &mechanism.pool;
             let got = [
                 pool.eval(&own, &env).unwrap_or_else(|e| panic!("{e}")),
-                pool.eval(&regrouped, &env).unwrap_or_else(|e| panic!("{e}")),
+                pool.eval(&regrouped, &env)
+                    .unwrap_or_else(|e| panic!("{e}")),
                 lowered_own.eval(&env).expect("lowered, own parameters"),
                 lowered_regrouped.eval(&env).expect("lowered, regrouped"),
                 planned
@@ -172,10 +174,41 @@ fn tree_json(robot: &Robot) -> String {
     s
 }
 
+/// Talos converted with `keep_angles` (`--keep-angles`): the URDF's angles
+/// as written, where the default conversion makes near right angles exact.
+fn kept_angles(robot: &Robot) -> sharnir_urdf::Conversion {
+    let path = sharnir_tests::pinocchio::fixtures_dir().join("talos_reduced.urdf");
+    let source = sharnir_spec::Source {
+        name: "tests/fixtures/talos_reduced.urdf".to_owned(),
+        text: std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    };
+    let options = sharnir_urdf::Options {
+        name: Some("talos".to_owned()),
+        floating: true,
+        keep_angles: true,
+        ..sharnir_urdf::Options::default()
+    };
+    let kept = sharnir_urdf::convert(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_ne!(kept.text, robot.conversion.text);
+    let positions: Vec<String> = kept
+        .spec
+        .joints
+        .iter()
+        .flat_map(|j| j.position_names())
+        .collect();
+    assert_eq!(positions, robot.position_names);
+    kept
+}
+
+/// With `SHARNIR_ACCURACY_KEEP_ANGLES=1`, the conversion with kept angles.
 #[test]
 #[ignore = "a measurement: run by benches/accuracy/run.sh"]
 fn dump() {
-    let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
+    let mut robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
+    if std::env::var("SHARNIR_ACCURACY_KEEP_ANGLES").is_ok_and(|v| v == "1") {
+        robot.conversion = kept_angles(&robot);
+        robot.oracle = sharnir_tests::oracle::Oracle::for_parsed_spec(&robot.conversion.spec);
+    }
     let mut json = String::from("{\"tree\": ");
     json += &tree_json(&robot);
     json += ", \"stages\": [";
@@ -190,7 +223,11 @@ fn dump() {
     }
     json += "]}\n";
     let path = std::env::var("SHARNIR_ACCURACY_OUT").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../target/accuracy/talos_stages.json").to_owned()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../target/accuracy/talos_stages.json"
+        )
+        .to_owned()
     });
     if let Some(dir) = std::path::Path::new(&path).parent() {
         std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
@@ -288,26 +325,7 @@ fn right_angles_move_the_exact_answer() {
 #[test]
 fn kept_angles_give_the_urdf_answer() {
     let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
-    let path = sharnir_tests::pinocchio::fixtures_dir().join("talos_reduced.urdf");
-    let source = sharnir_spec::Source {
-        name: "tests/fixtures/talos_reduced.urdf".to_owned(),
-        text: std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
-    };
-    let options = sharnir_urdf::Options {
-        name: Some("talos".to_owned()),
-        floating: true,
-        keep_angles: true,
-        ..sharnir_urdf::Options::default()
-    };
-    let kept = sharnir_urdf::convert(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
-    assert_ne!(kept.text, robot.conversion.text);
-    let positions: Vec<String> = kept
-        .spec
-        .joints
-        .iter()
-        .flat_map(|j| j.position_names())
-        .collect();
-    assert_eq!(positions, robot.position_names);
+    let kept = kept_angles(&robot);
     let parameters = kept.spec.parameter_values();
     let mut mechanism = Mechanism::from_spec(&kept.spec, ParameterMode::Runtime)
         .unwrap_or_else(|e| panic!("{e:?}"));
