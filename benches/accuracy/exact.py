@@ -165,7 +165,7 @@ class Tree:
             else:
                 tau[k] = sum(x * y for x, y in zip(b["axis"], f))
             if b["parent"] is not None:
-                r, t = self.placements_cache[i]
+                r, t = placements[i]
                 fp = mv(r, f)
                 np_ = add(mv(r, nn), cross(t, fp))
                 pf, pn = force[b["parent"]]
@@ -174,7 +174,6 @@ class Tree:
 
     def forward_dynamics(self, q, v, tau):
         placements = self.placements(q)
-        self.placements_cache = placements
         v = [mpf(float(x)) for x in v]
         tau = [mpf(float(x)) for x in tau]
         zero = [mpf(0)] * self.nv
