@@ -181,6 +181,13 @@ struct UrdfArgs {
     /// Make position limits stops with the default contact law of docs/urdf.md (URDF inputs).
     #[arg(long)]
     stops: bool,
+    /// Write rpy angles as the URDF gives them (URDF inputs).
+    ///
+    /// By default an angle within 1e-9 rad of a multiple of pi/2 becomes
+    /// that multiple, exactly, which makes the code cheaper and changes the
+    /// model by that much (docs/urdf.md, "Right angles").
+    #[arg(long)]
+    keep_angles: bool,
 }
 
 impl UrdfArgs {
@@ -190,11 +197,12 @@ impl UrdfArgs {
             floating: self.floating,
             fix_inertia: self.fix_inertia,
             stops: self.stops,
+            keep_angles: self.keep_angles,
         }
     }
 
     fn any(&self) -> bool {
-        self.name.is_some() || self.floating || self.fix_inertia || self.stops
+        self.name.is_some() || self.floating || self.fix_inertia || self.stops || self.keep_angles
     }
 }
 
@@ -240,7 +248,7 @@ fn gen(args: GenArgs, context: &Context) -> miette::Result<()> {
     let urdfs = args.specs.iter().filter(|p| is_urdf(p)).count();
     if args.urdf.any() && urdfs == 0 {
         miette::bail!(
-            help = "drop --name, --floating, --fix-inertia and --stops, or give a .urdf file",
+            help = "drop --name, --floating, --fix-inertia, --stops and --keep-angles, or give a .urdf file",
             "--name, --floating and --fix-inertia apply to URDF inputs only"
         );
     }

@@ -570,3 +570,21 @@ fn urdf_options_need_a_urdf() {
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("apply to URDF inputs only"), "{stderr}");
 }
+
+#[test]
+fn keep_angles_writes_the_urdf_angles() {
+    let urdf = edited(
+        "<origin xyz=\"0.5 0 0\" rpy=\"0 0 0\"/>",
+        "<origin xyz=\"0.5 0 0\" rpy=\"1.57079632679 0 0\"/>",
+    );
+    let (output, _dir) = run("urdf2spec", &urdf, &[]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("rpy = [\"pi/2\", 0, 0]"), "{stdout}");
+    let (output, _dir) = run("urdf2spec", &urdf, &["--keep-angles"]);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("rpy = [1.57079632679, 0, 0]"), "{stdout}");
+    assert!(stdout.contains("--keep-angles"), "{stdout}");
+    parse_spec(&stdout);
+}

@@ -25,6 +25,9 @@ pub(crate) struct Context<'a> {
     pub flags: &'a str,
     /// Whether position limits become stops ([`crate::Options::stops`]).
     pub stops: bool,
+    /// Whether rpy angles are written as the URDF gives them
+    /// ([`crate::Options::keep_angles`]).
+    pub keep_angles: bool,
 }
 
 /// The whole spec file.
@@ -93,8 +96,19 @@ fn header(out: &mut String, context: &Context) {
     lines.extend([
         "* gravity is (0, 0, -g), g = 9.81 m/s², as URDF tools assume.".into(),
         "* numbers are the URDF's, written inline; inertias are turned from each".into(),
-        "  <inertial> frame into the link frame (I = R I Rᵀ). An rpy angle within".into(),
-        "  1e-9 rad of a multiple of pi/2 is written as that multiple (\"pi/2\", ...).".into(),
+    ]);
+    lines.extend(if context.keep_angles {
+        [
+            "  <inertial> frame into the link frame (I = R I Rᵀ). rpy angles are written".into(),
+            "  as the URDF gives them (--keep-angles).".into(),
+        ]
+    } else {
+        [
+            "  <inertial> frame into the link frame (I = R I Rᵀ). An rpy angle within".into(),
+            "  1e-9 rad of a multiple of pi/2 is written as that multiple (\"pi/2\", ...).".into(),
+        ]
+    });
+    lines.extend([
         "* coordinates are the moving joints' names, in Pinocchio's order: depth first".into(),
         "  from the root, each link's children in joint-name order.".into(),
         "* continuous joints are revolute joints without position limits; damping".into(),
@@ -314,7 +328,7 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
     if joint.kind.single_coordinate() {
         let _ = writeln!(out, "axis = {}", vector(joint.axis));
     }
-    if let Some(origin) = origin(&body.origin) {
+    if let Some(origin) = origin(&body.origin, context.keep_angles) {
         let _ = writeln!(out, "origin = {origin}");
     }
     if !joint.kind.single_coordinate() {
@@ -372,8 +386,10 @@ fn joint_table(out: &mut String, context: &Context, body: &Body) {
 }
 
 /// `{ xyz = [..], rpy = [..] }` (or `rotations = [..]` for a composed
-/// rotation), `None` for the identity.
-fn origin(placement: &Placement) -> Option<String> {
+/// rotation), `None` for the identity. Angles near right angles become
+/// exact ([`angle`]) unless `keep_angles`.
+fn origin(placement: &Placement, keep_angles: bool) -> Option<String> {
+    let angle = |a: f64| if keep_angles { number(a) } else { angle(a) };
     let mut keys = Vec::new();
     if placement.translation.iter().any(|&x| x != 0.0) {
         keys.push(format!("xyz = {}", vector(placement.translation)));
@@ -514,16 +530,29 @@ mod tests {
 
     #[test]
     fn origins_use_rpy_when_they_can() {
-        assert_eq!(origin(&Placement::identity()), None);
+        assert_eq!(origin(&Placement::identity(), false), None);
         let rpy = Placement::from_xyz_rpy([0.0, 0.0, 0.5], [0.25, 0.0, 0.0]);
         assert_eq!(
-            origin(&rpy).as_deref(),
+            origin(&rpy, false).as_deref(),
             Some("{ xyz = [0, 0, 0.5], rpy = [0.25, 0, 0] }")
         );
         let chain = rpy.then(&Placement::from_xyz_rpy([0.0; 3], [0.0, 0.0, 1.0]));
         assert_eq!(
-            origin(&chain).as_deref(),
+            origin(&chain, false).as_deref(),
             Some("{ xyz = [0, 0, 0.5], rotations = [[\"x\", 0.25], [\"z\", 1]] }")
+        );
+    }
+
+    #[test]
+    fn kept_angles_are_the_urdf_numbers() {
+        let right = Placement::from_xyz_rpy([0.0; 3], [urdf("1.57079632679"), 0.0, 0.0]);
+        assert_eq!(
+            origin(&right, false).as_deref(),
+            Some("{ rpy = [\"pi/2\", 0, 0] }")
+        );
+        assert_eq!(
+            origin(&right, true).as_deref(),
+            Some("{ rpy = [1.57079632679, 0, 0] }")
         );
     }
 }

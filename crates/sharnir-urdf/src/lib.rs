@@ -77,6 +77,15 @@ pub struct Options {
     /// (`limits` with a contact law, the generated `limit_forces`) instead
     /// of storing them only; the coefficients are [`StopDefaults`].
     pub stops: bool,
+    /// Write every rpy angle as the URDF gives it. By default an angle
+    /// within 1e-9 rad of a multiple of π/2 is written as that multiple, so
+    /// that its sine and cosine are exactly 0 and ±1 and the products they
+    /// would cost vanish: a change of model (the robot's right angles made
+    /// exact) that moves the results by about the relative size of the
+    /// rounding (Talos's forward dynamics by 2.6e-12 normwise; see
+    /// docs/urdf.md). With this option the spec is the URDF as written, the
+    /// model Pinocchio builds, at the price of those products.
+    pub keep_angles: bool,
 }
 
 /// The contact law given to URDF position limits with [`Options::stops`]:
@@ -167,6 +176,9 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
     if options.stops {
         flags.push_str(" --stops");
     }
+    if options.keep_angles {
+        flags.push_str(" --keep-angles");
+    }
     let text = emit::spec_text(&emit::Context {
         robot: &robot,
         tree: &tree,
@@ -176,6 +188,7 @@ fn convert_located(source: &Source, options: &Options) -> Result<Conversion, Pro
         name: &name,
         flags: &flags,
         stops: options.stops,
+        keep_angles: options.keep_angles,
     });
     let spec = sharnir_spec::parse(Source {
         name: source.name.clone(),

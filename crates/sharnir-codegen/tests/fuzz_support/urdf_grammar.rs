@@ -104,6 +104,7 @@ pub fn urdf(c: &mut Choices<'_>) -> (String, sharnir_urdf::Options) {
         floating: c.chance(20),
         fix_inertia: c.chance(20),
         stops: c.chance(20),
+        keep_angles: false,
     };
     (text, options)
 }
