@@ -5,12 +5,12 @@
 //! gen` writes, whose mass matrix may come from the composite-rigid-body
 //! algorithm.
 
-use crate::plan_one;
 use miette::IntoDiagnostic;
 use sharnir_cas::OpCount;
 use sharnir_codegen::method::Method;
 use sharnir_codegen::plan::provenance::{Formalism, Provenance};
-use sharnir_codegen::{GeneratedModule, Plan, PlanOptions, Variant};
+use sharnir_codegen::{EmitError, GeneratedModule, Plan, PlanOptions, Variant};
+use sharnir_mech::Mechanism;
 use sharnir_mech::ParameterMode;
 use sharnir_spec::Spec;
 use std::collections::BTreeMap;
@@ -26,18 +26,26 @@ const MODES: [(ParameterMode, &str); 2] = [
 ];
 
 /// The module of `spec` in `mode` with the dynamics by `method` (the
-/// cheapest per output when `None`), plain or fused, and its plan.
+/// cheapest per output when `None`), plain or fused, and its plan; `None`
+/// when the method does not apply to the mechanism (Telegin's formalism
+/// needs a serial chain of independent joints, the separate-bodies method
+/// independent joints): it has no counts to report there.
 fn module(
     spec: &Spec,
     mode: ParameterMode,
     method: Option<Method>,
     fma: bool,
-) -> miette::Result<(Plan, GeneratedModule)> {
+) -> miette::Result<Option<(Plan, GeneratedModule)>> {
     let options = PlanOptions {
         method,
         ..PlanOptions::default()
     };
-    let plan = plan_one(spec, mode, &options)?;
+    let mut mechanism = Mechanism::from_spec(spec, mode)?;
+    let plan = match sharnir_codegen::plan(&mut mechanism, &options) {
+        Ok(plan) => plan,
+        Err(EmitError::Telegin(_) | EmitError::SeparateBodies(_)) => return Ok(None),
+        Err(e) => miette::bail!("{}: {e}", spec.source.name),
+    };
     let variant = Variant {
         fused_multiply_add: fma,
         ..Variant::PLAIN
@@ -45,7 +53,7 @@ fn module(
     let module = plan
         .render(variant)
         .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;
-    Ok((plan, module))
+    Ok(Some((plan, module)))
 }
 
 /// Generates `spec` with every method in both modes and collects the counts
@@ -57,13 +65,8 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     let mut counts = Counts::new();
     for method in Method::ALL {
         for (mode, mode_name) in MODES {
-            // Telegin's formalism needs a serial chain of independent
-            // joints and the separate-bodies method independent joints:
-            // outside them they have no counts to report.
-            let (plan, module) = match module(spec, mode, Some(method), fma) {
-                Ok(planned) => planned,
-                Err(_) if matches!(method, Method::Telegin | Method::Vereshchagin) => continue,
-                Err(e) => return Err(e),
+            let Some((plan, module)) = module(spec, mode, Some(method), fma)? else {
+                continue;
             };
             for (function, ops) in module.op_counts {
                 let provenance = plan.function(&function).map(|f| &f.provenance);
@@ -87,7 +90,9 @@ pub(crate) fn counts(spec: &Spec, fma: bool) -> miette::Result<Counts> {
     // the composite-rigid-body algorithm: no method produces that, so the
     // functions it was offered to are also listed as `chosen`.
     for (mode, mode_name) in MODES {
-        let (plan, module) = module(spec, mode, None, fma)?;
+        let Some((plan, module)) = module(spec, mode, None, fma)? else {
+            miette::bail!("{}: no formalism applies", spec.source.name);
+        };
         for (function, ops) in module.op_counts {
             let offered_crba = plan.function(&function).is_some_and(|f| {
                 matches!(&f.provenance, Provenance::Cheapest { candidates, .. }
