@@ -54,7 +54,10 @@ impl Derived {
     /// An error if a folded constant is not finite.
     pub(crate) fn emit(&self, fma: bool) -> Result<TokenStream, EmitError> {
         let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
-        let printer = Printer { locals: &locals };
+        let printer = Printer {
+            locals: &locals,
+            slots: &[],
+        };
         let mut statements = Vec::with_capacity(self.program.locals.len());
         for local in &self.program.locals {
             let name = Ident::new(&local.name, Span::call_site());

@@ -19,6 +19,7 @@ mod contacts;
 mod derived;
 mod detachments;
 pub mod error;
+mod function;
 pub mod generate;
 mod header;
 mod math;

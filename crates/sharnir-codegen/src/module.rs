@@ -12,11 +12,11 @@ use crate::constrained;
 use crate::contacts::{self, ContactFacts};
 use crate::detachments;
 use crate::error::EmitError;
-use crate::plan::{Plan, PlannedFunction, Variant};
-use crate::printer::{float_literal, Printer};
+use crate::plan::{Plan, Variant};
+use crate::printer::float_literal;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
-use sharnir_cas::{Id, OpCount, Program, Term};
+use sharnir_cas::{Id, OpCount, Program};
 use sharnir_mech::detachment::Detachment;
 use sharnir_mech::mobility::Mobility;
 use sharnir_mech::Mechanism;
@@ -224,7 +224,13 @@ fn render(
         if function.shape == Shape::LimitForces {
             ops = ops + contacts::law_ops(&plan.facts.contacts);
         }
-        items.push(emit_function(function, program, ops, &plan.facts, fma)?);
+        items.push(crate::function::emit(
+            function,
+            program,
+            ops,
+            &plan.facts,
+            fma,
+        )?);
         op_counts.push((function.name.clone(), ops));
     }
     if let Some(loops) = &plan.facts.loops {
@@ -519,223 +525,6 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
         /// `independent`), which assembly holds and actuators drive.
         pub const INDEPENDENT: [usize; #n_independent] = [#(#independent),*];
     }
-}
-
-/// The `let` of every local, a sine and a cosine of the same angle computed
-/// together by one `sin_cos` (one argument reduction instead of two); the
-/// cosine's local moves up to the sine's, which only locals defined earlier
-/// can have needed.
-fn local_statements(
-    program: &Program,
-    printer: &Printer<'_>,
-) -> Result<Vec<TokenStream>, EmitError> {
-    let locals = &program.locals;
-    let mut paired_cosine = vec![None; locals.len()];
-    let mut is_paired = vec![false; locals.len()];
-    for (i, local) in locals.iter().enumerate() {
-        if let Term::Sin(angle) = &local.value {
-            let cosine =
-                locals.iter().enumerate().skip(i + 1).find(|(j, l)| {
-                    !is_paired[*j] && matches!(&l.value, Term::Cos(b) if b == angle)
-                });
-            if let Some((j, _)) = cosine {
-                paired_cosine[i] = Some(j);
-                is_paired[j] = true;
-            }
-        }
-    }
-    let mut statements = Vec::with_capacity(locals.len());
-    for (i, local) in locals.iter().enumerate() {
-        if is_paired[i] {
-            continue;
-        }
-        let name = Ident::new(&local.name, Span::call_site());
-        match (&local.value, paired_cosine[i]) {
-            (Term::Sin(angle), Some(j)) => {
-                let cosine = Ident::new(&locals[j].name, Span::call_site());
-                let angle = printer.expr(angle)?;
-                statements.push(quote!(let (#name, #cosine) = sin_cos(#angle);));
-            }
-            (value, _) => {
-                let value = printer.expr(value)?;
-                statements.push(quote!(let #name = #value;));
-            }
-        }
-    }
-    Ok(statements)
-}
-
-/// One `OPS_*` constant and one function; `dof` is the row length of
-/// matrix results; `fma` gives the constant its `fma` field.
-fn emit_function(
-    function: &PlannedFunction,
-    program: &Program,
-    ops: OpCount,
-    facts: &Facts,
-    fma: bool,
-) -> Result<TokenStream, EmitError> {
-    let dof = facts.dof;
-    let locals: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
-    let printer = Printer { locals: &locals };
-    let in_function = |error: EmitError| EmitError::InFunction {
-        function: function.name.clone(),
-        error: Box::new(error),
-    };
-    let statements = local_statements(program, &printer).map_err(in_function)?;
-    let outputs: Vec<TokenStream> = program
-        .outputs
-        .iter()
-        .map(|o| printer.expr(o))
-        .collect::<Result<_, _>>()
-        .map_err(in_function)?;
-    let name = Ident::new(&function.name, Span::call_site());
-    let ops_name = Ident::new(
-        &format!("OPS_{}", function.name.to_uppercase()),
-        Span::call_site(),
-    );
-    let doc = doc_lines(&function.doc);
-    let ops_doc = format!(
-        " Operation count of [`{}_with`] (and of [`{}`] after [`OPS_DERIVED`]).",
-        function.name, function.name
-    );
-    let ops_literal = op_count_literal(ops, fma);
-    let arguments: Vec<TokenStream> = function
-        .arguments
-        .iter()
-        .map(|argument| match argument {
-            Argument::Position => quote!(q: &[Real; NQ]),
-            Argument::Velocity => quote!(qd: &[Real; NV]),
-            Argument::Acceleration => quote!(qdd: &[Real; NV]),
-            Argument::Force => quote!(tau: &[Real; NV]),
-            Argument::Time => quote!(t: Real),
-            Argument::Multipliers => quote!(lambda: &[Real; NC]),
-        })
-        .collect();
-    let argument_names = function.arguments.iter().map(|argument| match argument {
-        Argument::Position => quote!(q),
-        Argument::Velocity => quote!(qd),
-        Argument::Acceleration => quote!(qdd),
-        Argument::Force => quote!(tau),
-        Argument::Time => quote!(t),
-        Argument::Multipliers => quote!(lambda),
-    });
-    let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
-    let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
-    let with_summary = format!(
-        " [`{}`] with the parameter groups already computed by [`Params::derived`].",
-        function.name
-    );
-    let (returns, value) = match function.shape {
-        Shape::JointVector => (quote!([Real; NV]), quote!([#(#outputs),*])),
-        Shape::PositionVector => (quote!([Real; NQ]), quote!([#(#outputs),*])),
-        Shape::JointMatrix => {
-            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (quote!([[Real; NV]; NV]), quote!([#(#rows),*]))
-        }
-        Shape::Pair => (quote!((Real, Real)), quote!((#(#outputs),*))),
-        Shape::Poses => {
-            let poses = outputs.chunks(12).map(|pose| {
-                let (rotation, position) = pose.split_at(9.min(pose.len()));
-                let rows = rotation.chunks(3).map(|row| quote!([#(#row),*]));
-                quote!(Pose { rotation: [#(#rows),*], position: [#(#position),*] })
-            });
-            (quote!([Pose; NB]), quote!([#(#poses),*]))
-        }
-        Shape::BodyJacobians => {
-            let bodies = outputs.chunks((6 * dof).max(1)).map(|body| {
-                let rows = body.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-                quote!([#(#rows),*])
-            });
-            (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
-        }
-        Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
-        Shape::ContactVector => (quote!([Real; N_CONTACTS]), quote!([#(#outputs),*])),
-        Shape::LimitForces => (
-            quote!([Real; NV]),
-            contacts::law_value(&facts.contacts, &outputs),
-        ),
-        Shape::Reactions => {
-            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
-            (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
-        }
-        Shape::JointReactions => {
-            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
-            (quote!([[Real; 6]; N_DETACHABLE]), quote!([#(#joints),*]))
-        }
-        Shape::ConstraintJacobian => {
-            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
-        }
-        Shape::JointSpace => {
-            let (mass, terms) = outputs.split_at((dof * dof).min(outputs.len()));
-            let (bias, gravity) = terms.split_at(dof.min(terms.len()));
-            let rows = mass.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (
-                quote!(JointSpace),
-                quote!(JointSpace {
-                    mass_matrix: [#(#rows),*],
-                    bias: [#(#bias),*],
-                    gravity: [#(#gravity),*],
-                }),
-            )
-        }
-    };
-    // The `_with` function names an argument it does not read `_q` and
-    // reads the parameters only where it uses them, so that the module
-    // needs no `allow(unused_variables)`.
-    let body = quote!(#(#statements)* #value);
-    let with_arguments = function.arguments.iter().map(|argument| {
-        let (name, ty) = match argument {
-            Argument::Position => ("q", quote!(&[Real; NQ])),
-            Argument::Velocity => ("qd", quote!(&[Real; NV])),
-            Argument::Acceleration => ("qdd", quote!(&[Real; NV])),
-            Argument::Force => ("tau", quote!(&[Real; NV])),
-            Argument::Time => ("t", quote!(Real)),
-            Argument::Multipliers => ("lambda", quote!(&[Real; NC])),
-        };
-        let name = if crate::tokens::reads(&body, name) {
-            Ident::new(name, Span::call_site())
-        } else {
-            Ident::new(&format!("_{name}"), Span::call_site())
-        };
-        quote!(#name: #ty)
-    });
-    let parameters = if crate::tokens::reads(&body, "p") {
-        quote!(let p = &d.params;)
-    } else {
-        TokenStream::new()
-    };
-    let derived = if crate::tokens::reads(&body, "d") || !parameters.is_empty() {
-        quote!(d)
-    } else {
-        quote!(_d)
-    };
-    Ok(quote! {
-        #[doc = #ops_doc]
-        pub const #ops_name: OpCount = #ops_literal;
-
-        #doc
-        ///
-        /// Computes the parameter groups first; when the parameters do not
-        /// change between calls, compute `p.derived()` once and call
-        #[doc = #with_doc]
-        pub fn #name(p: &Params, #(#arguments),*) -> #returns {
-            #with_name(&p.derived(), #(#argument_names),*)
-        }
-
-        #[doc = #with_summary]
-        pub fn #with_name(#derived: &Derived, #(#with_arguments),*) -> #returns {
-            #parameters
-            #body
-        }
-    })
-}
-
-/// One `#[doc]` attribute per line, so prettyplease prints `///` comments
-/// rather than a `/** */` block.
-fn doc_lines(text: &str) -> TokenStream {
-    let lines = text.lines();
-    quote!(#(#[doc = #lines])*)
 }
 
 #[cfg(test)]

@@ -29,6 +29,9 @@ enum Precedence {
 pub struct Printer<'a> {
     /// Names of the program's locals, by index.
     pub locals: &'a [String],
+    /// Locals kept in the `live` array of a function split into parts
+    /// (`live[s]` for `Some(s)`), by index; empty when nothing is.
+    pub slots: &'a [Option<usize>],
 }
 
 impl Printer<'_> {
@@ -48,6 +51,11 @@ impl Printer<'_> {
             Term::Const(c) => (float_literal(*c)?, Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
             Term::Input(name) => (input(name)?, Precedence::Atom),
+            Term::Local(i) if self.slots.get(*i).copied().flatten().is_some() => {
+                let slot = self.slots.get(*i).copied().flatten().unwrap_or_default();
+                let slot = Literal::usize_unsuffixed(slot);
+                (quote!(live[#slot]), Precedence::Atom)
+            }
             Term::Local(i) => {
                 let name = self.locals.get(*i).ok_or_else(|| {
                     EmitError::Internal(format!(
@@ -205,6 +213,7 @@ mod tests {
     fn show(term: &Term) -> String {
         Printer {
             locals: &["t0".to_owned()],
+            slots: &[],
         }
         .expr(term)
         .map_or_else(|e| e.to_string(), |t| t.to_string())

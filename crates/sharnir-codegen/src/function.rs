@@ -1,0 +1,472 @@
+//! One generated function: its `OPS_*` constant, the function on
+//! `Params`, its `_with` twin on `Derived`, and, for a program too long for
+//! the compiler to optimise in time linear in its size, the parts it is
+//! split into (see [`SPLIT_ABOVE`]).
+
+use crate::contacts;
+use crate::error::EmitError;
+use crate::module::{op_count_literal, Argument, Facts, Shape};
+use crate::plan::PlannedFunction;
+use crate::printer::Printer;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+use sharnir_cas::{OpCount, Program, Term};
+
+/// A function with more locals than this is emitted in parts of at most
+/// [`PART`] locals, each an `#[inline(never)]` function that keeps the
+/// values later parts read in one `live` array: `rustc` and LLVM take time
+/// that grows faster than the length of one straight-line function
+/// (register allocation and scheduling over one huge block), so a long
+/// chain's module compiled in minutes. Every bundled module's functions
+/// are below it; a 20-link spatial chain's Coriolis matrix (7 900 locals)
+/// is above.
+pub(crate) const SPLIT_ABOVE: usize = 1500;
+
+/// The most locals of one part of a split function.
+pub(crate) const PART: usize = 1000;
+
+/// The statements of a function's `_with` body and the parts it calls.
+struct Body {
+    /// The `let`s of the body (for a split function: the `live` array and
+    /// the calls of its parts).
+    statements: Vec<TokenStream>,
+    /// Every output, as the body reads it.
+    outputs: Vec<TokenStream>,
+    /// The parts of a split function, in order; empty otherwise.
+    parts: Vec<Part>,
+}
+
+/// One part of a split function.
+struct Part {
+    /// Its statements: `let`s, then the values later parts read stored
+    /// into `live`.
+    statements: TokenStream,
+    /// The length of the `live` array.
+    live: usize,
+}
+
+/// One statement of a body: a local, or a sine and a cosine of the same
+/// angle computed together by one `sin_cos` (one argument reduction
+/// instead of two); the cosine's local moves up to the sine's, which only
+/// locals defined earlier can have needed.
+enum Statement<'p> {
+    Let(usize),
+    SinCos(usize, usize, &'p Term),
+}
+
+impl Statement<'_> {
+    /// The locals the statement defines.
+    fn defines(&self) -> impl Iterator<Item = usize> {
+        let (first, second) = match self {
+            Statement::Let(i) => (*i, None),
+            Statement::SinCos(i, j, _) => (*i, Some(*j)),
+        };
+        std::iter::once(first).chain(second)
+    }
+
+    /// The statement's tokens.
+    fn print(&self, program: &Program, printer: &Printer<'_>) -> Result<TokenStream, EmitError> {
+        let ident = |i: usize| {
+            let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
+            Ident::new(name, Span::call_site())
+        };
+        Ok(match self {
+            Statement::SinCos(i, j, angle) => {
+                let (sine, cosine) = (ident(*i), ident(*j));
+                let angle = printer.expr(angle)?;
+                quote!(let (#sine, #cosine) = sin_cos(#angle);)
+            }
+            Statement::Let(i) => {
+                let name = ident(*i);
+                let value = program
+                    .locals
+                    .get(*i)
+                    .map(|l| printer.expr(&l.value))
+                    .transpose()?
+                    .unwrap_or_default();
+                quote!(let #name = #value;)
+            }
+        })
+    }
+}
+
+/// The program's statements in order, sines paired with the cosines of
+/// the same angle.
+fn statements(program: &Program) -> Vec<Statement<'_>> {
+    let locals = &program.locals;
+    let mut paired_cosine = vec![None; locals.len()];
+    let mut is_paired = vec![false; locals.len()];
+    for (i, local) in locals.iter().enumerate() {
+        if let Term::Sin(angle) = &local.value {
+            let cosine =
+                locals.iter().enumerate().skip(i + 1).find(|(j, l)| {
+                    !is_paired[*j] && matches!(&l.value, Term::Cos(b) if b == angle)
+                });
+            if let Some((j, _)) = cosine {
+                paired_cosine[i] = Some(j);
+                is_paired[j] = true;
+            }
+        }
+    }
+    locals
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !is_paired[*i])
+        .map(|(i, local)| match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => Statement::SinCos(i, j, angle),
+            _ => Statement::Let(i),
+        })
+        .collect()
+}
+
+/// The body of `program`'s `_with` function: straight-line `let`s, or, past
+/// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts and
+/// the outputs read through one `live` array.
+fn body(program: &Program) -> Result<Body, EmitError> {
+    let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+    let statements = statements(program);
+    if program.locals.len() <= SPLIT_ABOVE {
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        return Ok(Body {
+            statements: statements
+                .iter()
+                .map(|s| s.print(program, &printer))
+                .collect::<Result<_, _>>()?,
+            outputs: print_all(&program.outputs, &printer)?,
+            parts: Vec::new(),
+        });
+    }
+    // The part of every statement, and of every local.
+    let mut part_of = vec![0; program.locals.len()];
+    let mut groups: Vec<Vec<&Statement<'_>>> = vec![Vec::new()];
+    let mut in_part = 0;
+    for statement in &statements {
+        let count = statement.defines().count();
+        if in_part + count > PART {
+            groups.push(Vec::new());
+            in_part = 0;
+        }
+        in_part += count;
+        let k = groups.len() - 1;
+        for i in statement.defines() {
+            part_of[i] = k;
+        }
+        groups[k].push(statement);
+    }
+    // A local read by a later part or by the outputs lives in `live`.
+    let mut slot: Vec<Option<usize>> = vec![None; program.locals.len()];
+    let mut next = 0;
+    let mut keep = |i: usize, slot: &mut Vec<Option<usize>>| {
+        if slot[i].is_none() {
+            slot[i] = Some(next);
+            next += 1;
+        }
+    };
+    for (k, group) in groups.iter().enumerate() {
+        for statement in group {
+            for i in statement.defines() {
+                let value = program.locals.get(i).map(|l| &l.value);
+                for read in value.into_iter().flat_map(locals_read) {
+                    if part_of[read] < k {
+                        keep(read, &mut slot);
+                    }
+                }
+            }
+        }
+    }
+    for read in program.outputs.iter().flat_map(locals_read) {
+        keep(read, &mut slot);
+    }
+    let live = next;
+    let mut parts = Vec::with_capacity(groups.len());
+    for (k, group) in groups.iter().enumerate() {
+        // In part k, the locals of earlier parts are read from `live`.
+        let earlier: Vec<Option<usize>> = (0..program.locals.len())
+            .map(|i| slot[i].filter(|_| part_of[i] < k))
+            .collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &earlier,
+        };
+        let mut tokens = TokenStream::new();
+        for statement in group {
+            tokens.extend(statement.print(program, &printer)?);
+        }
+        for statement in group {
+            for i in statement.defines() {
+                if let Some(s) = slot[i] {
+                    let name = Ident::new(&names[i], Span::call_site());
+                    let s = Literal::usize_unsuffixed(s);
+                    tokens.extend(quote!(live[#s] = #name;));
+                }
+            }
+        }
+        parts.push(Part {
+            statements: tokens,
+            live,
+        });
+    }
+    let printer = Printer {
+        locals: &names,
+        slots: &slot,
+    };
+    let size = Literal::usize_unsuffixed(live);
+    Ok(Body {
+        statements: vec![quote!(let mut live = [0.0; #size];)],
+        outputs: print_all(&program.outputs, &printer)?,
+        parts,
+    })
+}
+
+/// `terms`, printed.
+fn print_all(terms: &[Term], printer: &Printer<'_>) -> Result<Vec<TokenStream>, EmitError> {
+    terms.iter().map(|t| printer.expr(t)).collect()
+}
+
+/// The locals `term` reads.
+fn locals_read(term: &Term) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut stack = vec![term];
+    while let Some(t) = stack.pop() {
+        match t {
+            Term::Local(i) => found.push(*i),
+            Term::Const(_) | Term::Pi | Term::Input(_) => {}
+            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => stack.push(a),
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Term::Fma(a, b, c) => {
+                stack.push(a);
+                stack.push(b);
+                stack.push(c);
+            }
+        }
+    }
+    found
+}
+
+/// The variable an argument is passed in.
+fn argument_name(argument: Argument) -> &'static str {
+    match argument {
+        Argument::Position => "q",
+        Argument::Velocity => "qd",
+        Argument::Acceleration => "qdd",
+        Argument::Force => "tau",
+        Argument::Time => "t",
+        Argument::Multipliers => "lambda",
+    }
+}
+
+/// How a function taking `function`'s arguments and running `body` is
+/// declared: `d` (or `_d`), every argument (`_q` for one it does not read),
+/// and `let p = &d.params;` where it reads the parameters — so that the
+/// module needs no `allow(unused_variables)`.
+fn signature(
+    function: &PlannedFunction,
+    body: &TokenStream,
+) -> (TokenStream, Vec<TokenStream>, TokenStream) {
+    let arguments = function
+        .arguments
+        .iter()
+        .map(|argument| {
+            let name = argument_name(*argument);
+            let ty = match argument {
+                Argument::Position => quote!(&[Real; NQ]),
+                Argument::Velocity | Argument::Acceleration | Argument::Force => {
+                    quote!(&[Real; NV])
+                }
+                Argument::Time => quote!(Real),
+                Argument::Multipliers => quote!(&[Real; NC]),
+            };
+            let name = if crate::tokens::reads(body, name) {
+                Ident::new(name, Span::call_site())
+            } else {
+                Ident::new(&format!("_{name}"), Span::call_site())
+            };
+            quote!(#name: #ty)
+        })
+        .collect();
+    let parameters = if crate::tokens::reads(body, "p") {
+        quote!(let p = &d.params;)
+    } else {
+        TokenStream::new()
+    };
+    let derived = if crate::tokens::reads(body, "d") || !parameters.is_empty() {
+        quote!(d)
+    } else {
+        quote!(_d)
+    };
+    (derived, arguments, parameters)
+}
+
+/// One `OPS_*` constant and one function; `dof` is the row length of
+/// matrix results; `fma` gives the constant its `fma` field.
+pub(crate) fn emit(
+    function: &PlannedFunction,
+    program: &Program,
+    ops: OpCount,
+    facts: &Facts,
+    fma: bool,
+) -> Result<TokenStream, EmitError> {
+    let dof = facts.dof;
+    let in_function = |error: EmitError| EmitError::InFunction {
+        function: function.name.clone(),
+        error: Box::new(error),
+    };
+    let Body {
+        statements,
+        outputs,
+        parts,
+    } = body(program).map_err(in_function)?;
+    let name = Ident::new(&function.name, Span::call_site());
+    let ops_name = Ident::new(
+        &format!("OPS_{}", function.name.to_uppercase()),
+        Span::call_site(),
+    );
+    let doc = doc_lines(&function.doc);
+    let ops_doc = format!(
+        " Operation count of [`{}_with`] (and of [`{}`] after [`OPS_DERIVED`]).",
+        function.name, function.name
+    );
+    let ops_literal = op_count_literal(ops, fma);
+    let arguments: Vec<TokenStream> = function
+        .arguments
+        .iter()
+        .map(|argument| match argument {
+            Argument::Position => quote!(q: &[Real; NQ]),
+            Argument::Velocity => quote!(qd: &[Real; NV]),
+            Argument::Acceleration => quote!(qdd: &[Real; NV]),
+            Argument::Force => quote!(tau: &[Real; NV]),
+            Argument::Time => quote!(t: Real),
+            Argument::Multipliers => quote!(lambda: &[Real; NC]),
+        })
+        .collect();
+    let argument_names = function.arguments.iter().map(|argument| match argument {
+        Argument::Position => quote!(q),
+        Argument::Velocity => quote!(qd),
+        Argument::Acceleration => quote!(qdd),
+        Argument::Force => quote!(tau),
+        Argument::Time => quote!(t),
+        Argument::Multipliers => quote!(lambda),
+    });
+    let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
+    let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
+    let with_summary = format!(
+        " [`{}`] with the parameter groups already computed by [`Params::derived`].",
+        function.name
+    );
+    let (returns, value) = match function.shape {
+        Shape::JointVector => (quote!([Real; NV]), quote!([#(#outputs),*])),
+        Shape::PositionVector => (quote!([Real; NQ]), quote!([#(#outputs),*])),
+        Shape::JointMatrix => {
+            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (quote!([[Real; NV]; NV]), quote!([#(#rows),*]))
+        }
+        Shape::Pair => (quote!((Real, Real)), quote!((#(#outputs),*))),
+        Shape::Poses => {
+            let poses = outputs.chunks(12).map(|pose| {
+                let (rotation, position) = pose.split_at(9.min(pose.len()));
+                let rows = rotation.chunks(3).map(|row| quote!([#(#row),*]));
+                quote!(Pose { rotation: [#(#rows),*], position: [#(#position),*] })
+            });
+            (quote!([Pose; NB]), quote!([#(#poses),*]))
+        }
+        Shape::BodyJacobians => {
+            let bodies = outputs.chunks((6 * dof).max(1)).map(|body| {
+                let rows = body.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+                quote!([#(#rows),*])
+            });
+            (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
+        }
+        Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
+        Shape::ContactVector => (quote!([Real; N_CONTACTS]), quote!([#(#outputs),*])),
+        Shape::LimitForces => (
+            quote!([Real; NV]),
+            contacts::law_value(&facts.contacts, &outputs),
+        ),
+        Shape::Reactions => {
+            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
+            (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
+        }
+        Shape::JointReactions => {
+            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
+            (quote!([[Real; 6]; N_DETACHABLE]), quote!([#(#joints),*]))
+        }
+        Shape::ConstraintJacobian => {
+            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
+        }
+        Shape::JointSpace => {
+            let (mass, terms) = outputs.split_at((dof * dof).min(outputs.len()));
+            let (bias, gravity) = terms.split_at(dof.min(terms.len()));
+            let rows = mass.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
+            (
+                quote!(JointSpace),
+                quote!(JointSpace {
+                    mass_matrix: [#(#rows),*],
+                    bias: [#(#bias),*],
+                    gravity: [#(#gravity),*],
+                }),
+            )
+        }
+    };
+    let passed: Vec<TokenStream> = function
+        .arguments
+        .iter()
+        .map(|argument| {
+            let name = Ident::new(argument_name(*argument), Span::call_site());
+            quote!(#name)
+        })
+        .collect();
+    let calls = (0..parts.len()).map(|k| {
+        let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
+        quote!(#part_name(d, #(#passed,)* &mut live);)
+    });
+    let body = quote!(#(#statements)* #(#calls)* #value);
+    let (derived, with_arguments, parameters) = signature(function, &body);
+    let parts = parts.iter().enumerate().map(|(k, part)| {
+        let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
+        let (derived, arguments, parameters) = signature(function, &part.statements);
+        let statements = &part.statements;
+        let size = Literal::usize_unsuffixed(part.live);
+        quote! {
+            #[inline(never)]
+            fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size]) {
+                #parameters
+                #statements
+            }
+        }
+    });
+    Ok(quote! {
+        #[doc = #ops_doc]
+        pub const #ops_name: OpCount = #ops_literal;
+
+        #doc
+        ///
+        /// Computes the parameter groups first; when the parameters do not
+        /// change between calls, compute `p.derived()` once and call
+        #[doc = #with_doc]
+        pub fn #name(p: &Params, #(#arguments),*) -> #returns {
+            #with_name(&p.derived(), #(#argument_names),*)
+        }
+
+        #[doc = #with_summary]
+        pub fn #with_name(#derived: &Derived, #(#with_arguments),*) -> #returns {
+            #parameters
+            #body
+        }
+
+        #(#parts)*
+    })
+}
+
+/// One `#[doc]` attribute per line, so prettyplease prints `///` comments
+/// rather than a `/** */` block.
+fn doc_lines(text: &str) -> TokenStream {
+    let lines = text.lines();
+    quote!(#(#[doc = #lines])*)
+}
