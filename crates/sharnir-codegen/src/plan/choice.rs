@@ -6,8 +6,8 @@ use super::provenance::{Formalism, Provenance};
 use crate::method::{Method, Output};
 use crate::module::EmitError;
 use sharnir_cas::{hoist_constants, Id, Pool, Program};
-use sharnir_mech::joint_space::JointSpace;
-use sharnir_mech::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
+use sharnir_mech::formalisms::joint_space::JointSpace;
+use sharnir_mech::formalisms::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
 use sharnir_mech::{Input, Mechanism};
 
 /// The outputs whose formalism is chosen, with their docs and provenance.
@@ -197,7 +197,7 @@ impl Dynamics {
 
 /// Newton–Euler's joint forces and the joint-space terms read off them,
 /// each from the bodies' own inertias or from the base inertias
-/// ([`sharnir_mech::base_parameters`]), whichever gives cheaper code. Both
+/// ([`sharnir_mech::formalisms::base_parameters`]), whichever gives cheaper code. Both
 /// give the same numbers; regrouping usually removes a third of the
 /// operations, but not where it turns unit masses into other numbers. The
 /// velocity-dependent outputs (joint forces and bias) also try Khalil's
@@ -243,7 +243,7 @@ pub(crate) fn newton_euler(mechanism: &mut Mechanism) -> (Vec<Id>, JointSpace) {
 }
 
 /// The composite-rigid-body algorithm's mass matrix
-/// ([`sharnir_mech::crba`]), from the bodies' own or the base inertias,
+/// ([`sharnir_mech::formalisms::crba`]), from the bodies' own or the base inertias,
 /// whichever is cheaper.
 pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism) -> Vec<Id> {
     let own = crba::mass_matrix(mechanism).concat();

@@ -14,10 +14,10 @@
 //! (v_j; ω_j) = S q̇                                     (the joint's relative motion)
 //! ```
 
-use crate::inputs::Input;
-use crate::mechanism::{AttachedFrame, JointKind, Mechanism, Placement, TreeBody};
-use crate::rotation::{quaternion_rotation, rodrigues};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::inputs::Input;
+use crate::model::rotation::{quaternion_rotation, rodrigues};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{AttachedFrame, JointKind, Mechanism, Placement, TreeBody};
 use sharnir_cas::{Id, Pool};
 
 /// The symbols of a body's joint coordinates of one kind (`Input::Velocity`,

@@ -8,10 +8,10 @@
 //! linearly. The velocity of another point `p` of the body (ground
 //! coordinates, relative to the origin) is `v + ω × p`.
 
-use crate::inputs::Input;
-use crate::kinematics::{poses, twists};
-use crate::mechanism::Mechanism;
-use crate::vec3::Vec3Ops;
+use crate::geometry::kinematics::{poses, twists};
+use crate::model::inputs::Input;
+use crate::model::vec3::Vec3Ops;
+use crate::model::Mechanism;
 use sharnir_cas::Id;
 
 /// For every body (regular order), the 6 × NV Jacobian: rows 0–2 the

@@ -26,10 +26,10 @@
 //! of Niemeyer and Slotine's factorisation, in which the `v ×* I − I v×`
 //! terms that account for `İ` in the ground frame vanish.
 
-use crate::inputs::Input;
-use crate::kinematics::{along_motion, coordinate_rates, twists};
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::vec3::{Vec3, Vec3Ops};
+use crate::geometry::kinematics::{along_motion, coordinate_rates, twists};
+use crate::model::inputs::Input;
+use crate::model::vec3::{Vec3, Vec3Ops};
+use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// `C(q, q̇)`, row-major, for `mechanism` with symbolic bias forces `bias`.

@@ -13,7 +13,7 @@
 //! Every quantity is in the body's own frame and refers to the body origin
 //! (a point of the inboard joint axis), not to the centre of mass as in the
 //! book, so that the zeros of axes, placements and centres of mass propagate
-//! as in [`crate::rnea`]. Six-vectors are split into 3-vectors: an
+//! as in [`crate::formalisms::rnea`]. Six-vectors are split into 3-vectors: an
 //! acceleration is `w = (a; ε)`, the linear acceleration of the body origin
 //! and the angular acceleration; a load is `(f; n)`, a force and a moment
 //! about the body origin. With `E_k` the rotation from body `k` to its parent
@@ -69,12 +69,12 @@
 //! pool's canonical products fold `x · D_k⁻¹` into `x / D_k`, so the emitted
 //! code divides once per distinct product with `D_k⁻¹` (a few per joint).
 
-use crate::base_parameters::{base_inertias, RigidInertia};
-use crate::inputs::Input;
-use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
-use crate::mechanism::{Mechanism, TreeBody};
-use crate::spd::spd_inverse;
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
+use crate::formalisms::spd::spd_inverse;
+use crate::geometry::kinematics::{joint_symbols, placement, relative_motion, subspace};
+use crate::model::inputs::Input;
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// A mechanism outside the separate-bodies method: a follower joint
@@ -117,7 +117,7 @@ pub fn forward_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoi
 }
 
 /// The same accelerations with the bodies' inertias regrouped into base
-/// inertias ([`crate::base_parameters`]): the mass matrix, and with it every
+/// inertias ([`crate::formalisms::base_parameters`]): the mass matrix, and with it every
 /// pivot `D_k`, is unchanged, and the many zero parameters usually make the
 /// code cheaper.
 pub fn forward_dynamics_regrouped(mechanism: &mut Mechanism) -> Result<Vec<Id>, CoupledJoint> {
@@ -565,7 +565,7 @@ fn velocity_load(pool: &mut Pool, body: &RigidInertia, omega: Vec3) -> Wrench {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mechanism::ParameterMode;
+    use crate::model::ParameterMode;
     use std::collections::BTreeMap;
 
     /// `q̈` of a one-joint spec at `(q, q̇, τ)`, evaluated at the spec's

@@ -142,11 +142,11 @@
 //!   the super- and subscripts, which are restored above from the examples
 //!   (Table 3 and the worked equations of Examples 1–3 reproduce (1)–(5)).
 
-use crate::base_parameters::RigidInertia;
-use crate::inputs::Input;
-use crate::kinematics::placement;
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::formalisms::base_parameters::RigidInertia;
+use crate::geometry::kinematics::placement;
+use crate::model::inputs::Input;
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Node, Pool, Program};
 use std::collections::HashMap;
 use std::fmt;
@@ -241,7 +241,7 @@ pub fn applies(mechanism: &Mechanism) -> Result<(), TeleginError> {
 /// Joint forces `τ(q, q̇, q̈)` by Telegin's formalism, in velocity-coordinate
 /// order (torques for revolute joints, forces for prismatic ones), as
 /// expressions in `mechanism.pool`: the same functions as
-/// [`crate::rnea::inverse_dynamics`] for every chain it accepts, written the
+/// [`crate::formalisms::rnea::inverse_dynamics`] for every chain it accepts, written the
 /// way the paper writes them, which usually costs fewer operations.
 pub fn inverse_dynamics(mechanism: &mut Mechanism) -> Result<Vec<Id>, TeleginError> {
     applies(mechanism)?;
@@ -945,7 +945,7 @@ fn parallel(pool: &mut Pool, link: &Link, next: &Link) -> Option<Coeff> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mechanism::ParameterMode;
+    use crate::model::ParameterMode;
 
     /// A deterministic stream of numbers in ±1.5 (xorshift), so the test
     /// needs no random-number crate.
@@ -1052,9 +1052,9 @@ mod tests {
     #[test]
     fn both_ways_to_the_static_moment_accelerations_agree() {
         let specs = [
-            ("telegin6", include_str!("../../../specs/telegin6.spec")),
-            ("puma560", include_str!("../../../specs/puma560.spec")),
-            ("chain10", include_str!("../../../specs/chain10.spec")),
+            ("telegin6", include_str!("../../../../specs/telegin6.spec")),
+            ("puma560", include_str!("../../../../specs/puma560.spec")),
+            ("chain10", include_str!("../../../../specs/chain10.spec")),
         ];
         let mut stream = Stream(0x7E1E_61A5);
         for (name, text) in specs {
