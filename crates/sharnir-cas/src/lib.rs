@@ -10,6 +10,9 @@
 //!
 //! - [`coeff`]: exact rational / float coefficients;
 //! - [`pool`]: nodes, ids and the canonicalising constructors;
+//! - [`derivative`]: the derivative along a motion, `Σ ∂e/∂sᵢ ṡᵢ`, one
+//!   memoised walk of the DAG ([`Derivative`]; partial derivatives are its
+//!   special case);
 //! - `rewrite`: differentiation and substitution (methods on [`Pool`]);
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
@@ -27,6 +30,7 @@
 
 mod absorb;
 pub mod coeff;
+pub mod derivative;
 mod eval;
 mod factor;
 mod fuse;
@@ -39,6 +43,7 @@ mod signs;
 pub mod trig;
 
 pub use coeff::Coeff;
+pub use derivative::Derivative;
 pub use eval::UnboundSymbol;
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};

@@ -38,9 +38,10 @@
 //! makes the formula hold for spherical and free joints, whose velocities
 //! are quasi-velocities (body-axes angular and linear velocities, not the
 //! rates of the quaternion): no step assumes `v = q̇`. The derivative is
-//! `kinematics::along_motion`'s, the one the Coriolis matrix and the
-//! loops' `J̇ q̇` take (differentiating per coordinate gave cheaper code than
-//! the forward-mode substitution this file once had).
+//! the algebra core's [`sharnir_cas::Pool::along_motion`], the one the
+//! Coriolis matrix and the loops' `J̇ q̇` take (differentiating per
+//! coordinate gave cheaper code than the forward-mode substitution this
+//! file once had).
 //!
 //! The formalism produces the joint-space form itself, so inverse dynamics is
 //! `M q̈ + bias` and forward dynamics a symbolic `L D Lᵀ` solve of
@@ -95,7 +96,7 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
     let positions: Vec<Id> = (0..nq)
         .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
         .collect();
-    let drift = crate::geometry::kinematics::along_motion(pool, &flat, &positions, &rates);
+    let drift = pool.along_motion(&flat, &positions, &rates);
     let zero = pool.zero();
     let mut mass_matrix = vec![vec![zero; n]; n];
     let mut bias = vec![zero; n];

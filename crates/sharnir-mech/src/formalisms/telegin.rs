@@ -147,8 +147,7 @@ use crate::geometry::kinematics::placement;
 use crate::model::inputs::Input;
 use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
 use crate::model::{JointKind, Mechanism, TreeBody};
-use sharnir_cas::{Coeff, Id, Node, Pool, Program};
-use std::collections::HashMap;
+use sharnir_cas::{Coeff, Derivative, Id, Pool, Program};
 use std::fmt;
 
 /// Why a mechanism is outside Telegin's formalism, which the paper writes for
@@ -603,80 +602,31 @@ impl Subsystems {
 }
 
 /// Differentiation along the motion, `q → q̇ → q̈`: (7) and (8) as a chain
-/// rule. Only expressions in `q` and `q̇` are differentiated, so `q̈` never
-/// needs a derivative.
+/// rule, the algebra core's [`Derivative`] with the positions moving at the
+/// velocities and the velocities at the accelerations. Only expressions in
+/// `q` and `q̇` are differentiated, so `q̈` never needs a derivative.
 struct TimeDerivative {
-    next: HashMap<Id, Id>,
-    memo: HashMap<Id, Id>,
+    derivative: Derivative,
 }
 
 impl TimeDerivative {
     fn new(pool: &mut Pool, bodies: &[TreeBody]) -> TimeDerivative {
-        let mut next = HashMap::new();
+        let mut rates = Vec::with_capacity(2 * bodies.len());
         for body in bodies {
             let symbol = |pool: &mut Pool, input: Input| pool.symbol(&input.symbol_name());
             let q = symbol(pool, Input::Position(body.position));
             let qd = symbol(pool, Input::Velocity(body.velocity));
             let qdd = symbol(pool, Input::Acceleration(body.velocity));
-            next.insert(q, qd);
-            next.insert(qd, qdd);
+            rates.push((q, qd));
+            rates.push((qd, qdd));
         }
         TimeDerivative {
-            next,
-            memo: HashMap::new(),
+            derivative: Derivative::new(rates),
         }
     }
 
     fn of(&mut self, pool: &mut Pool, e: Id) -> Id {
-        if let Some(&d) = self.memo.get(&e) {
-            return d;
-        }
-        let d = match pool.node(e).clone() {
-            Node::Num(_) | Node::Pi => pool.zero(),
-            Node::Symbol(_) => match self.next.get(&e) {
-                Some(&rate) => rate,
-                None => pool.zero(),
-            },
-            Node::Add(terms, _) => {
-                let parts: Vec<(Id, Coeff)> =
-                    terms.iter().map(|&(t, c)| (self.of(pool, t), c)).collect();
-                pool.linear(&parts, Coeff::ZERO)
-            }
-            Node::Mul(factors) => {
-                let mut parts = Vec::with_capacity(factors.len());
-                for (i, &(base, exponent)) in factors.iter().enumerate() {
-                    let rate = self.of(pool, base);
-                    if pool.is_zero(rate) {
-                        continue;
-                    }
-                    let mut rest: Vec<(Id, i32)> = factors.to_vec();
-                    if let Some(factor) = rest.get_mut(i) {
-                        factor.1 = exponent - 1;
-                    }
-                    rest.push((rate, 1));
-                    parts.push((pool.product(&rest), Coeff::int(i64::from(exponent))));
-                }
-                pool.linear(&parts, Coeff::ZERO)
-            }
-            Node::Sin(u) => {
-                let rate = self.of(pool, u);
-                let c = pool.cos(u);
-                pool.mul(c, rate)
-            }
-            Node::Cos(u) => {
-                let rate = self.of(pool, u);
-                let s = pool.sin(u);
-                let minus_s = pool.neg(s);
-                pool.mul(minus_s, rate)
-            }
-            Node::Sqrt(u) => {
-                let rate = self.of(pool, u);
-                let half = pool.num(Coeff::ratio(1, 2));
-                pool.product(&[(half, 1), (rate, 1), (e, -1)])
-            }
-        };
-        self.memo.insert(e, d);
-        d
+        self.derivative.of(pool, e)
     }
 
     fn of3(&mut self, pool: &mut Pool, v: Vec3) -> Vec3 {

@@ -285,19 +285,3 @@ fn quaternion_rate(pool: &mut Pool, q: [Id; 4], omega: Vec3) -> [Id; 4] {
     let dot = pool.dot3(u, omega);
     [a, b, c, pool.scale(-half, dot)]
 }
-
-/// `Σᵢ ∂e/∂qᵢ q̇ᵢ` for every `e`: the rate of change along the motion with
-/// the velocities held (`positions` and `rates` the symbols of `qᵢ` and
-/// of their rates), which the Coriolis matrix and the loops' `J̇ q̇` need.
-pub(crate) fn along_motion(pool: &mut Pool, es: &[Id], positions: &[Id], rates: &[Id]) -> Vec<Id> {
-    let zero = pool.zero();
-    let mut total = vec![zero; es.len()];
-    for (&q, &rate) in positions.iter().zip(rates) {
-        let partials = pool.diff_all(es, q);
-        for (sum, partial) in total.iter_mut().zip(partials) {
-            let term = pool.mul(partial, rate);
-            *sum = pool.add(*sum, term);
-        }
-    }
-    total
-}

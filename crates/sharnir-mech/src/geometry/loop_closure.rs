@@ -38,7 +38,7 @@
 //! that vanish identically (a planar loop written with spatial joints), or
 //! are constants no larger than [`ROUNDOFF`], are dropped.
 
-use crate::geometry::kinematics::{along_motion, coordinate_rates, poses, Pose};
+use crate::geometry::kinematics::{coordinate_rates, poses, Pose};
 use crate::model::cut_joints::CutJoint;
 use crate::model::inputs::Input;
 use crate::model::loops::{ConstraintRow, LoopClosure};
@@ -135,12 +135,12 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
     let velocities: Vec<Id> = (0..nv)
         .map(|i| pool.symbol(&Input::Velocity(i).symbol_name()))
         .collect();
-    let rate_of_change = along_motion(pool, &constraints, &positions, &rates);
+    let rate_of_change = pool.along_motion(&constraints, &positions, &rates);
     let jacobian = rate_of_change
         .iter()
         .map(|&row| velocities.iter().map(|&v| pool.diff(row, v)).collect())
         .collect();
-    let bias = along_motion(pool, &rate_of_change, &positions, &rates);
+    let bias = pool.along_motion(&rate_of_change, &positions, &rates);
     Ok(LoopClosure {
         rows,
         constraints,
