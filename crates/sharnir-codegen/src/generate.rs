@@ -8,7 +8,7 @@ use sharnir_mech::Mechanism;
 
 /// Derives and emits every function of the module for `mechanism`, each
 /// dynamics output by the formalism whose emitted code is cheapest (see
-/// [`crate::plan`]); every formalism is verified against the others by the
+/// [`crate::plan`](mod@crate::plan)); every formalism is verified against the others by the
 /// test suite. Folded modules get the suffix `_folded` so both variants can
 /// live side by side.
 pub fn generate(mechanism: &mut Mechanism) -> Result<GeneratedModule, EmitError> {

@@ -24,7 +24,7 @@
 //! projections `S_iᵀ F` pick entries of `F`; entries of joints on different
 //! branches are exactly zero and are never formed.
 //!
-//! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
+//! A follower joint (`q = k q_leader + offset`, see [`crate::model::Coupling`])
 //! contributes `k` times its column and row to its leader's: `M = Gᵀ M_tree
 //! G`, as Newton–Euler's `k Sᵀ (f; n)` gives. Cut joints play no part (the
 //! tree's `M` is wanted), and auxiliary bodies are massless bodies like any

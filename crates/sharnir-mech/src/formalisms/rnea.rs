@@ -32,7 +32,7 @@
 //! body origin, appears for the centre of mass and for every child origin;
 //! [`PointAcceleration`] chooses between computing it with two cross
 //! products per point and Khalil's `U = ω̇̃ + ω̃ω̃` built once per body.
-//! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
+//! A follower joint (`q = k q_leader + offset`, see [`crate::model::Coupling`])
 //! moves with `k q̇_leader` and `k q̈_leader`, and adds `k Sᵀ (f; n)` to its
 //! leader's τ: the virtual work of the coupled coordinates.
 //! (`v̇` is the classical acceleration of the body origin; `v̇_j` the time

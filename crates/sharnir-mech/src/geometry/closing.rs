@@ -2,7 +2,7 @@
 //! its loops.
 //!
 //! The model layer assembles the spanning tree
-//! ([`Mechanism::tree_from_spec`]); a cut joint's constraints are read off
+//! (`Mechanism::tree_from_spec`); a cut joint's constraints are read off
 //! the tree's poses, which the geometry layer computes from that model.
 //! [`Mechanism::from_spec`] is therefore defined here, one layer up, so
 //! that no file of the model reads the geometry.

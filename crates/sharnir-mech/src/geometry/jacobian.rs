@@ -16,7 +16,7 @@ use sharnir_cas::Id;
 
 /// For every body (regular order), the 6 × NV Jacobian: rows 0–2 the
 /// velocity of the origin of the body's own frame (see
-/// [`crate::TreeBody::body_frame`]), rows 3–5 the angular velocity, in
+/// [`crate::model::TreeBody::body_frame`]), rows 3–5 the angular velocity, in
 /// ground coordinates.
 pub fn body_jacobians(mechanism: &mut Mechanism) -> Vec<[Vec<Id>; 6]> {
     let poses = poses(mechanism);

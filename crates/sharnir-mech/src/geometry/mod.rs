@@ -10,8 +10,8 @@
 //! - [`jacobian`]: geometric Jacobians of the body frames;
 //! - [`loop_closure`]: the cut joints' constraints `Ψ`, Jacobian `J` and
 //!   `J̇ q̇`; [`mobility`]: the degrees of freedom they leave;
-//! - [`closing`]: [`Mechanism::from_spec`](crate::model::Mechanism::from_spec),
-//!   the model's tree with its loops closed.
+//! - [`closing`]: `Mechanism::from_spec`, the model's tree with its loops
+//!   closed.
 
 pub mod closing;
 pub mod jacobian;

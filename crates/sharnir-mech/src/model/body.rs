@@ -82,7 +82,7 @@ pub struct TreeBody {
     pub name: String,
     /// The name of the spec joint this primitive joint belongs to.
     pub joint: String,
-    /// Index of the parent in [`Mechanism::bodies`]; `None` for ground.
+    /// Index of the parent in [`Mechanism::bodies`](crate::model::Mechanism::bodies); `None` for ground.
     pub parent: Option<usize>,
     /// Index of the joint's first position coordinate in `q` (the leader's
     /// for a follower).
@@ -175,7 +175,7 @@ impl Placement {
 /// and the two sides of a cut joint.
 #[derive(Clone, Copy, Debug)]
 pub struct AttachedFrame {
-    /// Index of the tree body (in [`Mechanism::bodies`]) it moves with;
+    /// Index of the tree body (in [`Mechanism::bodies`](crate::model::Mechanism::bodies)) it moves with;
     /// `None` for the ground.
     pub host: Option<usize>,
     /// Where it is in the host's frame.

@@ -42,7 +42,7 @@ pub struct LoopClosure {
 }
 
 /// The loop equations of a mechanism with the mobility they leave, as
-/// [`Mechanism::loops`] keeps them.
+/// [`Mechanism::loops`](crate::model::Mechanism::loops) keeps them.
 #[derive(Clone, Debug)]
 pub struct ClosedLoops {
     /// `Ψ`, `J`, `J̇ q̇` and the rows.

@@ -3,7 +3,7 @@
 //! Everything here reads only the spec, the algebra core and other files of
 //! this layer: the geometry and the formalisms are built on it, never the
 //! other way round. Inside the layer the arrows point one way too:
-//! [`body`] (the parts) and [`lowering`] (spec expressions into the pool)
+//! [`body`] (the parts) and `lowering` (spec expressions into the pool)
 //! at the bottom, the steps that make parts (`joints`, `lumping`,
 //! [`cut_joints`], [`joint_forces`], [`detachment`]) above them, and
 //! [`mechanism`], which collects them, on top.
