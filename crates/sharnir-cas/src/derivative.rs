@@ -144,7 +144,7 @@ mod tests {
     }
 
     /// `ė` of a DAG with sums, products, powers, quotients, sines, cosines
-    /// and a square root, against a central finite difference of `e` along
+    /// and a square root, both ways, against a central finite difference of `e` along
     /// the motion `s(t) = s₀ + t ṡ` (rates constant).
     #[test]
     fn rate_along_motion_matches_finite_differences() {
@@ -164,6 +164,7 @@ mod tests {
         let e = p.add(prod, kk);
         let (ra, rb) = (p.symbol("ra"), p.symbol("rb"));
         let d = p.along_motion(&[e], &[a, b], &[ra, rb])[0];
+        let forward = Derivative::new([(a, ra), (b, rb)]).of(&mut p, e);
         let point = |t: f64| {
             let (a0, b0, k0, ra0, rb0) = (0.7, -0.4, 1.3, 0.9, -1.7);
             [
@@ -177,12 +178,14 @@ mod tests {
         let h = 1e-6;
         let ahead = p.eval(&[e], &env(&point(h))).unwrap()[0];
         let behind = p.eval(&[e], &env(&point(-h))).unwrap()[0];
-        let exact = p.eval(&[d], &env(&point(0.0))).unwrap()[0];
         let numeric = (ahead - behind) / (2.0 * h);
-        assert!(
-            (exact - numeric).abs() < 1e-7 * (1.0 + numeric.abs()),
-            "{exact} vs {numeric}"
-        );
+        // Summed per symbol and in one walk: two expressions, one value.
+        for exact in p.eval(&[d, forward], &env(&point(0.0))).unwrap() {
+            assert!(
+                (exact - numeric).abs() < 1e-7 * (1.0 + numeric.abs()),
+                "{exact} vs {numeric}"
+            );
+        }
     }
 
     /// The rate is the chain rule `Σᵢ ∂e/∂sᵢ ṡᵢ` with the partials of
