@@ -5,6 +5,11 @@
 //! every number becomes a runtime parameter symbol or a folded constant
 //! (`lowering`), each joint becomes one or more primitive joints (`joints`),
 //! and the bodies of fixed joints are lumped into their parents (`lumping`).
+//!
+//! It reads the parts of [`crate::model::body`] and the steps that make them;
+//! none of those reads this file. The loops are left open here: closing them
+//! reads the geometry built on this model, so `Mechanism::from_spec` lives
+//! in [`crate::geometry::closing`].
 
 use crate::model::body::{RuntimeParameter, TreeBody};
 use crate::model::cut_joints::{cut_joints, CutJoint};
