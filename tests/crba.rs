@@ -1,4 +1,4 @@
-//! The composite-rigid-body mass matrix (`sharnir_mech::crba`), from the
+//! The composite-rigid-body mass matrix (`sharnir_mech::formalisms::crba`), from the
 //! bodies' own and from the base inertias, against the mass matrix read off
 //! Newton–Euler (`joint_space`) and against the numeric CRBA of
 //! `sharnir-numeric` (the oracle, which reduces followers by `Gᵀ M G`), on
@@ -15,8 +15,9 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::Id;
-use sharnir_mech::rnea::{inverse_dynamics, PointAcceleration};
-use sharnir_mech::{crba, joint_space, Input, Mechanism, ParameterMode};
+use sharnir_mech::formalisms::rnea::{inverse_dynamics, PointAcceleration};
+use sharnir_mech::formalisms::{crba, joint_space};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::Spec;
 use sharnir_tests::oracle::{load_spec, relative_error, specs_dir, Oracle, Sampling};
 use sharnir_tests::random_loop_spec::random_loop_spec;

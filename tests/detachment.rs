@@ -508,7 +508,7 @@ fn the_grip_and_elbow_reactions_are_the_momentum_balance_beyond_them() {
         sharnir_mech::Mechanism::from_spec(&spec, sharnir_mech::ParameterMode::Folded)
             .expect("the mechanism");
     let roots: Vec<sharnir_cas::Id> =
-        sharnir_mech::reactions::detachable_reactions(&mut mechanism).concat();
+        sharnir_mech::formalisms::reactions::detachable_reactions(&mut mechanism).concat();
     let p = payload_release::Params::default();
     for (q, v) in carried_states() {
         let (a, lambda) =

@@ -21,9 +21,10 @@ use sharnir_cas::Id;
 use sharnir_codegen::plan::cost::{Cost, HOPELESS};
 use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{generate, generate_with, Method, PlanOptions};
-use sharnir_mech::joint_space::JointSpace;
-use sharnir_mech::rnea::PointAcceleration;
-use sharnir_mech::{joint_space, lagrange, rnea, vereshchagin, Input, Mechanism, ParameterMode};
+use sharnir_mech::formalisms::joint_space::JointSpace;
+use sharnir_mech::formalisms::rnea::PointAcceleration;
+use sharnir_mech::formalisms::{joint_space, lagrange, rnea, vereshchagin};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, relative_error, specs_dir, Oracle, States};
 use std::collections::HashMap;
 

@@ -9,8 +9,9 @@
 
 use sharnir_codegen::{generate, generate_with, Method};
 use sharnir_generated::panda_gripper as gripper;
-use sharnir_mech::rnea::PointAcceleration;
-use sharnir_mech::{joint_space, rnea, Input, Mechanism, ParameterMode};
+use sharnir_mech::formalisms::rnea::PointAcceleration;
+use sharnir_mech::formalisms::{joint_space, rnea};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
 const TOLERANCE: f64 = 1e-12;

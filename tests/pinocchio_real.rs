@@ -125,8 +125,9 @@ fn talos() {
 /// energies and the body poses — are evaluated exactly as derived
 /// (`Pool::eval`) at Pinocchio's states, to the same tolerance.
 fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
-    use sharnir_mech::rnea::PointAcceleration;
-    use sharnir_mech::{energy, joint_space, kinematics, rnea, vereshchagin};
+    use sharnir_mech::formalisms::rnea::PointAcceleration;
+    use sharnir_mech::formalisms::{energy, joint_space, rnea, vereshchagin};
+    use sharnir_mech::geometry::kinematics;
     use sharnir_mech::{Input, Mechanism, ParameterMode};
     let robot = Robot::convert(stem, urdf, reference(stem));
     let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)

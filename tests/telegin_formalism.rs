@@ -1,6 +1,6 @@
-//! Telegin's direction-cosine formalism (`sharnir_mech::telegin`) against two
+//! Telegin's direction-cosine formalism (`sharnir_mech::formalisms::telegin`) against two
 //! derivations by another method: the symbolic recursive Newton–Euler
-//! (`sharnir_mech::rnea`, which shares only the joint placements with it) and
+//! (`sharnir_mech::formalisms::rnea`, which shares only the joint placements with it) and
 //! the numeric spatial-vector Newton–Euler of `sharnir-numeric`
 //! (`oracle::Oracle`, on a tree built from the parsed spec alone: it shares
 //! only the spec parser), and against the paper's own
@@ -21,10 +21,11 @@
 //! one, so a wrong or missing term is many orders above the tolerance.
 
 use sharnir_cas::{Id, Program};
-use sharnir_mech::joint_space::{self, JointSpace};
-use sharnir_mech::rnea::PointAcceleration;
-use sharnir_mech::telegin::{self, TeleginError};
-use sharnir_mech::{rnea, Input, JointKind, Mechanism, ParameterMode};
+use sharnir_mech::formalisms::joint_space::{self, JointSpace};
+use sharnir_mech::formalisms::rnea;
+use sharnir_mech::formalisms::rnea::PointAcceleration;
+use sharnir_mech::formalisms::telegin::{self, TeleginError};
+use sharnir_mech::{Input, JointKind, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{load_spec, relative_error, Oracle, States};
 use sharnir_tests::telegin::{closed_form, TeleginParams, LISTING2_Q, LISTING2_QD, LISTING2_QDD};
 use std::collections::{BTreeMap, HashMap};

@@ -21,7 +21,7 @@
 //! two.
 //!
 //! With `R = R_Pᵀ R_C` and `d = R_Pᵀ (r_C − r_P)`, the rows are those of
-//! the table of `crates/sharnir-mech/src/loop_closure.rs`, with its names,
+//! the table of `crates/sharnir-mech/src/geometry/loop_closure.rs`, with its names,
 //! its order and its choice of the directions `b₁`, `b₂` across an axis:
 //!
 //! | type | rows |

@@ -27,6 +27,14 @@ impl Pool {
         let Some(max) = roots.iter().max() else {
             return Ok(Vec::new());
         };
+        if max.index() >= self.len() {
+            // `Id::OVERFLOW`, or an id of another pool: nothing to read.
+            let name = match self.node(*max) {
+                Node::Symbol(name) => name.clone(),
+                _ => Id::OVERFLOW_SYMBOL.to_owned(),
+            };
+            return Err(UnboundSymbol(name));
+        }
         let needed = self.reachable(roots);
         let mut value = vec![0.0_f64; max.index() + 1];
         for i in 0..=max.index() {
@@ -53,9 +61,15 @@ impl Pool {
 
     /// Marks every node reachable from `roots` (indexed by `Id::index`).
     pub fn reachable(&self, roots: &[Id]) -> Vec<bool> {
-        let size = roots.iter().max().map_or(0, |m| m.index() + 1);
+        // Ids this pool never handed out (`Id::OVERFLOW`) have no node to
+        // mark: they are left out rather than sizing the table by them.
+        let mut stack: Vec<Id> = roots
+            .iter()
+            .copied()
+            .filter(|r| r.index() < self.len())
+            .collect();
+        let size = stack.iter().max().map_or(0, |m| m.index() + 1);
         let mut seen = vec![false; size];
-        let mut stack: Vec<Id> = roots.to_vec();
         while let Some(id) = stack.pop() {
             if std::mem::replace(&mut seen[id.index()], true) {
                 continue;

@@ -10,6 +10,9 @@
 //!
 //! - [`coeff`]: exact rational / float coefficients;
 //! - [`pool`]: nodes, ids and the canonicalising constructors;
+//! - [`derivative`]: the derivative along a motion, `Σ ∂e/∂sᵢ ṡᵢ`, one
+//!   memoised walk of the DAG ([`Derivative`]; partial derivatives are its
+//!   special case);
 //! - `rewrite`: differentiation and substitution (methods on [`Pool`]);
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
@@ -29,6 +32,7 @@
 
 mod absorb;
 pub mod coeff;
+pub mod derivative;
 mod eval;
 pub mod hoist;
 pub mod pool;
@@ -38,6 +42,7 @@ mod share;
 pub mod trig;
 
 pub use coeff::Coeff;
+pub use derivative::Derivative;
 pub use eval::{Children, UnboundSymbol};
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};

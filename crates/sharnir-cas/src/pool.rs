@@ -21,6 +21,7 @@
 use crate::coeff::Coeff;
 use std::collections::HashMap;
 use std::ops::{Add, Mul};
+use std::sync::LazyLock;
 
 /// The name of an expression in a [`Pool`]; ordered by creation, so a child's
 /// `Id` is always smaller than its parents'.
@@ -28,18 +29,42 @@ use std::ops::{Add, Mul};
 pub struct Id(u32);
 
 impl Id {
+    /// What a pool that has run out of ids hands out instead of a new node
+    /// (see [`Pool::overflowed`]). No node ever has this id — the pool
+    /// refuses to grow to it — so it can never alias a real expression: it
+    /// reads as the symbol [`Id::OVERFLOW_SYMBOL`], which no environment
+    /// binds, so evaluating anything built on it fails with
+    /// [`crate::UnboundSymbol`], and every node built from it is this id
+    /// again.
+    pub const OVERFLOW: Id = Id(u32::MAX);
+
+    /// The name [`Id::OVERFLOW`] reads as: not a name any spec, parameter
+    /// or coordinate can have, so the error that names it says what
+    /// happened.
+    pub const OVERFLOW_SYMBOL: &'static str = "<expression pool out of ids>";
+
     /// The position of this node in the pool's creation order.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
     /// The id at `index` of a pool's creation order. Only called with the
-    /// index of an existing node, which [`Pool::intern`] keeps within
-    /// `u32` (it refuses to grow beyond, see [`Pool::overflowed`]).
+    /// index of an existing node, which [`Pool::intern`] keeps below
+    /// `u32::MAX`; an index beyond gives [`Id::OVERFLOW`], never the id of
+    /// another node.
     pub(crate) fn from_index(index: usize) -> Id {
-        Id(u32::try_from(index).unwrap_or(u32::MAX))
+        u32::try_from(index).map_or(Id::OVERFLOW, Id)
+    }
+
+    /// Whether this is [`Id::OVERFLOW`]: whatever built it ran out of ids.
+    pub fn is_overflow(self) -> bool {
+        self == Id::OVERFLOW
     }
 }
+
+/// The node [`Id::OVERFLOW`] reads as.
+static OVERFLOW_NODE: LazyLock<Node> =
+    LazyLock::new(|| Node::Symbol(Id::OVERFLOW_SYMBOL.to_owned()));
 
 /// One node of the DAG. Read-only for users: build nodes with [`Pool`]'s
 /// constructors, which maintain the canonical form.
@@ -91,9 +116,12 @@ impl Pool {
         }
     }
 
-    /// The node behind an id.
+    /// The node behind an id. [`Id::OVERFLOW`] (and any id this pool never
+    /// handed out) reads as the symbol [`Id::OVERFLOW_SYMBOL`], so that a
+    /// pool that ran out of ids fails where its expressions are used
+    /// (evaluation reports the unbound symbol) instead of panicking here.
     pub fn node(&self, id: Id) -> &Node {
-        &self.nodes[id.index()]
+        self.nodes.get(id.index()).unwrap_or(&OVERFLOW_NODE)
     }
 
     /// Number of distinct nodes built so far.
@@ -113,20 +141,16 @@ impl Pool {
         if let Some(&id) = self.index.get(&node) {
             return id;
         }
-        let Ok(index) = u32::try_from(self.nodes.len())
-            .map_err(|_| ())
-            .and_then(|i| {
-                if self.limit.is_some_and(|limit| self.nodes.len() >= limit) {
-                    Err(())
-                } else {
-                    Ok(i)
-                }
-            })
-        else {
-            // No id left: the node is not added, and the pool says so
-            // instead of handing out an id that aliases another node.
+        let index = u32::try_from(self.nodes.len())
+            .ok()
+            .filter(|&i| i != Id::OVERFLOW.0)
+            .filter(|_| self.limit.is_none_or(|limit| self.nodes.len() < limit));
+        let Some(index) = index else {
+            // No id left: the node is not added, and the pool says so and
+            // hands out the sentinel, which no node has, instead of an id
+            // that aliases another node.
             self.overflowed = true;
-            return Id(0);
+            return Id::OVERFLOW;
         };
         let id = Id(index);
         self.nodes.push(node.clone());
@@ -470,9 +494,27 @@ mod tests {
         let w = p.symbol("w");
         assert!(p.overflowed(), "the fourth node has no id");
         assert_eq!(p.len(), 3, "nothing was added");
-        // The id handed out names an existing node, and is never read
-        // because the pool says it overflowed.
-        assert!(w.index() < p.len());
+        assert!(w.is_overflow(), "the sentinel, not another node's id");
+        assert!(![x, y, z].contains(&w));
+        // Everything built on it is the sentinel too, and evaluating it
+        // fails loudly, naming what happened.
+        let sum = p.add(w, x);
+        let sine = p.sin(sum);
+        assert!(sum.is_overflow() && sine.is_overflow());
+        assert_eq!(
+            p.eval(&[sine], &|_| Some(1.0)),
+            Err(crate::UnboundSymbol(Id::OVERFLOW_SYMBOL.to_owned()))
+        );
+        // Existing nodes still work.
+        assert_eq!(p.eval(&[y], &|_| Some(2.0)), Ok(vec![2.0]));
+    }
+
+    #[test]
+    fn an_index_beyond_the_ids_is_the_sentinel() {
+        assert_eq!(Id::from_index(u32::MAX as usize), Id::OVERFLOW);
+        assert_eq!(Id::from_index(usize::MAX), Id::OVERFLOW);
+        assert_eq!(Id::from_index(7).index(), 7);
+        assert!(!Id::from_index(7).is_overflow());
     }
 
     #[test]

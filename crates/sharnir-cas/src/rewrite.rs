@@ -1,82 +1,28 @@
-//! Structural rewrites of whole expressions: differentiation and substitution.
+//! Structural rewrites of whole expressions: differentiation (through
+//! [`Derivative`]) and substitution.
 //!
 //! Both walk the DAG once with a memo table, so shared subexpressions are
 //! visited once and the result shares structure the same way the input does.
 
 use crate::coeff::Coeff;
+use crate::derivative::Derivative;
 use crate::pool::{Id, Node, Pool};
 use std::collections::HashMap;
 
 impl Pool {
     /// `∂e/∂x` for a symbol `x`; shared subterms are differentiated once.
+    /// The partial derivative is the [`Derivative`] along the motion in
+    /// which `x` alone moves, at rate one.
     pub fn diff(&mut self, e: Id, x: Id) -> Id {
-        let mut memo = HashMap::new();
-        self.diff_memo(e, x, &mut memo)
+        let one = self.one();
+        Derivative::new([(x, one)]).of(self, e)
     }
 
     /// Differentiates several expressions with one memo table, so that work
     /// shared between them (a Jacobian's rows) is done once.
     pub fn diff_all(&mut self, es: &[Id], x: Id) -> Vec<Id> {
-        let mut memo = HashMap::new();
-        es.iter()
-            .map(|&e| self.diff_memo(e, x, &mut memo))
-            .collect()
-    }
-
-    fn diff_memo(&mut self, e: Id, x: Id, memo: &mut HashMap<Id, Id>) -> Id {
-        if let Some(&d) = memo.get(&e) {
-            return d;
-        }
-        let d = match self.node(e).clone() {
-            Node::Num(_) | Node::Pi => self.zero(),
-            Node::Symbol(_) => {
-                if e == x {
-                    self.one()
-                } else {
-                    self.zero()
-                }
-            }
-            Node::Add(terms, _) => {
-                let parts: Vec<(Id, Coeff)> = terms
-                    .iter()
-                    .map(|&(t, c)| (self.diff_memo(t, x, memo), c))
-                    .collect();
-                self.linear(&parts, Coeff::ZERO)
-            }
-            Node::Mul(factors) => {
-                let mut parts = Vec::with_capacity(factors.len());
-                for (i, &(base, exp)) in factors.iter().enumerate() {
-                    let db = self.diff_memo(base, x, memo);
-                    if self.is_zero(db) {
-                        continue;
-                    }
-                    let mut rest: Vec<(Id, i32)> = factors.to_vec();
-                    rest[i].1 = exp - 1;
-                    rest.push((db, 1));
-                    let term = self.product(&rest);
-                    parts.push((term, Coeff::int(i64::from(exp))));
-                }
-                self.linear(&parts, Coeff::ZERO)
-            }
-            Node::Sin(u) => {
-                let du = self.diff_memo(u, x, memo);
-                let c = self.cos(u);
-                self.mul(c, du)
-            }
-            Node::Cos(u) => {
-                let du = self.diff_memo(u, x, memo);
-                let s = self.sin(u);
-                let ms = self.neg(s);
-                self.mul(ms, du)
-            }
-            Node::Sqrt(u) => {
-                let du = self.diff_memo(u, x, memo);
-                let half = self.num(Coeff::ratio(1, 2));
-                self.product(&[(half, 1), (du, 1), (e, -1)])
-            }
-        };
-        memo.insert(e, d);
-        d
+        let one = self.one();
+        Derivative::new([(x, one)]).of_all(self, es)
     }
 
     /// Replaces every occurrence of the keys of `map` (usually symbols) by

@@ -23,7 +23,7 @@ use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use sharnir_cas::{Coeff, Id, OpCount};
-use sharnir_mech::joint_forces::CONTACT_REACH;
+use sharnir_mech::model::joint_forces::CONTACT_REACH;
 use sharnir_mech::{Input, Mechanism};
 
 /// What the emitted law needs to know about one contact beyond its program

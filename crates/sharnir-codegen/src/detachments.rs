@@ -11,8 +11,8 @@ use crate::module::{Argument, FunctionSpec, Shape};
 use crate::printer::float_literal;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use sharnir_mech::detachment::{Detachment, ReleaseCondition};
-use sharnir_mech::reactions::detachable_reactions;
+use sharnir_mech::formalisms::reactions::detachable_reactions;
+use sharnir_mech::model::detachment::{Detachment, ReleaseCondition};
 use sharnir_mech::Mechanism;
 
 /// `joint_reactions`, when `mechanism` has detachable joints.

@@ -2,8 +2,8 @@
 //! can tell a mechanism outside a formalism from an input that overflows
 //! and from a bug in sharnir.
 
-use sharnir_mech::telegin::TeleginError;
-use sharnir_mech::vereshchagin::CoupledJoint;
+use sharnir_mech::formalisms::telegin::TeleginError;
+use sharnir_mech::formalisms::vereshchagin::CoupledJoint;
 use std::fmt;
 
 /// Why a module could not be planned or emitted.

@@ -17,7 +17,7 @@
 //!
 //! Without `--method`, `mass_matrix` and the mass matrix inside
 //! `joint_space` have one more candidate, the composite-rigid-body
-//! algorithm (`sharnir_mech::crba`); it derives nothing else, so it is no
+//! algorithm (`sharnir_mech::formalisms::crba`); it derives nothing else, so it is no
 //! method here.
 //!
 //! Newton–Euler is an inverse-dynamics recursion and the separate-bodies
@@ -33,17 +33,17 @@ use std::str::FromStr;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Method {
     /// The recursive Newton–Euler inverse dynamics
-    /// (`sharnir_mech::rnea`), with M, bias and gravity read off it: the
+    /// (`sharnir_mech::formalisms::rnea`), with M, bias and gravity read off it: the
     /// default for those outputs.
     #[default]
     NewtonEuler,
     /// Vereshchagin's separate-bodies forward dynamics
-    /// (`sharnir_mech::vereshchagin`): the default for `forward_dynamics`.
+    /// (`sharnir_mech::formalisms::vereshchagin`): the default for `forward_dynamics`.
     Vereshchagin,
     /// The joint-coordinate (Lagrange) formalism of Sukhov and Chekina (2024)
-    /// (`sharnir_mech::lagrange`), producing every dynamics output.
+    /// (`sharnir_mech::formalisms::lagrange`), producing every dynamics output.
     Lagrange,
-    /// Telegin's direction-cosine formalism (`sharnir_mech::telegin`) for
+    /// Telegin's direction-cosine formalism (`sharnir_mech::formalisms::telegin`) for
     /// serial chains: inverse dynamics, and M, bias and gravity read off it.
     Telegin,
 }

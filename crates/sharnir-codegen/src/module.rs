@@ -17,8 +17,8 @@ use crate::printer::float_literal;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{Id, OpCount, Program};
-use sharnir_mech::detachment::Detachment;
-use sharnir_mech::mobility::Mobility;
+use sharnir_mech::model::detachment::Detachment;
+use sharnir_mech::model::loops::Mobility;
 use sharnir_mech::Mechanism;
 
 /// An argument of a generated function after `p: &Params`; each is a

@@ -7,9 +7,9 @@ use super::provenance::{Formalism, Provenance};
 use crate::error::EmitError;
 use crate::method::{Method, Output};
 use sharnir_cas::{Id, Pool};
-use sharnir_mech::joint_space::JointSpace;
+use sharnir_mech::formalisms::joint_space::JointSpace;
+use sharnir_mech::formalisms::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
 use sharnir_mech::Mechanism;
-use sharnir_mech::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
 
 /// The outputs whose formalism is chosen, with their docs and provenance.
 pub(crate) struct Dynamics {
@@ -210,7 +210,7 @@ impl Dynamics {
 
 /// Newton–Euler's joint forces and the joint-space terms read off them,
 /// each from the bodies' own inertias or from the base inertias
-/// ([`sharnir_mech::base_parameters`]), whichever gives cheaper code. Both
+/// ([`sharnir_mech::formalisms::base_parameters`]), whichever gives cheaper code. Both
 /// give the same numbers; regrouping usually removes a third of the
 /// operations, but not where it turns unit masses into other numbers. The
 /// velocity-dependent outputs (joint forces and bias) also try Khalil's
@@ -258,7 +258,7 @@ pub(crate) fn newton_euler(mechanism: &mut Mechanism, costs: &mut Costs) -> (Vec
 }
 
 /// The composite-rigid-body algorithm's mass matrix
-/// ([`sharnir_mech::crba`]), from the bodies' own or the base inertias,
+/// ([`sharnir_mech::formalisms::crba`]), from the bodies' own or the base inertias,
 /// whichever is cheaper.
 pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism, costs: &mut Costs) -> Vec<Id> {
     let own = crba::mass_matrix(mechanism).concat();

@@ -6,7 +6,9 @@ use crate::error::EmitError;
 use crate::module::{Argument, FunctionSpec, LoopFacts, Shape};
 use crate::{contacts, detachments};
 use sharnir_cas::Id;
-use sharnir_mech::{coriolis, energy, jacobian, kinematics, Mechanism};
+use sharnir_mech::formalisms::{coriolis, energy};
+use sharnir_mech::geometry::{jacobian, kinematics};
+use sharnir_mech::Mechanism;
 
 /// The outputs no formalism choice touches, derived before the dynamics
 /// so that the pool's nodes are numbered as they always were (a node's
@@ -237,7 +239,8 @@ fn loop_functions(
         shape: Shape::ConstraintVector,
         outputs: closure.bias.clone(),
     });
-    let reactions = sharnir_mech::reactions::cut_joint_wrenches(mechanism, &closure).concat();
+    let reactions =
+        sharnir_mech::formalisms::reactions::cut_joint_wrenches(mechanism, &closure).concat();
     functions.push(FunctionSpec {
         name: "reactions_of_multipliers".to_owned(),
         doc: "For every cut joint (order of `CUT_JOINTS`), the force (first three) and moment\n\

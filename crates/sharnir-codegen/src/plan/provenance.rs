@@ -13,7 +13,7 @@ pub enum Formalism {
     /// The outputs of this method (read off its joint forces where it
     /// produces inverse dynamics).
     Method(Method),
-    /// `sharnir_mech::crba`: the mass matrix from composite inertias.
+    /// `sharnir_mech::formalisms::crba`: the mass matrix from composite inertias.
     CompositeRigidBody,
 }
 

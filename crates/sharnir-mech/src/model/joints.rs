@@ -22,10 +22,10 @@
 //! children and the poses it reports are placed through that offset.
 
 use crate::graph::SpanningTree;
-use crate::lowering::ExprLowering;
-use crate::lumping::lump;
-use crate::mechanism::{AttachedFrame, Coupling, JointKind, Placement, TreeBody};
-use crate::vec3::{Vec3, Vec3Ops};
+use crate::model::lowering::ExprLowering;
+use crate::model::lumping::lump;
+use crate::model::vec3::{Vec3, Vec3Ops};
+use crate::model::{AttachedFrame, Coupling, JointKind, Placement, TreeBody};
 use sharnir_cas::Coeff;
 use sharnir_spec::{JointKind as SpecJointKind, Spec, SpecError};
 

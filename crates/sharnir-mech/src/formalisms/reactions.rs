@@ -4,13 +4,13 @@
 //! with the cut joints' reactions acting on the bodies they join, so that
 //! in a mechanism with loops it carries the constraint forces too.
 
-use crate::detachment::Detachment;
-use crate::inputs::Input;
-use crate::kinematics::{poses, Pose};
-use crate::loop_closure::LoopClosure;
-use crate::mechanism::Mechanism;
-use crate::rnea::{joint_reactions, ExternalWrench};
-use crate::vec3::{Vec3, Vec3Ops};
+use crate::formalisms::rnea::{joint_reactions, ExternalWrench};
+use crate::geometry::kinematics::{poses, Pose};
+use crate::model::detachment::Detachment;
+use crate::model::inputs::Input;
+use crate::model::loops::LoopClosure;
+use crate::model::vec3::{Vec3, Vec3Ops};
+use crate::model::Mechanism;
 use sharnir_cas::{Coeff, Id};
 
 /// For every cut joint, the force (first three) and the moment (last

@@ -9,9 +9,9 @@
 //! V = −Σ m g · (r + R c)
 //! ```
 
-use crate::kinematics::{poses, twists};
-use crate::mechanism::Mechanism;
-use crate::vec3::Vec3Ops;
+use crate::geometry::kinematics::{poses, twists};
+use crate::model::vec3::Vec3Ops;
+use crate::model::Mechanism;
 use sharnir_cas::{Coeff, Id};
 
 /// `(T, V)` as expressions over `q`, `qd` and the parameters.

@@ -5,11 +5,11 @@
 //! kept as the two frames it joins — its joint frame fixed in the parent
 //! body (`origin`) and fixed in the child body (`child_origin`) — and its
 //! type, which says which relative motions of the two frames it allows; the
-//! loop-closure constraints (`crate::loop_closure`) forbid the others.
+//! loop-closure constraints (`crate::geometry::loop_closure`) forbid the others.
 
 use crate::graph::SpanningTree;
-use crate::lowering::ExprLowering;
-use crate::mechanism::{AttachedFrame, Placement};
+use crate::model::lowering::ExprLowering;
+use crate::model::{AttachedFrame, Placement};
 use sharnir_spec::graph::body_index;
 use sharnir_spec::{JointKind, Origin, Span, Spec, SpecError};
 

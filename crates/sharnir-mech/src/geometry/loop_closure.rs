@@ -33,16 +33,17 @@
 //! multipliers are the cut joint's reaction force and moment.
 //!
 //! `J` and `J̇ q̇` are exact derivatives: `Ψ̇ = Σ ∂Ψ/∂qᵢ q̇ᵢ(q, v)` with the
-//! coordinate rates of [`crate::kinematics::coordinate_rates`] (quaternions
+//! coordinate rates of [`crate::geometry::kinematics::coordinate_rates`] (quaternions
 //! included), `J = ∂Ψ̇/∂v`, and `J̇ v = Σ ∂Ψ̇/∂qᵢ q̇ᵢ` at constant `v`. Rows
 //! that vanish identically (a planar loop written with spatial joints), or
 //! are constants no larger than [`ROUNDOFF`], are dropped.
 
-use crate::cut_joints::CutJoint;
-use crate::inputs::Input;
-use crate::kinematics::{along_motion, coordinate_rates, poses, Pose};
-use crate::mechanism::Mechanism;
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::geometry::kinematics::{coordinate_rates, poses, Pose};
+use crate::model::cut_joints::CutJoint;
+use crate::model::inputs::Input;
+use crate::model::loops::{ConstraintRow, LoopClosure};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::Mechanism;
 use sharnir_cas::{Coeff, Id, Pool};
 use sharnir_spec::JointKind;
 use std::fmt;
@@ -51,48 +52,6 @@ use std::fmt;
 /// rows) is the roundoff of a loop that closes exactly, dropped like a row
 /// that vanishes identically.
 pub const ROUNDOFF: f64 = 1e-12;
-
-/// One kept constraint row.
-#[derive(Clone, Debug)]
-pub struct ConstraintRow {
-    /// `<cut joint>.<component>`: `fx`, `fy`, `fz` for forces along the
-    /// joint frame's axes, `mx`, `my`, `mz` for moments about them, `f1`,
-    /// `f2`, `m1`, `m2` along the directions across an oblique axis, `m` for
-    /// the universal joint's moment.
-    pub name: String,
-    /// Index of its cut joint in `Mechanism::cut_joints`.
-    pub cut_joint: usize,
-    /// The reaction force direction of the row, in the parent side's axes.
-    pub force: Vec3,
-    /// The reaction moment direction of the row, in the parent side's axes.
-    pub moment: Vec3,
-}
-
-/// The loop-closure equations of a mechanism, rows in cut-joint order.
-#[derive(Clone, Debug)]
-pub struct LoopClosure {
-    /// The kept rows.
-    pub rows: Vec<ConstraintRow>,
-    /// `Ψ(q)`, one per row.
-    pub constraints: Vec<Id>,
-    /// `J`, `rows × NV`.
-    pub jacobian: Vec<Vec<Id>>,
-    /// `J̇ q̇`, one per row.
-    pub bias: Vec<Id>,
-    /// The orientation of every cut joint's parent side in the ground frame,
-    /// which turns reactions into ground axes.
-    pub parent_rotations: Vec<Mat3>,
-}
-
-/// The loop equations of a mechanism with the mobility they leave, as
-/// [`Mechanism::loops`] keeps them.
-#[derive(Clone, Debug)]
-pub struct ClosedLoops {
-    /// `Ψ`, `J`, `J̇ q̇` and the rows.
-    pub closure: LoopClosure,
-    /// Constraint count and rank at the initial configuration.
-    pub mobility: crate::mobility::Mobility,
-}
 
 /// A loop that no motion of the tree can close.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -176,12 +135,12 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
     let velocities: Vec<Id> = (0..nv)
         .map(|i| pool.symbol(&Input::Velocity(i).symbol_name()))
         .collect();
-    let rate_of_change = along_motion(pool, &constraints, &positions, &rates);
+    let rate_of_change = pool.along_motion(&constraints, &positions, &rates);
     let jacobian = rate_of_change
         .iter()
         .map(|&row| velocities.iter().map(|&v| pool.diff(row, v)).collect())
         .collect();
-    let bias = along_motion(pool, &rate_of_change, &positions, &rates);
+    let bias = pool.along_motion(&rate_of_change, &positions, &rates);
     Ok(LoopClosure {
         rows,
         constraints,

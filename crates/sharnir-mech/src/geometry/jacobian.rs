@@ -8,15 +8,15 @@
 //! linearly. The velocity of another point `p` of the body (ground
 //! coordinates, relative to the origin) is `v + ω × p`.
 
-use crate::inputs::Input;
-use crate::kinematics::{poses, twists};
-use crate::mechanism::Mechanism;
-use crate::vec3::Vec3Ops;
+use crate::geometry::kinematics::{poses, twists};
+use crate::model::inputs::Input;
+use crate::model::vec3::Vec3Ops;
+use crate::model::Mechanism;
 use sharnir_cas::Id;
 
 /// For every body (regular order), the 6 × NV Jacobian: rows 0–2 the
 /// velocity of the origin of the body's own frame (see
-/// [`crate::TreeBody::body_frame`]), rows 3–5 the angular velocity, in
+/// [`crate::model::TreeBody::body_frame`]), rows 3–5 the angular velocity, in
 /// ground coordinates.
 pub fn body_jacobians(mechanism: &mut Mechanism) -> Vec<[Vec<Id>; 6]> {
     let poses = poses(mechanism);

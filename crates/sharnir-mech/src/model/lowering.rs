@@ -2,13 +2,24 @@
 //! mode: parameters become symbols read at run time, or their values folded
 //! in as exact constants; derived parameters are inlined.
 
-use crate::inputs::Input;
-use crate::mechanism::ParameterMode;
-use crate::rotation::rodrigues;
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::inputs::Input;
+use crate::model::rotation::rodrigues;
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 use sharnir_spec::{ElementaryRotation, Expr, ExprKind, Function, ParameterValue, Spec, SpecError};
 use std::collections::HashMap;
+
+/// How spec parameters appear in derived expressions.
+///
+/// It lives with the lowering because the lowering is the one place that
+/// reads it: every other step sees only the expressions it produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParameterMode {
+    /// Numeric parameters stay symbols, read from `Params` at run time.
+    Runtime,
+    /// Parameter values are folded into the expressions as constants.
+    Folded,
+}
 
 /// Turns spec expressions into pool expressions under one parameter mode.
 pub(crate) struct ExprLowering {

@@ -26,10 +26,10 @@
 //! of Niemeyer and Slotine's factorisation, in which the `v ×* I − I v×`
 //! terms that account for `İ` in the ground frame vanish.
 
-use crate::inputs::Input;
-use crate::kinematics::{along_motion, coordinate_rates, twists};
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::vec3::{Vec3, Vec3Ops};
+use crate::geometry::kinematics::{coordinate_rates, twists};
+use crate::model::inputs::Input;
+use crate::model::vec3::{Vec3, Vec3Ops};
+use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// `C(q, q̇)`, row-major, for `mechanism` with symbolic bias forces `bias`.
@@ -119,7 +119,7 @@ fn is_zero(pool: &Pool, s: Spatial) -> bool {
 
 /// `Σᵢ ∂s/∂qᵢ q̇ᵢ`.
 fn time_derivative(pool: &mut Pool, s: Spatial, positions: &[Id], rates: &[Id]) -> Spatial {
-    let total = along_motion(pool, &[s.0, s.1].concat(), positions, rates);
+    let total = pool.along_motion(&[s.0, s.1].concat(), positions, rates);
     (
         [total[0], total[1], total[2]],
         [total[3], total[4], total[5]],

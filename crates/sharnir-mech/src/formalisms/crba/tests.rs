@@ -4,10 +4,10 @@
 //! mechanisms is `tests/crba.rs`.)
 
 use super::{mass_matrix, mass_matrix_regrouped};
-use crate::inputs::Input;
-use crate::joint_space::joint_space;
-use crate::mechanism::{Mechanism, ParameterMode};
-use crate::rnea::{inverse_dynamics, PointAcceleration};
+use crate::formalisms::joint_space::joint_space;
+use crate::formalisms::rnea::{inverse_dynamics, PointAcceleration};
+use crate::model::inputs::Input;
+use crate::model::{Mechanism, ParameterMode};
 use sharnir_cas::Id;
 use std::path::PathBuf;
 

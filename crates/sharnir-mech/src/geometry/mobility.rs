@@ -9,43 +9,10 @@
 //! reports fewer constraints than elsewhere, which is why specs should start
 //! assembled in a general position.
 
-use crate::inputs::Input;
-use crate::loop_closure::LoopClosure;
-use crate::mechanism::Mechanism;
+use crate::model::inputs::Input;
+use crate::model::loops::{LoopClosure, Mobility};
+use crate::model::Mechanism;
 use sharnir_cas::UnboundSymbol;
-
-/// The constraint count and rank of a mechanism with loops at its initial
-/// configuration.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mobility {
-    /// Velocity coordinates of the spanning tree, `NV`.
-    pub coordinates: usize,
-    /// Kept constraint rows, `NC`.
-    pub constraints: usize,
-    /// Rank of the constraint Jacobian there.
-    pub rank: usize,
-    /// The largest `|Ψᵢ|` there: zero when the spec starts assembled.
-    pub residual: f64,
-    /// Coordinate partitioning there: velocity indices, ascending, of
-    /// `NV − rank` coordinates whose columns of `J` the elimination did not
-    /// pivot on, so the others (the pivots, the largest available) are
-    /// determined by them. The independent coordinates when the spec names
-    /// none.
-    pub partition: Vec<usize>,
-}
-
-impl Mobility {
-    /// `NV − rank`: the degrees of freedom of the closed mechanism.
-    pub fn degrees_of_freedom(&self) -> usize {
-        self.coordinates.saturating_sub(self.rank)
-    }
-
-    /// `NC − rank`: constraint rows that repeat others (a planar loop of
-    /// spatial joints, a parallelogram).
-    pub fn redundant(&self) -> usize {
-        self.constraints.saturating_sub(self.rank)
-    }
-}
 
 /// The mobility of `mechanism` with the loop equations `closure`.
 ///

@@ -7,7 +7,7 @@
 //! every other coordinate and writing the child's pose and body-frame
 //! velocity into the free joint's; a cut joint is dropped and the state
 //! maps unchanged. The reaction a condition watches is Newton–Euler's
-//! (see [`crate::rnea::joint_reactions`]).
+//! (see [`crate::formalisms::rnea::joint_reactions`]).
 
 use sharnir_spec::{Release, Spec, SpecError};
 

@@ -15,9 +15,9 @@
 //! parallel to the ground: its velocity is `νₖ = (v_c; ω)`, the velocity of
 //! the centre of mass and the angular velocity in body coordinates, so that
 //! `Mₖ = diag(m 1, J_c)` is constant and the zeros of centres of mass and
-//! inertias survive, as in [`crate::rnea`]. The price is the velocity-product
+//! inertias survive, as in [`crate::formalisms::rnea`]. The price is the velocity-product
 //! term of the rotating frame in Newton's law. With `(v; ω)` the twist of
-//! the body origin ([`crate::kinematics::twists`]), `c` the centre of mass,
+//! the body origin ([`crate::geometry::kinematics::twists`]), `c` the centre of mass,
 //! `g_k = Rₖᵀ g` gravity in body coordinates and `v` the velocity coordinates:
 //! ```text
 //! νₖ     = (v + ω × c; ω) = Bₖ(q) v                 Bₖ = ∂νₖ/∂v   (6 × NV)
@@ -34,25 +34,26 @@
 //!
 //! `Ḃₖ v` is the derivative of `νₖ(q, v)` along the motion with `v` held
 //! fixed (`νₖ` is linear in `v`, so `Ḃₖ v = Σᵢ ∂(Bₖ v)/∂qᵢ q̇ᵢ`), with the
-//! position rates of [`crate::kinematics::coordinate_rates`]. That is what
+//! position rates of [`crate::geometry::kinematics::coordinate_rates`]. That is what
 //! makes the formula hold for spherical and free joints, whose velocities
 //! are quasi-velocities (body-axes angular and linear velocities, not the
 //! rates of the quaternion): no step assumes `v = q̇`. The derivative is
-//! `kinematics::along_motion`'s, the one the Coriolis matrix and the
-//! loops' `J̇ q̇` take (differentiating per coordinate gave cheaper code than
-//! the forward-mode substitution this file once had).
+//! the algebra core's [`sharnir_cas::Pool::along_motion`], the one the
+//! Coriolis matrix and the loops' `J̇ q̇` take (differentiating per
+//! coordinate gave cheaper code than the forward-mode substitution this
+//! file once had).
 //!
 //! The formalism produces the joint-space form itself, so inverse dynamics is
 //! `M q̈ + bias` and forward dynamics a symbolic `L D Lᵀ` solve of
 //! `M q̈ = τ − bias`: O(n³) where Newton–Euler and the separate-bodies method
 //! are O(n), which the operation counts of the generated code show.
 
-use crate::inputs::Input;
-use crate::joint_space::JointSpace;
-use crate::kinematics::{coordinate_rates, placement, twists};
-use crate::mechanism::{Mechanism, TreeBody};
-use crate::spd::spd_solve;
-use crate::vec3::{Vec3, Vec3Ops};
+use crate::formalisms::joint_space::JointSpace;
+use crate::formalisms::spd::spd_solve;
+use crate::geometry::kinematics::{coordinate_rates, placement, twists};
+use crate::model::inputs::Input;
+use crate::model::vec3::{Vec3, Vec3Ops};
+use crate::model::{Mechanism, TreeBody};
 use sharnir_cas::{Id, Pool};
 use std::collections::HashMap;
 
@@ -95,7 +96,7 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
     let positions: Vec<Id> = (0..nq)
         .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
         .collect();
-    let drift = crate::kinematics::along_motion(pool, &flat, &positions, &rates);
+    let drift = pool.along_motion(&flat, &positions, &rates);
     let zero = pool.zero();
     let mut mass_matrix = vec![vec![zero; n]; n];
     let mut bias = vec![zero; n];
@@ -239,7 +240,7 @@ fn body_load(pool: &mut Pool, body: &TreeBody, nu: Six, drift: Six, weight: Vec3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mechanism::ParameterMode;
+    use crate::model::ParameterMode;
 
     /// One free body with its centre of mass at the body origin: the
     /// Newton–Euler equations of a rigid body in its own axes, written out

@@ -14,10 +14,10 @@
 //! (v_j; ω_j) = S q̇                                     (the joint's relative motion)
 //! ```
 
-use crate::inputs::Input;
-use crate::mechanism::{AttachedFrame, JointKind, Mechanism, Placement, TreeBody};
-use crate::rotation::{quaternion_rotation, rodrigues};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::inputs::Input;
+use crate::model::rotation::{quaternion_rotation, rodrigues};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{AttachedFrame, JointKind, Mechanism, Placement, TreeBody};
 use sharnir_cas::{Id, Pool};
 
 /// The symbols of a body's joint coordinates of one kind (`Input::Velocity`,
@@ -284,20 +284,4 @@ fn quaternion_rate(pool: &mut Pool, q: [Id; 4], omega: Vec3) -> [Id; 4] {
     let [a, b, c] = vector.map(|e| pool.scale(half, e));
     let dot = pool.dot3(u, omega);
     [a, b, c, pool.scale(-half, dot)]
-}
-
-/// `Σᵢ ∂e/∂qᵢ q̇ᵢ` for every `e`: the rate of change along the motion with
-/// the velocities held (`positions` and `rates` the symbols of `qᵢ` and
-/// of their rates), which the Coriolis matrix and the loops' `J̇ q̇` need.
-pub(crate) fn along_motion(pool: &mut Pool, es: &[Id], positions: &[Id], rates: &[Id]) -> Vec<Id> {
-    let zero = pool.zero();
-    let mut total = vec![zero; es.len()];
-    for (&q, &rate) in positions.iter().zip(rates) {
-        let partials = pool.diff_all(es, q);
-        for (sum, partial) in total.iter_mut().zip(partials) {
-            let term = pool.mul(partial, rate);
-            *sum = pool.add(*sum, term);
-        }
-    }
-    total
 }

@@ -13,8 +13,8 @@
 //! expressions: `−c ẋ − F_c ẋ / √(ẋ² + v²)` on every velocity coordinate of
 //! the joint (through a follower's multiplier onto its leader).
 
-use crate::inputs::Input;
-use crate::lowering::ExprLowering;
+use crate::model::inputs::Input;
+use crate::model::lowering::ExprLowering;
 use sharnir_cas::{Coeff, Id, Pool};
 pub use sharnir_spec::CONTACT_REACH;
 use sharnir_spec::{Clearance, ContactLaw, Joint, Spec, SpecError, DEFAULT_FRICTION_SPEED};

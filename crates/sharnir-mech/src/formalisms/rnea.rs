@@ -13,7 +13,7 @@
 //! joint rotation), `o` the body origin in parent coordinates, `(v_j; ω_j) =
 //! S q̇` and `(v̇_j; ω̇_j) = S q̈` the joint's relative velocity and
 //! acceleration in body coordinates (`S` constant, see
-//! [`crate::kinematics`]):
+//! [`crate::geometry::kinematics`]):
 //! ```text
 //! ω  = Eᵀω_p + ω_j
 //! ω̇  = Eᵀω̇_p + ω̇_j + (Eᵀω_p) × ω_j
@@ -24,7 +24,7 @@
 //! τ  = Sᵀ (f; n)
 //! ```
 //! [`inverse_dynamics_regrouped`] uses the base inertias of
-//! [`crate::base_parameters`] instead, about the body origin (`h` the first
+//! [`crate::formalisms::base_parameters`] instead, about the body origin (`h` the first
 //! moment): `F = m v̇ + ω̇ × h + ω × (ω × h)`, `n = I ω̇ + ω × I ω + h × v̇ + …`;
 //! its joint forces are the same, its `f` and `n` are not the bodies' true
 //! joint reactions.
@@ -32,18 +32,18 @@
 //! body origin, appears for the centre of mass and for every child origin;
 //! [`PointAcceleration`] chooses between computing it with two cross
 //! products per point and Khalil's `U = ω̇̃ + ω̃ω̃` built once per body.
-//! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
+//! A follower joint (`q = k q_leader + offset`, see [`crate::model::Coupling`])
 //! moves with `k q̇_leader` and `k q̈_leader`, and adds `k Sᵀ (f; n)` to its
 //! leader's τ: the virtual work of the coupled coordinates.
 //! (`v̇` is the classical acceleration of the body origin; `v̇_j` the time
 //! derivative of the body-frame components of `v_j`, which for a free joint
 //! is Pinocchio's `a`.)
 
-use crate::base_parameters::{base_inertias, RigidInertia};
-use crate::inputs::Input;
-use crate::kinematics::{joint_symbols, placement, relative_motion, subspace};
-use crate::mechanism::{Mechanism, TreeBody};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
+use crate::geometry::kinematics::{joint_symbols, placement, relative_motion, subspace};
+use crate::model::inputs::Input;
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// Per-body kinematics from the forward pass, in body coordinates.
@@ -99,7 +99,7 @@ pub fn inverse_dynamics(mechanism: &mut Mechanism, form: PointAcceleration) -> V
 }
 
 /// The same joint forces from the base inertias of
-/// [`crate::base_parameters`], where most inertial parameters are zero:
+/// [`crate::formalisms::base_parameters`], where most inertial parameters are zero:
 /// usually much cheaper, but not always (unit masses are free in the
 /// bodies' own inertias and not in the regrouped ones).
 pub fn inverse_dynamics_regrouped(mechanism: &mut Mechanism, form: PointAcceleration) -> Vec<Id> {

@@ -2,7 +2,7 @@
 //! unrolled symbolically over the tree in body coordinates.
 //!
 //! Reading `M` off Newton–Euler as its Jacobian in q̈ (see
-//! [`crate::joint_space`]) repeats, column by column, what the columns
+//! [`crate::formalisms::joint_space`]) repeats, column by column, what the columns
 //! share: the inertia of everything beyond a joint. The CRBA forms that
 //! once per body, from the leaves, and then walks each column to the root
 //! along the path only:
@@ -20,29 +20,29 @@
 //! entry stays), and a composite mass is a constant, so `m t tᵀ` for a
 //! constant `t` is a parameter group. A spatial force `(f; n)` about the
 //! child origin moves to the parent as `(E f; E n + o × E f)`. Every motion
-//! subspace is constant in body coordinates ([`crate::kinematics`]), so the
+//! subspace is constant in body coordinates ([`crate::geometry::kinematics`]), so the
 //! projections `S_iᵀ F` pick entries of `F`; entries of joints on different
 //! branches are exactly zero and are never formed.
 //!
-//! A follower joint (`q = k q_leader + offset`, see [`crate::Coupling`])
+//! A follower joint (`q = k q_leader + offset`, see [`crate::model::Coupling`])
 //! contributes `k` times its column and row to its leader's: `M = Gᵀ M_tree
 //! G`, as Newton–Euler's `k Sᵀ (f; n)` gives. Cut joints play no part (the
 //! tree's `M` is wanted), and auxiliary bodies are massless bodies like any
-//! other. With the base inertias of [`crate::base_parameters`] the result
+//! other. With the base inertias of [`crate::formalisms::base_parameters`] the result
 //! is the same matrix (a regrouped part of a body's inertia has no momentum
 //! under its own joint's motion, `P S = 0`, and stays within every other
 //! composite that contains it), usually from fewer nonzero parameters.
 
-use crate::base_parameters::{base_inertias, RigidInertia};
-use crate::kinematics::{placement, position_symbols, subspace};
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::rotation::{quaternion_rotation, rodrigues};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
+use crate::geometry::kinematics::{placement, position_symbols, subspace};
+use crate::model::rotation::{quaternion_rotation, rodrigues};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// `M(q)` by the CRBA from the bodies' own inertias: symmetric, row-major,
 /// in velocity-coordinate order, the same matrix as
-/// [`crate::joint_space::joint_space`] reads off Newton–Euler, usually in
+/// [`crate::formalisms::joint_space::joint_space`] reads off Newton–Euler, usually in
 /// far fewer operations on trees with long paths or many branches.
 pub fn mass_matrix(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
     let inertias: Vec<RigidInertia> = {
@@ -55,7 +55,7 @@ pub fn mass_matrix(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
     crba(mechanism, &inertias)
 }
 
-/// The same matrix from the base inertias of [`crate::base_parameters`]:
+/// The same matrix from the base inertias of [`crate::formalisms::base_parameters`]:
 /// fewer nonzero parameters to carry, though not always cheaper (unit
 /// masses are free in the bodies' own inertias and not in the regrouped
 /// ones), so the code generator keeps whichever costs less.
@@ -96,7 +96,7 @@ struct Carry {
     /// rather than a sparse one followed by a dense one).
     sparse: bool,
     /// Body-to-parent rotation `E` and body origin `o` (see
-    /// [`crate::kinematics::placement`]), for spatial forces and the
+    /// [`crate::geometry::kinematics::placement`]), for spatial forces and the
     /// one-step carry.
     to_parent: Mat3,
     origin: Vec3,

@@ -12,8 +12,8 @@
 //! ```
 //! with `d_h = c_h − c` and `d_b = t + R c_b − c`.
 
-use crate::mechanism::{Placement, TreeBody};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{Placement, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// Adds a body of `mass`, centre of mass `com` and central `inertia` (its

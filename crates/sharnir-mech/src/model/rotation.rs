@@ -2,7 +2,7 @@
 //! (placements and revolute joints) and from a unit quaternion (spherical
 //! and free joints).
 
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// Rotation by `angle` about the unit vector `axis`:

@@ -8,7 +8,7 @@
 //! zero when joints `i` and `j` are on different branches of the tree (the
 //! torque of one does not depend on the acceleration of the other).
 
-use crate::inputs::Input;
+use crate::model::inputs::Input;
 use sharnir_cas::{Id, Pool};
 use std::collections::HashMap;
 

@@ -29,8 +29,8 @@
 //! individual bodies' momenta or the constant part of the potential energy,
 //! so only the joint-force derivations use it.
 
-use crate::mechanism::{JointKind, Mechanism, TreeBody};
-use crate::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
+use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
 /// A body's inertia about its frame origin, body axes: mass, first moment
@@ -264,7 +264,7 @@ fn coordinate_axis(pool: &Pool, axis: Vec3) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mechanism::ParameterMode;
+    use crate::model::ParameterMode;
 
     /// A planar double pendulum about z with gravity along −y: the upper
     /// rod's centre of mass is off the plane (`h1`, which must vanish).

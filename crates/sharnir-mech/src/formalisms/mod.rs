@@ -1,0 +1,35 @@
+//! The formalisms layer: equations of motion derived from the model and its
+//! geometry.
+//!
+//! Each file is one way of deriving dynamics outputs (or a quantity only
+//! dynamics needs: inertias regrouped, energies, reactions). Files here read
+//! [`crate::model`], [`crate::geometry`] and the shared pieces of this layer
+//! ([`base_parameters`], [`joint_space`], `spd`), never the other way round:
+//! a new formalism goes here, reads the placements and twists of
+//! [`crate::geometry::kinematics`] rather than deriving its own, and is
+//! chosen among the others by `sharnir-codegen`.
+//!
+//! - [`rnea`]: recursive Newton–Euler inverse dynamics;
+//!   [`base_parameters`]: inertias regrouped into base parameters;
+//! - [`joint_space`]: mass matrix, bias and gravity read off the inverse
+//!   dynamics;
+//! - [`crba`]: the mass matrix by the composite-rigid-body algorithm;
+//! - [`vereshchagin`]: forward dynamics by the separate-bodies method;
+//! - [`lagrange`]: the joint-coordinate (Lagrange) formalism;
+//! - [`telegin`]: Telegin's direction-cosine formalism for serial chains;
+//! - [`energy`]: kinetic and potential energy; [`coriolis`]: the Coriolis
+//!   matrix;
+//! - [`reactions`]: the wrenches cut joints and detachable joints transmit;
+//! - `spd`: symbolic `L D Lᵀ` solves and inverses.
+
+pub mod base_parameters;
+pub mod coriolis;
+pub mod crba;
+pub mod energy;
+pub mod joint_space;
+pub mod lagrange;
+pub mod reactions;
+pub mod rnea;
+mod spd;
+pub mod telegin;
+pub mod vereshchagin;
