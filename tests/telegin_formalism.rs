@@ -75,7 +75,7 @@ impl Derivations {
         qd: &[f64],
         qdd: &[f64],
     ) -> Values {
-        let env = |name: &str| match Input::parse(name)? {
+        let env = |name: &Input| match name {
             Input::Parameter(p) => parameters.get(&p).copied(),
             Input::Position(i) => q.get(i).copied(),
             Input::Velocity(i) => qd.get(i).copied(),

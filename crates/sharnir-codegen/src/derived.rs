@@ -22,11 +22,11 @@ pub(crate) struct Derived {
 
 impl Derived {
     /// Lowers the definitions `(symbol, expression)` made by hoisting.
-    pub(crate) fn lower(pool: &Pool, definitions: &[(String, Id)]) -> Derived {
+    pub(crate) fn lower(pool: &Pool, definitions: &[(Input, Id)]) -> Derived {
         let fields = definitions
             .iter()
-            .map(|(symbol, _)| match Input::parse(symbol) {
-                Some(Input::Derived(k)) => format!("k{k}"),
+            .map(|(symbol, _)| match symbol {
+                Input::Derived(k) => format!("k{k}"),
                 _ => "k_unknown".to_owned(),
             })
             .collect();

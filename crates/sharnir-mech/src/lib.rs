@@ -25,7 +25,7 @@
 //! - [`cut_joints`], [`loop_closure`]: the joints that close loops, and
 //!   their constraints `Ψ`, Jacobian `J` and `J̇ q̇`; [`mobility`]: the
 //!   degrees of freedom they leave;
-//! - [`inputs`]: the names of the symbols derived expressions read.
+//! - [`inputs`]: the typed symbols derived expressions read.
 
 pub mod base_parameters;
 pub mod coriolis;
