@@ -79,8 +79,8 @@ fn check(spec: &Spec, mode: ParameterMode, seed: u64) -> Result<(), String> {
     for _ in 0..STATES {
         let q = positions(&mut rng, &oracle.sampling);
         let env = |symbol: &Input| match symbol {
-            Input::Parameter(name) => values.get(&name).copied(),
-            Input::Position(i) => q.get(i).copied(),
+            Input::Parameter(name) => values.get(name).copied(),
+            Input::Position(i) => q.get(*i).copied(),
             _ => None,
         };
         let all = mechanism
