@@ -16,7 +16,8 @@ use sharnir_mech::Input;
 /// Plain data, so that a plan holding it stays `Send`.
 #[derive(Debug)]
 pub(crate) struct Derived {
-    fields: Vec<String>,
+    /// The symbol of each group, `Input::Derived(k)`, which names its field.
+    fields: Vec<Input>,
     program: Program,
 }
 
@@ -25,10 +26,7 @@ impl Derived {
     pub(crate) fn lower(pool: &Pool, definitions: &[(Input, Id)]) -> Derived {
         let fields = definitions
             .iter()
-            .map(|(symbol, _)| match symbol {
-                Input::Derived(k) => format!("k{k}"),
-                _ => "k_unknown".to_owned(),
-            })
+            .map(|(symbol, _)| symbol.clone())
             .collect();
         let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
         Derived {
@@ -50,7 +48,8 @@ impl Derived {
     /// The `Derived` struct, `Params::derived` and `OPS_DERIVED` (with an
     /// `fma` field, always zero, in fused modules, whose `OpCount` has one:
     /// the groups are computed once and not fused).
-    /// An error if a folded constant is not finite.
+    /// An error if a folded constant is not finite, or if a group's symbol
+    /// is not `Input::Derived` (a bug: no field name is invented for it).
     pub(crate) fn emit(&self, fma: bool) -> Result<TokenStream, EmitError> {
         let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
         let printer = Printer { locals: &locals };
@@ -66,11 +65,17 @@ impl Derived {
             .iter()
             .map(|o| printer.expr(o))
             .collect::<Result<Vec<_>, _>>()?;
-        let fields: Vec<Ident> = self
+        let fields = self
             .fields
             .iter()
-            .map(|name| Ident::new(name, Span::call_site()))
-            .collect();
+            .map(|symbol| match symbol {
+                Input::Derived(k) => Ok(Ident::new(&format!("k{k}"), Span::call_site())),
+                other => Err(EmitError(format!(
+                    "a parameter group is named `{other}`, which is no group's symbol \
+                     (a bug in sharnir)"
+                ))),
+            })
+            .collect::<Result<Vec<Ident>, EmitError>>()?;
         let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
         let ops = op_count_literal(self.op_count(), fma);
         // `p` only where a group reads a parameter (no unused variable).
