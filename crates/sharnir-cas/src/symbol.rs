@@ -136,6 +136,18 @@ mod tests {
     }
 
     #[test]
+    fn a_name_and_its_symbol_are_one_node() {
+        let mut pool = crate::Pool::new();
+        assert_eq!(pool.symbol("q[0]"), pool.input(Symbol::Position(0)));
+        assert_eq!(
+            pool.symbol("p.m1"),
+            pool.input(Symbol::Parameter("m1".into()))
+        );
+        assert_eq!(pool.symbol("x"), pool.input(Symbol::Named("x".into())));
+        assert_ne!(pool.symbol("q[01]"), pool.symbol("q[1]"));
+    }
+
+    #[test]
     fn a_name_no_input_displays_as_is_named() {
         for name in [
             "x", "x[1]", "q[one]", "q[01]", "q[+1]", "q[]", "d.k", "d.k07", "d.kx", "tt",

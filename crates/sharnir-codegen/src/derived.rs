@@ -110,3 +110,21 @@ impl Derived {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_whose_symbol_is_no_group_is_an_error_not_an_invented_field() {
+        let derived = Derived {
+            fields: vec![Input::Named("cost.k0".into())],
+            program: Program {
+                locals: Vec::new(),
+                outputs: vec![sharnir_cas::Term::Const(1.0)],
+            },
+        };
+        let error = derived.emit(false).map(|_| ()).unwrap_err();
+        assert!(error.to_string().contains("`cost.k0`"), "{error}");
+    }
+}
