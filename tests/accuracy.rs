@@ -79,7 +79,7 @@ fn stages(robot: &Robot) -> Vec<(String, Vec<Vec<f64>>)> {
                 Input::Parameter(name) => parameters.get(name).copied(),
                 _ => None,
             };
-            let env = |symbol: &str| input(&Input::parse(symbol)?);
+            let env = |symbol: &Input| input(symbol);
             let pool = &mechanism.pool;
             let got = [
                 pool.eval(&own, &env).unwrap_or_else(|e| panic!("{e}")),

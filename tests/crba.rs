@@ -79,9 +79,9 @@ fn check(spec: &Spec, mode: ParameterMode, seed: u64) -> Result<(), String> {
     let mut rng = SmallRng::seed_from_u64(0xC3BA ^ seed);
     for _ in 0..STATES {
         let q = positions(&mut rng, &oracle.sampling);
-        let env = |symbol: &str| match Input::parse(symbol)? {
-            Input::Parameter(name) => values.get(&name).copied(),
-            Input::Position(i) => q.get(i).copied(),
+        let env = |symbol: &Input| match symbol {
+            Input::Parameter(name) => values.get(name).copied(),
+            Input::Position(i) => q.get(*i).copied(),
             _ => None,
         };
         let all = mechanism

@@ -515,11 +515,11 @@ fn the_grip_and_elbow_reactions_are_the_momentum_balance_beyond_them() {
             payload_release::constrained_forward_dynamics(&p, &q, &v, &[0.0; 8]).expect("solves");
         let (elbow, grip) = closed_form_reactions(&q, &v, &a);
         let emitted = payload_release::joint_reactions(&p, &q, &v, &a, &lambda)[0];
-        let env = |symbol: &str| match sharnir_mech::Input::parse(symbol)? {
-            sharnir_mech::Input::Position(i) => q.get(i).copied(),
-            sharnir_mech::Input::Velocity(i) => v.get(i).copied(),
-            sharnir_mech::Input::Acceleration(i) => a.get(i).copied(),
-            sharnir_mech::Input::Multiplier(i) => lambda.get(i).copied(),
+        let env = |symbol: &sharnir_mech::Input| match symbol {
+            sharnir_mech::Input::Position(i) => q.get(*i).copied(),
+            sharnir_mech::Input::Velocity(i) => v.get(*i).copied(),
+            sharnir_mech::Input::Acceleration(i) => a.get(*i).copied(),
+            sharnir_mech::Input::Multiplier(i) => lambda.get(*i).copied(),
             _ => None,
         };
         let derived = mechanism.pool.eval(&roots, &env).expect("evaluates");

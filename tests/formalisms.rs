@@ -158,20 +158,16 @@ fn lagrange_agrees_with_newton_euler_the_oracle_and_vereshchagin() {
                 (Input::Acceleration, qdd),
                 (Input::Force, &tau),
             ];
-            let bound: HashMap<String, f64> = inputs
+            let bound: HashMap<Input, f64> = inputs
                 .iter()
-                .flat_map(|(input, x)| {
-                    x.iter()
-                        .enumerate()
-                        .map(|(i, &x)| (input(i).symbol_name(), x))
-                })
+                .flat_map(|(input, x)| x.iter().enumerate().map(|(i, &x)| (input(i), x)))
                 .chain(
                     parameters
                         .iter()
-                        .map(|(name, &x)| (Input::Parameter(name.clone()).symbol_name(), x)),
+                        .map(|(name, &x)| (Input::Parameter(name.clone()), x)),
                 )
                 .collect();
-            let env = |symbol: &str| bound.get(symbol).copied();
+            let env = |symbol: &Input| bound.get(symbol).copied();
             let values = mechanism
                 .pool
                 .eval(&roots, &env)

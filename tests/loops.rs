@@ -243,7 +243,7 @@ fn a_carriage_on_two_tilted_parallel_rails_slides() {
     let constraints = Program::lower(&mechanism.pool, &loops.closure.constraints);
     for s in [-1.0, -0.25, 0.0, 0.5, 2.0] {
         let psi = constraints
-            .eval(&|symbol: &str| match Input::parse(symbol)? {
+            .eval(&|symbol: &Input| match symbol {
                 Input::Position(0) => Some(s),
                 _ => None,
             })

@@ -115,10 +115,10 @@ fn a_gear_train_has_one_degree_of_freedom() {
     let (pinion, wheel) = (0.02, 0.08 + 2.0 * 0.1 * 0.1);
     for q in [-1.0, 0.0, 0.4, 2.5] {
         let (qd, qdd) = (0.7, -1.3);
-        let env = |symbol: &str| match Input::parse(symbol) {
-            Some(Input::Position(0)) => Some(q),
-            Some(Input::Velocity(0)) => Some(qd),
-            Some(Input::Acceleration(0)) => Some(qdd),
+        let env = |symbol: &Input| match symbol {
+            Input::Position(0) => Some(q),
+            Input::Velocity(0) => Some(qd),
+            Input::Acceleration(0) => Some(qdd),
             _ => None,
         };
         let roots = [tau[0], terms.mass_matrix[0][0], terms.gravity[0]];

@@ -158,11 +158,11 @@ fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
         let v = robot.v_to_sharnir(&sample.v);
         let a = robot.v_to_sharnir(&sample.a);
         let tau = robot.v_to_sharnir(&sample.tau);
-        let env = |symbol: &str| match Input::parse(symbol)? {
-            Input::Position(i) => q.get(i).copied(),
-            Input::Velocity(i) => v.get(i).copied(),
-            Input::Acceleration(i) => a.get(i).copied(),
-            Input::Force(i) => tau.get(i).copied(),
+        let env = |symbol: &Input| match symbol {
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
+            Input::Acceleration(i) => a.get(*i).copied(),
+            Input::Force(i) => tau.get(*i).copied(),
             _ => None,
         };
         let values = mechanism

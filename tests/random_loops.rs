@@ -85,11 +85,11 @@ fn environment<'a>(
     values: &'a BTreeMap<String, f64>,
     q: &'a [f64],
     v: &'a [f64],
-) -> impl Fn(&str) -> Option<f64> + 'a {
-    move |symbol| match Input::parse(symbol)? {
-        Input::Parameter(name) => values.get(&name).copied(),
-        Input::Position(i) => q.get(i).copied(),
-        Input::Velocity(i) => v.get(i).copied(),
+) -> impl Fn(&Input) -> Option<f64> + 'a {
+    move |symbol| match symbol {
+        Input::Parameter(name) => values.get(name).copied(),
+        Input::Position(i) => q.get(*i).copied(),
+        Input::Velocity(i) => v.get(*i).copied(),
         _ => None,
     }
 }

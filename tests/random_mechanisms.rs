@@ -145,7 +145,7 @@ impl Pipeline {
         &self,
         lowered: Option<&Program>,
         roots: &[Id],
-        env: &dyn Fn(&str) -> Option<f64>,
+        env: &dyn Fn(&Input) -> Option<f64>,
     ) -> Result<Vec<f64>, String> {
         match lowered {
             Some(program) => program
@@ -163,10 +163,10 @@ impl Pipeline {
     fn shipped(
         &self,
         function: &str,
-        env: &dyn Fn(&str) -> Option<f64>,
+        env: &dyn Fn(&Input) -> Option<f64>,
     ) -> Result<Vec<f64>, String> {
         self.plan
-            .evaluate(function, &|input| env(&input.symbol_name()))
+            .evaluate(function, env)
             .ok_or_else(|| format!("`{function}` reads an unbound input"))
     }
 
@@ -227,16 +227,15 @@ fn environment<'a>(
     qd: &'a [f64],
     qdd: &'a [f64],
     tau: &'a [f64],
-) -> impl Fn(&str) -> Option<f64> + 'a {
-    move |symbol| match Input::parse(symbol)? {
-        Input::Parameter(name) => values.get(&name).copied(),
-        Input::Position(i) => q.get(i).copied(),
-        Input::Velocity(i) => qd.get(i).copied(),
-        Input::Acceleration(i) => qdd.get(i).copied(),
-        Input::Force(i) => tau.get(i).copied(),
+) -> impl Fn(&Input) -> Option<f64> + 'a {
+    move |symbol| match symbol {
+        Input::Parameter(name) => values.get(name).copied(),
+        Input::Position(i) => q.get(*i).copied(),
+        Input::Velocity(i) => qd.get(*i).copied(),
+        Input::Acceleration(i) => qdd.get(*i).copied(),
+        Input::Force(i) => tau.get(*i).copied(),
         // Anything else (the emitter's hoisted constant groups) is not an
         // input of the symbolic derivations, so reading it is a failure.
-        #[allow(unreachable_patterns)]
         _ => None,
     }
 }

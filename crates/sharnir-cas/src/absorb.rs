@@ -282,8 +282,11 @@ mod tests {
     use crate::coeff::Coeff;
     use crate::pool::Pool;
     use crate::program::Program;
+    use crate::symbol::Symbol;
 
-    fn env(name: &str) -> Option<f64> {
+    fn env(symbol: &Symbol) -> Option<f64> {
+        let name = symbol.to_string();
+        let name = name.as_str();
         let value = match name {
             "a" => 0.7,
             "b" => -1.3,

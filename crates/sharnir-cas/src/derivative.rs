@@ -138,9 +138,13 @@ impl Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Symbol;
 
-    fn env<'a>(values: &'a [(&'a str, f64)]) -> impl Fn(&str) -> Option<f64> + 'a {
-        move |name| values.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+    fn env<'a>(values: &'a [(&'a str, f64)]) -> impl Fn(&Symbol) -> Option<f64> + 'a {
+        move |symbol| {
+            let name = symbol.to_string();
+            values.iter().find(|(n, _)| *n == name).map(|&(_, v)| v)
+        }
     }
 
     /// `ė` of a DAG with sums, products, powers, quotients, sines, cosines

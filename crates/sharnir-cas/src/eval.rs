@@ -3,10 +3,12 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
+use crate::symbol::Symbol;
 
-/// Why an expression could not be evaluated.
+/// Why an expression could not be evaluated: the symbol the environment
+/// has no value for.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnboundSymbol(pub String);
+pub struct UnboundSymbol(pub Symbol);
 
 impl std::fmt::Display for UnboundSymbol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -22,7 +24,7 @@ impl Pool {
     pub fn eval(
         &self,
         roots: &[Id],
-        env: &dyn Fn(&str) -> Option<f64>,
+        env: &dyn Fn(&Symbol) -> Option<f64>,
     ) -> Result<Vec<f64>, UnboundSymbol> {
         let Some(max) = roots.iter().max() else {
             return Ok(Vec::new());
@@ -31,7 +33,7 @@ impl Pool {
             // `Id::OVERFLOW`, or an id of another pool: nothing to read.
             let name = match self.node(*max) {
                 Node::Symbol(name) => name.clone(),
-                _ => Id::OVERFLOW_SYMBOL.to_owned(),
+                _ => Symbol::Named(Id::OVERFLOW_SYMBOL.to_owned()),
             };
             return Err(UnboundSymbol(name));
         }
@@ -44,7 +46,7 @@ impl Pool {
             value[i] = match self.node(Id::from_index(i)) {
                 Node::Num(c) => c.to_f64(),
                 Node::Pi => std::f64::consts::PI,
-                Node::Symbol(name) => env(name).ok_or_else(|| UnboundSymbol(name.clone()))?,
+                Node::Symbol(symbol) => env(symbol).ok_or_else(|| UnboundSymbol(symbol.clone()))?,
                 Node::Add(terms, c0) => terms.iter().fold(c0.to_f64(), |acc, &(t, c)| {
                     acc + c.to_f64() * value[t.index()]
                 }),

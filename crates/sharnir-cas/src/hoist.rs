@@ -11,6 +11,7 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
+use crate::symbol::Symbol;
 use std::collections::HashMap;
 
 /// The rewritten roots and the definitions of the symbols introduced.
@@ -18,20 +19,20 @@ use std::collections::HashMap;
 pub struct Hoisted {
     /// The roots, reading constant groups through the new symbols.
     pub roots: Vec<Id>,
-    /// `(symbol, definition)`: each new symbol's name and its value as an
+    /// `(symbol, definition)`: each new symbol and its value as an
     /// expression over the constant symbols only, in creation order.
-    pub definitions: Vec<(String, Id)>,
+    pub definitions: Vec<(Symbol, Id)>,
 }
 
 /// Replaces the constant groups of `roots` by new symbols. `is_constant`
-/// says which symbols are constants (parameters); `name` names the `k`-th
+/// says which symbols are constants (parameters); `name` makes the `k`-th
 /// new symbol. Rebuilding goes through the canonical constructors, so the
 /// result has the same value as the input for every input.
 pub fn hoist_constants(
     pool: &mut Pool,
     roots: &[Id],
-    is_constant: &dyn Fn(&str) -> bool,
-    name: &dyn Fn(usize) -> String,
+    is_constant: &dyn Fn(&Symbol) -> bool,
+    name: &dyn Fn(usize) -> Symbol,
 ) -> Hoisted {
     let mut hoist = Hoist {
         constant: Vec::new(),
@@ -59,9 +60,9 @@ struct Hoist<'a> {
     constant: Vec<bool>,
     rewritten: HashMap<Id, Id>,
     symbol_of: HashMap<Id, Id>,
-    definitions: Vec<(String, Id)>,
-    is_constant: &'a dyn Fn(&str) -> bool,
-    name: &'a dyn Fn(usize) -> String,
+    definitions: Vec<(Symbol, Id)>,
+    is_constant: &'a dyn Fn(&Symbol) -> bool,
+    name: &'a dyn Fn(usize) -> Symbol,
 }
 
 impl Hoist<'_> {
@@ -72,7 +73,7 @@ impl Hoist<'_> {
             let id = Id::from_index(i);
             self.constant[i] = match pool.node(id) {
                 Node::Num(_) | Node::Pi => true,
-                Node::Symbol(name) => (self.is_constant)(name),
+                Node::Symbol(symbol) => (self.is_constant)(symbol),
                 _ => pool.children(id).all(|c| self.constant[c.index()]),
             };
         }
@@ -87,9 +88,9 @@ impl Hoist<'_> {
         if let Some(&s) = self.symbol_of.get(&definition) {
             return s;
         }
-        let name = (self.name)(self.definitions.len());
-        let s = pool.symbol(&name);
-        self.definitions.push((name, definition));
+        let symbol = (self.name)(self.definitions.len());
+        let s = pool.input(symbol.clone());
+        self.definitions.push((symbol, definition));
         self.symbol_of.insert(definition, s);
         s
     }

@@ -1,7 +1,7 @@
 //! The computer-algebra core of sharnir: a hash-consed expression DAG.
 //!
-//! Equations of motion are built here as expressions over named symbols
-//! (parameters, coordinates, velocities, accelerations). The pool keeps every
+//! Equations of motion are built here as expressions over typed symbols
+//! ([`Symbol`]: parameters, coordinates, velocities, accelerations, …). The pool keeps every
 //! expression in a canonical form as it is built, so the simplifications that
 //! matter most for generated dynamics code — dropping multiplications by 0
 //! and 1, collecting like terms, exact trigonometry at multiples of π/2,
@@ -13,6 +13,8 @@
 //! - [`derivative`]: the derivative along a motion, `Σ ∂e/∂sᵢ ṡᵢ`, one
 //!   memoised walk of the DAG ([`Derivative`]; partial derivatives are its
 //!   special case);
+//! - [`symbol`]: the inputs expressions read, typed, with the names they
+//!   display as;
 //! - `rewrite`: differentiation and substitution (methods on [`Pool`]);
 //! - `eval`: numeric evaluation (methods on [`Pool`]);
 //! - [`hoist`]: parameter grouping, constant subexpressions hoisted into
@@ -39,6 +41,7 @@ pub mod pool;
 pub mod program;
 mod rewrite;
 mod share;
+pub mod symbol;
 pub mod trig;
 
 pub use coeff::Coeff;
@@ -47,4 +50,5 @@ pub use eval::{Children, UnboundSymbol};
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};
 pub use program::{Local, OpCount, Program, Term};
+pub use symbol::Symbol;
 pub use trig::contract_angle_sums;

@@ -19,6 +19,7 @@
 //!   appear in one sum with the same coefficient.
 
 use crate::coeff::Coeff;
+use crate::symbol::Symbol;
 use std::collections::HashMap;
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
@@ -64,7 +65,7 @@ impl Id {
 
 /// The node [`Id::OVERFLOW`] reads as.
 static OVERFLOW_NODE: LazyLock<Node> =
-    LazyLock::new(|| Node::Symbol(Id::OVERFLOW_SYMBOL.to_owned()));
+    LazyLock::new(|| Node::Symbol(Symbol::Named(Id::OVERFLOW_SYMBOL.to_owned())));
 
 /// One node of the DAG. Read-only for users: build nodes with [`Pool`]'s
 /// constructors, which maintain the canonical form.
@@ -74,8 +75,9 @@ pub enum Node {
     Num(Coeff),
     /// The constant π, kept symbolic so that `sin(π/2)` is exactly 1.
     Pi,
-    /// A named input: a parameter, a joint coordinate, a velocity, …
-    Symbol(String),
+    /// An input: a parameter, a joint coordinate, a velocity, … (typed, so
+    /// that nothing downstream parses a name back).
+    Symbol(Symbol),
     /// `Σ cᵢ·tᵢ + c₀`.
     Add(Box<[(Id, Coeff)]>, Coeff),
     /// `Π bᵢ^eᵢ` with nonzero integer exponents.
@@ -191,9 +193,18 @@ impl Pool {
         self.intern(Node::Pi)
     }
 
-    /// A named input; the same name always gives the same id.
+    /// An input; the same symbol always gives the same id. How the
+    /// derivations make their symbols.
+    pub fn input(&mut self, symbol: Symbol) -> Id {
+        self.intern(Node::Symbol(symbol))
+    }
+
+    /// The symbol a name stands for ([`Symbol::parse`]: `"q[0]"` is
+    /// [`Symbol::Position`]`(0)`, `"x"` is [`Symbol::Named`]); the same name
+    /// always gives the same id. A convenience for tests and tools that
+    /// write expressions by name.
     pub fn symbol(&mut self, name: &str) -> Id {
-        self.intern(Node::Symbol(name.to_owned()))
+        self.input(Symbol::parse(name))
     }
 
     /// The numeric value if the node is a number.
@@ -503,7 +514,9 @@ mod tests {
         assert!(sum.is_overflow() && sine.is_overflow());
         assert_eq!(
             p.eval(&[sine], &|_| Some(1.0)),
-            Err(crate::UnboundSymbol(Id::OVERFLOW_SYMBOL.to_owned()))
+            Err(crate::UnboundSymbol(Symbol::Named(
+                Id::OVERFLOW_SYMBOL.to_owned()
+            )))
         );
         // Existing nodes still work.
         assert_eq!(p.eval(&[y], &|_| Some(2.0)), Ok(vec![2.0]));

@@ -512,9 +512,12 @@ impl<'a, F: Family> PairNodes<'a, F> {
 mod tests {
     use super::*;
     use crate::program::Program;
+    use crate::symbol::Symbol;
     use proptest::prelude::*;
 
-    fn env(name: &str) -> Option<f64> {
+    fn env(symbol: &Symbol) -> Option<f64> {
+        let name = symbol.to_string();
+        let name = name.as_str();
         let value = match name {
             "a" => 0.7,
             "b" => -1.3,

@@ -286,6 +286,7 @@ fn find_partner(
 mod tests {
     use super::*;
     use crate::program::{OpCount, Program};
+    use crate::symbol::Symbol;
 
     fn total(ops: OpCount) -> u32 {
         ops.mul + ops.add + ops.div + ops.sqrt + ops.sin + ops.cos
@@ -576,8 +577,9 @@ mod tests {
     }
 
     /// Deterministic pseudo-random values for every symbol of a chain.
-    fn point(seed: u64) -> impl Fn(&str) -> Option<f64> {
-        move |name: &str| {
+    fn point(seed: u64) -> impl Fn(&Symbol) -> Option<f64> {
+        move |symbol: &Symbol| {
+            let name = symbol.to_string();
             let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
             for byte in name.bytes() {
                 h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);

@@ -2,7 +2,7 @@
 //! lowering to straight-line code keep the numeric value of an expression.
 
 use proptest::prelude::*;
-use sharnir_cas::{hoist_constants, Coeff, Id, Pool, Program};
+use sharnir_cas::{hoist_constants, Coeff, Id, Pool, Program, Symbol};
 use std::collections::HashMap;
 
 /// An expression recipe evaluated two ways: naively in f64, and through the pool.
@@ -104,8 +104,11 @@ fn build(p: &mut Pool, r: &Recipe) -> Id {
     }
 }
 
-fn env(at: [f64; 3]) -> impl Fn(&str) -> Option<f64> {
-    move |name| VARS.iter().position(|v| *v == name).map(|i| at[i])
+fn env(at: [f64; 3]) -> impl Fn(&Symbol) -> Option<f64> {
+    move |symbol| {
+        let name = symbol.to_string();
+        VARS.iter().position(|v| *v == name).map(|i| at[i])
+    }
 }
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -164,16 +167,16 @@ proptest! {
         let mut p = Pool::new();
         let roots = [build(&mut p, &r), build(&mut p, &s)];
         let want = p.eval(&roots, &env(at)).unwrap();
-        let hoisted = hoist_constants(&mut p, &roots, &|name| name != "x", &|k| format!("k{k}"));
+        let hoisted = hoist_constants(&mut p, &roots, &|symbol| *symbol != Symbol::parse("x"), &|k| Symbol::Named(format!("k{k}")));
         let parameters = env(at);
         let definitions: Vec<Id> = hoisted.definitions.iter().map(|(_, d)| *d).collect();
         // The groups must not read x: evaluating them without it succeeds.
-        let without_x = |name: &str| if name == "x" { None } else { parameters(name) };
+        let without_x = |symbol: &Symbol| if *symbol == Symbol::parse("x") { None } else { parameters(symbol) };
         let values = p.eval(&definitions, &without_x);
         prop_assert!(values.is_ok(), "a hoisted group reads the varying symbol");
         let values = values.unwrap();
-        let lookup = |name: &str| {
-            hoisted.definitions.iter().position(|(n, _)| n == name).map(|k| values[k]).or_else(|| parameters(name))
+        let lookup = |symbol: &Symbol| {
+            hoisted.definitions.iter().position(|(s, _)| s == symbol).map(|k| values[k]).or_else(|| parameters(symbol))
         };
         let got = p.eval(&hoisted.roots, &lookup).unwrap();
         for (g, w) in got.iter().zip(&want) {
@@ -234,7 +237,7 @@ fn operation_counts_match_hand_counts() {
     let program = Program::lower(&p, &[a, b, c]);
     let ops = program.op_count();
     assert_eq!((ops.mul, ops.div, ops.add), (4, 1, 1));
-    let env = |name: &str| match name {
+    let env = |symbol: &Symbol| match symbol.to_string().as_str() {
         "x" => Some(0.3),
         "y" => Some(1.1),
         "z" => Some(-0.7),
@@ -264,7 +267,7 @@ fn contained_sums_are_reused() {
     let ops = program.op_count();
     // x + y once, + z once, w − s once: three additions, two multiplications.
     assert_eq!((ops.add, ops.mul), (3, 2));
-    let env = |name: &str| match name {
+    let env = |symbol: &Symbol| match symbol.to_string().as_str() {
         "x" => Some(0.5),
         "y" => Some(-1.25),
         "z" => Some(2.0),
@@ -293,7 +296,7 @@ fn outputs_nested_in_other_outputs_are_reused() {
     let program = Program::lower(&p, &roots);
     let ops = program.op_count();
     assert_eq!((ops.mul, ops.add), (1, 4));
-    let env = |name: &str| match name {
+    let env = |symbol: &Symbol| match symbol.to_string().as_str() {
         "x" => Some(0.5),
         "y" => Some(-1.25),
         "z" => Some(2.0),
@@ -321,7 +324,7 @@ fn contained_products_are_reused() {
     let program = Program::lower(&p, &roots);
     let ops = program.op_count();
     assert_eq!((ops.mul, ops.div, ops.add), (1 + 1 + 2, 1, 1));
-    let env = |name: &str| match name {
+    let env = |symbol: &Symbol| match symbol.to_string().as_str() {
         "x" => Some(0.5),
         "y" => Some(-1.25),
         "z" => Some(2.0),
@@ -362,7 +365,13 @@ fn common_coefficients_are_factored_out_of_sums() {
     assert_eq!(program.op_count().mul, 1);
     assert_eq!(program.op_count().add, 2);
     let value = program
-        .eval(&|n| if n == "x" { Some(3.0) } else { Some(5.0) })
+        .eval(&|s| {
+            if *s == Symbol::parse("x") {
+                Some(3.0)
+            } else {
+                Some(5.0)
+            }
+        })
         .unwrap()[0];
     assert_eq!(value, 2.0 * 3.0 - 2.0 * 5.0 + 2.0);
 }
@@ -381,7 +390,13 @@ fn a_sum_of_subtracted_items_starts_from_a_negated_constant() {
     let program = Program::lower(&p, &[e, minus_g]);
     assert_eq!((program.op_count().mul, program.op_count().add), (1, 1));
     let got = program
-        .eval(&|n| if n == "x" { Some(3.0) } else { Some(5.0) })
+        .eval(&|s| {
+            if *s == Symbol::parse("x") {
+                Some(3.0)
+            } else {
+                Some(5.0)
+            }
+        })
         .expect("all inputs bound");
     assert_eq!(got, vec![-0.5 * 3.0 - 5.0, -9.81]);
 }

@@ -75,7 +75,7 @@ pub(crate) fn functions(mechanism: &mut Mechanism) -> Vec<FunctionSpec> {
             .gradient
             .iter()
             .map(|&(i, w)| {
-                let v = pool.symbol(&Input::Velocity(i).symbol_name());
+                let v = pool.input(Input::Velocity(i));
                 pool.mul(w, v)
             })
             .collect();

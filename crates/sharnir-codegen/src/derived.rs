@@ -17,19 +17,17 @@ use sharnir_mech::Input;
 /// Plain data, so that a plan holding it stays `Send`.
 #[derive(Debug)]
 pub(crate) struct Derived {
-    fields: Vec<String>,
+    /// The symbol of each group, `Input::Derived(k)`, which names its field.
+    fields: Vec<Input>,
     program: Program,
 }
 
 impl Derived {
     /// Lowers the definitions `(symbol, expression)` made by hoisting.
-    pub(crate) fn lower(pool: &Pool, definitions: &[(String, Id)]) -> Derived {
+    pub(crate) fn lower(pool: &Pool, definitions: &[(Input, Id)]) -> Derived {
         let fields = definitions
             .iter()
-            .map(|(symbol, _)| match Input::parse(symbol) {
-                Some(Input::Derived(k)) => format!("k{k}"),
-                _ => "k_unknown".to_owned(),
-            })
+            .map(|(symbol, _)| symbol.clone())
             .collect();
         let roots: Vec<Id> = definitions.iter().map(|(_, d)| *d).collect();
         Derived {
@@ -51,7 +49,8 @@ impl Derived {
     /// The `Derived` struct, `Params::derived` and `OPS_DERIVED` (with an
     /// `fma` field, always zero, in fused modules, whose `OpCount` has one:
     /// the groups are computed once and not fused).
-    /// An error if a folded constant is not finite.
+    /// An error if a folded constant is not finite, or if a group's symbol
+    /// is not `Input::Derived` (a bug: no field name is invented for it).
     pub(crate) fn emit(&self, fma: bool) -> Result<TokenStream, EmitError> {
         let locals: Vec<String> = self.program.locals.iter().map(|l| l.name.clone()).collect();
         let printer = Printer {
@@ -70,11 +69,16 @@ impl Derived {
             .iter()
             .map(|o| printer.expr(o))
             .collect::<Result<Vec<_>, _>>()?;
-        let fields: Vec<Ident> = self
+        let fields = self
             .fields
             .iter()
-            .map(|name| Ident::new(name, Span::call_site()))
-            .collect();
+            .map(|symbol| match symbol {
+                Input::Derived(k) => Ok(Ident::new(&format!("k{k}"), Span::call_site())),
+                other => Err(EmitError::Internal(format!(
+                    "a parameter group is named `{other}`, which is no group's symbol"
+                ))),
+            })
+            .collect::<Result<Vec<Ident>, EmitError>>()?;
         let docs = (0..fields.len()).map(|k| format!(" Parameter group {k}."));
         let ops = op_count_literal(self.op_count(), fma);
         // `p` only where a group reads a parameter (no unused variable).
@@ -107,5 +111,23 @@ impl Derived {
             /// Operation count of [`Params::derived`].
             pub const OPS_DERIVED: OpCount = #ops;
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_group_whose_symbol_is_no_group_is_an_error_not_an_invented_field() {
+        let derived = Derived {
+            fields: vec![Input::Named("cost.k0".into())],
+            program: Program {
+                locals: Vec::new(),
+                outputs: vec![sharnir_cas::Term::Const(1.0)],
+            },
+        };
+        let error = derived.emit(false).map(|_| ()).unwrap_err();
+        assert!(error.to_string().contains("`cost.k0`"), "{error}");
     }
 }

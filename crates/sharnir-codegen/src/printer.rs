@@ -50,7 +50,7 @@ impl Printer<'_> {
             }
             Term::Const(c) => (float_literal(*c)?, Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
-            Term::Input(name) => (input(name)?, Precedence::Atom),
+            Term::Input(symbol) => (input(symbol)?, Precedence::Atom),
             Term::Local(i) if self.slots.get(*i).copied().flatten().is_some() => {
                 let slot = self.slots.get(*i).copied().flatten().unwrap_or_default();
                 let slot = Literal::usize_unsuffixed(slot);
@@ -174,25 +174,26 @@ pub fn float_literal(value: f64) -> Result<TokenStream, EmitError> {
     Ok(quote!(#literal))
 }
 
-/// The Rust expression reading an input; an error for a symbol that names
-/// no input (which the derivation never makes: a bug, not a user error).
-fn input(symbol: &str) -> Result<TokenStream, EmitError> {
-    Ok(match Input::parse(symbol) {
-        Some(Input::Parameter(name)) => {
-            let field = Ident::new(&name, Span::call_site());
+/// The Rust expression reading an input; an error for a named symbol,
+/// which is no input (the derivation never lets one reach the emitter: a
+/// bug, not a user error).
+fn input(symbol: &Input) -> Result<TokenStream, EmitError> {
+    Ok(match symbol {
+        Input::Parameter(name) => {
+            let field = Ident::new(name, Span::call_site());
             quote!(p.#field)
         }
-        Some(Input::Position(i)) => index("q", i),
-        Some(Input::Velocity(i)) => index("qd", i),
-        Some(Input::Acceleration(i)) => index("qdd", i),
-        Some(Input::Force(i)) => index("tau", i),
-        Some(Input::Multiplier(i)) => index("lambda", i),
-        Some(Input::Time) => quote!(t),
-        Some(Input::Derived(k)) => {
+        Input::Position(i) => index("q", *i),
+        Input::Velocity(i) => index("qd", *i),
+        Input::Acceleration(i) => index("qdd", *i),
+        Input::Force(i) => index("tau", *i),
+        Input::Multiplier(i) => index("lambda", *i),
+        Input::Time => quote!(t),
+        Input::Derived(k) => {
             let field = Ident::new(&format!("k{k}"), Span::call_site());
             quote!(d.#field)
         }
-        None => {
+        Input::Named(_) => {
             return Err(EmitError::Internal(format!(
                 "the expression reads `{symbol}`, which is no input of a generated function"
             )))
@@ -225,7 +226,7 @@ mod tests {
 
     #[test]
     fn parentheses_only_where_needed() {
-        let x = || Term::Input("q[0]".into());
+        let x = || Term::Input(Input::Position(0));
         let y = || Term::Local(0);
         let sum = Term::Add(b(x()), b(y()));
         assert_eq!(
@@ -247,7 +248,7 @@ mod tests {
     #[test]
     fn inputs_and_functions() {
         assert_eq!(
-            show(&Term::Sin(b(Term::Input("p.m1".into())))),
+            show(&Term::Sin(b(Term::Input(Input::Parameter("m1".into()))))),
             "sin (p . m1)"
         );
         assert_eq!(show(&Term::Const(0.5)), "0.5");
@@ -256,7 +257,7 @@ mod tests {
 
     #[test]
     fn a_symbol_or_local_the_program_lacks_is_an_error_not_an_invented_name() {
-        let unknown = show(&Term::Sin(b(Term::Input("velocity_of_q0".into()))));
+        let unknown = show(&Term::Sin(b(Term::Input(Input::parse("velocity_of_q0")))));
         assert!(unknown.contains("no input"), "{unknown}");
         let missing = show(&Term::Add(b(Term::Local(0)), b(Term::Local(7))));
         assert!(missing.contains("never defines"), "{missing}");
@@ -273,7 +274,7 @@ mod tests {
 
     #[test]
     fn fused_multiply_adds_and_negative_constants() {
-        let x = || Term::Input("q[0]".into());
+        let x = || Term::Input(Input::Position(0));
         let y = || Term::Local(0);
         let sum = Term::Add(b(x()), b(y()));
         assert_eq!(

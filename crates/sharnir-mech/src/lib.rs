@@ -5,7 +5,7 @@
 //!
 //! 1. [`model`]: the spec assembled into a regularly numbered tree of
 //!    symbolic bodies ([`Mechanism`]), with its cut joints, joint forces,
-//!    detachments and the names of the inputs;
+//!    detachments and the typed inputs its expressions read;
 //! 2. [`geometry`]: placements, poses, twists, coordinate rates, Jacobians,
 //!    and the loop-closure constraints with the mobility they leave (this
 //!    layer also closes the loops of [`Mechanism::from_spec`]);

@@ -3,6 +3,7 @@
 //! outputs, their [`OpCount`]s and their numeric evaluation (the reference
 //! every pass is tested against).
 
+use crate::symbol::Symbol;
 use std::fmt;
 
 /// Arithmetic operations in one program, as published operation counts
@@ -112,8 +113,9 @@ pub enum Term {
     Const(f64),
     /// π.
     Pi,
-    /// A named input (parameter, coordinate, velocity, …).
-    Input(String),
+    /// An input (parameter, coordinate, velocity, …), typed: the emitter
+    /// matches on it.
+    Input(Symbol),
     /// An earlier local, by index into [`Program::locals`].
     Local(usize),
     /// `−a`.
@@ -211,11 +213,11 @@ impl Term {
         }
     }
 
-    fn eval(&self, locals: &[f64], env: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
+    fn eval(&self, locals: &[f64], env: &dyn Fn(&Symbol) -> Option<f64>) -> Option<f64> {
         Some(match self {
             Term::Const(c) => *c,
             Term::Pi => std::f64::consts::PI,
-            Term::Input(name) => env(name)?,
+            Term::Input(symbol) => env(symbol)?,
             Term::Local(i) => *locals.get(*i)?,
             Term::Neg(a) => -a.eval(locals, env)?,
             Term::Add(a, b) => a.eval(locals, env)? + b.eval(locals, env)?,
@@ -264,7 +266,7 @@ impl Program {
     }
 
     /// Runs the program; `None` if an input has no value.
-    pub fn eval(&self, env: &dyn Fn(&str) -> Option<f64>) -> Option<Vec<f64>> {
+    pub fn eval(&self, env: &dyn Fn(&Symbol) -> Option<f64>) -> Option<Vec<f64>> {
         let mut locals = Vec::with_capacity(self.locals.len());
         for local in &self.locals {
             let v = local.value.eval(&locals, env)?;

@@ -245,8 +245,8 @@ impl<'p> Lowering<'p> {
             _ => None,
         };
         if let Some((p, u)) = prefix {
-            if let Node::Symbol(name) = self.pool.node(u) {
-                return format!("{p}_{}", identifier_part(name));
+            if let Node::Symbol(symbol) = self.pool.node(u) {
+                return format!("{p}_{}", identifier_part(&symbol.to_string()));
             }
         }
         format!("t{}", self.program.locals.len())
@@ -260,7 +260,7 @@ impl<'p> Lowering<'p> {
         match self.pool.node(id) {
             Node::Num(c) => Term::Const(c.to_f64()),
             Node::Pi => Term::Pi,
-            Node::Symbol(name) => Term::Input(name.clone()),
+            Node::Symbol(symbol) => Term::Input(symbol.clone()),
             _ => self.expand(id),
         }
     }

@@ -81,8 +81,10 @@ impl Costs {
 /// `outputs` with the groups of runtime parameters hoisted out, as the
 /// emitter reads them per call.
 fn per_call(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
-    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
-    let name = |k: usize| format!("cost.k{k}");
+    let is_parameter = |symbol: &Input| matches!(symbol, Input::Parameter(_));
+    // Scratch symbols, never emitted: the groups only need to be apart
+    // from every input.
+    let name = |k: usize| Input::Named(format!("cost.k{k}"));
     hoist_constants(pool, outputs, &is_parameter, &name).roots
 }
 

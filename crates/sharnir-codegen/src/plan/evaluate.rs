@@ -18,11 +18,10 @@ impl Plan {
         input: &dyn Fn(&Input) -> Option<f64>,
     ) -> Option<Vec<f64>> {
         let program = &self.function(function)?.program;
-        let outside = |symbol: &str| input(&Input::parse(symbol)?);
-        let groups = self.derived.program().eval(&outside)?;
-        let env = |symbol: &str| match Input::parse(symbol)? {
-            Input::Derived(k) => groups.get(k).copied(),
-            other => input(&other),
+        let groups = self.derived.program().eval(input)?;
+        let env = |symbol: &Input| match symbol {
+            Input::Derived(k) => groups.get(*k).copied(),
+            other => input(other),
         };
         program.eval(&env)
     }

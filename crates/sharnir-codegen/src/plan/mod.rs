@@ -299,8 +299,8 @@ pub(crate) fn lower(
         .iter()
         .flat_map(|f| f.outputs.iter().copied())
         .collect();
-    let is_parameter = |symbol: &str| matches!(Input::parse(symbol), Some(Input::Parameter(_)));
-    let name = |k: usize| Input::Derived(k).symbol_name();
+    let is_parameter = |symbol: &Input| matches!(symbol, Input::Parameter(_));
+    let name = Input::Derived;
     let hoisted = hoist_constants(pool, &roots, &is_parameter, &name);
     let derived = Derived::lower(pool, &hoisted.definitions);
     let mut rest = hoisted.roots.as_slice();

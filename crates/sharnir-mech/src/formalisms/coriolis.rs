@@ -50,7 +50,7 @@ fn christoffel(pool: &mut Pool, bias: &[Id]) -> Vec<Vec<Id>> {
     let n = bias.len();
     let mut c = vec![Vec::with_capacity(n); n];
     for m in 0..n {
-        let qd = pool.symbol(&Input::Velocity(m).symbol_name());
+        let qd = pool.input(Input::Velocity(m));
         for (row, derivative) in c.iter_mut().zip(pool.diff_all(bias, qd)) {
             row.push(pool.scale(Coeff::ratio(1, 2), derivative));
         }
@@ -67,12 +67,8 @@ fn factorised(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
     let rates = coordinate_rates(mechanism);
     let (n, nq) = (mechanism.dof(), mechanism.nq());
     let Mechanism { pool, bodies, .. } = mechanism;
-    let velocities: Vec<Id> = (0..n)
-        .map(|j| pool.symbol(&Input::Velocity(j).symbol_name()))
-        .collect();
-    let positions: Vec<Id> = (0..nq)
-        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
-        .collect();
+    let velocities: Vec<Id> = (0..n).map(|j| pool.input(Input::Velocity(j))).collect();
+    let positions: Vec<Id> = (0..nq).map(|i| pool.input(Input::Position(i))).collect();
     let zero = pool.zero();
     let mut c = vec![vec![zero; n]; n];
     for (body, twist) in bodies.iter().zip(&twists) {

@@ -29,7 +29,7 @@ pub struct JointSpace {
 pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
     let n = tau.len();
     let zero = pool.zero();
-    let symbol = |pool: &mut Pool, input: Input| pool.symbol(&input.symbol_name());
+    let symbol = |pool: &mut Pool, input: Input| pool.input(input);
     // Column j is ∂τ/∂q̈_j; the lower triangle is mirrored so that M is
     // symmetric to the bit.
     let columns: Vec<Vec<Id>> = (0..n)

@@ -89,13 +89,11 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
     // columns[j][6·b + r]: row r of body b's Jacobian column j.
     let columns: Vec<Vec<Id>> = (0..n)
         .map(|j| {
-            let v = pool.symbol(&Input::Velocity(j).symbol_name());
+            let v = pool.input(Input::Velocity(j));
             pool.diff_all(&flat, v)
         })
         .collect();
-    let positions: Vec<Id> = (0..nq)
-        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
-        .collect();
+    let positions: Vec<Id> = (0..nq).map(|i| pool.input(Input::Position(i))).collect();
     let drift = pool.along_motion(&flat, &positions, &rates);
     let zero = pool.zero();
     let mut mass_matrix = vec![vec![zero; n]; n];
@@ -125,7 +123,7 @@ pub fn joint_space(mechanism: &mut Mechanism) -> JointSpace {
         .map(|i| (0..n).map(|j| mass_matrix[i.min(j)][i.max(j)]).collect())
         .collect();
     let at_rest: HashMap<Id, Id> = (0..n)
-        .map(|j| (pool.symbol(&Input::Velocity(j).symbol_name()), zero))
+        .map(|j| (pool.input(Input::Velocity(j)), zero))
         .collect();
     let gravity = pool.substitute(&bias, &at_rest);
     JointSpace {
@@ -145,7 +143,7 @@ pub fn inverse_dynamics(pool: &mut Pool, terms: &JointSpace) -> Vec<Id> {
         .map(|(row, &bias)| {
             let mut total = bias;
             for (j, &m) in row.iter().enumerate() {
-                let qdd = pool.symbol(&Input::Acceleration(j).symbol_name());
+                let qdd = pool.input(Input::Acceleration(j));
                 let term = pool.mul(m, qdd);
                 total = pool.add(total, term);
             }
@@ -164,7 +162,7 @@ pub fn forward_dynamics(pool: &mut Pool, terms: &JointSpace) -> Vec<Id> {
         .iter()
         .enumerate()
         .map(|(i, &bias)| {
-            let tau = pool.symbol(&Input::Force(i).symbol_name());
+            let tau = pool.input(Input::Force(i));
             pool.sub(tau, bias)
         })
         .collect();
@@ -276,9 +274,9 @@ child = "brick"
         // q = (p, quaternion of a quarter turn about x); v = (v, ω).
         let q = [0.1, -0.2, 0.3, half, 0.0, 0.0, half];
         let v = [0.4, -0.5, 0.6, 1.1, -0.7, 0.9];
-        let env = |name: &str| match Input::parse(name)? {
-            Input::Position(i) => q.get(i).copied(),
-            Input::Velocity(i) => v.get(i).copied(),
+        let env = |name: &Input| match name {
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
             _ => None,
         };
         let pool = &mechanism.pool;

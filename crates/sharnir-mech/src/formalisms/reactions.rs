@@ -27,7 +27,7 @@ pub fn cut_joint_wrenches(mechanism: &mut Mechanism, closure: &LoopClosure) -> V
             if row.cut_joint != index {
                 continue;
             }
-            let lambda = pool.symbol(&Input::Multiplier(i).symbol_name());
+            let lambda = pool.input(Input::Multiplier(i));
             for k in 0..3 {
                 let f = pool.mul(lambda, row.force[k]);
                 force[k] = pool.add(force[k], f);

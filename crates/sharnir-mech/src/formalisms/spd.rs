@@ -105,6 +105,7 @@ pub(crate) fn spd_solve(pool: &mut Pool, a: &[Vec<Id>], b: &[Id]) -> Vec<Id> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sharnir_cas::Symbol;
 
     #[test]
     fn inverse_times_matrix_is_identity() {
@@ -118,7 +119,8 @@ mod tests {
             vec![ids[2], ids[4], ids[5]],
         ];
         let inverse = spd_inverse(&mut pool, &a);
-        let env = |name: &str| {
+        let env = |symbol: &Symbol| {
+            let name = symbol.to_string();
             let k = names.iter().position(|n| *n == name)?;
             let (i, j) = [(0, 0), (1, 0), (2, 0), (1, 1), (2, 1), (2, 2)][k];
             Some(values[i][j])
@@ -148,7 +150,8 @@ mod tests {
             .collect();
         let rhs: Vec<Id> = (0..3).map(|i| pool.symbol(&format!("b{i}"))).collect();
         let x = spd_solve(&mut pool, &a, &rhs);
-        let env = |name: &str| {
+        let env = |symbol: &Symbol| {
+            let name = symbol.to_string();
             let digits: Vec<usize> = name[1..]
                 .chars()
                 .filter_map(|c| c.to_digit(10))

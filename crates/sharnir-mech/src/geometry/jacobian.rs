@@ -23,9 +23,7 @@ pub fn body_jacobians(mechanism: &mut Mechanism) -> Vec<[Vec<Id>; 6]> {
     let twists = twists(mechanism);
     let n = mechanism.dof();
     let pool = &mut mechanism.pool;
-    let rates: Vec<Id> = (0..n)
-        .map(|j| pool.symbol(&Input::Velocity(j).symbol_name()))
-        .collect();
+    let rates: Vec<Id> = (0..n).map(|j| pool.input(Input::Velocity(j))).collect();
     let bodies = &mechanism.bodies;
     poses
         .iter()

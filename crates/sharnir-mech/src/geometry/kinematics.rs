@@ -32,7 +32,7 @@ pub(crate) fn joint_symbols(
 ) -> Vec<Id> {
     (body.velocity..body.velocity + body.kind.nv())
         .map(|i| {
-            let symbol = pool.symbol(&input(i).symbol_name());
+            let symbol = pool.input(input(i));
             match &body.coupling {
                 Some(c) => pool.mul(c.multiplier, symbol),
                 None => symbol,
@@ -46,7 +46,7 @@ pub(crate) fn joint_symbols(
 pub(crate) fn position_symbols(pool: &mut Pool, body: &TreeBody) -> Vec<Id> {
     (body.position..body.position + body.kind.nq())
         .map(|i| {
-            let symbol = pool.symbol(&Input::Position(i).symbol_name());
+            let symbol = pool.input(Input::Position(i));
             match &body.coupling {
                 Some(c) => {
                     let scaled = pool.mul(c.multiplier, symbol);

@@ -129,12 +129,8 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
             constraints.push(value);
         }
     }
-    let positions: Vec<Id> = (0..nq)
-        .map(|i| pool.symbol(&Input::Position(i).symbol_name()))
-        .collect();
-    let velocities: Vec<Id> = (0..nv)
-        .map(|i| pool.symbol(&Input::Velocity(i).symbol_name()))
-        .collect();
+    let positions: Vec<Id> = (0..nq).map(|i| pool.input(Input::Position(i))).collect();
+    let velocities: Vec<Id> = (0..nv).map(|i| pool.input(Input::Velocity(i))).collect();
     let rate_of_change = pool.along_motion(&constraints, &positions, &rates);
     let jacobian = rate_of_change
         .iter()

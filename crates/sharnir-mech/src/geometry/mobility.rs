@@ -20,13 +20,13 @@ use sharnir_cas::UnboundSymbol;
 /// [`UnboundSymbol`] if an expression reads something other than the
 /// runtime parameters and positions (a bug in the derivation).
 pub fn mobility(mechanism: &Mechanism, closure: &LoopClosure) -> Result<Mobility, UnboundSymbol> {
-    let env = |symbol: &str| match Input::parse(symbol)? {
+    let env = |symbol: &Input| match symbol {
         Input::Parameter(name) => mechanism
             .parameters
             .iter()
-            .find(|p| p.name == name)
+            .find(|p| p.name == *name)
             .map(|p| p.default),
-        Input::Position(i) => mechanism.initial_positions.get(i).copied(),
+        Input::Position(i) => mechanism.initial_positions.get(*i).copied(),
         _ => None,
     };
     let residual = mechanism

@@ -53,9 +53,7 @@ fn joint_coordinate(
         None => {
             let (position, velocity) = firsts[index];
             let one = lowering.pool.one();
-            let x = lowering
-                .pool
-                .symbol(&Input::Position(position).symbol_name());
+            let x = lowering.pool.input(Input::Position(position));
             Ok((x, vec![(velocity, one)]))
         }
         Some(mimic) => {
@@ -68,7 +66,7 @@ fn joint_coordinate(
             let multiplier = lowering.expr(spec, &mimic.multiplier)?;
             let offset = lowering.expr(spec, &mimic.offset)?;
             let pool = &mut lowering.pool;
-            let leader_x = pool.symbol(&Input::Position(position).symbol_name());
+            let leader_x = pool.input(Input::Position(position));
             let scaled = pool.mul(multiplier, leader_x);
             Ok((pool.add(scaled, offset), vec![(velocity, multiplier)]))
         }
@@ -197,8 +195,8 @@ fn clearance_contact(
     let coefficients = law(spec, lowering, &clearance.law)?;
     let radius = lowering.expr(spec, &clearance.radius)?;
     let pool = &mut lowering.pool;
-    let x = pool.symbol(&Input::Position(position).symbol_name());
-    let y = pool.symbol(&Input::Position(position + 1).symbol_name());
+    let x = pool.input(Input::Position(position));
+    let y = pool.input(Input::Position(position + 1));
     let (x2, y2) = (pool.powi(x, 2), pool.powi(y, 2));
     let r2 = pool.add(x2, y2);
     let r = pool.sqrt(r2);
@@ -253,7 +251,7 @@ pub(crate) fn friction_forces(
             let terms: Vec<Id> = weights
                 .iter()
                 .map(|&(i, w)| {
-                    let v = pool.symbol(&Input::Velocity(i).symbol_name());
+                    let v = pool.input(Input::Velocity(i));
                     pool.mul(w, v)
                 })
                 .collect();

@@ -34,9 +34,7 @@ impl ExprLowering {
         for p in &spec.parameters {
             if let ParameterValue::Number(value) = p.value {
                 let id = match mode {
-                    ParameterMode::Runtime => {
-                        pool.symbol(&Input::Parameter(p.name.clone()).symbol_name())
-                    }
+                    ParameterMode::Runtime => pool.input(Input::Parameter(p.name.clone())),
                     ParameterMode::Folded => pool.num(Coeff::from_decimal_f64(value)),
                 };
                 parameters.insert(p.name.clone(), id);

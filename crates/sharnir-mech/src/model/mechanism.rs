@@ -110,17 +110,14 @@ fn applied_forces(spec: &Spec, lowering: &mut ExprLowering) -> Result<Option<Vec
         .flat_map(|j| j.velocity_names())
         .collect();
     let pool = &mut lowering.pool;
-    let mut variables = vec![(
-        AppliedForce::TIME.to_owned(),
-        pool.symbol(&Input::Time.symbol_name()),
-    )];
+    let mut variables = vec![(AppliedForce::TIME.to_owned(), pool.input(Input::Time))];
     for (i, name) in positions.iter().enumerate() {
-        variables.push((name.clone(), pool.symbol(&Input::Position(i).symbol_name())));
+        variables.push((name.clone(), pool.input(Input::Position(i))));
     }
     for (i, name) in velocities.iter().enumerate() {
         variables.push((
             format!("{name}{}", AppliedForce::RATE_SUFFIX),
-            pool.symbol(&Input::Velocity(i).symbol_name()),
+            pool.input(Input::Velocity(i)),
         ));
     }
     let zero = lowering.pool.zero();

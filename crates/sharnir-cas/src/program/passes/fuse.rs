@@ -110,9 +110,10 @@ mod tests {
     use crate::coeff::Coeff;
     use crate::pool::Pool;
     use crate::program::{OpCount, Program};
+    use crate::symbol::Symbol;
 
     fn x(name: &str) -> Term {
-        Term::Input(name.to_owned())
+        Term::Input(Symbol::parse(name))
     }
 
     fn mul(a: Term, b: Term) -> Term {
@@ -291,7 +292,8 @@ mod tests {
         );
         assert_eq!(fused.locals.len(), plain.locals.len());
         for trial in 0..200u64 {
-            let env = |name: &str| {
+            let env = |symbol: &Symbol| {
+                let name = symbol.to_string();
                 let k = ["q0", "q1", "qd0", "qd1", "m", "l"]
                     .iter()
                     .position(|n| *n == name)?;
@@ -322,7 +324,7 @@ mod tests {
         let plain = Program::lower(&p, &[e]);
         let fused = plain.fuse_multiply_add();
         assert_eq!(counts(fused.op_count()), (0, 0, 1), "{fused:?}");
-        let env = |_: &str| Some(1.0 + 2f64.powi(-30));
+        let env = |_: &Symbol| Some(1.0 + 2f64.powi(-30));
         assert_eq!(plain.eval(&env).expect("bound"), vec![0.0]);
         assert_eq!(fused.eval(&env).expect("bound"), vec![2f64.powi(-60)]);
     }
@@ -358,7 +360,7 @@ mod tests {
             assert!(after.add + after.fma <= before.add, "{term:?}");
             assert_eq!(after.div, before.div);
             fused_any += after.fma;
-            let env = |name: &str| match name {
+            let env = |symbol: &Symbol| match symbol.to_string().as_str() {
                 "x0" => Some(value(trial * 4)),
                 "x1" => Some(value(trial * 4 + 1)),
                 "x2" => Some(value(trial * 4 + 2)),

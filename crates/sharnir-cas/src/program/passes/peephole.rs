@@ -345,15 +345,16 @@ fn numbered(name: &str, prefix: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::symbol::Symbol;
 
     fn b(t: Term) -> Box<Term> {
         Box::new(t)
     }
     fn x() -> Term {
-        Term::Input("x".into())
+        Term::Input(Symbol::parse("x"))
     }
     fn y() -> Term {
-        Term::Input("y".into())
+        Term::Input(Symbol::parse("y"))
     }
     fn c(v: f64) -> Term {
         Term::Const(v)
@@ -364,7 +365,9 @@ mod tests {
             value,
         }
     }
-    fn env(name: &str) -> Option<f64> {
+    fn env(symbol: &Symbol) -> Option<f64> {
+        let name = symbol.to_string();
+        let name = name.as_str();
         match name {
             "x" => Some(0.7),
             "y" => Some(-1.3),

@@ -184,6 +184,7 @@ mod tests {
     use crate::coeff::Coeff;
     use crate::pool::Pool;
     use crate::program::Program;
+    use crate::symbol::Symbol;
 
     #[test]
     fn a_negated_local_is_stored_positive_when_its_users_absorb_the_sign() {
@@ -202,8 +203,8 @@ mod tests {
         let program = Program::lower(&p, &roots);
         let ops = program.op_count();
         assert_eq!((ops.mul, ops.add), (3, 3), "{program:?}");
-        let env = |n: &str| {
-            let value = match n {
+        let env = |symbol: &Symbol| {
+            let value = match symbol.to_string().as_str() {
                 "a" => 0.7,
                 "b" => -1.3,
                 "c" => 2.1,

@@ -64,8 +64,8 @@ fn positions(mechanism: &Mechanism, rng: &mut Lcg) -> Vec<f64> {
 }
 
 fn evaluate(mechanism: &Mechanism, roots: &[Id], q: &[f64]) -> Vec<f64> {
-    let env = |symbol: &str| match Input::parse(symbol)? {
-        Input::Position(i) => q.get(i).copied(),
+    let env = |symbol: &Input| match symbol {
+        Input::Position(i) => q.get(*i).copied(),
         _ => None,
     };
     mechanism

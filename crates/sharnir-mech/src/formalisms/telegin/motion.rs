@@ -70,8 +70,8 @@ impl Link {
             axis: body.axis,
             axis_in_parent: pool.mat_vec(&body.rotation, body.axis),
             velocity: body.velocity,
-            rate: pool.symbol(&Input::Velocity(body.velocity).symbol_name()),
-            acceleration: pool.symbol(&Input::Acceleration(body.velocity).symbol_name()),
+            rate: pool.input(Input::Velocity(body.velocity)),
+            acceleration: pool.input(Input::Acceleration(body.velocity)),
             mass: body.mass,
             com: body.com,
             inertia: RigidInertia::of_body(pool, body).rotational,
@@ -223,7 +223,7 @@ impl TimeDerivative {
     pub(super) fn new(pool: &mut Pool, bodies: &[TreeBody]) -> TimeDerivative {
         let mut rates = Vec::with_capacity(2 * bodies.len());
         for body in bodies {
-            let symbol = |pool: &mut Pool, input: Input| pool.symbol(&input.symbol_name());
+            let symbol = |pool: &mut Pool, input: Input| pool.input(input);
             let q = symbol(pool, Input::Position(body.position));
             let qd = symbol(pool, Input::Velocity(body.velocity));
             let qdd = symbol(pool, Input::Acceleration(body.velocity));

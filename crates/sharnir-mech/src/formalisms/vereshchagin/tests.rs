@@ -14,8 +14,8 @@ fn single_joint_acceleration(spec_text: &str, q: f64, qd: f64, tau: f64) -> f64 
     let mut mechanism =
         Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("test spec is a tree");
     let qdd = forward_dynamics(&mut mechanism).expect("independent joints");
-    let env = |symbol: &str| match Input::parse(symbol)? {
-        Input::Parameter(name) => values.get(&name).copied(),
+    let env = |symbol: &Input| match symbol {
+        Input::Parameter(name) => values.get(name).copied(),
         Input::Position(0) => Some(q),
         Input::Velocity(0) => Some(qd),
         Input::Force(0) => Some(tau),
