@@ -4,21 +4,18 @@
 //!
 //! Only the helpers a module calls are emitted (an unused private function
 //! would be dead code), at the very end of the module, `sqrt` first and
-//! then the trigonometric ones. The single-precision twin
-//! ([`crate::single_precision`]) cuts the trigonometric helpers off and
-//! appends its own `sin_cos` in `f32` arithmetic, with `sin` and `cos` by
-//! it where the module called them: every sine and cosine of a twin goes
-//! through its `sin_cos`, and no call site changes.
+//! then the trigonometric ones. The single-precision variant's
+//! trigonometric helpers are its own `sin_cos` in `f32` arithmetic
+//! (`single_trig.rs`), with `sin` and `cos` by it where the module calls
+//! them: every sine and cosine of a twin goes through its `sin_cos`, and no
+//! call site changes.
 
+use crate::error::EmitError;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The helpers, in the order they are emitted.
 const HELPERS: [&str; 4] = ["sqrt", "sin_cos", "sin", "cos"];
-
-/// The first line of the documentation of every trigonometric helper: the
-/// single-precision twin cuts the module there.
-pub(crate) const TRIG_MARKER: &str = "/// Trigonometry of this module, by `libm`";
 
 /// Which helpers `tokens` calls, flagged in the order of [`HELPERS`]: the
 /// names written as a plain call, `name(…)`, not as the last segment of a
@@ -34,8 +31,11 @@ pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; 4]) {
     });
 }
 
-/// The helpers flagged in `used`, in the order of [`HELPERS`].
-pub(crate) fn helpers(used: &[bool; 4]) -> TokenStream {
+/// The helpers flagged in `used`, in the order of [`HELPERS`]; with
+/// `single_precision`, the trigonometric ones are the single-precision
+/// routine's (its `sin_cos` always, public, so a twin offers it whether or
+/// not its own code calls it).
+pub(crate) fn helpers(used: &[bool; 4], single_precision: bool) -> Result<TokenStream, EmitError> {
     let [sqrt, sin_cos, sin, cos] = *used;
     let mut items = TokenStream::new();
     if sqrt {
@@ -46,6 +46,21 @@ pub(crate) fn helpers(used: &[bool; 4]) -> TokenStream {
                 libm::Libm::<Real>::sqrt(x)
             }
         });
+    }
+    if single_precision {
+        let routine = |text: &str| {
+            text.parse::<TokenStream>().map_err(|e| {
+                EmitError::Internal(format!("the single-precision routine does not parse: {e}"))
+            })
+        };
+        items.extend(routine(crate::single_trig::SIN_COS)?);
+        if sin {
+            items.extend(routine(crate::single_trig::SIN)?);
+        }
+        if cos {
+            items.extend(routine(crate::single_trig::COS)?);
+        }
+        return Ok(items);
     }
     if sin_cos {
         items.extend(quote! {
@@ -75,28 +90,7 @@ pub(crate) fn helpers(used: &[bool; 4]) -> TokenStream {
             }
         });
     }
-    items
-}
-
-/// `source` (a module ending with its helpers) with the trigonometric
-/// helpers replaced by the single-precision routine: its `sin_cos` always,
-/// and `sin` and `cos` by it where `source` had them.
-pub(crate) fn single_precision_trig(source: &str) -> String {
-    let (kept, trig) = match source.find(TRIG_MARKER) {
-        Some(at) => source.split_at(at),
-        None => (source, ""),
-    };
-    let has = |name: &str| trig.contains(&format!("\nfn {name}(x: Real) -> Real {{"));
-    let mut out = String::with_capacity(source.len() + 2048);
-    out.push_str(kept);
-    out.push_str(crate::single_trig::SIN_COS);
-    if has("sin") {
-        out.push_str(crate::single_trig::SIN);
-    }
-    if has("cos") {
-        out.push_str(crate::single_trig::COS);
-    }
-    out
+    Ok(items)
 }
 
 #[cfg(test)]
@@ -131,10 +125,9 @@ mod tests {
 
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let helpers = helpers(&[true, true, false, true]);
+        let helpers = helpers(&[true, true, false, true], true).expect("parses");
         let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
-        let source = prettyplease::unparse(&file);
-        let twin = single_precision_trig(&source);
+        let twin = prettyplease::unparse(&file);
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));
         assert!(twin.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(twin.contains("\nfn cos(x: Real) -> Real"));

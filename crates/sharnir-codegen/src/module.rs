@@ -243,7 +243,7 @@ fn render(
     for item in &items {
         crate::math::called(item, &mut used);
     }
-    let helpers = crate::math::helpers(&used);
+    let helpers = crate::math::helpers(&used, variant.single_precision)?;
     let tokens = quote! {
         #preamble
         #(#items)*
@@ -251,15 +251,7 @@ fn render(
     };
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
-    let body = prettyplease::unparse(&file);
-    // The single-precision variant's sines and cosines: its own, in `f32`
-    // arithmetic, in place of the `libm` helpers at the module's end.
-    let body = if variant.single_precision {
-        crate::math::single_precision_trig(&body)
-    } else {
-        body
-    };
-    Ok((body, op_counts))
+    Ok((prettyplease::unparse(&file), op_counts))
 }
 
 /// `OpCount { … }` for `ops`, with the `fma` field only in fused modules

@@ -8,8 +8,8 @@
 //! turns, where the reduction is exact) the error is at most 2 ulp of 1
 //! (`tests/single_precision.rs` measures it); beyond, it calls `libm`.
 
-/// The routine, as emitted at the end of every `_f32` twin (formatted as
-/// `prettyplease` formats it, so the module stays byte-stable).
+/// The routine, the last helper of every `_f32` twin: Rust source parsed
+/// into the module's tokens by `math::helpers` and printed with the rest.
 pub(crate) const SIN_COS: &str = r#"/// Sine and cosine of `x` in single-precision arithmetic throughout: `libm`'s
 /// `sincosf` reduces the argument in double precision, which a 32-bit
 /// floating-point unit does in software. Cody–Waite reduction by π/2 (exact
@@ -30,7 +30,8 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
     let r = ((x - kf * PIO2_1) - kf * PIO2_2) - kf * PIO2_3;
     let z = r * r;
     let s = ((-1.951_529_6e-4 * z + 8.332_161e-3) * z - 0.166_666_55) * z * r + r;
-    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z - 0.5 * z + 1.0;
+    let c = ((2.443_315_7e-5 * z - 1.388_731_6e-3) * z + 4.166_664_6e-2) * z * z
+        - 0.5 * z + 1.0;
     match k & 3 {
         0 => (s, c),
         1 => (c, -s),
