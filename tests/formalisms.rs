@@ -25,7 +25,7 @@ use sharnir_mech::formalisms::joint_space::JointSpace;
 use sharnir_mech::formalisms::rnea::PointAcceleration;
 use sharnir_mech::formalisms::{joint_space, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_tests::oracle::{load_spec, relative_error, specs_dir, Oracle, States};
+use sharnir_tests::oracle::{bundled_specs, load_spec, relative_error, Oracle, States};
 use std::collections::HashMap;
 
 const TOLERANCE: f64 = 1e-10;
@@ -33,18 +33,6 @@ const STATES: usize = 20;
 /// The state arrays are drawn this long and cut to each mechanism's size,
 /// so that one loop covers specs of every size.
 const MAX_COORDINATES: usize = 32;
-
-fn bundled_specs() -> Vec<String> {
-    let mut stems: Vec<String> = std::fs::read_dir(specs_dir())
-        .expect("specs/ exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
-        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
-        .collect();
-    stems.sort();
-    stems
-}
 
 /// Every output under comparison, as expressions in one pool.
 struct Derivations {

@@ -5,21 +5,9 @@
 
 use sharnir_codegen::{plan, PlanOptions, Variant};
 use sharnir_mech::{Mechanism, ParameterMode};
-use sharnir_tests::oracle::{load_spec, specs_dir};
+use sharnir_tests::oracle::{bundled_specs, load_spec};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-
-fn bundled_specs() -> Vec<String> {
-    let mut stems: Vec<String> = std::fs::read_dir(specs_dir())
-        .expect("specs/ exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
-        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
-        .collect();
-    stems.sort();
-    stems
-}
 
 fn generated_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

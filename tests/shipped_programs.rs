@@ -6,7 +6,7 @@
 
 use sharnir_codegen::{plan, Plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_tests::oracle::{load_spec, relative_error, specs_dir, Oracle, States};
+use sharnir_tests::oracle::{bundled_specs, load_spec, relative_error, Oracle, States};
 use std::collections::BTreeMap;
 
 /// Agreement of every checked output with the oracle, relative to the
@@ -20,18 +20,6 @@ const STATES: usize = 3;
 
 /// Room for the largest bundled mechanism's coordinates.
 const MAX_COORDINATES: usize = 64;
-
-fn bundled_specs() -> Vec<String> {
-    let mut stems: Vec<String> = std::fs::read_dir(specs_dir())
-        .expect("specs/ exists")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
-        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
-        .collect();
-    stems.sort();
-    stems
-}
 
 /// One state's inputs, read by the plan's programs.
 struct Inputs<'a> {

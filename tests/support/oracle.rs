@@ -29,6 +29,20 @@ pub fn specs_dir() -> PathBuf {
         .join("specs")
 }
 
+/// The file stems of every bundled spec, sorted: the end-to-end tests
+/// iterate over them, so a new spec is covered without editing a list.
+pub fn bundled_specs() -> Vec<String> {
+    let mut stems: Vec<String> = std::fs::read_dir(specs_dir())
+        .unwrap_or_else(|e| panic!("specs/: {e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
+        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_owned))
+        .collect();
+    stems.sort();
+    stems
+}
+
 /// Loads and validates a bundled spec by file stem (`"telegin6"`).
 pub fn load_spec(stem: &str) -> sharnir_spec::Spec {
     let path = specs_dir().join(format!("{stem}.spec"));

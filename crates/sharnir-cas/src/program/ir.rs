@@ -253,6 +253,22 @@ pub struct Program {
 }
 
 impl Program {
+    /// The same program with every local's value and every output
+    /// rewritten by `rewrite` (a pass that keeps the program's shape).
+    pub(crate) fn map_terms(&self, rewrite: impl Fn(&Term) -> Term) -> Program {
+        Program {
+            locals: self
+                .locals
+                .iter()
+                .map(|local| Local {
+                    name: local.name.clone(),
+                    value: rewrite(&local.value),
+                })
+                .collect(),
+            outputs: self.outputs.iter().map(rewrite).collect(),
+        }
+    }
+
     /// Operation count of the whole program.
     pub fn op_count(&self) -> OpCount {
         let mut ops = OpCount::default();

@@ -58,17 +58,7 @@ impl Program {
     /// The same program with the common factors of every sum's products
     /// taken out (Horner's rule, see `passes/factor.rs`).
     fn factored(&self) -> Program {
-        Program {
-            locals: self
-                .locals
-                .iter()
-                .map(|local| Local {
-                    name: local.name.clone(),
-                    value: passes::factor::factor(&local.value),
-                })
-                .collect(),
-            outputs: self.outputs.iter().map(passes::factor::factor).collect(),
-        }
+        self.map_terms(passes::factor::factor)
     }
 }
 

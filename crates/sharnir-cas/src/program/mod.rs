@@ -39,16 +39,6 @@ impl Program {
     /// differ from this program's in the last bits (one rounding instead of
     /// two per fused operation, and sums reassociated). See `passes/fuse.rs`.
     pub fn fuse_multiply_add(&self) -> Program {
-        Program {
-            locals: self
-                .locals
-                .iter()
-                .map(|local| Local {
-                    name: local.name.clone(),
-                    value: passes::fuse::fuse(&local.value),
-                })
-                .collect(),
-            outputs: self.outputs.iter().map(passes::fuse::fuse).collect(),
-        }
+        self.map_terms(passes::fuse::fuse)
     }
 }
