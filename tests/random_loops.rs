@@ -77,6 +77,8 @@ struct Pipeline {
     jacobian: Program,
     /// `J̇ v`, over `q` and `v`.
     bias: Program,
+    /// The same by one derivative walk (`LoopClosure::bias_by_one_walk`).
+    bias_by_one_walk: Program,
 }
 
 /// Symbol values: parameters by name, `q` and `v` by index; anything else
@@ -112,6 +114,7 @@ impl Pipeline {
             constraints: lower(&closure.constraints),
             jacobian: lower(&closure.jacobian.concat()),
             bias: lower(&closure.bias),
+            bias_by_one_walk: lower(&closure.bias_by_one_walk),
         })
     }
 
@@ -142,6 +145,16 @@ impl Pipeline {
         v: &[f64],
     ) -> Result<Vec<f64>, String> {
         Pipeline::run(&self.bias, values, q, v)
+    }
+
+    /// `J̇ v` by one derivative walk, the form the plan may take instead.
+    fn bias_by_one_walk(
+        &self,
+        values: &BTreeMap<String, f64>,
+        q: &[f64],
+        v: &[f64],
+    ) -> Result<Vec<f64>, String> {
+        Pipeline::run(&self.bias_by_one_walk, values, q, v)
     }
 }
 
@@ -258,10 +271,17 @@ fn check_state(
             .take(pipeline.rows.len())
             .collect())
     };
+    let along = derivative(j_v, STEP)?;
     expect(
         "J̇ v vs central differences of J v along the motion",
         &pipeline.bias(values, q, v)?,
-        &derivative(j_v, STEP)?,
+        &along,
+        DIFFERENCE_TOLERANCE,
+    )?;
+    expect(
+        "J̇ v by one derivative walk vs central differences of J v",
+        &pipeline.bias_by_one_walk(values, q, v)?,
+        &along,
         DIFFERENCE_TOLERANCE,
     )?;
     Ok(())

@@ -47,10 +47,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 8 | 7 | 0 | 0 | 2 | 2 |
 //! | `constraint_jacobian` | 14 | 15 | 0 | 0 | 2 | 2 |
-//! | `constraint_bias` | 36 | 33 | 0 | 0 | 2 | 2 |
+//! | `constraint_bias` | 36 | 32 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 118 | 107 | 26 | 5 | 6 | 6 |
-//! | `cut_joint_reactions` | 122 | 110 | 26 | 5 | 7 | 7 |
+//! | `constrained_forward_dynamics` | 118 | 106 | 26 | 5 | 6 | 6 |
+//! | `cut_joint_reactions` | 122 | 109 | 26 | 5 | 7 | 7 |
 //! | `dependent_velocities` | 31 | 32 | 5 | 2 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 51 | 43 | 5 | 2 | 4 | 4 |
 
@@ -843,23 +843,23 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
     let t2 = sin(t0);
-    let t3 = p.l * t2;
-    let t4 = p.l * t1;
-    let t5 = p.a * c_q0 + t4;
+    let t3 = p.l * t1;
+    let t4 = p.l * t2;
+    let t5 = p.a * c_q0 + t3;
     let t6 = q[2] - t5;
-    let t7 = p.a * s_q0 + t3;
+    let t7 = p.a * s_q0 + t4;
     let t8 = p.e - t7;
-    let t9 = t1 * t8 - t2 * t6;
-    let t10 = -t1 * t6 - t2 * t8;
+    let t9 = -t1 * t6 - t2 * t8;
+    let t10 = t1 * t8 - t2 * t6;
     [
-        [t9 + t1 * t7 - t2 * t5, t9, t1],
-        [t10 - t1 * t5 - t2 * t7, t10 - t2 * t3 - t1 * t4, -t2],
+        [t1 * t7 + t10 - t2 * t5, t10, t1],
+        [t9 - t1 * t5 - t2 * t7, t9 - t2 * t4 - t1 * t3, -t2],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
     mul: 36,
-    add: 33,
+    add: 32,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -878,31 +878,31 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
     let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = q[0] + q[1];
-    let t1 = cos(t0);
-    let t2 = sin(t0);
-    let t3 = p.l * t2;
-    let t4 = p.l * t1;
-    let t5 = -p.a * c_q0 - t4;
-    let t6 = q[2] + t5;
-    let t7 = p.a * s_q0 + t3;
-    let t8 = p.e - t7;
-    let t9 = t2 * t5;
-    let t10 = t1 * t5;
-    let t11 = -t1 * t6 - t2 * t8;
-    let t12 = t11 - t2 * t7;
-    let t13 = t10 + t12;
-    let t14 = qd[2] * t2;
-    let t15 = t2 * t6 - t1 * t8;
-    let t16 = t15 - t1 * t7;
-    let t17 = t16 - t9;
-    let t18 = qd[2] * t1;
+    let t0 = p.a * c_q0;
+    let t1 = p.a * s_q0;
+    let t2 = t0 * qd[0];
+    let t3 = q[0] + q[1];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = p.l * t4;
+    let t7 = p.l * t5;
+    let t8 = t0 + t6;
+    let t9 = q[2] - t8;
+    let t10 = t1 + t7;
+    let t11 = p.e - t10;
+    let t12 = t5 * (qd[0] + qd[1]);
+    let t13 = t4 * (qd[0] + qd[1]);
+    let t14 = t1 * qd[0] + p.l * t12;
+    let t15 = qd[2] + t14;
+    let t16 = -t2 - p.l * t13;
+    let t17 = t2 + p.l * t13;
+    let t18 = t4 * t16 - t9 * t13 - t11 * t12 - t5 * t15;
+    let t19 = t9 * t12 - t11 * t13 - t4 * t15 - t5 * t16;
     [
-        qd[0] * (qd[0] * (2.0 * t10 + t12 - t1 * t5) + qd[1] * t13 - t14)
-            + qd[1] * (qd[0] * t13 + qd[1] * (t11 - t2 * t3 - t1 * t4) - t14)
-            - qd[2] * (t2 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t16 + t2 * t5 - 2.0 * t9) + qd[1] * t17 - t18)
-            + qd[1] * (qd[0] * t17 + qd[1] * t15 - t18) - qd[2] * (t1 * (qd[0] + qd[1])),
+        qd[0] * (t4 * t17 + t5 * t14 + t18 - t10 * t12 - t8 * t13) + qd[1] * t18
+            - qd[2] * t12,
+        qd[0] * (t8 * t12 + t4 * t14 + t19 - t10 * t13 - t5 * t17)
+            + qd[1] * (t19 + 2.0 * (t6 * t12 - t7 * t13)) - qd[2] * t13,
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1084,7 +1084,7 @@ fn semidefinite_solve<const N: usize>(
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
     mul: 118,
-    add: 107,
+    add: 106,
     div: 26,
     sqrt: 5,
     sin: 6,
@@ -1155,7 +1155,7 @@ pub fn constrained_forward_dynamics_with(
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
     mul: 122,
-    add: 110,
+    add: 109,
     div: 26,
     sqrt: 5,
     sin: 7,

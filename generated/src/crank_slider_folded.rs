@@ -722,9 +722,9 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t4 = q[2] + t3;
     let t5 = 0.1 * s_q0 + 0.35 * t2;
     let t6 = 0.02 - t5;
-    let t7 = t1 * t6 - t2 * t4;
-    let t8 = t1 * t4 + t2 * t6;
-    [[t7 + t1 * t5 + t2 * t3, t7, t1], [t1 * t3 - t8 - t2 * t5, -0.35 - t8, -t2]]
+    let t7 = t1 * t4 + t2 * t6;
+    let t8 = t1 * t6 - t2 * t4;
+    [[t1 * t5 + t2 * t3 + t8, t8, t1], [t1 * t3 - t7 - t2 * t5, -0.35 - t7, -t2]]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
@@ -758,21 +758,21 @@ pub fn constraint_bias_with(
     let t4 = q[2] + t3;
     let t5 = 0.1 * s_q0 + 0.35 * t2;
     let t6 = 0.02 - t5;
-    let t7 = t2 * t3;
-    let t8 = t1 * t3;
+    let t7 = t1 * t3;
+    let t8 = qd[2] * t2;
     let t9 = -t1 * t4 - t2 * t6;
     let t10 = t9 - t2 * t5;
-    let t11 = t8 + t10;
-    let t12 = qd[2] * t2;
+    let t11 = t7 + t10;
+    let t12 = t2 * t3;
     let t13 = t2 * t4 - t1 * t6;
     let t14 = t13 - t1 * t5;
-    let t15 = t14 - t7;
+    let t15 = t14 - t12;
     let t16 = qd[2] * t1;
     [
-        qd[0] * (qd[0] * (2.0 * t8 + t10 - t1 * t3) + qd[1] * t11 - t12)
-            + qd[1] * (qd[0] * t11 + qd[1] * (t9 - 0.35) - t12)
+        qd[0] * (qd[0] * (2.0 * t7 + t10 - t1 * t3) + qd[1] * t11 - t8)
+            + qd[1] * (qd[0] * t11 + qd[1] * (t9 - 0.35) - t8)
             - qd[2] * (t2 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t14 + t2 * t3 - 2.0 * t7) + qd[1] * t15 - t16)
+        qd[0] * (qd[0] * (t14 + t2 * t3 - 2.0 * t12) + qd[1] * t15 - t16)
             + qd[1] * (qd[0] * t15 + qd[1] * t13 - t16) - qd[2] * (t1 * (qd[0] + qd[1])),
     ]
 }

@@ -40,7 +40,7 @@
 //! | `forward_dynamics` | 472 | 222 | 8 | 0 | 11 | 11 |
 //! | `coriolis_matrix` | 328 | 158 | 0 | 0 | 9 | 9 |
 //! | `energy` | 138 | 67 | 0 | 0 | 11 | 11 |
-//! | `body_poses` | 66 | 40 | 0 | 0 | 11 | 11 |
+//! | `body_poses` | 65 | 40 | 0 | 0 | 11 | 11 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 143 | 76 | 0 | 0 | 12 | 12 |
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -48,10 +48,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 100 | 66 | 0 | 0 | 11 | 11 |
 //! | `constraint_jacobian` | 327 | 227 | 0 | 0 | 11 | 11 |
-//! | `constraint_bias` | 1014 | 855 | 0 | 0 | 11 | 11 |
+//! | `constraint_bias` | 825 | 692 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3838 | 3411 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 3928 | 3457 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3649 | 3248 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 3739 | 3294 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1508 | 1326 | 76 | 8 | 22 | 22 |
 
@@ -1014,35 +1014,37 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q9, c_q9) = sin_cos(q[9]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t6) = sin_cos(t3);
-    let t5 = s_q10 * t4;
-    let t7 = q[1] + q[5];
-    let t8 = cos(t7);
-    let t9 = sin(t7);
-    let t10 = q[2] + q[7];
-    let t11 = cos(t10);
-    let t12 = sin(t10);
-    let t13 = t1 * d.k24;
-    let t14 = t5 * t13;
-    let t15 = p.g * (c_q10 * t6 - t2 * t5) * d.k7;
-    let t16 = c_q4 * (c_q9 * t15 - s_q9 * t14 - t6 * d.k25)
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + q[7];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[4] + q[9];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = s_q10 * t2;
+    let t13 = t11 * d.k24;
+    let t14 = t12 * t13;
+    let t15 = p.g * (c_q10 * t1 - t10 * t12) * d.k7;
+    let t16 = c_q4 * (c_q9 * t15 - s_q9 * t14 - t1 * d.k25)
         - s_q4 * (c_q9 * t14 + s_q9 * t15);
-    let t17 = c_q6 * t8 * d.k26;
-    let t18 = c_q8 * t11 * d.k26;
-    let t19 = c_q10 * t4 * t13;
+    let t17 = c_q6 * t4 * d.k26;
+    let t18 = c_q8 * t7 * d.k26;
+    let t19 = c_q10 * t2 * t13;
     [
         t16 - c_q0 * d.k1,
         -0.5 * t17 - c_q1 * d.k10,
         -0.5 * t18 - c_q2 * d.k10,
         t16,
-        s_q4 * t4 * d.k25 - t19,
+        s_q4 * t2 * d.k25 - t19,
         -0.5 * t17,
-        0.5 * (s_q6 * t9 * d.k26),
+        0.5 * (s_q6 * t5 * d.k26),
         -0.5 * t18,
-        0.5 * (s_q8 * t12 * d.k26),
+        0.5 * (s_q8 * t8 * d.k26),
         -t19,
         t15,
     ]
@@ -1591,101 +1593,102 @@ pub fn coriolis_matrix_with(
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q9, c_q9) = sin_cos(q[9]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = qd[0] + qd[3];
-    let t1 = qd[1] + qd[5];
-    let t2 = qd[2] + qd[7];
-    let t3 = qd[4] + qd[9];
-    let t4 = c_q4 * t0;
-    let t5 = p.lb * t4;
-    let t6 = p.la * qd[0];
-    let t7 = c_q3 * s_q4;
-    let t8 = 2.0 * (s_q4 * t5 + t6 * t7);
-    let t9 = -2.0 * (c_q4 * (c_q3 * t6 + t5));
-    let t10 = s_q4 * qd[4];
+    let t0 = s_q4 * qd[4];
+    let t1 = qd[0] + qd[3];
+    let t2 = qd[1] + qd[5];
+    let t3 = qd[2] + qd[7];
+    let t4 = qd[4] + qd[9];
+    let t5 = c_q4 * t1;
+    let t6 = p.lb * t5;
+    let t7 = p.la * qd[0];
+    let t8 = c_q3 * s_q4;
+    let t9 = 2.0 * (s_q4 * t6 + t7 * t8);
+    let t10 = -2.0 * (c_q4 * (c_q3 * t7 + t6));
     let t11 = p.lb * c_q10;
-    let t12 = s_q4 * t0;
+    let t12 = s_q4 * t1;
     let t13 = q[4] + q[9];
-    let (t14, t16) = sin_cos(t13);
-    let t15 = t0 * t14;
-    let t17 = t0 * t16;
-    let t18 = c_q10 * t14;
-    let t19 = t0 * t18 - s_q10 * t3;
-    let t20 = s_q10 * t14;
-    let t21 = c_q10 * t3 + t0 * t20;
-    let t22 = qd[10] + t17;
-    let t23 = t16 * (qd[9] + qd[4]);
-    let t24 = qd[10] * t18 + s_q10 * t23;
-    let t25 = -t14 * (qd[9] + qd[4]);
-    let t26 = -2.0 * (t16 * t22 + t20 * t21);
-    let t27 = t18 * t21 + t19 * t20 - t25;
-    let t28 = t16 * t19;
-    let t29 = t24 + t18 * t22 + t28;
-    let t30 = s_q10 * (t17 - qd[10]);
-    let t31 = s_q10 * t21;
-    let t32 = t15 + c_q10 * t19 - t31;
-    let t33 = s_q10 * t22;
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = t14 * (qd[4] + qd[9]);
+    let t17 = -t15 * (qd[4] + qd[9]);
+    let t18 = t1 * t15;
+    let t19 = t1 * t14;
+    let t20 = c_q10 * t15;
+    let t21 = t1 * t20 - s_q10 * t4;
+    let t22 = s_q10 * t15;
+    let t23 = c_q10 * t4 + t1 * t22;
+    let t24 = qd[10] + t19;
+    let t25 = qd[10] * t20 + s_q10 * t16;
+    let t26 = -2.0 * (t14 * t24 + t22 * t23);
+    let t27 = t20 * t23 + t21 * t22 - t17;
+    let t28 = t14 * t21;
+    let t29 = t25 + t20 * t24 + t28;
+    let t30 = s_q10 * (t19 - qd[10]);
+    let t31 = s_q10 * t23;
+    let t32 = t18 + c_q10 * t21 - t31;
+    let t33 = s_q10 * t24;
     let t34 = t30 - t33;
-    let t35 = 2.0 * t19;
+    let t35 = 2.0 * t21;
     let t36 = c_q4 * qd[4];
-    let t37 = t22 * d.k5;
-    let t38 = t21 * d.k5;
-    let t39 = t22 * d.k6;
-    let t40 = t21 * d.k6;
-    let t41 = t20 * (t37 - t39) + t16 * (t38 - t40);
-    let t42 = t24 * d.k5 + t18 * t39 + t28 * d.k6;
-    let t43 = t42 - (c_q9 * t8 - s_q9 * t9) * d.k7;
+    let t37 = t24 * d.k5;
+    let t38 = t23 * d.k5;
+    let t39 = t24 * d.k6;
+    let t40 = t23 * d.k6;
+    let t41 = t22 * (t37 - t39) + t14 * (t38 - t40);
+    let t42 = t25 * d.k5 + t20 * t39 + t28 * d.k6;
+    let t43 = t42 - (c_q9 * t9 - s_q9 * t10) * d.k7;
     let t44 = c_q10 * t41
-        + d.k4 * (0.08333333333333333 * t23 + 0.08333333333333333 * t3 * t16);
+        + d.k4 * (0.08333333333333333 * t16 + 0.08333333333333333 * t4 * t14);
     let t45 = s_q10 * t43 + t44;
-    let t46 = t19 * d.k5;
-    let t47 = t25 * d.k6 - t18 * t38 - t20 * t46;
-    let t48 = (2.0 * c_q10 * (p.lb * t10 - s_q3 * t6) + s_q10 * (s_q9 * t8 + c_q9 * t9))
+    let t46 = t21 * d.k5;
+    let t47 = t17 * d.k6 - t20 * t38 - t22 * t46;
+    let t48 = (2.0 * c_q10 * (p.lb * t0 - s_q3 * t7) + s_q10 * (s_q9 * t9 + c_q9 * t10))
         * d.k7 + t47;
     let t49 = t36 * (d.k2 + d.k3);
     let t50 = qd[0] * d.k48;
     let t51 = s_q10 * d.k7;
     let t52 = c_q10 * d.k7;
     let t53 = t26 * t51 - t27 * t52;
-    let t54 = t10 * (d.k3 - d.k2) - p.lb * t53;
+    let t54 = t0 * (d.k3 - d.k2) - p.lb * t53;
     let t55 = -t26 * t52 - t27 * t51;
     let t56 = s_q9 * d.k7;
-    let t57 = s_q4 * t4;
+    let t57 = s_q4 * t5;
     let t58 = c_q9 * d.k7;
     let t59 = s_q9 * t55 - t29 * t58;
     let t60 = p.la
-        * (c_q3 * (t53 + 2.0 * t10 * d.k8)
+        * (c_q3 * (t53 + 2.0 * t0 * d.k8)
             - s_q3
-                * (c_q4 * (c_q9 * t55 + t29 * t56 - 2.0 * c_q4 * t4 * d.k8)
+                * (c_q4 * (c_q9 * t55 + t29 * t56 - 2.0 * c_q4 * t5 * d.k8)
                     - s_q4 * (2.0 * d.k8 * t57 + t59)));
     let t61 = s_q4 * (c_q9 * t45 + t49 - s_q9 * t48)
         + c_q4 * (2.0 * s_q3 * t50 + s_q9 * t45 + c_q9 * t48 + t54);
-    let t62 = t42 - 2.0 * t4 * t14 * d.k14;
+    let t62 = t42 - 2.0 * t5 * t15 * d.k14;
     let t63 = t44 + s_q10 * t62;
-    let t64 = t47 + 2.0 * (t10 * t11 - s_q10 * t5 * t16) * d.k7;
+    let t64 = t47 + 2.0 * (t0 * t11 - s_q10 * t6 * t14) * d.k7;
     let t65 = s_q4 * (t49 + c_q9 * t63 - s_q9 * t64)
         + c_q4 * (t54 + s_q9 * t63 + c_q9 * t64);
-    let t66 = t17 * d.k4;
+    let t66 = t19 * d.k4;
     let t67 = c_q10 * (t37 - t39);
     let t68 = t30 * d.k5 - t33 * d.k6;
     let t69 = t68 - 2.0 * s_q9 * qd[4] * d.k14;
     let t70 = 0.16666666666666666 * t66 + c_q10 * t67;
     let t71 = s_q10 * t69 + t70;
-    let t72 = s_q10 * t38 - c_q10 * t46 - t15 * d.k6;
+    let t72 = s_q10 * t38 - c_q10 * t46 - t18 * d.k6;
     let t73 = 2.0 * (t11 * t12 - p.lb * c_q9 * s_q10 * qd[4]) * d.k7 + t72;
     let t74 = t52 * (-2.0 * t31 - t32);
     let t75 = p.lb * t74;
-    let t76 = 2.0 * c_q10 * t21 * t52 - t32 * t51;
+    let t76 = 2.0 * c_q10 * t23 * t52 - t32 * t51;
     let t77 = c_q9 * t76 + t34 * t56;
     let t78 = s_q9 * t76 - t34 * t58;
     let t79 = s_q4 * t78;
-    let t80 = s_q4 * (c_q9 * t71 + t4 * (d.k2 + d.k3) - s_q9 * t73)
+    let t80 = s_q4 * (c_q9 * t71 + t5 * (d.k2 + d.k3) - s_q9 * t73)
         + c_q4 * (s_q9 * t71 + c_q9 * t73 + t12 * (d.k3 - d.k2) - t75);
     let t81 = t70 + s_q10 * t68;
     let t82 = s_q4 * (c_q9 * t81 - s_q9 * t72) + c_q4 * (s_q9 * t81 + c_q9 * t72 - t75);
     let t83 = t38 - t40;
-    let t84 = t46 + t19 * d.k6;
+    let t84 = t46 + t21 * d.k6;
     let t85 = c_q10 * t83 + s_q10 * t84;
-    let t86 = t22 * t52;
+    let t86 = t24 * t52;
     let t87 = 2.0 * s_q9 * t86 - t35 * t58;
     let t88 = s_q4 * c_q9 * t85 + c_q4 * (s_q9 * t85 + 2.0 * t33 * d.k14);
     let t89 = c_q6 * qd[6];
@@ -1694,9 +1697,9 @@ pub fn coriolis_matrix_with(
     let t92 = qd[1] * d.k19;
     let t93 = t91 * (d.k12 - 0.3333333333333333 * d.k11);
     let t94 = c_q5 * d.k13;
-    let t95 = s_q6 * t1;
+    let t95 = s_q6 * t2;
     let t96 = c_q6 * d.k13;
-    let t97 = c_q6 * t1;
+    let t97 = c_q6 * t2;
     let t98 = p.la * (t91 * t94 + s_q5 * (t96 * (s_q6 * t95 + c_q6 * t97)));
     let t99 = t90 + c_q6 * (s_q5 * t92 + t93);
     let t100 = t90 + c_q6 * t93;
@@ -1709,9 +1712,9 @@ pub fn coriolis_matrix_with(
     let t106 = qd[2] * d.k19;
     let t107 = t105 * (d.k12 - 0.3333333333333333 * d.k11);
     let t108 = c_q7 * d.k13;
-    let t109 = s_q8 * t2;
+    let t109 = s_q8 * t3;
     let t110 = c_q8 * d.k13;
-    let t111 = c_q8 * t2;
+    let t111 = c_q8 * t3;
     let t112 = p.la * (t105 * t108 + s_q7 * (t110 * (s_q8 * t109 + c_q8 * t111)));
     let t113 = t104 + c_q8 * (s_q7 * t106 + t107);
     let t114 = t104 + c_q8 * t107;
@@ -1719,7 +1722,7 @@ pub fn coriolis_matrix_with(
     let t116 = s_q8 * t111 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8 * (t115 - 0.3333333333333333 * d.k11 * t109);
     let t117 = p.lb * t59 - 2.0 * d.k3 * t57;
-    let t118 = -0.16666666666666666 * t14 * t66 - s_q10 * t41;
+    let t118 = -0.16666666666666666 * t15 * t66 - s_q10 * t41;
     let t119 = c_q10 * t43 + t118;
     let t120 = t118 + c_q10 * t62;
     let t121 = s_q10 * t67;
@@ -1792,7 +1795,7 @@ pub fn coriolis_matrix_with(
             0.5 * t88,
         ],
         [
-            0.5 * (2.0 * t7 * t50 + t117 + t119),
+            0.5 * (2.0 * t8 * t50 + t117 + t119),
             0.0,
             0.0,
             0.5 * (t117 + t120),
@@ -1949,7 +1952,7 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 66,
+    mul: 65,
     add: 40,
     div: 0,
     sqrt: 0,
@@ -1977,29 +1980,32 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t2 = q[4] + q[9];
-    let (t3, t4) = sin_cos(t2);
-    let t5 = q[0] + q[3];
-    let (t6, t7) = sin_cos(t5);
-    let t8 = q[1] + q[5];
+    let t2 = q[0] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = q[1] + q[5];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = q[2] + q[7];
     let t9 = cos(t8);
     let t10 = sin(t8);
-    let t11 = q[2] + q[7];
-    let t12 = cos(t11);
-    let t13 = sin(t11);
-    let t14 = p.lb * c_q4;
-    let t15 = c_q10 * t4;
-    let t16 = s_q10 * t7;
-    let t17 = t6 * t15 + t16;
-    let t18 = s_q10 * t6;
-    let t19 = t7 * t15 - t18;
-    let t20 = c_q10 * t3;
-    let t21 = s_q6 * d.k56;
-    let t22 = c_q6 * t9;
-    let t23 = s_q6 * d.k54;
-    let t24 = s_q8 * d.k61;
-    let t25 = c_q8 * t12;
-    let t26 = s_q8 * d.k59;
+    let t11 = p.lb * c_q4;
+    let t12 = q[4] + q[9];
+    let t13 = cos(t12);
+    let t14 = sin(t12);
+    let t15 = c_q10 * t3;
+    let t16 = s_q10 * t4;
+    let t17 = t13 * t15 - t16;
+    let t18 = s_q10 * t3;
+    let t19 = c_q10 * t4;
+    let t20 = t18 + t13 * t19;
+    let t21 = c_q10 * t14;
+    let t22 = s_q6 * d.k56;
+    let t23 = c_q6 * t6;
+    let t24 = s_q6 * d.k54;
+    let t25 = s_q8 * d.k61;
+    let t26 = c_q8 * t9;
+    let t27 = s_q8 * d.k59;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -2023,38 +2029,38 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [c_q4 * t7, -s_q4 * t7, t6],
+                [c_q4 * t3, -s_q4 * t3, t4],
                 [s_q4, c_q4, 0.0],
-                [-c_q4 * t6, s_q4 * t6, t7],
+                [-c_q4 * t4, s_q4 * t4, t3],
             ],
             position: [t1, 0.0, -t0],
         },
         Pose {
             rotation: [
-                [d.k54 * t22 - t21, -c_q6 * d.k56 - t9 * t23, t10 * d.k54],
-                [t23 + d.k56 * t22, c_q6 * d.k54 - t9 * t21, t10 * d.k56],
-                [-c_q6 * t10, s_q6 * t10, t9],
+                [d.k54 * t23 - t22, -c_q6 * d.k56 - t6 * t24, t7 * d.k54],
+                [t24 + d.k56 * t23, c_q6 * d.k54 - t6 * t22, t7 * d.k56],
+                [-c_q6 * t7, s_q6 * t7, t6],
             ],
             position: [d.k57 + c_q1 * d.k64, d.k58 + c_q1 * d.k65, -p.la * s_q1],
         },
         Pose {
             rotation: [
-                [d.k59 * t25 - t24, -c_q8 * d.k61 - t12 * t26, t13 * d.k59],
-                [t26 + d.k61 * t25, c_q8 * d.k59 - t12 * t24, t13 * d.k61],
-                [-c_q8 * t13, s_q8 * t13, t12],
+                [d.k59 * t26 - t25, -c_q8 * d.k61 - t9 * t27, t10 * d.k59],
+                [t27 + d.k61 * t26, c_q8 * d.k59 - t9 * t25, t10 * d.k61],
+                [-c_q8 * t10, s_q8 * t10, t9],
             ],
             position: [d.k62 + c_q2 * d.k66, d.k63 + c_q2 * d.k67, -p.la * s_q2],
         },
         Pose {
             rotation: [
-                [t19, -t3 * t7, t4 * t16 + c_q10 * t6],
-                [t20, t4, s_q10 * t3],
-                [-t17, t3 * t6, c_q10 * t7 - t4 * t18],
+                [t17, -t3 * t14, t13 * t18 + t19],
+                [t21, t13, s_q10 * t14],
+                [-t20, t4 * t14, t15 - t13 * t16],
             ],
             position: [
-                t1 + t7 * t14 - p.rp * t19,
-                p.lb * s_q4 - p.rp * t20,
-                p.rp * t17 - t0 - t6 * t14,
+                t1 + t3 * t11 - p.rp * t17,
+                p.lb * s_q4 - p.rp * t21,
+                p.rp * t20 - t0 - t4 * t11,
             ],
         },
     ]
@@ -2125,70 +2131,72 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t2 = t0 + t1;
     let t3 = c_q10 * t0;
     let t4 = p.lb * c_q9 - p.rp * c_q10;
-    let t5 = q[4] + q[9];
-    let (t6, t7) = sin_cos(t5);
-    let t8 = p.la * s_q3;
-    let t9 = s_q10 * t7;
-    let t10 = q[0] + q[3];
-    let (t11, t12) = sin_cos(t10);
-    let t13 = q[1] + q[5];
-    let t14 = cos(t13);
-    let t15 = sin(t13);
-    let t16 = q[2] + q[7];
-    let t17 = cos(t16);
-    let t18 = sin(t16);
-    let t19 = c_q10 * t7;
-    let t20 = -t11 * t19 - s_q10 * t12;
-    let t21 = t6 * t12;
-    let t22 = t6 * t11;
-    let t23 = t12 * t19 - s_q10 * t11;
-    let t24 = t9 * t12 + c_q10 * t11;
-    let t25 = c_q10 * t12 - t9 * t11;
-    let t26 = s_q10 * t6;
+    let t5 = q[0] + q[3];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = q[1] + q[5];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = q[4] + q[9];
+    let t15 = cos(t14);
+    let t16 = sin(t14);
+    let t17 = t6 * t16;
+    let t18 = t7 * t16;
+    let t19 = c_q10 * t15;
+    let t20 = t6 * t19 - s_q10 * t7;
+    let t21 = s_q10 * t15;
+    let t22 = -t7 * t19 - s_q10 * t6;
+    let t23 = t6 * t21 + c_q10 * t7;
+    let t24 = p.la * s_q3;
+    let t25 = c_q10 * t6 - t7 * t21;
+    let t26 = s_q10 * t16;
     let t27 = p.rp * t26;
-    let t28 = t6 * t8 + t27;
-    let t29 = p.rp * t7;
-    let t30 = t8 * t9 + t29 - c_q10 * t2;
-    let t31 = t8 * t19 + s_q10 * t2;
+    let t28 = t16 * t24 + t27;
+    let t29 = p.rp * t15;
+    let t30 = t21 * t24 + t29 - c_q10 * t2;
+    let t31 = t19 * t24 + s_q10 * t2;
     let t32 = t29 - t3;
-    let t33 = c_q4 * (c_q4 * t8);
-    let t34 = s_q4 * (s_q4 * t8);
+    let t33 = c_q4 * (c_q4 * t24);
+    let t34 = s_q4 * (s_q4 * t24);
     let t35 = p.la * s_q5;
     let t36 = c_q6 * t35;
     let t37 = s_q6 * t35;
     let t38 = p.la * s_q7;
     let t39 = c_q8 * t38;
     let t40 = s_q8 * t38;
-    let t41 = s_q10 * t23;
+    let t41 = s_q10 * t20;
     let t42 = p.lb * s_q9;
     let t43 = c_q10 * t42;
     let t44 = s_q10 * t42;
-    let t45 = c_q10 * t6;
+    let t45 = c_q10 * t16;
     let t46 = p.rp * t45;
-    let t47 = s_q10 * t20;
-    let t48 = t23 * t45 + t24 * t26 - t7 * t21;
-    let t49 = c_q10 * t24 - t41;
-    let t50 = t7 * t7 + t26 * t26 + t45 * t45;
-    let t51 = t7 * t22 + t20 * t45 + t25 * t26;
+    let t47 = s_q10 * t22;
+    let t48 = t20 * t45 + t23 * t26 - t15 * t17;
+    let t49 = c_q10 * t23 - t41;
+    let t50 = t15 * t15 + t26 * t26 + t45 * t45;
+    let t51 = t15 * t18 + t22 * t45 + t25 * t26;
     let t52 = c_q10 * t25 - t47;
     let t53 = s_q6 * d.k56;
-    let t54 = c_q6 * t14;
+    let t54 = c_q6 * t9;
     let t55 = d.k54 * t54 - t53;
     let t56 = s_q6 * d.k54;
-    let t57 = c_q6 * d.k56 + t14 * t56;
+    let t57 = c_q6 * d.k56 + t9 * t56;
     let t58 = t56 + d.k56 * t54;
-    let t59 = c_q6 * d.k54 - t14 * t53;
+    let t59 = c_q6 * d.k54 - t9 * t53;
     let t60 = s_q8 * d.k61;
-    let t61 = c_q8 * t17;
+    let t61 = c_q8 * t12;
     let t62 = d.k59 * t61 - t60;
     let t63 = s_q8 * d.k59;
-    let t64 = c_q8 * d.k61 + t17 * t63;
+    let t64 = c_q8 * d.k61 + t12 * t63;
     let t65 = t63 + d.k61 * t61;
-    let t66 = c_q8 * d.k59 - t17 * t60;
-    let t67 = c_q5 * t15;
+    let t66 = c_q8 * d.k59 - t12 * t60;
+    let t67 = c_q5 * t10;
     let t68 = s_q6 * t55 - c_q6 * t57;
     let t69 = s_q6 * t58 + c_q6 * t59;
-    let t70 = c_q7 * t18;
+    let t70 = c_q7 * t13;
     let t71 = s_q8 * t62 - c_q8 * t64;
     let t72 = s_q8 * t65 + c_q8 * t66;
     [
@@ -2218,7 +2226,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                t12 * (t33 + t34) - t1 * t11,
+                t6 * (t33 + t34) - t1 * t7,
                 0.0,
                 0.0,
                 0.0,
@@ -2232,7 +2240,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                -t1 * t12 - t11 * (t33 + t34),
+                -t1 * t6 - t7 * (t33 + t34),
                 0.0,
                 0.0,
                 0.0,
@@ -2244,9 +2252,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, 0.0, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t7, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -2277,7 +2285,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                -p.la * c_q5 * t14 - t15 * (c_q6 * t36 + s_q6 * t37),
+                -p.la * c_q5 * t9 - t10 * (c_q6 * t36 + s_q6 * t37),
                 0.0,
                 0.0,
                 0.0,
@@ -2288,9 +2296,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, t68, 0.0, 0.0, 0.0, t68, t15 * d.k54, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t69, 0.0, 0.0, 0.0, t69, t15 * d.k56, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t68, 0.0, 0.0, 0.0, t68, t10 * d.k54, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t69, 0.0, 0.0, 0.0, t69, t10 * d.k56, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t9, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -2322,7 +2330,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                -p.la * c_q7 * t17 - t18 * (c_q8 * t39 + s_q8 * t40),
+                -p.la * c_q7 * t12 - t13 * (c_q8 * t39 + s_q8 * t40),
                 0.0,
                 0.0,
                 0.0,
@@ -2332,30 +2340,30 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, t71, 0.0, 0.0, 0.0, 0.0, t71, t18 * d.k59, 0.0, 0.0],
-            [0.0, 0.0, t72, 0.0, 0.0, 0.0, 0.0, t72, t18 * d.k61, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, 0.0, 0.0],
+            [0.0, 0.0, t71, 0.0, 0.0, 0.0, 0.0, t71, t13 * d.k59, 0.0, 0.0],
+            [0.0, 0.0, t72, 0.0, 0.0, 0.0, 0.0, t72, t13 * d.k61, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t12, 0.0, 0.0],
         ],
         [
             [
-                t23 * t31 + t24 * t30 + t21 * t28,
+                t20 * t31 + t23 * t30 + t17 * t28,
                 0.0,
                 0.0,
-                t0 * t41 + t21 * t27 + t24 * t32,
-                t23 * t43 + t24 * t44 - t4 * t21,
+                t0 * t41 + t17 * t27 + t23 * t32,
+                t20 * t43 + t23 * t44 - t4 * t17,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t12 * t46,
-                p.rp * t24,
+                t6 * t46,
+                p.rp * t23,
             ],
             [
-                t31 * t45 + t26 * t30 - t7 * t28,
+                t31 * t45 + t26 * t30 - t15 * t28,
                 0.0,
                 0.0,
-                t26 * (t3 + t32) - t7 * t27,
-                t43 * t45 + t4 * t7 + t26 * t44,
+                t26 * (t3 + t32) - t15 * t27,
+                t43 * t45 + t4 * t15 + t26 * t44,
                 0.0,
                 0.0,
                 0.0,
@@ -2364,21 +2372,21 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t27,
             ],
             [
-                t20 * t31 + t25 * t30 - t22 * t28,
+                t22 * t31 + t25 * t30 - t18 * t28,
                 0.0,
                 0.0,
-                t0 * t47 + t25 * t32 - t22 * t27,
-                t20 * t43 + t4 * t22 + t25 * t44,
+                t0 * t47 + t25 * t32 - t18 * t27,
+                t22 * t43 + t4 * t18 + t25 * t44,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -t11 * t46,
+                -t7 * t46,
                 p.rp * t25,
             ],
-            [t48, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0, t49, -t21],
-            [t50, 0.0, 0.0, t50, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t7],
-            [t51, 0.0, 0.0, t51, t52, 0.0, 0.0, 0.0, 0.0, t52, t22],
+            [t48, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0, t49, -t17],
+            [t50, 0.0, 0.0, t50, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t15],
+            [t51, 0.0, 0.0, t51, t52, 0.0, 0.0, 0.0, 0.0, t52, t18],
         ],
     ]
 }
@@ -2493,60 +2501,62 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q8, c_q8) = sin_cos(q[8]);
     let t0 = p.lb * s_q4;
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t1 = q[4] + q[9];
-    let (t2, t3) = sin_cos(t1);
-    let t4 = q[0] + q[3];
-    let (t5, t6) = sin_cos(t4);
-    let t7 = q[1] + q[5];
+    let t1 = q[0] + q[3];
+    let t2 = cos(t1);
+    let t3 = sin(t1);
+    let t4 = q[1] + q[5];
+    let t5 = cos(t4);
+    let t6 = sin(t4);
+    let t7 = q[2] + q[7];
     let t8 = cos(t7);
     let t9 = sin(t7);
-    let t10 = q[2] + q[7];
-    let t11 = cos(t10);
-    let t12 = sin(t10);
-    let t13 = p.lb * c_q4;
-    let t14 = c_q10 * t3;
-    let t15 = t5 * t14 + s_q10 * t6;
-    let t16 = c_q6 * t9;
-    let t17 = c_q8 * t12;
-    let t18 = t6 * t14 - s_q10 * t5;
+    let t10 = p.lb * c_q4;
+    let t11 = q[4] + q[9];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = c_q10 * t12;
+    let t15 = t2 * t14 - s_q10 * t3;
+    let t16 = t3 * t14 + s_q10 * t2;
+    let t17 = c_q6 * t6;
+    let t18 = c_q8 * t9;
     let t19 = s_q6 * d.k56;
-    let t20 = c_q6 * t8;
+    let t20 = c_q6 * t5;
     let t21 = d.k54 * t20 - t19;
     let t22 = s_q6 * d.k54;
     let t23 = t22 + d.k56 * t20;
     let t24 = s_q8 * d.k61;
-    let t25 = c_q8 * t11;
+    let t25 = c_q8 * t8;
     let t26 = d.k59 * t25 - t24;
     let t27 = s_q8 * d.k59;
     let t28 = t27 + d.k61 * t25;
-    let t29 = t2 * t6;
-    let t30 = p.la * c_q0 + t6 * t13;
-    let t31 = t18 * d.k68 + d.k70 + t30 - c_q1 * d.k64 - p.lb * t21 - d.k69 * t29;
-    let t32 = c_q10 * t2;
-    let t33 = t0 + d.k68 * t32 + t3 * d.k69 + d.k71 - c_q1 * d.k65 - p.lb * t23;
-    let t34 = t2 * t5;
-    let t35 = p.la * s_q0 + t5 * t13;
-    let t36 = p.la * s_q1 + p.lb * t16 + d.k69 * t34 - t15 * d.k68 - t35;
-    let t37 = t9 * d.k54;
-    let t38 = t9 * d.k56;
-    let t39 = t30 + t18 * d.k72 + d.k74 - c_q2 * d.k66 - p.lb * t26 - t29 * d.k73;
-    let t40 = t0 + t32 * d.k72 + t3 * d.k73 + d.k75 - c_q2 * d.k67 - p.lb * t28;
-    let t41 = p.la * s_q2 + p.lb * t17 + t34 * d.k73 - t35 - t15 * d.k72;
-    let t42 = t12 * d.k59;
-    let t43 = t12 * d.k61;
+    let t29 = t3 * t13;
+    let t30 = p.la * s_q0 + t3 * t10;
+    let t31 = p.la * s_q1 + p.lb * t17 + d.k69 * t29 - t16 * d.k68 - t30;
+    let t32 = t2 * t13;
+    let t33 = p.la * c_q0 + t2 * t10;
+    let t34 = t15 * d.k68 + d.k70 + t33 - c_q1 * d.k64 - p.lb * t21 - d.k69 * t32;
+    let t35 = c_q10 * t13;
+    let t36 = t0 + d.k68 * t35 + t12 * d.k69 + d.k71 - c_q1 * d.k65 - p.lb * t23;
+    let t37 = t6 * d.k54;
+    let t38 = t6 * d.k56;
+    let t39 = p.la * s_q2 + p.lb * t18 + t29 * d.k73 - t30 - t16 * d.k72;
+    let t40 = t33 + t15 * d.k72 + d.k74 - c_q2 * d.k66 - p.lb * t26 - t32 * d.k73;
+    let t41 = t0 + t35 * d.k72 + t12 * d.k73 + d.k75 - c_q2 * d.k67 - p.lb * t28;
+    let t42 = t9 * d.k59;
+    let t43 = t9 * d.k61;
     [
-        t21 * t31 + t23 * t33 - t16 * t36,
-        (c_q6 * d.k54 - t8 * t19) * t33 + s_q6 * t9 * t36
-            - (c_q6 * d.k56 + t8 * t22) * t31,
-        t31 * t37 + t33 * t38 + t8 * t36,
-        t38 * (t3 * d.k54 - d.k56 * t32) + t8 * (d.k54 * t34 + t15 * d.k56)
-            - t37 * (t18 * d.k56 + d.k54 * t29),
-        t26 * t39 + t28 * t40 - t17 * t41,
-        (c_q8 * d.k59 - t11 * t24) * t40 + s_q8 * t12 * t41
-            - (c_q8 * d.k61 + t11 * t27) * t39,
-        t39 * t42 + t40 * t43 + t11 * t41,
-        t43 * (t3 * d.k59 - d.k61 * t32) + t11 * (d.k59 * t34 + t15 * d.k61)
-            - t42 * (t18 * d.k61 + d.k59 * t29),
+        t21 * t34 + t23 * t36 - t17 * t31,
+        s_q6 * t6 * t31 + (c_q6 * d.k54 - t5 * t19) * t36
+            - (c_q6 * d.k56 + t5 * t22) * t34,
+        t34 * t37 + t36 * t38 + t5 * t31,
+        t38 * (t12 * d.k54 - d.k56 * t35) + t5 * (d.k54 * t29 + t16 * d.k56)
+            - t37 * (t15 * d.k56 + d.k54 * t32),
+        t26 * t40 + t28 * t41 - t18 * t39,
+        s_q8 * t9 * t39 + (c_q8 * d.k59 - t8 * t24) * t41
+            - (c_q8 * d.k61 + t8 * t27) * t40,
+        t40 * t42 + t41 * t43 + t8 * t39,
+        t43 * (t12 * d.k59 - d.k61 * t35) + t8 * (d.k59 * t29 + t16 * d.k61)
+            - t42 * (t15 * d.k61 + d.k59 * t32),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -2581,41 +2591,43 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let t0 = p.lb * s_q4;
     let (s_q10, c_q10) = sin_cos(q[10]);
     let t1 = p.lb * c_q4;
-    let t2 = q[4] + q[9];
-    let (t3, t4) = sin_cos(t2);
-    let t5 = q[0] + q[3];
-    let (t6, t7) = sin_cos(t5);
-    let t8 = q[1] + q[5];
+    let t2 = q[0] + q[3];
+    let t3 = cos(t2);
+    let t4 = sin(t2);
+    let t5 = q[1] + q[5];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = q[2] + q[7];
     let t9 = cos(t8);
     let t10 = sin(t8);
-    let t11 = q[2] + q[7];
-    let t12 = cos(t11);
-    let t13 = sin(t11);
-    let t14 = t1 * t6;
-    let t15 = c_q10 * t4;
-    let t16 = t6 * t15 + s_q10 * t7;
-    let t17 = c_q6 * t10;
-    let t18 = p.lb * t17;
-    let t19 = c_q8 * t13;
-    let t20 = p.lb * t19;
-    let t21 = t1 * t7;
-    let t22 = t7 * t15 - s_q10 * t6;
-    let t23 = t4 * t7;
-    let t24 = t4 * t6;
-    let t25 = c_q6 * t9;
+    let t11 = t1 * t3;
+    let t12 = t1 * t4;
+    let t13 = q[4] + q[9];
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = c_q10 * t14;
+    let t17 = t3 * t16 - s_q10 * t4;
+    let t18 = t3 * t14;
+    let t19 = t4 * t16 + s_q10 * t3;
+    let t20 = t4 * t14;
+    let t21 = c_q6 * t7;
+    let t22 = p.lb * t21;
+    let t23 = c_q8 * t10;
+    let t24 = p.lb * t23;
+    let t25 = c_q6 * t6;
     let t26 = p.la * c_q1 + p.lb * t25;
-    let t27 = s_q6 * t10;
-    let t28 = c_q8 * t12;
+    let t27 = s_q6 * t7;
+    let t28 = c_q8 * t9;
     let t29 = p.la * c_q2 + p.lb * t28;
-    let t30 = s_q8 * t13;
-    let t31 = t0 * t7;
-    let t32 = t0 * t6;
-    let t33 = s_q6 * t9;
-    let t34 = p.lb * t9;
-    let t35 = s_q8 * t12;
-    let t36 = p.lb * t12;
-    let t37 = -s_q10 * t23 - c_q10 * t6;
-    let t38 = s_q10 * t24 - c_q10 * t7;
+    let t30 = s_q8 * t10;
+    let t31 = t0 * t3;
+    let t32 = t0 * t4;
+    let t33 = s_q6 * t6;
+    let t34 = s_q8 * t9;
+    let t35 = -s_q10 * t18 - c_q10 * t4;
+    let t36 = s_q10 * t20 - c_q10 * t3;
+    let t37 = p.lb * t6;
+    let t38 = p.lb * t9;
     let t39 = s_q6 * d.k56 - t25 * d.k54;
     let t40 = -t39;
     let t41 = c_q6 * d.k56 + t33 * d.k54;
@@ -2623,143 +2635,143 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let t43 = c_q6 * d.k54 - t33 * d.k56;
     let t44 = s_q8 * d.k61 - t28 * d.k59;
     let t45 = -t44;
-    let t46 = c_q8 * d.k61 + t35 * d.k59;
+    let t46 = c_q8 * d.k61 + t34 * d.k59;
     let t47 = s_q8 * d.k59 + t28 * d.k61;
-    let t48 = c_q8 * d.k59 - t35 * d.k61;
-    let t49 = p.lb * t40;
-    let t50 = t3 * t7;
-    let t51 = d.k69 * t50;
-    let t52 = p.la * c_q0 + t21;
-    let t53 = t22 * d.k68 + d.k70 + t52 - c_q1 * d.k64 - t49 - t51;
-    let t54 = p.lb * t42;
-    let t55 = c_q10 * t3;
-    let t56 = t0 + d.k68 * t55 + t4 * d.k69 + d.k71 - c_q1 * d.k65 - t54;
-    let t57 = t3 * t6;
-    let t58 = p.la * s_q0 + t14;
-    let t59 = d.k69 * t57 - t16 * d.k68;
-    let t60 = t59 - t58;
-    let t61 = p.la * s_q1 + t18 + t60;
-    let t62 = d.k54 * t50;
-    let t63 = d.k54 * t57 + t16 * d.k56;
-    let t64 = p.lb * t45;
-    let t65 = t50 * d.k73;
-    let t66 = t52 + t22 * d.k72 + d.k74 - c_q2 * d.k66 - t64 - t65;
-    let t67 = p.lb * t47;
-    let t68 = t0 + t55 * d.k72 + t4 * d.k73 + d.k75 - c_q2 * d.k67 - t67;
-    let t69 = t57 * d.k73 - t16 * d.k72;
-    let t70 = t69 - t58;
-    let t71 = p.la * s_q2 + t20 + t70;
-    let t72 = d.k59 * t50;
-    let t73 = d.k59 * t57 + t16 * d.k61;
-    let t74 = t51 - t22 * d.k68;
-    let t75 = t74 - t52;
-    let t76 = d.k54 * t53;
-    let t77 = t17 * d.k76;
-    let t78 = s_q1 * d.k64 + t77;
-    let t79 = d.k56 * t56;
-    let t80 = t17 * d.k77;
+    let t48 = c_q8 * d.k59 - t34 * d.k61;
+    let t49 = t4 * t15;
+    let t50 = p.la * s_q0 + t12;
+    let t51 = d.k69 * t49 - t19 * d.k68;
+    let t52 = t51 - t50;
+    let t53 = p.la * s_q1 + t22 + t52;
+    let t54 = p.lb * t40;
+    let t55 = t3 * t15;
+    let t56 = d.k69 * t55;
+    let t57 = p.la * c_q0 + t11;
+    let t58 = t17 * d.k68 + d.k70 + t57 - c_q1 * d.k64 - t54 - t56;
+    let t59 = p.lb * t42;
+    let t60 = c_q10 * t15;
+    let t61 = t0 + d.k68 * t60 + t14 * d.k69 + d.k71 - c_q1 * d.k65 - t59;
+    let t62 = d.k54 * t55;
+    let t63 = d.k54 * t49 + t19 * d.k56;
+    let t64 = t49 * d.k73 - t19 * d.k72;
+    let t65 = t64 - t50;
+    let t66 = p.la * s_q2 + t24 + t65;
+    let t67 = p.lb * t45;
+    let t68 = t55 * d.k73;
+    let t69 = t57 + t17 * d.k72 + d.k74 - c_q2 * d.k66 - t67 - t68;
+    let t70 = p.lb * t47;
+    let t71 = t0 + t60 * d.k72 + t14 * d.k73 + d.k75 - c_q2 * d.k67 - t70;
+    let t72 = d.k59 * t55;
+    let t73 = d.k59 * t49 + t19 * d.k61;
+    let t74 = t56 - t17 * d.k68;
+    let t75 = t74 - t57;
+    let t76 = d.k54 * t58;
+    let t77 = d.k56 * t61;
+    let t78 = t21 * d.k76;
+    let t79 = s_q1 * d.k64 + t78;
+    let t80 = t21 * d.k77;
     let t81 = s_q1 * d.k65 + t80;
-    let t82 = t25 * t61 + t17 * (t76 + t79);
-    let t83 = t59 - t14;
-    let t84 = t74 - t21;
-    let t85 = t7 * t55;
-    let t86 = -d.k68 * t85 - t23 * d.k69;
-    let t87 = t86 - t31;
-    let t88 = t15 * d.k68 - t3 * d.k69;
-    let t89 = t1 + t88;
-    let t90 = t6 * t55;
-    let t91 = d.k68 * t90 + t24 * d.k69;
-    let t92 = t32 + t91;
-    let t93 = t37 * d.k68;
-    let t94 = s_q10 * t3;
-    let t95 = d.k68 * t94;
-    let t96 = t38 * d.k68;
-    let t97 = t33 * t61 + t27 * (t76 + t79);
-    let t98 = t10 * d.k54;
-    let t99 = t9 * d.k56;
-    let t100 = t10 * d.k56;
-    let t101 = t9 * t76 + t56 * t99 - t10 * t61;
-    let t102 = t10 * t17;
-    let t103 = t10 * t37;
-    let t104 = t10 * t94;
-    let t105 = t63 * t98 + t9 * (t62 + t22 * d.k56);
-    let t106 = (t4 * d.k54 - d.k56 * t55) * t99 - t9 * d.k54 * (t22 * d.k56 + t62)
-        - t10 * t63;
-    let t107 = t98 * (d.k56 * t85 - t23 * d.k54) + t9 * (t24 * d.k54 - d.k56 * t90)
-        - t100 * (t15 * d.k56 + t3 * d.k54);
-    let t108 = t65 - t22 * d.k72;
-    let t109 = t108 - t52;
-    let t110 = d.k59 * t66;
-    let t111 = t19 * d.k84;
-    let t112 = s_q2 * d.k66 + t111;
-    let t113 = d.k61 * t68;
-    let t114 = t19 * d.k85;
+    let t82 = t25 * t53 + t21 * (t76 + t77);
+    let t83 = t74 - t11;
+    let t84 = t51 - t12;
+    let t85 = t4 * t60;
+    let t86 = d.k68 * t85 + t20 * d.k69;
+    let t87 = t32 + t86;
+    let t88 = t3 * t60;
+    let t89 = -d.k68 * t88 - t18 * d.k69;
+    let t90 = t89 - t31;
+    let t91 = t16 * d.k68 - t15 * d.k69;
+    let t92 = t1 + t91;
+    let t93 = t36 * d.k68;
+    let t94 = t35 * d.k68;
+    let t95 = s_q10 * t15;
+    let t96 = d.k68 * t95;
+    let t97 = t33 * t53 + t27 * (t76 + t77);
+    let t98 = t7 * d.k54;
+    let t99 = t6 * d.k56;
+    let t100 = t7 * d.k56;
+    let t101 = t6 * t76 + t61 * t99 - t7 * t53;
+    let t102 = t7 * t21;
+    let t103 = t7 * t35;
+    let t104 = t7 * t95;
+    let t105 = t63 * t98 + t6 * (t62 + t17 * d.k56);
+    let t106 = (t14 * d.k54 - d.k56 * t60) * t99 - t6 * d.k54 * (t17 * d.k56 + t62)
+        - t7 * t63;
+    let t107 = t98 * (d.k56 * t88 - t18 * d.k54) + t6 * (t20 * d.k54 - d.k56 * t85)
+        - t100 * (t16 * d.k56 + t15 * d.k54);
+    let t108 = t68 - t17 * d.k72;
+    let t109 = t108 - t57;
+    let t110 = d.k59 * t69;
+    let t111 = d.k61 * t71;
+    let t112 = t23 * d.k84;
+    let t113 = s_q2 * d.k66 + t112;
+    let t114 = t23 * d.k85;
     let t115 = s_q2 * d.k67 + t114;
-    let t116 = t28 * t71 + t19 * (t110 + t113);
-    let t117 = t69 - t14;
-    let t118 = t108 - t21;
-    let t119 = -d.k72 * t85 - t23 * d.k73;
-    let t120 = t119 - t31;
-    let t121 = t15 * d.k72 - t3 * d.k73;
-    let t122 = t1 + t121;
-    let t123 = d.k72 * t90 + t24 * d.k73;
-    let t124 = t32 + t123;
-    let t125 = t37 * d.k72;
-    let t126 = d.k72 * t94;
-    let t127 = t38 * d.k72;
-    let t128 = t35 * t71 + t30 * (t110 + t113);
-    let t129 = t13 * d.k59;
-    let t130 = t12 * d.k61;
-    let t131 = t13 * d.k61;
-    let t132 = t12 * t110 + t68 * t130 - t13 * t71;
-    let t133 = t13 * t19;
-    let t134 = t13 * t37;
-    let t135 = t13 * t94;
-    let t136 = t73 * t129 + t12 * (t72 + t22 * d.k61);
-    let t137 = (t4 * d.k59 - d.k61 * t55) * t130 - t12 * d.k59 * (t22 * d.k61 + t72)
-        - t13 * t73;
-    let t138 = t129 * (d.k61 * t85 - t23 * d.k59) + t12 * (t24 * d.k59 - d.k61 * t90)
-        - t131 * (t15 * d.k61 + t3 * d.k59);
+    let t116 = t28 * t66 + t23 * (t110 + t111);
+    let t117 = t108 - t11;
+    let t118 = t64 - t12;
+    let t119 = d.k72 * t85 + t20 * d.k73;
+    let t120 = t32 + t119;
+    let t121 = -d.k72 * t88 - t18 * d.k73;
+    let t122 = t121 - t31;
+    let t123 = t16 * d.k72 - t15 * d.k73;
+    let t124 = t1 + t123;
+    let t125 = t36 * d.k72;
+    let t126 = t35 * d.k72;
+    let t127 = d.k72 * t95;
+    let t128 = t34 * t66 + t30 * (t110 + t111);
+    let t129 = t10 * d.k59;
+    let t130 = t9 * d.k61;
+    let t131 = t10 * d.k61;
+    let t132 = t9 * t110 + t71 * t130 - t10 * t66;
+    let t133 = t10 * t23;
+    let t134 = t10 * t35;
+    let t135 = t10 * t95;
+    let t136 = t73 * t129 + t9 * (t72 + t17 * d.k61);
+    let t137 = (t14 * d.k59 - d.k61 * t60) * t130 - t9 * d.k59 * (t17 * d.k61 + t72)
+        - t10 * t73;
+    let t138 = t129 * (d.k61 * t88 - t18 * d.k59) + t9 * (t20 * d.k59 - d.k61 * t85)
+        - t131 * (t16 * d.k61 + t15 * d.k59);
     [
         [
-            t40 * t60 - t17 * t75,
-            t40 * t78 + t42 * t81 - t82 - t17 * t26,
+            t40 * t52 - t21 * t75,
+            t40 * t79 + t42 * t81 - t82 - t21 * t26,
             0.0,
-            t40 * t83 - t17 * t84,
-            t40 * t87 + t42 * t89 - t17 * t92,
-            t40 * t77 + t42 * t80 - t82 - t18 * t25,
-            t27 * (t18 + t61) + t43 * (t56 - t54) - t41 * (t53 - t49),
+            t40 * t84 - t21 * t83,
+            t40 * t90 + t42 * t92 - t21 * t87,
+            t40 * t78 + t42 * t80 - t82 - t22 * t25,
+            t27 * (t22 + t53) + t43 * (t61 - t59) - t41 * (t58 - t54),
             0.0,
             0.0,
-            t40 * t86 + t42 * t88 - t17 * t91,
-            t40 * t93 - t42 * t95 - t17 * t96,
+            t40 * t89 + t42 * t91 - t21 * t86,
+            t40 * t94 - t21 * t93 - t42 * t96,
         ],
         [
-            t27 * t75 - t41 * t60,
-            t26 * t27 + t43 * t81 + t97 - t41 * t78,
+            t27 * t75 - t41 * t52,
+            t26 * t27 + t43 * t81 + t97 - t41 * t79,
             0.0,
-            t27 * t84 - t41 * t83,
-            t43 * t89 + t27 * t92 - t41 * t87,
-            t18 * t33 + t97 + t43 * t80 - t41 * t77,
-            t17 * t61 + t39 * t53 - t56 * t42
+            t27 * t83 - t41 * t84,
+            t43 * t92 + t27 * t87 - t41 * t90,
+            t22 * t33 + t97 + t43 * t80 - t41 * t78,
+            t21 * t53 + t39 * t58 - t61 * t42
                 - p.lb * (t27 * t27 + t41 * t41 + t43 * t43),
             0.0,
             0.0,
-            t43 * t88 + t27 * t91 - t41 * t86,
-            t27 * t96 - t41 * t93 - t43 * t95,
+            t43 * t91 + t27 * t86 - t41 * t89,
+            t27 * t93 - t41 * t94 - t43 * t96,
         ],
         [
-            t60 * t98 + t9 * t75,
-            t9 * t26 + t78 * t98 + t81 * t100 + t101,
+            t52 * t98 + t6 * t75,
+            t6 * t26 + t79 * t98 + t81 * t100 + t101,
             0.0,
-            t83 * t98 + t9 * t84,
-            t87 * t98 + t89 * t100 + t9 * t92,
-            t25 * t34 + t101 + t102 * (d.k78 + d.k79),
-            -t27 * t34 - t10 * (t43 * d.k77 - t41 * d.k76),
+            t84 * t98 + t6 * t83,
+            t90 * t98 + t92 * t100 + t6 * t87,
+            t25 * t37 + t101 + t102 * (d.k78 + d.k79),
+            -t27 * t37 - t7 * (t43 * d.k77 - t41 * d.k76),
             0.0,
             0.0,
-            t86 * t98 + t88 * t100 + t9 * t91,
-            d.k80 * t103 + t9 * t96 - d.k81 * t104,
+            t89 * t98 + t91 * t100 + t6 * t86,
+            d.k80 * t103 + t6 * t93 - d.k81 * t104,
         ],
         [
             t105,
@@ -2772,47 +2784,47 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             0.0,
             t107,
-            t104 * d.k83 - t103 * d.k82 - t38 * t99,
+            t104 * d.k83 - t103 * d.k82 - t36 * t99,
         ],
         [
-            t45 * t70 - t19 * t109,
+            t45 * t65 - t23 * t109,
             0.0,
-            t45 * t112 + t47 * t115 - t116 - t19 * t29,
-            t45 * t117 - t19 * t118,
-            t45 * t120 + t47 * t122 - t19 * t124,
+            t45 * t113 + t47 * t115 - t116 - t23 * t29,
+            t45 * t118 - t23 * t117,
+            t45 * t122 + t47 * t124 - t23 * t120,
             0.0,
             0.0,
-            t45 * t111 + t47 * t114 - t116 - t20 * t28,
-            t30 * (t20 + t71) + t48 * (t68 - t67) - t46 * (t66 - t64),
-            t45 * t119 + t47 * t121 - t19 * t123,
-            t45 * t125 - t47 * t126 - t19 * t127,
+            t45 * t112 + t47 * t114 - t116 - t24 * t28,
+            t30 * (t24 + t66) + t48 * (t71 - t70) - t46 * (t69 - t67),
+            t45 * t121 + t47 * t123 - t23 * t119,
+            t45 * t126 - t23 * t125 - t47 * t127,
         ],
         [
-            t30 * t109 - t46 * t70,
+            t30 * t109 - t46 * t65,
             0.0,
-            t29 * t30 + t48 * t115 + t128 - t46 * t112,
-            t30 * t118 - t46 * t117,
-            t48 * t122 + t30 * t124 - t46 * t120,
+            t29 * t30 + t48 * t115 + t128 - t46 * t113,
+            t30 * t117 - t46 * t118,
+            t48 * t124 + t30 * t120 - t46 * t122,
             0.0,
             0.0,
-            t20 * t35 + t128 + t48 * t114 - t46 * t111,
-            t19 * t71 + t44 * t66 - t68 * t47
+            t24 * t34 + t128 + t48 * t114 - t46 * t112,
+            t23 * t66 + t44 * t69 - t71 * t47
                 - p.lb * (t30 * t30 + t46 * t46 + t48 * t48),
-            t48 * t121 + t30 * t123 - t46 * t119,
-            t30 * t127 - t46 * t125 - t48 * t126,
+            t48 * t123 + t30 * t119 - t46 * t121,
+            t30 * t125 - t46 * t126 - t48 * t127,
         ],
         [
-            t70 * t129 + t12 * t109,
+            t65 * t129 + t9 * t109,
             0.0,
-            t12 * t29 + t112 * t129 + t115 * t131 + t132,
-            t117 * t129 + t12 * t118,
-            t120 * t129 + t122 * t131 + t12 * t124,
+            t9 * t29 + t113 * t129 + t115 * t131 + t132,
+            t118 * t129 + t9 * t117,
+            t122 * t129 + t124 * t131 + t9 * t120,
             0.0,
             0.0,
-            t28 * t36 + t132 + t133 * (d.k86 + d.k87),
-            -t30 * t36 - t13 * (t48 * d.k85 - t46 * d.k84),
-            t119 * t129 + t121 * t131 + t12 * t123,
-            d.k88 * t134 + t12 * t127 - d.k89 * t135,
+            t28 * t38 + t132 + t133 * (d.k86 + d.k87),
+            -t30 * t38 - t10 * (t48 * d.k85 - t46 * d.k84),
+            t121 * t129 + t123 * t131 + t9 * t119,
+            d.k88 * t134 + t9 * t125 - d.k89 * t135,
         ],
         [
             t136,
@@ -2825,14 +2837,14 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             t137,
             0.0,
             t138,
-            t135 * d.k91 - t134 * d.k90 - t38 * t130,
+            t135 * d.k91 - t134 * d.k90 - t36 * t130,
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 1014,
-    add: 855,
+    mul: 825,
+    add: 692,
     div: 0,
     sqrt: 0,
     sin: 11,
@@ -2853,575 +2865,469 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let (s_q0, c_q0) = sin_cos(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.la * c_q0;
+    let t1 = p.la * s_q0;
     let (s_q4, c_q4) = sin_cos(q[4]);
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
-    let t0 = p.lb * s_q4;
+    let t2 = p.lb * s_q4;
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t1 = p.lb * c_q4;
-    let t2 = q[4] + q[9];
-    let (t3, t4) = sin_cos(t2);
-    let t5 = q[0] + q[3];
-    let (t6, t7) = sin_cos(t5);
-    let t8 = q[1] + q[5];
-    let t9 = cos(t8);
-    let t10 = sin(t8);
-    let t11 = q[2] + q[7];
-    let t12 = cos(t11);
-    let t13 = sin(t11);
-    let t14 = t1 * t6;
-    let t15 = c_q10 * t4;
-    let t16 = t6 * t15;
-    let t17 = t16 + s_q10 * t7;
-    let t18 = -t17;
-    let t19 = c_q6 * t10;
-    let t20 = p.lb * t19;
-    let t21 = c_q8 * t13;
-    let t22 = p.lb * t21;
-    let t23 = t1 * t7;
-    let t24 = t7 * t15;
-    let t25 = t24 - s_q10 * t6;
-    let t26 = s_q10 * t4;
-    let t27 = t7 * t26 + c_q10 * t6;
-    let t28 = -t25;
-    let t29 = c_q6 * t9;
-    let t30 = p.lb * t29;
-    let t31 = p.la * c_q1 + t30;
-    let t32 = s_q6 * t10;
-    let t33 = c_q8 * t12;
-    let t34 = p.lb * t33;
-    let t35 = p.la * c_q2 + t34;
-    let t36 = s_q8 * t13;
-    let t37 = t0 * t7;
-    let t38 = t0 * t6;
-    let t39 = s_q6 * t9;
-    let t40 = t20 * t39;
-    let t41 = t20 * t32;
-    let t42 = p.lb * t32;
-    let t43 = s_q8 * t12;
-    let t44 = t22 * t43;
-    let t45 = t22 * t36;
-    let t46 = p.lb * t36;
-    let t47 = -t27;
-    let t48 = t6 * t26 - c_q10 * t7;
-    let t49 = p.la * s_q1 + t20;
-    let t50 = t19 * t20;
-    let t51 = t9 * t20;
-    let t52 = p.la * s_q2 + t22;
-    let t53 = t21 * t22;
-    let t54 = t12 * t22;
-    let t55 = s_q6 * d.k56 - t29 * d.k54;
-    let t56 = -t55;
-    let t57 = c_q6 * d.k56 + t39 * d.k54;
-    let t58 = -t57;
-    let t59 = s_q6 * d.k54 + t29 * d.k56;
-    let t60 = c_q6 * d.k54 - t39 * d.k56;
-    let t61 = c_q1 * d.k64;
-    let t62 = c_q1 * d.k65;
-    let t63 = s_q8 * d.k61 - t33 * d.k59;
-    let t64 = -t63;
-    let t65 = c_q8 * d.k61 + t43 * d.k59;
-    let t66 = -t65;
-    let t67 = s_q8 * d.k59 + t33 * d.k61;
-    let t68 = c_q8 * d.k59 - t43 * d.k61;
-    let t69 = c_q2 * d.k66;
-    let t70 = c_q2 * d.k67;
-    let t71 = p.lb * t56;
-    let t72 = t3 * t7;
-    let t73 = d.k69 * t72;
-    let t74 = p.la * c_q0 + t23;
-    let t75 = t73 - t74;
-    let t76 = t25 * d.k68 + d.k70 - t61 - t71 - t75;
-    let t77 = p.lb * t59;
-    let t78 = c_q10 * t3;
-    let t79 = d.k68 * t78;
-    let t80 = -t79 - t4 * d.k69;
-    let t81 = t80 - t0;
-    let t82 = d.k71 - t62 - t77 - t81;
-    let t83 = t18 * d.k68;
-    let t84 = t3 * t6;
-    let t85 = d.k69 * t84;
-    let t86 = p.la * s_q0 + t14;
-    let t87 = t85 - t86;
-    let t88 = t83 + t87;
-    let t89 = t88 + t49;
-    let t90 = t19 * t89;
-    let t91 = t32 * t89;
-    let t92 = t10 * d.k54;
-    let t93 = t10 * d.k56;
-    let t94 = d.k54 * t72;
-    let t95 = d.k56 * t78;
-    let t96 = t95 - t4 * d.k54;
-    let t97 = d.k54 * t84;
-    let t98 = t97 - t18 * d.k56;
-    let t99 = p.lb * t64;
-    let t100 = t72 * d.k73;
-    let t101 = t100 - t74;
-    let t102 = t25 * d.k72 + d.k74 - t69 - t99 - t101;
-    let t103 = p.lb * t67;
-    let t104 = t78 * d.k72;
-    let t105 = -t104 - t4 * d.k73;
-    let t106 = t105 - t0;
-    let t107 = d.k75 - t70 - t103 - t106;
-    let t108 = t18 * d.k72;
-    let t109 = t84 * d.k73;
-    let t110 = t109 - t86;
-    let t111 = t108 + t110;
-    let t112 = t111 + t52;
-    let t113 = t21 * t112;
-    let t114 = t36 * t112;
-    let t115 = t13 * d.k59;
-    let t116 = t13 * d.k61;
-    let t117 = d.k59 * t72;
-    let t118 = d.k61 * t78;
-    let t119 = t118 - t4 * d.k59;
-    let t120 = d.k59 * t84;
-    let t121 = t120 - t18 * d.k61;
-    let t122 = t28 * d.k68;
-    let t123 = t75 + t122;
-    let t124 = t19 * d.k54;
-    let t125 = s_q1 * d.k64 + t19 * d.k76;
-    let t126 = d.k56 * t82;
-    let t127 = s_q1 * d.k65 + t19 * d.k77;
-    let t128 = t14 - t85;
-    let t129 = t83 - t128;
-    let t130 = t73 - t23;
-    let t131 = t122 + t130;
-    let t132 = t4 * t7;
-    let t133 = t7 * t79 + d.k69 * t132;
-    let t134 = t37 + t133;
-    let t135 = t15 * d.k68 - t3 * d.k69;
-    let t136 = t1 + t135;
-    let t137 = t4 * t6;
-    let t138 = t6 * t79 + d.k69 * t137;
-    let t139 = t38 + t138;
-    let t140 = t48 * d.k68;
-    let t141 = t58 * t88 + t32 * t123;
-    let t142 = t32 * d.k54;
-    let t143 = t58 * t129 + t32 * t131;
-    let t144 = t60 * t136 + t32 * t139 - t58 * t134;
-    let t145 = t58 * d.k76;
-    let t146 = t60 * d.k77;
-    let t147 = p.lb * t58;
-    let t148 = -t59;
-    let t149 = p.lb * t60;
-    let t150 = t60 * t135 + t32 * t138 - t58 * t133;
-    let t151 = t47 * d.k68;
-    let t152 = s_q10 * t3;
-    let t153 = t60 * d.k68;
-    let t154 = t58 * t151 + t32 * t140 - t152 * t153;
-    let t155 = t94 - t28 * d.k56;
-    let t156 = t7 * t95 - d.k54 * t132;
-    let t157 = d.k54 * t137 - t6 * t95;
-    let t158 = t28 * d.k72;
-    let t159 = t101 + t158;
-    let t160 = t21 * d.k59;
-    let t161 = s_q2 * d.k66 + t21 * d.k84;
-    let t162 = d.k61 * t107;
-    let t163 = s_q2 * d.k67 + t21 * d.k85;
-    let t164 = t14 - t109;
-    let t165 = t108 - t164;
-    let t166 = t100 - t23;
-    let t167 = t158 + t166;
-    let t168 = t7 * t104 + d.k73 * t132;
-    let t169 = t37 + t168;
-    let t170 = t15 * d.k72 - t3 * d.k73;
-    let t171 = t1 + t170;
-    let t172 = t6 * t104 + d.k73 * t137;
-    let t173 = t38 + t172;
-    let t174 = t48 * d.k72;
-    let t175 = t66 * t111 + t36 * t159;
-    let t176 = t36 * d.k59;
-    let t177 = t66 * t165 + t36 * t167;
-    let t178 = t68 * t171 + t36 * t173 - t66 * t169;
-    let t179 = t66 * d.k84;
-    let t180 = t68 * d.k85;
-    let t181 = p.lb * t66;
-    let t182 = -t67;
-    let t183 = p.lb * t68;
-    let t184 = t68 * t170 + t36 * t172 - t66 * t168;
-    let t185 = t47 * d.k72;
-    let t186 = t68 * d.k72;
-    let t187 = t66 * t185 + t36 * t174 - t152 * t186;
-    let t188 = t117 - t28 * d.k61;
-    let t189 = t7 * t118 - d.k59 * t132;
-    let t190 = d.k59 * t137 - t6 * t118;
-    let t191 = t17 * d.k68;
-    let t192 = t191 - t87;
-    let t193 = t88 * t124 + t29 * t123;
-    let t194 = t128 + t191;
-    let t195 = t56 * t131 - t19 * t194;
-    let t196 = t56 * t139 - t19 * t134;
-    let t197 = t56 * t138 - t19 * t133;
-    let t198 = t27 * d.k68;
-    let t199 = t56 * t140 - t19 * t198;
-    let t200 = qd[3] * t195 + qd[4] * t196 + qd[9] * t197 + qd[10] * t199;
-    let t201 = d.k54 * t76;
-    let t202 = t61 + t29 * d.k76;
-    let t203 = t19 * d.k56;
-    let t204 = t62 + t29 * d.k77;
-    let t205 = t90 - t29 * (t201 + t126);
-    let t206 = t29 * t31 + t124 * t125 + t127 * t203;
-    let t207 = t124 * t129 + t29 * t131;
-    let t208 = t124 * t134 - t136 * t203 - t29 * t139;
-    let t209 = t19 * d.k78;
-    let t210 = t56 * d.k76;
-    let t211 = t19 * d.k79;
-    let t212 = t59 * d.k77;
-    let t213 = t29 * t30 + t19 * (t209 + t211);
-    let t214 = t50 + t205 + t29 * (t210 + t212);
-    let t215 = t214 - t206 - t213;
-    let t216 = t19 * (t145 + t146);
-    let t217 = t39 * t89 + t76 * t142 + t32 * (t126 - t210 - t212);
-    let t218 = t31 * t32 + t58 * t125 + t60 * t127 + t216 + t217 + 2.0 * t40;
-    let t219 = t124 * t133 - t135 * t203 - t29 * t138;
-    let t220 = t47 * d.k80;
-    let t221 = t152 * d.k81;
-    let t222 = t19 * (t221 - t220) - t29 * t140;
-    let t223 = qd[4] * t208 + qd[9] * t219 + qd[10] * t222 - qd[0] * t193 - qd[3] * t207;
-    let t224 = t24 * d.k68;
-    let t225 = t130 - t224;
-    let t226 = t16 * d.k68;
-    let t227 = t128 + t226;
-    let t228 = t73 - t224;
-    let t229 = t226 - t85;
-    let t230 = t56 * t228 + t59 * t80 - t19 * t229;
-    let t231 = t7 * t152;
-    let t232 = d.k68 * t231;
-    let t233 = t6 * t152;
-    let t234 = d.k68 * t233;
-    let t235 = t56 * t232 + t19 * t234 - t26 * t59 * d.k68;
-    let t236 = qd[9] * t230 + qd[10] * t235;
-    let t237 = 3.0 * t40 + 2.0 * t216 + t217;
-    let t238 = t88 * t142 + t39 * t123;
-    let t239 = t58 * t131 + t32 * t194;
-    let t240 = t58 * t139 + t32 * t134;
-    let t241 = t19 * t123 + t55 * t88;
-    let t242 = t58 * t138 + t32 * t133;
-    let t243 = t58 * t140 + t32 * t198;
-    let t244 = qd[3] * t239 + qd[4] * t240 + qd[9] * t242 + qd[10] * t243;
-    let t245 = t32 * d.k56;
-    let t246 = t39 * (t126 + t201) - t91;
-    let t247 = t127 * t245 + t31 * t39 + t125 * t142;
-    let t248 = t129 * t142 + t39 * t131;
-    let t249 = t136 * t245 + t39 * t139 - t134 * t142;
-    let t250 = t30 * t39 + t32 * (t211 + t209);
-    let t251 = t246 + t29 * (t145 + t146) - t41;
-    let t252 = t247 + t250 + t251;
-    let t253 = t76 * t124 + t19 * t126 + t29 * t89 - 2.0 * t32 * (t145 + t146)
-        - 2.0 * t39 * t42;
-    let t254 = t19 * t31 + t55 * t125 + t127 * t148 + t253;
-    let t255 = t135 * t245 + t39 * t138 - t133 * t142;
-    let t256 = t39 * t140 + t32 * (t220 - t221);
-    let t257 = qd[4] * t249 + qd[9] * t255 + qd[10] * t256 + qd[0] * t238 + qd[3] * t248;
-    let t258 = t19 * t131 + t55 * t129;
-    let t259 = t19 * t139 + t136 * t148 - t55 * t134;
-    let t260 = t58 * t228 + t60 * t80 + t32 * t229;
-    let t261 = t58 * t232 - t26 * t153 - t32 * t234;
-    let t262 = qd[9] * t260 + qd[10] * t261;
-    let t263 = t55 * d.k76;
-    let t264 = d.k77 * t148;
-    let t265 = t20 * t29 + t253 + t19 * (t263 + t264);
-    let t266 = t19 * t138 + t135 * t148 - t55 * t133;
-    let t267 = t19 * t140 + t55 * t151 - d.k68 * t148 * t152;
-    let t268 = t9 * d.k54;
-    let t269 = t88 * t268 - t10 * t123;
-    let t270 = t92 * t131 + t9 * t194;
-    let t271 = t92 * t139 + t9 * t134;
-    let t272 = t92 * t138 + t9 * t133;
-    let t273 = t10 * d.k80;
-    let t274 = t48 * t273 + t9 * t198;
-    let t275 = qd[3] * t270 + qd[4] * t271 + qd[9] * t272 + qd[10] * t274;
-    let t276 = t9 * d.k56;
-    let t277 = t76 * t92 + t82 * t93 + t9 * t89;
-    let t278 = t127 * t276 + t125 * t268 - t10 * t31;
-    let t279 = t129 * t268 - t10 * t131;
-    let t280 = t136 * t276 - t134 * t268 - t10 * t139;
-    let t281 = t9 * (t211 + t209) - t51;
-    let t282 = t278 + 2.0 * t281 - t277;
-    let t283 = t10 * t32;
-    let t284 = t10 * t42 - t9 * (p.lb * t39 + t145 + t146) - t283 * (d.k78 + d.k79);
-    let t285 = t135 * t276 - t133 * t268 - t10 * t138;
-    let t286 = t9 * (t220 - t221) - t10 * t140;
-    let t287 = qd[9] * t285 + qd[10] * t286 + qd[0] * t269 + qd[3] * t279 + qd[4] * t280
-        + qd[6] * t284;
-    let t288 = t92 * t228 + t80 * t93 + t9 * t229;
-    let t289 = t10 * d.k81;
-    let t290 = t231 * t273 - t26 * t289 - t9 * t234;
-    let t291 = qd[9] * t288 + qd[10] * t290;
-    let t292 = t92 * t155 - t9 * (t97 + t17 * d.k56);
-    let t293 = t98 * t268 - t10 * t155;
-    let t294 = t92 * t157 - t9 * t156;
-    let t295 = t10 * d.k82;
-    let t296 = t48 * t295 + t27 * t276;
-    let t297 = t292 * (qd[0] + qd[3]) + t293 * (qd[1] + qd[5]) + t294 * (qd[4] + qd[9])
-        - qd[10] * t296;
-    let t298 = t93 * t96 + t92 * (t25 * d.k56 + t94) - t9 * t98;
-    let t299 = t156 * t268 - (t15 * d.k56 + t3 * d.k54) * t276 - t10 * t157;
-    let t300 = t48 * t93 + t9 * (t152 * d.k83 - t47 * d.k82);
-    let t301 = qd[10] * t300 + t293 * (qd[0] + qd[3]) + t298 * (qd[1] + qd[5])
-        + t299 * (qd[4] + qd[9]);
-    let t302 = t92 * (t94 + t24 * d.k56) + t93 * t96 - t9 * (t97 + t16 * d.k56);
-    let t303 = t10 * d.k83;
-    let t304 = t26 * t303 + t233 * t276 - t231 * t295;
-    let t305 = qd[10] * t304 + t294 * (qd[0] + qd[3]) + t299 * (qd[1] + qd[5])
-        + t302 * (qd[4] + qd[9]);
-    let t306 = t17 * d.k72;
-    let t307 = t306 - t110;
-    let t308 = t111 * t160 + t33 * t159;
-    let t309 = t164 + t306;
-    let t310 = t64 * t167 - t21 * t309;
-    let t311 = t64 * t173 - t21 * t169;
-    let t312 = t64 * t172 - t21 * t168;
-    let t313 = t27 * d.k72;
-    let t314 = t64 * t174 - t21 * t313;
-    let t315 = qd[3] * t310 + qd[4] * t311 + qd[9] * t312 + qd[10] * t314;
-    let t316 = d.k59 * t102;
-    let t317 = t69 + t33 * d.k84;
-    let t318 = t21 * d.k61;
-    let t319 = t70 + t33 * d.k85;
-    let t320 = t113 - t33 * (t316 + t162);
-    let t321 = t33 * t35 + t160 * t161 + t163 * t318;
-    let t322 = t160 * t165 + t33 * t167;
-    let t323 = t160 * t169 - t171 * t318 - t33 * t173;
-    let t324 = t21 * d.k86;
-    let t325 = t64 * d.k84;
-    let t326 = t21 * d.k87;
-    let t327 = t67 * d.k85;
-    let t328 = t33 * t34 + t21 * (t324 + t326);
-    let t329 = t53 + t320 + t33 * (t325 + t327);
-    let t330 = t329 - t321 - t328;
-    let t331 = t21 * (t179 + t180);
-    let t332 = t43 * t112 + t102 * t176 + t36 * (t162 - t325 - t327);
-    let t333 = t35 * t36 + t66 * t161 + t68 * t163 + t331 + t332 + 2.0 * t44;
-    let t334 = t160 * t168 - t170 * t318 - t33 * t172;
-    let t335 = t47 * d.k88;
-    let t336 = t152 * d.k89;
-    let t337 = t21 * (t336 - t335) - t33 * t174;
-    let t338 = qd[4] * t323 + qd[9] * t334 + qd[10] * t337 - qd[0] * t308 - qd[3] * t322;
-    let t339 = t24 * d.k72;
-    let t340 = t166 - t339;
-    let t341 = t16 * d.k72;
-    let t342 = t164 + t341;
-    let t343 = t100 - t339;
-    let t344 = t341 - t109;
-    let t345 = t64 * t343 + t67 * t105 - t21 * t344;
-    let t346 = d.k72 * t231;
-    let t347 = d.k72 * t233;
-    let t348 = t64 * t346 + t21 * t347 - t26 * t67 * d.k72;
-    let t349 = qd[9] * t345 + qd[10] * t348;
-    let t350 = 3.0 * t44 + 2.0 * t331 + t332;
-    let t351 = t111 * t176 + t43 * t159;
-    let t352 = t66 * t167 + t36 * t309;
-    let t353 = t66 * t173 + t36 * t169;
-    let t354 = t21 * t159 + t63 * t111;
-    let t355 = t66 * t172 + t36 * t168;
-    let t356 = t66 * t174 + t36 * t313;
-    let t357 = qd[3] * t352 + qd[4] * t353 + qd[9] * t355 + qd[10] * t356;
-    let t358 = t36 * d.k61;
-    let t359 = t43 * (t162 + t316) - t114;
-    let t360 = t163 * t358 + t35 * t43 + t161 * t176;
-    let t361 = t165 * t176 + t43 * t167;
-    let t362 = t171 * t358 + t43 * t173 - t169 * t176;
-    let t363 = t34 * t43 + t36 * (t326 + t324);
-    let t364 = t359 + t33 * (t179 + t180) - t45;
-    let t365 = t360 + t363 + t364;
-    let t366 = t102 * t160 + t21 * t162 + t33 * t112 - 2.0 * t36 * (t179 + t180)
-        - 2.0 * t43 * t46;
-    let t367 = t21 * t35 + t63 * t161 + t163 * t182 + t366;
-    let t368 = t170 * t358 + t43 * t172 - t168 * t176;
-    let t369 = t43 * t174 + t36 * (t335 - t336);
-    let t370 = qd[4] * t362 + qd[9] * t368 + qd[10] * t369 + qd[0] * t351 + qd[3] * t361;
-    let t371 = t21 * t167 + t63 * t165;
-    let t372 = t21 * t173 + t171 * t182 - t63 * t169;
-    let t373 = t66 * t343 + t68 * t105 + t36 * t344;
-    let t374 = t66 * t346 - t26 * t186 - t36 * t347;
-    let t375 = qd[9] * t373 + qd[10] * t374;
-    let t376 = t63 * d.k84;
-    let t377 = d.k85 * t182;
-    let t378 = t22 * t33 + t366 + t21 * (t376 + t377);
-    let t379 = t21 * t172 + t170 * t182 - t63 * t168;
-    let t380 = t21 * t174 + t63 * t185 - d.k72 * t152 * t182;
-    let t381 = t12 * d.k59;
-    let t382 = t111 * t381 - t13 * t159;
-    let t383 = t115 * t167 + t12 * t309;
-    let t384 = t115 * t173 + t12 * t169;
-    let t385 = t115 * t172 + t12 * t168;
-    let t386 = t13 * d.k88;
-    let t387 = t48 * t386 + t12 * t313;
-    let t388 = qd[3] * t383 + qd[4] * t384 + qd[9] * t385 + qd[10] * t387;
-    let t389 = t12 * d.k61;
-    let t390 = t102 * t115 + t107 * t116 + t12 * t112;
-    let t391 = t163 * t389 + t161 * t381 - t13 * t35;
-    let t392 = t165 * t381 - t13 * t167;
-    let t393 = t171 * t389 - t169 * t381 - t13 * t173;
-    let t394 = t12 * (t326 + t324) - t54;
-    let t395 = t391 + 2.0 * t394 - t390;
-    let t396 = t13 * t36;
-    let t397 = t13 * t46 - t12 * (p.lb * t43 + t179 + t180) - t396 * (d.k86 + d.k87);
-    let t398 = t170 * t389 - t168 * t381 - t13 * t172;
-    let t399 = t12 * (t335 - t336) - t13 * t174;
-    let t400 = qd[9] * t398 + qd[10] * t399 + qd[0] * t382 + qd[3] * t392 + qd[4] * t393
-        + qd[8] * t397;
-    let t401 = t115 * t343 + t105 * t116 + t12 * t344;
-    let t402 = t13 * d.k89;
-    let t403 = t231 * t386 - t26 * t402 - t12 * t347;
-    let t404 = qd[9] * t401 + qd[10] * t403;
-    let t405 = t115 * t188 - t12 * (t120 + t17 * d.k61);
-    let t406 = t121 * t381 - t13 * t188;
-    let t407 = t115 * t190 - t12 * t189;
-    let t408 = t13 * d.k90;
-    let t409 = t48 * t408 + t27 * t389;
-    let t410 = t405 * (qd[0] + qd[3]) + t406 * (qd[2] + qd[7]) + t407 * (qd[4] + qd[9])
-        - qd[10] * t409;
-    let t411 = t116 * t119 + t115 * (t25 * d.k61 + t117) - t12 * t121;
-    let t412 = t189 * t381 - (t15 * d.k61 + t3 * d.k59) * t389 - t13 * t190;
-    let t413 = t48 * t116 + t12 * (t152 * d.k91 - t47 * d.k90);
-    let t414 = qd[10] * t413 + t406 * (qd[0] + qd[3]) + t411 * (qd[2] + qd[7])
-        + t412 * (qd[4] + qd[9]);
-    let t415 = t115 * (t117 + t24 * d.k61) + t116 * t119 - t12 * (t120 + t16 * d.k61);
-    let t416 = t13 * d.k91;
-    let t417 = t26 * t416 + t233 * t389 - t231 * t408;
-    let t418 = qd[10] * t417 + t407 * (qd[0] + qd[3]) + t412 * (qd[2] + qd[7])
-        + t415 * (qd[4] + qd[9]);
+    let t3 = p.lb * c_q4;
+    let t4 = qd[4] * t3;
+    let t5 = c_q1 * qd[1];
+    let t6 = s_q1 * qd[1];
+    let t7 = t2 * qd[4];
+    let t8 = c_q2 * qd[2];
+    let t9 = s_q2 * qd[2];
+    let t10 = q[0] + q[3];
+    let t11 = cos(t10);
+    let t12 = sin(t10);
+    let t13 = q[1] + q[5];
+    let t14 = cos(t13);
+    let t15 = sin(t13);
+    let t16 = q[2] + q[7];
+    let t17 = cos(t16);
+    let t18 = sin(t16);
+    let t19 = t3 * t11;
+    let t20 = t3 * t12;
+    let t21 = q[4] + q[9];
+    let t22 = cos(t21);
+    let t23 = sin(t21);
+    let t24 = t11 * t22;
+    let t25 = c_q10 * t24 - s_q10 * t12;
+    let t26 = t12 * t22;
+    let t27 = c_q10 * t26 + s_q10 * t11;
+    let t28 = c_q6 * t15;
+    let t29 = p.lb * t28;
+    let t30 = c_q8 * t18;
+    let t31 = p.lb * t30;
+    let t32 = p.lb * c_q6;
+    let t33 = t14 * t32;
+    let t34 = p.la * c_q1 + t33;
+    let t35 = p.lb * c_q8;
+    let t36 = t17 * t35;
+    let t37 = p.la * c_q2 + t36;
+    let t38 = t2 * t11;
+    let t39 = t2 * t12;
+    let t40 = -s_q10 * t24 - c_q10 * t12;
+    let t41 = s_q10 * t26 - c_q10 * t11;
+    let t42 = t11 * (qd[3] + qd[0]);
+    let t43 = t12 * t23;
+    let t44 = t43 * (qd[9] + qd[4]) - t22 * t42;
+    let t45 = s_q10 * qd[10];
+    let t46 = t12 * (qd[0] + qd[3]);
+    let t47 = c_q10 * qd[10];
+    let t48 = c_q10 * t44 + t26 * t45 + s_q10 * t46 - t11 * t47;
+    let t49 = t26 * (qd[9] + qd[4]) + t23 * t42;
+    let t50 = -t14 * (qd[1] + qd[5]);
+    let t51 = t7 * t11;
+    let t52 = t3 * t46;
+    let t53 = t11 * t23;
+    let t54 = t53 * (qd[4] + qd[9]);
+    let t55 = t24 * t45 + t12 * t47;
+    let t56 = c_q10 * (t22 * t46 + t54) + t55 + s_q10 * t42;
+    let t57 = t24 * (qd[9] + qd[4]);
+    let t58 = t57 - t23 * t46;
+    let t59 = t22 * t46 + t54;
+    let t60 = c_q10 * t59 + t55 + s_q10 * t42;
+    let t61 = t23 * t46 - t57;
+    let t62 = t22 * (qd[4] + qd[9]);
+    let t63 = t23 * (qd[4] + qd[9]);
+    let t64 = t32 * t50;
+    let t65 = s_q6 * t15;
+    let t66 = qd[6] * t65;
+    let t67 = t15 * (qd[1] + qd[5]);
+    let t68 = c_q6 * t50;
+    let t69 = s_q6 * t14;
+    let t70 = p.lb * t69;
+    let t71 = qd[6] * t70;
+    let t72 = t32 * t67;
+    let t73 = p.la * t6 + t71 + t72;
+    let t74 = -t62;
+    let t75 = qd[6] * t28;
+    let t76 = s_q6 * t50;
+    let t77 = p.lb * t65;
+    let t78 = t12 * t45 + s_q10 * t59 - t24 * t47 - c_q10 * t42;
+    let t79 = t26 * t47 + t11 * t45 + c_q10 * t46 - s_q10 * t44;
+    let t80 = s_q6 * t67;
+    let t81 = -t17 * (qd[2] + qd[7]);
+    let t82 = t35 * t81;
+    let t83 = s_q8 * t18;
+    let t84 = qd[8] * t83;
+    let t85 = t18 * (qd[2] + qd[7]);
+    let t86 = c_q8 * t81;
+    let t87 = s_q8 * t17;
+    let t88 = p.lb * t87;
+    let t89 = qd[8] * t88;
+    let t90 = t35 * t85;
+    let t91 = p.la * t9 + t89 + t90;
+    let t92 = qd[8] * t30;
+    let t93 = s_q8 * t81;
+    let t94 = p.lb * t83;
+    let t95 = s_q8 * t85;
+    let t96 = t14 * d.k54;
+    let t97 = s_q6 * d.k56 - c_q6 * t96;
+    let t98 = -t97;
+    let t99 = -c_q6 * d.k56 - t69 * d.k54;
+    let t100 = t14 * d.k56;
+    let t101 = s_q6 * d.k54 + c_q6 * t100;
+    let t102 = c_q6 * d.k54 - t69 * d.k56;
+    let t103 = t17 * d.k59;
+    let t104 = s_q8 * d.k61 - c_q8 * t103;
+    let t105 = -t104;
+    let t106 = -c_q8 * d.k61 - t87 * d.k59;
+    let t107 = t17 * d.k61;
+    let t108 = s_q8 * d.k59 + c_q8 * t107;
+    let t109 = c_q8 * d.k59 - t87 * d.k61;
+    let t110 = t1 + t20;
+    let t111 = t43 * d.k69 - t27 * d.k68;
+    let t112 = t111 - t110;
+    let t113 = p.la * s_q1 + t29 + t112;
+    let t114 = p.lb * t98;
+    let t115 = t53 * d.k69;
+    let t116 = t0 + t19;
+    let t117 = t25 * d.k68 + d.k70 + t116 - c_q1 * d.k64 - t114 - t115;
+    let t118 = p.lb * t101;
+    let t119 = c_q10 * t23;
+    let t120 = t2 + d.k68 * t119 + t22 * d.k69 + d.k71 - c_q1 * d.k65 - t118;
+    let t121 = t53 * d.k54;
+    let t122 = t43 * d.k54 + t27 * d.k56;
+    let t123 = t43 * d.k73 - t27 * d.k72;
+    let t124 = t123 - t110;
+    let t125 = p.la * s_q2 + t31 + t124;
+    let t126 = p.lb * t105;
+    let t127 = t53 * d.k73;
+    let t128 = t116 + t25 * d.k72 + d.k74 - c_q2 * d.k66 - t126 - t127;
+    let t129 = p.lb * t108;
+    let t130 = t2 + t119 * d.k72 + t22 * d.k73 + d.k75 - c_q2 * d.k67 - t129;
+    let t131 = t53 * d.k59;
+    let t132 = t43 * d.k59 + t27 * d.k61;
+    let t133 = t115 - t25 * d.k68;
+    let t134 = t133 - t116;
+    let t135 = t28 * d.k76;
+    let t136 = s_q1 * d.k64 + t135;
+    let t137 = t28 * d.k77;
+    let t138 = s_q1 * d.k65 + t137;
+    let t139 = t133 - t19;
+    let t140 = t111 - t20;
+    let t141 = t12 * t119;
+    let t142 = d.k68 * t141 + t26 * d.k69;
+    let t143 = t39 + t142;
+    let t144 = t11 * t119;
+    let t145 = -d.k68 * t144 - t24 * d.k69;
+    let t146 = t145 - t38;
+    let t147 = c_q10 * d.k68;
+    let t148 = t22 * t147 - t23 * d.k69;
+    let t149 = t3 + t148;
+    let t150 = c_q10 * d.k56;
+    let t151 = t127 - t25 * d.k72;
+    let t152 = t151 - t116;
+    let t153 = t30 * d.k84;
+    let t154 = s_q2 * d.k66 + t153;
+    let t155 = t30 * d.k85;
+    let t156 = s_q2 * d.k67 + t155;
+    let t157 = t151 - t19;
+    let t158 = t123 - t20;
+    let t159 = d.k72 * t141 + t26 * d.k73;
+    let t160 = t39 + t159;
+    let t161 = -d.k72 * t144 - t24 * d.k73;
+    let t162 = t161 - t38;
+    let t163 = c_q10 * d.k72;
+    let t164 = t22 * t163 - t23 * d.k73;
+    let t165 = t3 + t164;
+    let t166 = c_q10 * d.k61;
+    let t167 = c_q6 * qd[6];
+    let t168 = t15 * d.k54;
+    let t169 = t168 * (qd[1] + qd[5]);
+    let t170 = qd[6] * t69;
+    let t171 = d.k54 * t170 + d.k56 * t167 + c_q6 * t169;
+    let t172 = t7 * t12 - t3 * t42;
+    let t173 = t172 - t0 * qd[0];
+    let t174 = t48 * d.k68 + t49 * d.k69;
+    let t175 = t173 + t174;
+    let t176 = t56 * d.k68 + t58 * d.k69;
+    let t177 = t1 * qd[0] + t51;
+    let t178 = t52 + t177;
+    let t179 = t176 + t178;
+    let t180 = d.k54 * t117;
+    let t181 = t3 * t46 + t177;
+    let t182 = t6 * d.k64 + t61 * d.k69 + p.lb * t171 - t60 * d.k68 - t181;
+    let t183 = d.k54 * t182;
+    let t184 = t96 * (qd[5] + qd[1]);
+    let t185 = -t184;
+    let t186 = t117 * t185;
+    let t187 = t66 * d.k76;
+    let t188 = t32 * t185;
+    let t189 = t5 * d.k64 - t187 - t188;
+    let t190 = d.k56 * t120;
+    let t191 = t15 * d.k56;
+    let t192 = t191 * (qd[1] + qd[5]);
+    let t193 = d.k56 * t170 + c_q6 * t192 - d.k54 * t167;
+    let t194 = t23 * t45;
+    let t195 = t4 + t6 * d.k65 + t62 * t147 + p.lb * t193 - t63 * d.k69 - d.k68 * t194;
+    let t196 = d.k56 * t195;
+    let t197 = t100 * (qd[5] + qd[1]);
+    let t198 = -t197;
+    let t199 = t120 * t198;
+    let t200 = t66 * d.k77;
+    let t201 = t32 * t198;
+    let t202 = t5 * d.k65 - t200 - t201;
+    let t203 = p.la * t5 + t175 - t64 - p.lb * t66;
+    let t204 = t113 * t170 + c_q6 * (t186 + t199 + t67 * t113 - t14 * t203)
+        + t66 * (t190 + t180) - t28 * (t196 + t183);
+    let t205 = t172 + t174;
+    let t206 = t51 + t52;
+    let t207 = t176 + t206;
+    let t208 = t11 * t194;
+    let t209 = t2 * t46 - t4 * t11;
+    let t210 = t59 * d.k69 + t61 * t147 + d.k68 * t208;
+    let t211 = t209 + t210;
+    let t212 = t22 * t45;
+    let t213 = t74 * d.k69 - t63 * t147 - d.k68 * t212;
+    let t214 = t213 - t7;
+    let t215 = t12 * t194;
+    let t216 = t4 * t12 + t2 * t42;
+    let t217 = t49 * t147 - t44 * d.k69 - d.k68 * t215;
+    let t218 = t216 + t217;
+    let t219 = s_q6 * qd[6];
+    let t220 = d.k56 * t219 + s_q6 * t169 - t96 * t167;
+    let t221 = s_q6 * t192 - d.k54 * t219 - t100 * t167;
+    let t222 = p.lb * t99;
+    let t223 = p.lb * t102;
+    let t224 = t40 * d.k68;
+    let t225 = t78 * d.k68;
+    let t226 = s_q10 * t23;
+    let t227 = d.k68 * t226;
+    let t228 = s_q10 * t62;
+    let t229 = t101 * d.k68;
+    let t230 = qd[10] * t119;
+    let t231 = t41 * d.k68;
+    let t232 = t79 * d.k68;
+    let t233 = t69 * t203 + t75 * (t190 + t180) + t65 * (t196 + t183)
+        + t113 * (t14 * t167 - t80) - s_q6 * (t186 + t199);
+    let t234 = t102 * d.k68;
+    let t235 = t50 * t113 + t96 * t182 + t100 * t195 - t117 * t169 - t120 * t192
+        - t15 * t203;
+    let t236 = t15 * t66;
+    let t237 = t15 * t78;
+    let t238 = t15 * d.k81;
+    let t239 = t49 * d.k54 - t48 * d.k56;
+    let t240 = t122 * t184 + t168 * t239 + t14 * (t58 * d.k54 - t56 * d.k56)
+        - t67 * (t121 + t25 * d.k56);
+    let t241 = (t25 * d.k56 + t121) * t169 + t96 * (t61 * d.k54 + t60 * d.k56)
+        + t100 * (d.k56 * t194 - t63 * d.k54 - t62 * t150) + t50 * t122
+        - (t22 * d.k54 - d.k56 * t119) * t192 - t15 * t239;
+    let t242 = (d.k56 * t144 - t24 * d.k54) * t184
+        + t168 * (t59 * d.k54 - t61 * t150 - d.k56 * t208)
+        + t191 * (d.k56 * t212 + t74 * d.k54 + t63 * t150)
+        + t14 * (d.k56 * t215 - t44 * d.k54 - t49 * t150)
+        - (t22 * t150 + t23 * d.k54) * t197 - t67 * (t26 * d.k54 - d.k56 * t141);
+    let t243 = t15 * d.k83;
+    let t244 = c_q8 * qd[8];
+    let t245 = t18 * d.k59;
+    let t246 = t245 * (qd[2] + qd[7]);
+    let t247 = qd[8] * t87;
+    let t248 = d.k59 * t247 + d.k61 * t244 + c_q8 * t246;
+    let t249 = t48 * d.k72 + t49 * d.k73;
+    let t250 = t173 + t249;
+    let t251 = t56 * d.k72 + t58 * d.k73;
+    let t252 = t178 + t251;
+    let t253 = d.k59 * t128;
+    let t254 = t9 * d.k66 + t61 * d.k73 + p.lb * t248 - t181 - t60 * d.k72;
+    let t255 = d.k59 * t254;
+    let t256 = t103 * (qd[7] + qd[2]);
+    let t257 = -t256;
+    let t258 = t128 * t257;
+    let t259 = t84 * d.k84;
+    let t260 = t35 * t257;
+    let t261 = t8 * d.k66 - t259 - t260;
+    let t262 = d.k61 * t130;
+    let t263 = t18 * d.k61;
+    let t264 = t263 * (qd[2] + qd[7]);
+    let t265 = d.k61 * t247 + c_q8 * t264 - d.k59 * t244;
+    let t266 = t4 + t9 * d.k67 + t62 * t163 + p.lb * t265 - t63 * d.k73 - d.k72 * t194;
+    let t267 = d.k61 * t266;
+    let t268 = t107 * (qd[7] + qd[2]);
+    let t269 = -t268;
+    let t270 = t130 * t269;
+    let t271 = t84 * d.k85;
+    let t272 = t35 * t269;
+    let t273 = t8 * d.k67 - t271 - t272;
+    let t274 = p.la * t8 + t250 - t82 - p.lb * t84;
+    let t275 = t125 * t247 + c_q8 * (t258 + t270 + t85 * t125 - t17 * t274)
+        + t84 * (t262 + t253) - t30 * (t267 + t255);
+    let t276 = t172 + t249;
+    let t277 = t206 + t251;
+    let t278 = t59 * d.k73 + t61 * t163 + d.k72 * t208;
+    let t279 = t209 + t278;
+    let t280 = t74 * d.k73 - t63 * t163 - d.k72 * t212;
+    let t281 = t280 - t7;
+    let t282 = t49 * t163 - t44 * d.k73 - d.k72 * t215;
+    let t283 = t216 + t282;
+    let t284 = s_q8 * qd[8];
+    let t285 = d.k61 * t284 + s_q8 * t246 - t103 * t244;
+    let t286 = s_q8 * t264 - d.k59 * t284 - t107 * t244;
+    let t287 = p.lb * t106;
+    let t288 = p.lb * t109;
+    let t289 = t40 * d.k72;
+    let t290 = t78 * d.k72;
+    let t291 = d.k72 * t226;
+    let t292 = t108 * d.k72;
+    let t293 = t41 * d.k72;
+    let t294 = t79 * d.k72;
+    let t295 = t87 * t274 + t92 * (t262 + t253) + t83 * (t267 + t255)
+        + t125 * (t17 * t244 - t95) - s_q8 * (t258 + t270);
+    let t296 = t109 * d.k72;
+    let t297 = t81 * t125 + t103 * t254 + t107 * t266 - t128 * t246 - t130 * t264
+        - t18 * t274;
+    let t298 = t18 * t84;
+    let t299 = t18 * t78;
+    let t300 = t18 * d.k89;
+    let t301 = t49 * d.k59 - t48 * d.k61;
+    let t302 = t132 * t256 + t245 * t301 + t17 * (t58 * d.k59 - t56 * d.k61)
+        - t85 * (t131 + t25 * d.k61);
+    let t303 = (t25 * d.k61 + t131) * t246 + t103 * (t61 * d.k59 + t60 * d.k61)
+        + t107 * (d.k61 * t194 - t63 * d.k59 - t62 * t166) + t81 * t132
+        - (t22 * d.k59 - d.k61 * t119) * t264 - t18 * t301;
+    let t304 = (d.k61 * t144 - t24 * d.k59) * t256
+        + t245 * (t59 * d.k59 - t61 * t166 - d.k61 * t208)
+        + t263 * (d.k61 * t212 + t74 * d.k59 + t63 * t166)
+        + t17 * (d.k61 * t215 - t44 * d.k59 - t49 * t166)
+        - (t22 * t166 + t23 * d.k59) * t268 - t85 * (t26 * d.k59 - d.k61 * t141);
+    let t305 = t18 * d.k91;
     [
-        qd[0]
-            * (qd[0] * (t56 * t123 - t19 * t192) + qd[6] * t141 + t200
-                - t193 * (qd[1] + qd[5]))
+        qd[0] * (t98 * t175 + t134 * (t68 + t66) - t112 * t171 - t28 * t179)
             + qd[1]
-                * (qd[1] * (t56 * t202 + t59 * t204 + t205 + t19 * t49 - 2.0 * t206)
-                    + qd[5] * t215 + qd[6] * t218 + t223)
-            + qd[3] * (t200 + qd[0] * t195 + qd[6] * t143 - t207 * (qd[1] + qd[5]))
+                * (t98 * t189 + t101 * t202 + t204 + t34 * (t68 + t66) + t28 * t73
+                    - t136 * t171 - t138 * t193)
+            + qd[3] * (t98 * t205 + t139 * (t68 + t66) - t140 * t171 - t28 * t207)
             + qd[4]
-                * (qd[4] * (t56 * t225 + t59 * t81 - t19 * t227) + qd[6] * t144 + t236
-                    + t196 * (qd[0] + qd[3]) + t208 * (qd[1] + qd[5]))
-            + qd[5] * (t223 + qd[1] * t215 + qd[5] * (t214 - 2.0 * t213) + qd[6] * t237)
+                * (t98 * t211 + t101 * t214 + t143 * (t68 + t66) - t146 * t171
+                    - t149 * t193 - t28 * t218)
+            + qd[5]
+                * (t33 * t68 + t28 * t72 + t204 + 2.0 * t70 * t75 - t135 * t171
+                    - t137 * t193 - t98 * (t187 + t188) - t101 * (t200 + t201))
             + qd[6]
-                * (qd[0] * t141 + qd[3] * t143 + qd[4] * t144 + qd[9] * t150
-                    + qd[10] * t154 + qd[1] * t218 + qd[5] * t237
-                    + qd[6]
-                        * (t50 + t90 + t55 * (t76 - t71) + t148 * (t82 - t77)
-                            - 2.0 * (t32 * t42 + t58 * t147 + t60 * t149)))
+                * (t99 * t182 + t102 * t195 + t65 * t203 + t29 * (t75 - 2.0 * t76)
+                    + t220 * (t117 - t114) + t221 * (t120 - t118) + t113 * (t75 - t76)
+                    + t171 * t222 + t193 * t223 - t66 * t77)
             + qd[9]
-                * (t236 + qd[4] * t230 + qd[6] * t150 + t197 * (qd[0] + qd[3])
-                    + t219 * (qd[1] + qd[5]))
+                * (t98 * t210 + t101 * t213 + t142 * (t68 + t66) - t145 * t171
+                    - t148 * t193 - t28 * t217)
             + qd[10]
-                * (qd[6] * t154 + qd[10] * (t56 * t122 - t59 * t79 - t19 * t191)
-                    + t199 * (qd[0] + qd[3]) + t222 * (qd[1] + qd[5])
-                    + t235 * (qd[4] + qd[9])),
-        qd[0]
-            * (qd[0] * (t58 * t123 + t32 * t192) + qd[6] * t241 + t244
-                + t238 * (qd[1] + qd[5]))
+                * (t98 * t225 + t231 * (t68 + t66) + t193 * t227 - t171 * t224
+                    - t28 * t232 - t229 * (t228 + t230)),
+        qd[0] * (t112 * t220 + t99 * t175 + t65 * t179 + t134 * (t75 - t76))
             + qd[1]
-                * (qd[1] * (t58 * t202 + t60 * t204 + t246 + 2.0 * t247 - t32 * t49)
-                    + qd[5] * t252 + qd[6] * t254 + t257)
-            + qd[3] * (t244 + qd[0] * t239 + qd[6] * t258 + t248 * (qd[1] + qd[5]))
+                * (t136 * t220 + t99 * t189 + t138 * t221 + t102 * t202 + t233
+                    + t34 * (t75 - t76) - t65 * t73)
+            + qd[3] * (t140 * t220 + t99 * t205 + t65 * t207 + t139 * (t75 - t76))
             + qd[4]
-                * (qd[4] * (t58 * t225 + t60 * t81 + t32 * t227) + qd[6] * t259 + t262
-                    + t240 * (qd[0] + qd[3]) + t249 * (qd[1] + qd[5]))
-            + qd[5] * (t257 + qd[1] * t252 + qd[5] * (2.0 * t250 + t251) + qd[6] * t265)
+                * (t146 * t220 + t99 * t211 + t149 * t221 + t102 * t214 + t65 * t218
+                    + t143 * (t75 - t76))
+            + qd[5]
+                * (t33 * t75 + t233 + t135 * t220 + t137 * t221 - t64 * t69 - t66 * t70
+                    - t29 * t80 - t99 * (t187 + t188) - t102 * (t200 + t201))
             + qd[6]
-                * (qd[0] * t241 + qd[1] * t254 + qd[3] * t258 + qd[4] * t259
-                    + qd[5] * t265
-                    + qd[6]
-                        * (t57 * t76 - t82 * t60 - 3.0 * (t41 + t55 * t147 + t148 * t149)
-                            - t91) + qd[9] * t266 + qd[10] * t267)
+                * (2.0 * (t76 * t77 - t29 * t66 - t220 * t222 - t221 * t223) + t28 * t203
+                    + t97 * t182 + t117 * t171 + t120 * t193 - t101 * t195
+                    - t113 * (t68 + t66))
             + qd[9]
-                * (t262 + qd[4] * t260 + qd[6] * t266 + t242 * (qd[0] + qd[3])
-                    + t255 * (qd[1] + qd[5]))
+                * (t145 * t220 + t99 * t210 + t148 * t221 + t102 * t213 + t65 * t217
+                    + t142 * (t75 - t76))
             + qd[10]
-                * (qd[6] * t267 + qd[10] * (t58 * t122 + t32 * t191 - t60 * t79)
-                    + t243 * (qd[0] + qd[3]) + t256 * (qd[1] + qd[5])
-                    + t261 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t92 * t123 + t9 * t192) + t275 + t269 * (qd[1] + qd[5]))
+                * (t220 * t224 + t99 * t225 + t65 * t232 + t231 * (t75 - t76)
+                    - t221 * t227 - t234 * (t228 + t230)),
+        qd[0] * (t112 * t184 + t168 * t175 + t14 * t179 - t67 * t134)
             + qd[1]
-                * (qd[1] * (t92 * t202 + t93 * t204 + 2.0 * t278 - t9 * t49 - t277)
-                    + qd[5] * t282 + t287)
-            + qd[3] * (t275 + qd[0] * t270 + t279 * (qd[1] + qd[5]))
+                * (t136 * t184 + t168 * t189 + t138 * t197 + t191 * t202 + t235
+                    - t34 * t67 - t14 * t73)
+            + qd[3] * (t140 * t184 + t168 * t205 + t14 * t207 - t67 * t139)
             + qd[4]
-                * (qd[4] * (t92 * t225 + t81 * t93 + t9 * t227) + t291
-                    + t271 * (qd[0] + qd[3]) + t280 * (qd[1] + qd[5]))
-            + qd[5] * (t287 + qd[1] * t282 + qd[5] * (3.0 * t281 - t277))
-            + qd[6] * (t284 * (qd[1] + qd[5]) - qd[6] * (t51 + t10 * (t263 + t264)))
+                * (t146 * t184 + t168 * t211 + t149 * t197 + t191 * t214 + t14 * t218
+                    - t67 * t143)
+            + qd[5]
+                * (t235 + t135 * (t184 - t185) + t137 * (t197 - t198) - t33 * (t67 + t67)
+                    - t14 * t71 - t236 * (d.k78 + d.k79))
+            + qd[6]
+                * (t50 * t70 + t77 * t67 - p.lb * t14 * t75 - t184 * t222 - t197 * t223
+                    - t15 * (d.k76 * t220 + d.k77 * t221))
             + qd[9]
-                * (t291 + qd[4] * t288 + t272 * (qd[0] + qd[3]) + t285 * (qd[1] + qd[5]))
+                * (t145 * t184 + t168 * t210 + t148 * t197 + t191 * t213 + t14 * t217
+                    - t67 * t142)
             + qd[10]
-                * (qd[10] * (t28 * t273 + t9 * t191 - t78 * t289)
-                    + t274 * (qd[0] + qd[3]) + t286 * (qd[1] + qd[5])
-                    + t290 * (qd[4] + qd[9])),
+                * (t184 * t224 + d.k80 * t237 + t14 * t232 - t67 * t231 - t197 * t227
+                    - t238 * (t228 + t230)),
         qd[10]
-            * (qd[10] * (t78 * t303 - t28 * t295 - t17 * t276) + t300 * (qd[1] + qd[5])
-                + t304 * (qd[4] + qd[9]) - t296 * (qd[0] + qd[3]))
-            + t297 * (qd[0] + qd[3]) + t301 * (qd[1] + qd[5]) + t305 * (qd[4] + qd[9]),
-        qd[0]
-            * (qd[0] * (t64 * t159 - t21 * t307) + qd[8] * t175 + t315
-                - t308 * (qd[2] + qd[7]))
+            * (d.k56 * (t197 * t226 + t41 * t67 - t40 * t184) + t243 * (t228 + t230)
+                - d.k82 * t237 - t79 * t100) + t240 * (qd[0] + qd[3])
+            + t241 * (qd[1] + qd[5]) + t242 * (qd[4] + qd[9]),
+        qd[0] * (t105 * t250 + t152 * (t86 + t84) - t124 * t248 - t30 * t252)
             + qd[2]
-                * (qd[2] * (t64 * t317 + t67 * t319 + t320 + t21 * t52 - 2.0 * t321)
-                    + qd[7] * t330 + qd[8] * t333 + t338)
-            + qd[3] * (t315 + qd[0] * t310 + qd[8] * t177 - t322 * (qd[2] + qd[7]))
+                * (t105 * t261 + t108 * t273 + t275 + t37 * (t86 + t84) + t30 * t91
+                    - t154 * t248 - t156 * t265)
+            + qd[3] * (t105 * t276 + t157 * (t86 + t84) - t158 * t248 - t30 * t277)
             + qd[4]
-                * (qd[4] * (t64 * t340 + t67 * t106 - t21 * t342) + qd[8] * t178 + t349
-                    + t311 * (qd[0] + qd[3]) + t323 * (qd[2] + qd[7]))
-            + qd[7] * (t338 + qd[2] * t330 + qd[7] * (t329 - 2.0 * t328) + qd[8] * t350)
+                * (t105 * t279 + t108 * t281 + t160 * (t86 + t84) - t162 * t248
+                    - t165 * t265 - t30 * t283)
+            + qd[7]
+                * (t36 * t86 + t30 * t90 + t275 + 2.0 * t88 * t92 - t153 * t248
+                    - t155 * t265 - t105 * (t259 + t260) - t108 * (t271 + t272))
             + qd[8]
-                * (qd[0] * t175 + qd[3] * t177 + qd[4] * t178 + qd[9] * t184
-                    + qd[10] * t187 + qd[2] * t333 + qd[7] * t350
-                    + qd[8]
-                        * (t53 + t113 + t63 * (t102 - t99) + t182 * (t107 - t103)
-                            - 2.0 * (t36 * t46 + t66 * t181 + t68 * t183)))
+                * (t106 * t254 + t109 * t266 + t83 * t274 + t31 * (t92 - 2.0 * t93)
+                    + t285 * (t128 - t126) + t286 * (t130 - t129) + t125 * (t92 - t93)
+                    + t248 * t287 + t265 * t288 - t84 * t94)
             + qd[9]
-                * (t349 + qd[4] * t345 + qd[8] * t184 + t312 * (qd[0] + qd[3])
-                    + t334 * (qd[2] + qd[7]))
+                * (t105 * t278 + t108 * t280 + t159 * (t86 + t84) - t161 * t248
+                    - t164 * t265 - t30 * t282)
             + qd[10]
-                * (qd[8] * t187 + qd[10] * (t64 * t158 - t67 * t104 - t21 * t306)
-                    + t314 * (qd[0] + qd[3]) + t337 * (qd[2] + qd[7])
-                    + t348 * (qd[4] + qd[9])),
-        qd[0]
-            * (qd[0] * (t66 * t159 + t36 * t307) + qd[8] * t354 + t357
-                + t351 * (qd[2] + qd[7]))
+                * (t105 * t290 + t293 * (t86 + t84) + t265 * t291 - t248 * t289
+                    - t30 * t294 - t292 * (t228 + t230)),
+        qd[0] * (t124 * t285 + t106 * t250 + t83 * t252 + t152 * (t92 - t93))
             + qd[2]
-                * (qd[2] * (t66 * t317 + t68 * t319 + t359 + 2.0 * t360 - t36 * t52)
-                    + qd[7] * t365 + qd[8] * t367 + t370)
-            + qd[3] * (t357 + qd[0] * t352 + qd[8] * t371 + t361 * (qd[2] + qd[7]))
+                * (t154 * t285 + t106 * t261 + t156 * t286 + t109 * t273 + t295
+                    + t37 * (t92 - t93) - t83 * t91)
+            + qd[3] * (t158 * t285 + t106 * t276 + t83 * t277 + t157 * (t92 - t93))
             + qd[4]
-                * (qd[4] * (t66 * t340 + t68 * t106 + t36 * t342) + qd[8] * t372 + t375
-                    + t353 * (qd[0] + qd[3]) + t362 * (qd[2] + qd[7]))
-            + qd[7] * (t370 + qd[2] * t365 + qd[7] * (2.0 * t363 + t364) + qd[8] * t378)
+                * (t162 * t285 + t106 * t279 + t165 * t286 + t109 * t281 + t83 * t283
+                    + t160 * (t92 - t93))
+            + qd[7]
+                * (t36 * t92 + t295 + t153 * t285 + t155 * t286 - t82 * t87 - t84 * t88
+                    - t31 * t95 - t106 * (t259 + t260) - t109 * (t271 + t272))
             + qd[8]
-                * (qd[0] * t354 + qd[2] * t367 + qd[3] * t371 + qd[4] * t372
-                    + qd[7] * t378
-                    + qd[8]
-                        * (t65 * t102 - t107 * t68
-                            - 3.0 * (t45 + t63 * t181 + t182 * t183) - t114)
-                    + qd[9] * t379 + qd[10] * t380)
+                * (2.0 * (t93 * t94 - t31 * t84 - t285 * t287 - t286 * t288) + t30 * t274
+                    + t104 * t254 + t128 * t248 + t130 * t265 - t108 * t266
+                    - t125 * (t86 + t84))
             + qd[9]
-                * (t375 + qd[4] * t373 + qd[8] * t379 + t355 * (qd[0] + qd[3])
-                    + t368 * (qd[2] + qd[7]))
+                * (t161 * t285 + t106 * t278 + t164 * t286 + t109 * t280 + t83 * t282
+                    + t159 * (t92 - t93))
             + qd[10]
-                * (qd[8] * t380 + qd[10] * (t66 * t158 + t36 * t306 - t68 * t104)
-                    + t356 * (qd[0] + qd[3]) + t369 * (qd[2] + qd[7])
-                    + t374 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t115 * t159 + t12 * t307) + t388 + t382 * (qd[2] + qd[7]))
+                * (t285 * t289 + t106 * t290 + t83 * t294 + t293 * (t92 - t93)
+                    - t286 * t291 - t296 * (t228 + t230)),
+        qd[0] * (t124 * t256 + t245 * t250 + t17 * t252 - t85 * t152)
             + qd[2]
-                * (qd[2] * (t115 * t317 + t116 * t319 + 2.0 * t391 - t12 * t52 - t390)
-                    + qd[7] * t395 + t400)
-            + qd[3] * (t388 + qd[0] * t383 + t392 * (qd[2] + qd[7]))
+                * (t154 * t256 + t245 * t261 + t156 * t268 + t263 * t273 + t297
+                    - t37 * t85 - t17 * t91)
+            + qd[3] * (t158 * t256 + t245 * t276 + t17 * t277 - t85 * t157)
             + qd[4]
-                * (qd[4] * (t115 * t340 + t106 * t116 + t12 * t342) + t404
-                    + t384 * (qd[0] + qd[3]) + t393 * (qd[2] + qd[7]))
-            + qd[7] * (t400 + qd[2] * t395 + qd[7] * (3.0 * t394 - t390))
-            + qd[8] * (t397 * (qd[2] + qd[7]) - qd[8] * (t54 + t13 * (t376 + t377)))
+                * (t162 * t256 + t245 * t279 + t165 * t268 + t263 * t281 + t17 * t283
+                    - t85 * t160)
+            + qd[7]
+                * (t297 + t153 * (t256 - t257) + t155 * (t268 - t269) - t36 * (t85 + t85)
+                    - t17 * t89 - t298 * (d.k86 + d.k87))
+            + qd[8]
+                * (t81 * t88 + t94 * t85 - p.lb * t17 * t92 - t256 * t287 - t268 * t288
+                    - t18 * (d.k84 * t285 + d.k85 * t286))
             + qd[9]
-                * (t404 + qd[4] * t401 + t385 * (qd[0] + qd[3]) + t398 * (qd[2] + qd[7]))
+                * (t161 * t256 + t245 * t278 + t164 * t268 + t263 * t280 + t17 * t282
+                    - t85 * t159)
             + qd[10]
-                * (qd[10] * (t28 * t386 + t12 * t306 - t78 * t402)
-                    + t387 * (qd[0] + qd[3]) + t399 * (qd[2] + qd[7])
-                    + t403 * (qd[4] + qd[9])),
+                * (t256 * t289 + d.k88 * t299 + t17 * t294 - t85 * t293 - t268 * t291
+                    - t300 * (t228 + t230)),
         qd[10]
-            * (qd[10] * (t78 * t416 - t28 * t408 - t17 * t389) + t413 * (qd[2] + qd[7])
-                + t417 * (qd[4] + qd[9]) - t409 * (qd[0] + qd[3]))
-            + t410 * (qd[0] + qd[3]) + t414 * (qd[2] + qd[7]) + t418 * (qd[4] + qd[9]),
+            * (d.k61 * (t226 * t268 + t41 * t85 - t40 * t256) + t305 * (t228 + t230)
+                - d.k90 * t299 - t79 * t107) + t302 * (qd[0] + qd[3])
+            + t303 * (qd[2] + qd[7]) + t304 * (qd[4] + qd[9]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -3457,57 +3363,59 @@ pub fn reactions_of_multipliers_with(
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t5) = sin_cos(t3);
-    let t6 = q[1] + q[5];
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + q[7];
     let t7 = cos(t6);
     let t8 = sin(t6);
-    let t9 = q[2] + q[7];
+    let t9 = q[4] + q[9];
     let t10 = cos(t9);
     let t11 = sin(t9);
-    let t12 = c_q10 * t2;
-    let t13 = t4 * t12 + s_q10 * t5;
-    let t14 = t5 * t12 - s_q10 * t4;
-    let t15 = c_q6 * t8;
-    let t16 = s_q6 * t8;
-    let t17 = c_q8 * t11;
-    let t18 = s_q8 * t11;
+    let t12 = c_q10 * t10;
+    let t13 = t1 * t12 - s_q10 * t2;
+    let t14 = t2 * t12 + s_q10 * t1;
+    let t15 = c_q6 * t5;
+    let t16 = s_q6 * t5;
+    let t17 = c_q8 * t8;
+    let t18 = s_q8 * t8;
     let t19 = s_q6 * d.k56;
-    let t20 = c_q6 * t7;
+    let t20 = c_q6 * t4;
     let t21 = d.k54 * t20 - t19;
     let t22 = s_q6 * d.k54;
-    let t23 = c_q6 * d.k56 + t7 * t22;
+    let t23 = c_q6 * d.k56 + t4 * t22;
     let t24 = t22 + d.k56 * t20;
-    let t25 = c_q6 * d.k54 - t7 * t19;
+    let t25 = c_q6 * d.k54 - t4 * t19;
     let t26 = s_q8 * d.k61;
-    let t27 = c_q8 * t10;
+    let t27 = c_q8 * t7;
     let t28 = d.k59 * t27 - t26;
     let t29 = s_q8 * d.k59;
-    let t30 = c_q8 * d.k61 + t10 * t29;
+    let t30 = c_q8 * d.k61 + t7 * t29;
     let t31 = t29 + d.k61 * t27;
-    let t32 = c_q8 * d.k59 - t10 * t26;
-    let t33 = t1 * t5;
-    let t34 = t14 * d.k56 + d.k54 * t33;
-    let t35 = c_q10 * t1;
-    let t36 = t2 * d.k54 - d.k56 * t35;
-    let t37 = t1 * t4;
-    let t38 = d.k54 * t37 + t13 * d.k56;
-    let t39 = t14 * d.k61 + d.k59 * t33;
-    let t40 = t2 * d.k59 - d.k61 * t35;
-    let t41 = d.k59 * t37 + t13 * d.k61;
-    let t42 = lambda[2] * t8;
+    let t32 = c_q8 * d.k59 - t7 * t26;
+    let t33 = t1 * t11;
+    let t34 = t13 * d.k56 + d.k54 * t33;
+    let t35 = c_q10 * t11;
+    let t36 = t10 * d.k54 - d.k56 * t35;
+    let t37 = t2 * t11;
+    let t38 = d.k54 * t37 + t14 * d.k56;
+    let t39 = t13 * d.k61 + d.k59 * t33;
+    let t40 = t10 * d.k59 - d.k61 * t35;
+    let t41 = d.k59 * t37 + t14 * d.k61;
+    let t42 = lambda[2] * t5;
     let t43 = lambda[3] * (t23 * t34 + t25 * t36 + t16 * t38);
     let t44 = lambda[3] * (t15 * t38 + t21 * t34 - t24 * t36);
-    let t45 = lambda[6] * t11;
+    let t45 = lambda[6] * t8;
     let t46 = lambda[7] * (t30 * t39 + t32 * t40 + t18 * t41);
     let t47 = lambda[7] * (t17 * t41 + t28 * t39 - t31 * t40);
     [
         [
             lambda[0] * t21 + d.k54 * t42 - lambda[1] * t23,
             lambda[0] * t24 + lambda[1] * t25 + d.k56 * t42,
-            lambda[1] * t16 + lambda[2] * t7 - lambda[0] * t15,
+            lambda[1] * t16 + lambda[2] * t4 - lambda[0] * t15,
             t21 * t43 - t23 * t44,
             t24 * t43 + t25 * t44,
             t16 * t44 - t15 * t43,
@@ -3515,7 +3423,7 @@ pub fn reactions_of_multipliers_with(
         [
             lambda[4] * t28 + d.k59 * t45 - lambda[5] * t30,
             lambda[4] * t31 + lambda[5] * t32 + d.k61 * t45,
-            lambda[5] * t18 + lambda[6] * t10 - lambda[4] * t17,
+            lambda[5] * t18 + lambda[6] * t7 - lambda[4] * t17,
             t28 * t46 - t30 * t47,
             t31 * t46 + t32 * t47,
             t18 * t47 - t17 * t46,
@@ -3656,8 +3564,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3838,
-    add: 3411,
+    mul: 3649,
+    add: 3248,
     div: 297,
     sqrt: 19,
     sin: 33,
@@ -3727,8 +3635,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3928,
-    add: 3457,
+    mul: 3739,
+    add: 3294,
     div: 297,
     sqrt: 19,
     sin: 40,

@@ -40,7 +40,7 @@
 //! | `forward_dynamics` | 445 | 218 | 8 | 0 | 11 | 11 |
 //! | `coriolis_matrix` | 311 | 140 | 0 | 0 | 8 | 8 |
 //! | `energy` | 123 | 62 | 0 | 0 | 11 | 11 |
-//! | `body_poses` | 67 | 38 | 0 | 0 | 11 | 11 |
+//! | `body_poses` | 66 | 38 | 0 | 0 | 11 | 11 |
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 159 | 70 | 0 | 0 | 12 | 12 |
 //! | `contact_gaps` | 0 | 0 | 0 | 0 | 0 | 0 |
@@ -48,10 +48,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 108 | 66 | 0 | 0 | 11 | 11 |
 //! | `constraint_jacobian` | 377 | 223 | 0 | 0 | 11 | 11 |
-//! | `constraint_bias` | 1086 | 881 | 0 | 0 | 11 | 11 |
+//! | `constraint_bias` | 891 | 686 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3977 | 3429 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 4067 | 3475 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3782 | 3234 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 3872 | 3280 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1357 | 1203 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1541 | 1315 | 76 | 8 | 22 | 22 |
 
@@ -720,36 +720,38 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q9, c_q9) = sin_cos(q[9]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t7) = sin_cos(t3);
-    let t5 = s_q10 * t4;
-    let t6 = t1 * t5;
-    let t8 = 9.81 * (c_q10 * t7 - t2 * t5);
-    let t9 = q[1] + q[5];
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + q[7];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[4] + q[9];
     let t10 = cos(t9);
-    let t11 = c_q6 * t10;
-    let t12 = sin(t9);
-    let t13 = q[2] + q[7];
-    let t14 = cos(t13);
-    let t15 = c_q8 * t14;
-    let t16 = sin(t13);
-    let t17 = c_q10 * t1 * t4;
-    let t18 = s_q4 * (-0.14715 * c_q9 * t6 - 0.015 * s_q9 * t8)
-        + c_q4 * (0.015 * c_q9 * t8 - 1.545075 * t7 - 0.14715 * s_q9 * t6);
+    let t11 = sin(t9);
+    let t12 = s_q10 * t2;
+    let t13 = c_q6 * t4;
+    let t14 = c_q8 * t7;
+    let t15 = t11 * t12;
+    let t16 = 9.81 * (c_q10 * t1 - t10 * t12);
+    let t17 = c_q10 * t2 * t11;
+    let t18 = s_q4 * (-0.14715 * c_q9 * t15 - 0.015 * s_q9 * t16)
+        + c_q4 * (0.015 * c_q9 * t16 - 1.545075 * t1 - 0.14715 * s_q9 * t15);
     [
         t18 - 0.93195 * c_q0,
-        -0.34335 * c_q1 - 0.220725 * t11,
-        -0.34335 * c_q2 - 0.220725 * t15,
+        -0.34335 * c_q1 - 0.220725 * t13,
+        -0.34335 * c_q2 - 0.220725 * t14,
         t18,
-        1.545075 * s_q4 * t4 - 0.14715 * t17,
-        -0.220725 * t11,
-        0.220725 * (s_q6 * t12),
-        -0.220725 * t15,
-        0.220725 * (s_q8 * t16),
+        1.545075 * s_q4 * t2 - 0.14715 * t17,
+        -0.220725 * t13,
+        0.220725 * (s_q6 * t5),
+        -0.220725 * t14,
+        0.220725 * (s_q8 * t8),
         -0.14715 * t17,
-        0.015 * t8,
+        0.015 * t16,
     ]
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
@@ -1288,119 +1290,117 @@ pub fn coriolis_matrix_with(
     let t4 = c_q4 * c_q9;
     let t5 = t4 - t3;
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t6 = qd[0] + qd[3];
-    let t7 = s_q4 * t6;
-    let t8 = c_q4 * t6;
-    let t9 = qd[1] + qd[5];
-    let t10 = qd[2] + qd[7];
-    let t11 = t0 * t6 + s_q9 * t8;
-    let t12 = c_q9 * t8 - t3 * t6;
-    let t13 = qd[4] + qd[9];
-    let t14 = c_q10 * t11 - s_q10 * t13;
-    let t15 = s_q10 * t11 + c_q10 * t13;
-    let t16 = qd[10] + t12;
-    let t17 = c_q4 * qd[4];
-    let t18 = t5 * qd[9] + qd[4] * (t4 - t3);
-    let t19 = c_q10 * t16;
-    let t20 = t2 * s_q10;
-    let t21 = c_q10 * t15;
-    let t22 = t2 * t19 + t5 * t14;
-    let t23 = t2 * c_q10 * qd[10] + s_q10 * t18;
-    let t24 = s_q4 * t8;
-    let t25 = c_q3 * qd[0];
-    let t26 = s_q4 * t25;
-    let t27 = 0.9 * t24 + 0.4 * t26;
-    let t28 = c_q4 * t8;
-    let t29 = -0.4 * c_q4 * t25 - 0.9 * t28;
-    let t30 = 0.00094 * t22 + 0.000935 * t23;
-    let t31 = t30 - 0.015 * (c_q9 * t27 - s_q9 * t29);
-    let t32 = 0.00019 * (t18 + t5 * t13) - 0.000005 * (t19 * t20 + t5 * t21);
-    let t33 = s_q10 * t31 + t32;
-    let t34 = t2 * t21 + t14 * t20;
-    let t35 = t2 * qd[9] + qd[4] * (t0 + t1);
-    let t36 = s_q3 * qd[0];
-    let t37 = s_q4 * qd[4];
-    let t38 = -0.00094 * t35 - 0.000935 * t34;
-    let t39 = 0.015
-        * (c_q10 * (0.9 * t37 - 0.4 * t36) + s_q10 * (s_q9 * t27 + c_q9 * t29)) + t38;
-    let t40 = -2.0 * (t5 * t16 + t15 * t20);
-    let t41 = t34 + t35;
-    let t42 = 0.015 * (s_q10 * t40 - c_q10 * t41);
-    let t43 = -0.13499 * t37 - 0.45 * t42;
-    let t44 = -0.015 * (c_q10 * t40 + s_q10 * t41);
-    let t45 = t22 + t23;
-    let t46 = s_q9 * t44 - 0.015 * c_q9 * t45;
-    let t47 = c_q3 * (0.315 * t37 + t42)
+    let t6 = s_q6 * qd[6];
+    let t7 = s_q4 * qd[4];
+    let t8 = c_q4 * qd[4];
+    let t9 = s_q8 * qd[8];
+    let t10 = qd[0] + qd[3];
+    let t11 = s_q4 * t10;
+    let t12 = c_q4 * t10;
+    let t13 = qd[1] + qd[5];
+    let t14 = qd[2] + qd[7];
+    let t15 = t0 * t10 + s_q9 * t12;
+    let t16 = c_q9 * t12 - t3 * t10;
+    let t17 = qd[4] + qd[9];
+    let t18 = c_q10 * t15 - s_q10 * t17;
+    let t19 = s_q10 * t15 + c_q10 * t17;
+    let t20 = qd[10] + t16;
+    let t21 = t5 * qd[9] + qd[4] * (t4 - t3);
+    let t22 = c_q10 * t20;
+    let t23 = t2 * s_q10;
+    let t24 = c_q10 * t19;
+    let t25 = t2 * t22 + t5 * t18;
+    let t26 = t2 * c_q10 * qd[10] + s_q10 * t21;
+    let t27 = s_q4 * t12;
+    let t28 = c_q3 * qd[0];
+    let t29 = s_q4 * t28;
+    let t30 = 0.9 * t27 + 0.4 * t29;
+    let t31 = c_q4 * t12;
+    let t32 = -0.4 * c_q4 * t28 - 0.9 * t31;
+    let t33 = 0.00094 * t25 + 0.000935 * t26;
+    let t34 = t33 - 0.015 * (c_q9 * t30 - s_q9 * t32);
+    let t35 = 0.00019 * (t21 + t5 * t17) - 0.000005 * (t22 * t23 + t5 * t24);
+    let t36 = s_q10 * t34 + t35;
+    let t37 = t2 * t24 + t18 * t23;
+    let t38 = t2 * qd[9] + qd[4] * (t1 + t0);
+    let t39 = s_q3 * qd[0];
+    let t40 = -0.00094 * t38 - 0.000935 * t37;
+    let t41 = 0.015
+        * (c_q10 * (0.9 * t7 - 0.4 * t39) + s_q10 * (s_q9 * t30 + c_q9 * t32)) + t40;
+    let t42 = -2.0 * (t5 * t20 + t19 * t23);
+    let t43 = t37 + t38;
+    let t44 = 0.015 * (s_q10 * t42 - c_q10 * t43);
+    let t45 = -0.13499 * t7 - 0.45 * t44;
+    let t46 = -0.015 * (c_q10 * t42 + s_q10 * t43);
+    let t47 = t25 + t26;
+    let t48 = s_q9 * t46 - 0.015 * c_q9 * t47;
+    let t49 = c_q3 * (0.315 * t7 + t44)
         - s_q3
-            * (c_q4 * (c_q9 * t44 + 0.015 * s_q9 * t45 - 0.315 * t28)
-                - s_q4 * (0.315 * t24 + t46));
-    let t48 = s_q4 * (0.00001 * t17 + c_q9 * t33 - s_q9 * t39)
-        + c_q4 * (0.063 * t36 + s_q9 * t33 + c_q9 * t39 + t43);
-    let t49 = s_q10 * t16;
-    let t50 = s_q10 * t15;
-    let t51 = 0.13498 * t24 + 0.45 * t46;
-    let t52 = 0.000005 * (t20 * t49 + t5 * t50) - 0.00019 * (t2 * t12 + t5 * t11);
-    let t53 = c_q10 * t31 + t52;
-    let t54 = s_q6 * c_q6;
-    let t55 = qd[6] * t54;
-    let t56 = c_q5 * s_q6;
-    let t57 = t9 * t54;
-    let t58 = 0.045 * qd[6] * t56
-        + 0.045 * s_q5 * (s_q6 * t57 + c_q6 * c_q6 * c_q6 * t9);
-    let t59 = 0.00001 * t55 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * s_q6 * qd[6]);
-    let t60 = s_q8 * c_q8;
-    let t61 = qd[8] * t60;
-    let t62 = c_q7 * s_q8;
-    let t63 = t10 * t60;
-    let t64 = 0.045 * qd[8] * t62
-        + 0.045 * s_q7 * (s_q8 * t63 + c_q8 * c_q8 * c_q8 * t10);
-    let t65 = 0.00001 * t61 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * s_q8 * qd[8]);
-    let t66 = t30 - 0.0135 * t8 * (t0 + t1);
-    let t67 = t32 + s_q10 * t66;
-    let t68 = t38 + 0.015 * (0.9 * c_q10 * t37 + 0.9 * s_q10 * t8 * (t3 - t4));
-    let t69 = s_q4 * (0.00001 * t17 + c_q9 * t67 - s_q9 * t68)
-        + c_q4 * (t43 + s_q9 * t67 + c_q9 * t68);
-    let t70 = t52 + c_q10 * t66;
-    let t71 = s_q10 * (t12 - qd[10]);
-    let t72 = 0.000935 * t71 - 0.00094 * t49;
+            * (c_q4 * (c_q9 * t46 + 0.015 * s_q9 * t47 - 0.315 * t31)
+                - s_q4 * (0.315 * t27 + t48));
+    let t50 = s_q4 * (0.00001 * t8 + c_q9 * t36 - s_q9 * t41)
+        + c_q4 * (0.063 * t39 + s_q9 * t36 + c_q9 * t41 + t45);
+    let t51 = s_q10 * t20;
+    let t52 = s_q10 * t19;
+    let t53 = 0.13498 * t27 + 0.45 * t48;
+    let t54 = 0.000005 * (t23 * t51 + t5 * t52) - 0.00019 * (t2 * t16 + t5 * t15);
+    let t55 = c_q10 * t34 + t54;
+    let t56 = c_q6 * t6;
+    let t57 = s_q6 * t13;
+    let t58 = c_q6 * t57;
+    let t59 = 0.045 * c_q5 * t6 + 0.045 * s_q5 * (s_q6 * t58 + c_q6 * c_q6 * c_q6 * t13);
+    let t60 = 0.00001 * t56 + c_q6 * (0.009 * s_q5 * qd[1] - 0.01349 * t6);
+    let t61 = c_q8 * t9;
+    let t62 = s_q8 * t14;
+    let t63 = c_q8 * t62;
+    let t64 = 0.045 * c_q7 * t9 + 0.045 * s_q7 * (s_q8 * t63 + c_q8 * c_q8 * c_q8 * t14);
+    let t65 = 0.00001 * t61 + c_q8 * (0.009 * s_q7 * qd[2] - 0.01349 * t9);
+    let t66 = t33 - 0.0135 * t12 * (t0 + t1);
+    let t67 = t35 + s_q10 * t66;
+    let t68 = t40 + 0.015 * (0.9 * c_q10 * t7 + 0.9 * s_q10 * t12 * (t3 - t4));
+    let t69 = s_q4 * (0.00001 * t8 + c_q9 * t67 - s_q9 * t68)
+        + c_q4 * (t45 + s_q9 * t67 + c_q9 * t68);
+    let t70 = t54 + c_q10 * t66;
+    let t71 = s_q10 * (t16 - qd[10]);
+    let t72 = 0.000935 * t71 - 0.00094 * t51;
     let t73 = t72 - 0.0135 * s_q9 * qd[4];
-    let t74 = 0.00038 * t12 - 0.000005 * c_q10 * t19;
+    let t74 = 0.00038 * t16 - 0.000005 * c_q10 * t22;
     let t75 = s_q10 * t73 + t74;
-    let t76 = c_q10 * t14;
-    let t77 = t76 - t50;
-    let t78 = -0.00094 * t11 - 0.000935 * t77;
-    let t79 = 0.0135 * (c_q10 * t7 - c_q9 * s_q10 * qd[4]) + t78;
-    let t80 = t11 + t77;
-    let t81 = -0.03 * s_q10 * t21 - 0.015 * c_q10 * t80;
-    let t82 = 0.03 * c_q10 * t21 - 0.015 * s_q10 * t80;
-    let t83 = t71 - t49;
+    let t76 = c_q10 * t18;
+    let t77 = t76 - t52;
+    let t78 = -0.00094 * t15 - 0.000935 * t77;
+    let t79 = 0.0135 * (c_q10 * t11 - c_q9 * s_q10 * qd[4]) + t78;
+    let t80 = t15 + t77;
+    let t81 = -0.03 * s_q10 * t24 - 0.015 * c_q10 * t80;
+    let t82 = 0.03 * c_q10 * t24 - 0.015 * s_q10 * t80;
+    let t83 = t71 - t51;
     let t84 = c_q9 * t82 + 0.015 * s_q9 * t83;
     let t85 = s_q9 * t82 - 0.015 * c_q9 * t83;
     let t86 = s_q4 * t85;
-    let t87 = s_q4 * (0.00001 * t8 + c_q9 * t75 - s_q9 * t79)
-        + c_q4 * (s_q9 * t75 + c_q9 * t79 - 0.13499 * t7 - 0.45 * t81);
-    let t88 = s_q10 * t19;
+    let t87 = s_q4 * (0.00001 * t12 + c_q9 * t75 - s_q9 * t79)
+        + c_q4 * (s_q9 * t75 + c_q9 * t79 - 0.13499 * t11 - 0.45 * t81);
+    let t88 = s_q10 * t22;
     let t89 = c_q10 * t73;
     let t90 = 0.45 * t85 + 0.000005 * t88;
     let t91 = t74 + s_q10 * t72;
     let t92 = s_q4 * (c_q9 * t91 - s_q9 * t78)
         + c_q4 * (s_q9 * t91 + c_q9 * t78 - 0.45 * t81);
     let t93 = c_q10 * t72;
-    let t94 = 0.001875 * s_q10 * t14 - 0.000005 * t21;
-    let t95 = 2.0 * t14;
-    let t96 = 0.03 * s_q9 * t19 - 0.015 * c_q9 * t95;
-    let t97 = t0 * t94 + c_q4 * (0.0135 * t49 + s_q9 * t94);
-    let t98 = 0.000005 * t50 + 0.001875 * t76;
+    let t94 = 0.001875 * s_q10 * t18 - 0.000005 * t24;
+    let t95 = 2.0 * t18;
+    let t96 = 0.03 * s_q9 * t22 - 0.015 * c_q9 * t95;
+    let t97 = t0 * t94 + c_q4 * (0.0135 * t51 + s_q9 * t94);
+    let t98 = 0.000005 * t52 + 0.001875 * t76;
     [
         [
-            0.5 * (t48 - 0.2 * t47),
+            0.5 * (t50 - 0.2 * t49),
             0.0,
             0.0,
-            0.5 * (t69 - 0.2 * t47),
+            0.5 * (t69 - 0.2 * t49),
             0.5
                 * (t87
                     - 0.2
-                        * (c_q3 * (0.315 * t7 + t81)
+                        * (c_q3 * (0.315 * t11 + t81)
                             - s_q3 * (c_q4 * (t84 - 0.315 * qd[4]) - t86))),
             0.0,
             0.0,
@@ -1410,19 +1410,19 @@ pub fn coriolis_matrix_with(
             0.5
                 * (t97
                     - 0.2
-                        * (-0.03 * c_q3 * t49
+                        * (-0.03 * c_q3 * t51
                             - s_q3
-                                * (c_q4 * (0.03 * c_q9 * t19 + 0.015 * s_q9 * t95)
+                                * (c_q4 * (0.03 * c_q9 * t22 + 0.015 * s_q9 * t95)
                                     - s_q4 * t96))),
         ],
         [
             0.0,
-            0.5 * (t59 - 0.2 * t58),
+            0.5 * (t60 - 0.2 * t59),
             0.0,
             0.0,
             0.0,
-            0.5 * (-0.01348 * t55 - 0.2 * t58),
-            0.5 * (-0.01348 * t57 - 0.009 * (t9 * t56 + s_q5 * c_q6 * qd[6])),
+            0.5 * (-0.01348 * t56 - 0.2 * t59),
+            0.5 * (-0.01348 * t58 - 0.009 * (c_q5 * t57 + s_q5 * c_q6 * qd[6])),
             0.0,
             0.0,
             0.0,
@@ -1437,12 +1437,12 @@ pub fn coriolis_matrix_with(
             0.0,
             0.0,
             0.5 * (-0.01348 * t61 - 0.2 * t64),
-            0.5 * (-0.01348 * t63 - 0.009 * (t10 * t62 + s_q7 * c_q8 * qd[8])),
+            0.5 * (-0.01348 * t63 - 0.009 * (c_q7 * t62 + s_q7 * c_q8 * qd[8])),
             0.0,
             0.0,
         ],
         [
-            0.5 * t48,
+            0.5 * t50,
             0.0,
             0.0,
             0.5 * t69,
@@ -1455,10 +1455,10 @@ pub fn coriolis_matrix_with(
             0.5 * t97,
         ],
         [
-            0.5 * (0.063 * t26 + t51 + t53),
+            0.5 * (0.063 * t29 + t53 + t55),
             0.0,
             0.0,
-            0.5 * (t51 + t70),
+            0.5 * (t53 + t70),
             0.5 * (t89 + t90),
             0.0,
             0.0,
@@ -1469,12 +1469,12 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.0,
-            0.5 * t59,
+            0.5 * t60,
             0.0,
             0.0,
             0.0,
-            -0.00674 * t55,
-            -0.00674 * t57,
+            -0.00674 * t56,
+            -0.00674 * t58,
             0.0,
             0.0,
             0.0,
@@ -1482,11 +1482,11 @@ pub fn coriolis_matrix_with(
         ],
         [
             0.0,
-            0.5 * (0.01348 * t57 + 0.009 * qd[1] * t56),
+            0.5 * (0.01348 * t58 + 0.009 * c_q5 * s_q6 * qd[1]),
             0.0,
             0.0,
             0.0,
-            0.00674 * t57,
+            0.00674 * t58,
             0.0,
             0.0,
             0.0,
@@ -1509,7 +1509,7 @@ pub fn coriolis_matrix_with(
         [
             0.0,
             0.0,
-            0.5 * (0.01348 * t63 + 0.009 * qd[2] * t62),
+            0.5 * (0.01348 * t63 + 0.009 * c_q7 * s_q8 * qd[2]),
             0.0,
             0.0,
             0.0,
@@ -1520,7 +1520,7 @@ pub fn coriolis_matrix_with(
             0.0,
         ],
         [
-            0.5 * t53,
+            0.5 * t55,
             0.0,
             0.0,
             0.5 * t70,
@@ -1532,7 +1532,7 @@ pub fn coriolis_matrix_with(
             0.5 * (0.000005 * t88 + t93),
             0.5 * t98,
         ],
-        [0.5 * t39, 0.0, 0.0, 0.5 * t68, 0.5 * t79, 0.0, 0.0, 0.0, 0.0, 0.5 * t78, 0.0],
+        [0.5 * t41, 0.0, 0.0, 0.5 * t68, 0.5 * t79, 0.0, 0.0, 0.0, 0.0, 0.5 * t78, 0.0],
     ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
@@ -1624,7 +1624,7 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
-    mul: 67,
+    mul: 66,
     add: 38,
     div: 0,
     sqrt: 0,
@@ -1649,34 +1649,37 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t6) = sin_cos(t3);
-    let t5 = s_q10 * t2;
-    let t7 = c_q10 * t6;
-    let t8 = q[1] + q[5];
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = c_q4 * t1;
+    let t4 = c_q4 * t2;
+    let t5 = q[1] + q[5];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = q[2] + q[7];
     let t9 = cos(t8);
     let t10 = sin(t8);
-    let t11 = q[2] + q[7];
+    let t11 = q[4] + q[9];
     let t12 = cos(t11);
     let t13 = sin(t11);
-    let t14 = c_q4 * t4;
-    let t15 = c_q10 * t4;
-    let t16 = -t2 * t15 - s_q10 * t6;
-    let t17 = c_q4 * t6;
-    let t18 = t2 * t7 - s_q10 * t4;
-    let t19 = c_q10 * t1;
-    let t20 = c_q1 * d.k0;
-    let t21 = c_q1 * d.k2;
-    let t22 = c_q2 * d.k5;
-    let t23 = c_q2 * d.k7;
-    let t24 = s_q6 * d.k2;
-    let t25 = c_q6 * t9;
-    let t26 = s_q6 * d.k0;
-    let t27 = s_q8 * d.k7;
-    let t28 = c_q8 * t12;
-    let t29 = s_q8 * d.k5;
+    let t14 = c_q10 * t1;
+    let t15 = s_q10 * t2;
+    let t16 = t12 * t14 - t15;
+    let t17 = s_q10 * t1;
+    let t18 = c_q10 * t2;
+    let t19 = -t17 - t12 * t18;
+    let t20 = c_q10 * t13;
+    let t21 = c_q1 * d.k0;
+    let t22 = c_q1 * d.k2;
+    let t23 = c_q2 * d.k5;
+    let t24 = c_q2 * d.k7;
+    let t25 = s_q6 * d.k2;
+    let t26 = c_q6 * t6;
+    let t27 = s_q6 * d.k0;
+    let t28 = s_q8 * d.k7;
+    let t29 = c_q8 * t9;
+    let t30 = s_q8 * d.k5;
     [
         Pose {
             rotation: [[c_q0, 0.0, s_q0], [0.0, 1.0, 0.0], [-s_q0, 0.0, c_q0]],
@@ -1684,50 +1687,50 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         },
         Pose {
             rotation: [
-                [t20, d.k1, s_q1 * d.k0],
-                [t21, d.k0, s_q1 * d.k2],
+                [t21, d.k1, s_q1 * d.k0],
+                [t22, d.k0, s_q1 * d.k2],
                 [-s_q1, 0.0, c_q1],
             ],
             position: [d.k3, d.k4, 0.0],
         },
         Pose {
             rotation: [
-                [t22, d.k6, s_q2 * d.k5],
-                [t23, d.k5, s_q2 * d.k7],
+                [t23, d.k6, s_q2 * d.k5],
+                [t24, d.k5, s_q2 * d.k7],
                 [-s_q2, 0.0, c_q2],
             ],
             position: [d.k8, d.k9, 0.0],
         },
         Pose {
-            rotation: [[t17, -s_q4 * t6, t4], [s_q4, c_q4, 0.0], [-t14, s_q4 * t4, t6]],
+            rotation: [[t3, -s_q4 * t1, t2], [s_q4, c_q4, 0.0], [-t4, s_q4 * t2, t1]],
             position: [0.2 * c_q0 + 0.2, 0.0, -0.2 * s_q0],
         },
         Pose {
             rotation: [
-                [d.k0 * t25 - t24, -c_q6 * d.k2 - t9 * t26, t10 * d.k0],
-                [t26 + d.k2 * t25, c_q6 * d.k0 - t9 * t24, t10 * d.k2],
-                [-c_q6 * t10, s_q6 * t10, t9],
+                [d.k0 * t26 - t25, -c_q6 * d.k2 - t6 * t27, t7 * d.k0],
+                [t27 + d.k2 * t26, c_q6 * d.k0 - t6 * t25, t7 * d.k2],
+                [-c_q6 * t7, s_q6 * t7, t6],
             ],
-            position: [0.2 * t20 + d.k3, 0.2 * t21 + d.k4, -0.2 * s_q1],
+            position: [0.2 * t21 + d.k3, 0.2 * t22 + d.k4, -0.2 * s_q1],
         },
         Pose {
             rotation: [
-                [d.k5 * t28 - t27, -c_q8 * d.k7 - t12 * t29, t13 * d.k5],
-                [t29 + d.k7 * t28, c_q8 * d.k5 - t12 * t27, t13 * d.k7],
-                [-c_q8 * t13, s_q8 * t13, t12],
+                [d.k5 * t29 - t28, -c_q8 * d.k7 - t9 * t30, t10 * d.k5],
+                [t30 + d.k7 * t29, c_q8 * d.k5 - t9 * t28, t10 * d.k7],
+                [-c_q8 * t10, s_q8 * t10, t9],
             ],
-            position: [0.2 * t22 + d.k8, 0.2 * t23 + d.k9, -0.2 * s_q2],
+            position: [0.2 * t23 + d.k8, 0.2 * t24 + d.k9, -0.2 * s_q2],
         },
         Pose {
             rotation: [
-                [t18, -t1 * t6, t15 + t5 * t6],
-                [t19, t2, s_q10 * t1],
-                [t16, t1 * t4, t7 - t4 * t5],
+                [t16, -t1 * t13, t12 * t17 + t18],
+                [t20, t12, s_q10 * t13],
+                [t19, t2 * t13, t14 - t12 * t15],
             ],
             position: [
-                0.2 * c_q0 + 0.45 * t17 + 0.2 - 0.05 * t18,
-                0.45 * s_q4 - 0.05 * t19,
-                -0.2 * s_q0 - 0.45 * t14 - 0.05 * t16,
+                0.2 * c_q0 + 0.45 * t3 + 0.2 - 0.05 * t16,
+                0.45 * s_q4 - 0.05 * t20,
+                -0.2 * s_q0 - 0.45 * t4 - 0.05 * t19,
             ],
         },
     ]
@@ -1795,30 +1798,32 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t0 = -0.2 * c_q3 - 0.45 * c_q4;
     let t1 = c_q4 * c_q10;
     let t2 = 0.45 * c_q9 - 0.05 * c_q10;
-    let t3 = q[4] + q[9];
-    let (t4, t5) = sin_cos(t3);
-    let t6 = s_q10 * t4;
-    let t7 = s_q10 * t5;
-    let t8 = c_q10 * t5;
-    let t9 = q[0] + q[3];
-    let (t10, t12) = sin_cos(t9);
-    let t11 = t4 * t10;
-    let t13 = q[1] + q[5];
-    let t14 = cos(t13);
-    let t15 = sin(t13);
-    let t16 = q[2] + q[7];
-    let t17 = cos(t16);
-    let t18 = sin(t16);
-    let t19 = c_q10 * t4;
-    let t20 = t8 * t10 + s_q10 * t12;
-    let t21 = t4 * t12;
-    let t22 = t8 * t12 - s_q10 * t10;
-    let t23 = t7 * t12 + c_q10 * t10;
-    let t24 = c_q10 * t12 - t7 * t10;
-    let t25 = -0.05 * t6 - 0.2 * s_q3 * t4;
-    let t26 = c_q10 * t0 + 0.05 * t5 + 0.2 * s_q3 * t7;
-    let t27 = 0.2 * s_q3 * t8 - s_q10 * t0;
-    let t28 = 0.05 * t5 - 0.45 * t1;
+    let t3 = q[0] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[1] + q[5];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[2] + q[7];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = q[4] + q[9];
+    let t13 = cos(t12);
+    let t14 = sin(t12);
+    let t15 = t4 * t14;
+    let t16 = t5 * t14;
+    let t17 = c_q10 * t13;
+    let t18 = t4 * t17 - s_q10 * t5;
+    let t19 = s_q10 * t13;
+    let t20 = t5 * t17 + s_q10 * t4;
+    let t21 = t4 * t19 + c_q10 * t5;
+    let t22 = s_q10 * t14;
+    let t23 = c_q10 * t14;
+    let t24 = c_q10 * t4 - t5 * t19;
+    let t25 = -0.05 * t22 - 0.2 * s_q3 * t14;
+    let t26 = c_q10 * t0 + 0.05 * t13 + 0.2 * s_q3 * t19;
+    let t27 = 0.2 * s_q3 * t17 - s_q10 * t0;
+    let t28 = 0.05 * t13 - 0.45 * t1;
     let t29 = c_q4 * (s_q3 * c_q4);
     let t30 = s_q4 * (s_q3 * s_q4);
     let t31 = s_q5 * c_q6;
@@ -1828,29 +1833,29 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t35 = c_q4 * s_q10;
     let t36 = s_q9 * c_q10;
     let t37 = s_q9 * s_q10;
-    let t38 = t19 * t22 + t6 * t23 - t5 * t21;
-    let t39 = c_q10 * t23 - s_q10 * t22;
-    let t40 = t5 * t5 + t6 * t6 + t19 * t19;
-    let t41 = t5 * t11 + t6 * t24 - t19 * t20;
+    let t38 = t18 * t23 + t21 * t22 - t13 * t15;
+    let t39 = c_q10 * t21 - s_q10 * t18;
+    let t40 = t13 * t13 + t22 * t22 + t23 * t23;
+    let t41 = t13 * t16 + t22 * t24 - t20 * t23;
     let t42 = c_q10 * t24 + s_q10 * t20;
     let t43 = s_q6 * d.k2;
-    let t44 = c_q6 * t14;
+    let t44 = c_q6 * t7;
     let t45 = d.k0 * t44 - t43;
     let t46 = s_q6 * d.k0;
-    let t47 = c_q6 * d.k2 + t14 * t46;
-    let t48 = t15 * d.k0;
+    let t47 = c_q6 * d.k2 + t7 * t46;
+    let t48 = t8 * d.k0;
     let t49 = t46 + d.k2 * t44;
-    let t50 = c_q6 * d.k0 - t14 * t43;
-    let t51 = t15 * d.k2;
+    let t50 = c_q6 * d.k0 - t7 * t43;
+    let t51 = t8 * d.k2;
     let t52 = s_q8 * d.k7;
-    let t53 = c_q8 * t17;
+    let t53 = c_q8 * t10;
     let t54 = d.k5 * t53 - t52;
     let t55 = s_q8 * d.k5;
-    let t56 = c_q8 * d.k7 + t17 * t55;
-    let t57 = t18 * d.k5;
+    let t56 = c_q8 * d.k7 + t10 * t55;
+    let t57 = t11 * d.k5;
     let t58 = t55 + d.k7 * t53;
-    let t59 = c_q8 * d.k5 - t17 * t52;
-    let t60 = t18 * d.k7;
+    let t59 = c_q8 * d.k5 - t10 * t52;
+    let t60 = t11 * d.k7;
     let t61 = s_q6 * t45 - c_q6 * t47;
     let t62 = s_q6 * t49 + c_q6 * t50;
     let t63 = s_q8 * t54 - c_q8 * t56;
@@ -1882,7 +1887,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
         ],
         [
             [
-                0.2 * (t12 * (t29 + t30) - c_q3 * t10),
+                0.2 * (t4 * (t29 + t30) - c_q3 * t5),
                 0.0,
                 0.0,
                 0.0,
@@ -1896,7 +1901,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [
-                -0.2 * (c_q3 * t12 + t10 * (t29 + t30)),
+                -0.2 * (c_q3 * t4 + t5 * (t29 + t30)),
                 0.0,
                 0.0,
                 0.0,
@@ -1908,9 +1913,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
             ],
-            [0.0, 0.0, 0.0, 0.0, t10, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, t12, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -1941,7 +1946,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 0.0,
-                -0.2 * (c_q5 * t14 + t15 * (c_q6 * t31 + s_q6 * t32)),
+                -0.2 * (c_q5 * t7 + t8 * (c_q6 * t31 + s_q6 * t32)),
                 0.0,
                 0.0,
                 0.0,
@@ -1954,7 +1959,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, t61, 0.0, 0.0, 0.0, t61, t48, 0.0, 0.0, 0.0, 0.0],
             [0.0, t62, 0.0, 0.0, 0.0, t62, t51, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t7, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -1986,7 +1991,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             [
                 0.0,
                 0.0,
-                -0.2 * (c_q7 * t17 + t18 * (c_q8 * t33 + s_q8 * t34)),
+                -0.2 * (c_q7 * t10 + t11 * (c_q8 * t33 + s_q8 * t34)),
                 0.0,
                 0.0,
                 0.0,
@@ -1998,51 +2003,51 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [0.0, 0.0, t63, 0.0, 0.0, 0.0, 0.0, t63, t57, 0.0, 0.0],
             [0.0, 0.0, t64, 0.0, 0.0, 0.0, 0.0, t64, t60, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t17, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t10, 0.0, 0.0],
         ],
         [
             [
-                t22 * t27 + t23 * t26 - t21 * t25,
+                t18 * t27 + t21 * t26 - t15 * t25,
                 0.0,
                 0.0,
-                0.45 * t22 * t35 + 0.05 * t6 * t21 + t23 * t28,
-                0.45 * (t22 * t36 + t23 * t37) - t2 * t21,
+                0.45 * t18 * t35 + 0.05 * t15 * t22 + t21 * t28,
+                0.45 * (t18 * t36 + t21 * t37) - t2 * t15,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                0.05 * (t12 * t19),
-                0.05 * t23,
+                0.05 * (t4 * t23),
+                0.05 * t21,
             ],
             [
-                t19 * t27 + t5 * t25 + t6 * t26,
+                t23 * t27 + t13 * t25 + t22 * t26,
                 0.0,
                 0.0,
-                t6 * (0.45 * t1 + t28 - 0.05 * t5),
-                0.45 * (t19 * t36 + t6 * t37) + t2 * t5,
+                t22 * (0.45 * t1 + t28 - 0.05 * t13),
+                0.45 * (t23 * t36 + t22 * t37) + t2 * t13,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -0.05 * t8,
-                0.05 * t6,
+                -0.05 * t17,
+                0.05 * t22,
             ],
             [
-                t11 * t25 + t24 * t26 - t20 * t27,
+                t16 * t25 + t24 * t26 - t20 * t27,
                 0.0,
                 0.0,
-                t24 * t28 - 0.45 * t20 * t35 - 0.05 * t6 * t11,
-                0.45 * (t24 * t37 - t20 * t36) + t2 * t11,
+                t24 * t28 - 0.45 * t20 * t35 - 0.05 * t16 * t22,
+                0.45 * (t24 * t37 - t20 * t36) + t2 * t16,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -0.05 * (t10 * t19),
+                -0.05 * (t5 * t23),
                 0.05 * t24,
             ],
-            [t38, 0.0, 0.0, t38, t39, 0.0, 0.0, 0.0, 0.0, t39, -t21],
-            [t40, 0.0, 0.0, t40, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t5],
-            [t41, 0.0, 0.0, t41, t42, 0.0, 0.0, 0.0, 0.0, t42, t11],
+            [t38, 0.0, 0.0, t38, t39, 0.0, 0.0, 0.0, 0.0, t39, -t15],
+            [t40, 0.0, 0.0, t40, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t13],
+            [t41, 0.0, 0.0, t41, t42, 0.0, 0.0, 0.0, 0.0, t42, t16],
         ],
     ]
 }
@@ -2155,63 +2160,65 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t5) = sin_cos(t3);
-    let t6 = q[1] + q[5];
-    let t7 = cos(t6);
-    let t8 = sin(t6);
-    let t9 = q[2] + q[7];
-    let t10 = cos(t9);
-    let t11 = sin(t9);
-    let t12 = c_q6 * t8;
-    let t13 = c_q8 * t11;
-    let t14 = c_q10 * t2;
-    let t15 = t4 * t14 + s_q10 * t5;
-    let t16 = t5 * t14 - s_q10 * t4;
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = c_q6 * t5;
+    let t7 = q[2] + q[7];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = c_q8 * t9;
+    let t11 = q[4] + q[9];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
+    let t14 = c_q10 * t12;
+    let t15 = t1 * t14 - s_q10 * t2;
+    let t16 = t2 * t14 + s_q10 * t1;
     let t17 = s_q6 * d.k2;
-    let t18 = c_q6 * t7;
+    let t18 = c_q6 * t4;
     let t19 = d.k0 * t18 - t17;
     let t20 = s_q6 * d.k0;
     let t21 = t20 + d.k2 * t18;
     let t22 = s_q8 * d.k7;
-    let t23 = c_q8 * t10;
+    let t23 = c_q8 * t8;
     let t24 = d.k5 * t23 - t22;
     let t25 = s_q8 * d.k5;
     let t26 = t25 + d.k7 * t23;
-    let t27 = t1 * t5;
-    let t28 = 0.2 * c_q0 + 0.45 * c_q4 * t5;
-    let t29 = t16 * d.k10 + d.k11 + t28 - 0.2 * c_q1 * d.k0 - 0.45 * t19
-        - 0.05 * d.k2 * t27;
-    let t30 = c_q10 * t1;
-    let t31 = 0.45 * (s_q4 - t21) + d.k10 * t30 + d.k12
-        + d.k2 * (0.05 * t2 - 0.2 * c_q1);
-    let t32 = t1 * t4;
-    let t33 = -0.2 * s_q0 - 0.45 * c_q4 * t4;
-    let t34 = 0.2 * s_q1 + 0.45 * t12 + t33 + 0.05 * d.k2 * t32 - t15 * d.k10;
-    let t35 = t8 * d.k0;
-    let t36 = t8 * d.k2;
-    let t37 = t28 + t16 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t24
-        - 0.05 * d.k7 * t27;
-    let t38 = 0.45 * (s_q4 - t26) + t30 * d.k13 + d.k15
-        + d.k7 * (0.05 * t2 - 0.2 * c_q2);
-    let t39 = 0.2 * s_q2 + 0.45 * t13 + t33 + 0.05 * d.k7 * t32 - t15 * d.k13;
-    let t40 = t11 * d.k5;
-    let t41 = t11 * d.k7;
+    let t27 = t2 * t13;
+    let t28 = -0.2 * s_q0 - 0.45 * c_q4 * t2;
+    let t29 = 0.2 * s_q1 + 0.45 * t6 + t28 + 0.05 * d.k2 * t27 - t16 * d.k10;
+    let t30 = t1 * t13;
+    let t31 = 0.2 * c_q0 + 0.45 * c_q4 * t1;
+    let t32 = t15 * d.k10 + d.k11 + t31 - 0.2 * c_q1 * d.k0 - 0.45 * t19
+        - 0.05 * d.k2 * t30;
+    let t33 = c_q10 * t13;
+    let t34 = 0.45 * (s_q4 - t21) + d.k10 * t33 + d.k12
+        + d.k2 * (0.05 * t12 - 0.2 * c_q1);
+    let t35 = t5 * d.k0;
+    let t36 = t5 * d.k2;
+    let t37 = 0.2 * s_q2 + 0.45 * t10 + t28 + 0.05 * d.k7 * t27 - t16 * d.k13;
+    let t38 = t31 + t15 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t24
+        - 0.05 * d.k7 * t30;
+    let t39 = 0.45 * (s_q4 - t26) + t33 * d.k13 + d.k15
+        + d.k7 * (0.05 * t12 - 0.2 * c_q2);
+    let t40 = t9 * d.k5;
+    let t41 = t9 * d.k7;
     [
-        t19 * t29 + t21 * t31 - t12 * t34,
-        (c_q6 * d.k0 - t7 * t17) * t31 + s_q6 * t8 * t34
-            - (c_q6 * d.k2 + t7 * t20) * t29,
-        t29 * t35 + t31 * t36 + t7 * t34,
-        t36 * (t2 * d.k0 - d.k2 * t30) + t7 * (d.k0 * t32 + t15 * d.k2)
-            - t35 * (t16 * d.k2 + d.k0 * t27),
-        t24 * t37 + t26 * t38 - t13 * t39,
-        (c_q8 * d.k5 - t10 * t22) * t38 + s_q8 * t11 * t39
-            - (c_q8 * d.k7 + t10 * t25) * t37,
-        t37 * t40 + t38 * t41 + t10 * t39,
-        t41 * (t2 * d.k5 - d.k7 * t30) + t10 * (d.k5 * t32 + t15 * d.k7)
-            - t40 * (t16 * d.k7 + d.k5 * t27),
+        t19 * t32 + t21 * t34 - t6 * t29,
+        s_q6 * t5 * t29 + (c_q6 * d.k0 - t4 * t17) * t34
+            - (c_q6 * d.k2 + t4 * t20) * t32,
+        t32 * t35 + t34 * t36 + t4 * t29,
+        t36 * (t12 * d.k0 - d.k2 * t33) + t4 * (d.k0 * t27 + t16 * d.k2)
+            - t35 * (t15 * d.k2 + d.k0 * t30),
+        t24 * t38 + t26 * t39 - t10 * t37,
+        s_q8 * t9 * t37 + (c_q8 * d.k5 - t8 * t22) * t39
+            - (c_q8 * d.k7 + t8 * t25) * t38,
+        t38 * t40 + t39 * t41 + t8 * t37,
+        t41 * (t12 * d.k5 - d.k7 * t33) + t8 * (d.k5 * t27 + t16 * d.k7)
+            - t40 * (t15 * d.k7 + d.k5 * t30),
     ]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -2243,174 +2250,176 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t7) = sin_cos(t3);
-    let t5 = s_q4 * t4;
-    let t6 = t2 * t4;
-    let t8 = q[1] + q[5];
-    let t9 = cos(t8);
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = c_q4 * t1;
+    let t4 = s_q4 * t1;
+    let t5 = c_q4 * t2;
+    let t6 = s_q4 * t2;
+    let t7 = q[1] + q[5];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
     let t10 = c_q6 * t9;
-    let t11 = sin(t8);
-    let t12 = q[2] + q[7];
-    let t13 = cos(t12);
+    let t11 = q[2] + q[7];
+    let t12 = cos(t11);
+    let t13 = sin(t11);
     let t14 = c_q8 * t13;
-    let t15 = sin(t12);
-    let t16 = c_q4 * t4;
-    let t17 = c_q6 * t11;
-    let t18 = c_q8 * t15;
-    let t19 = c_q10 * t6 + s_q10 * t7;
-    let t20 = c_q4 * t7;
-    let t21 = s_q4 * t7;
-    let t22 = t2 * t7;
-    let t23 = c_q10 * t22 - s_q10 * t4;
-    let t24 = 0.2 * c_q1 + 0.45 * t10;
-    let t25 = s_q6 * t11;
-    let t26 = 0.2 * c_q2 + 0.45 * t14;
-    let t27 = s_q8 * t15;
-    let t28 = s_q6 * t9;
-    let t29 = s_q8 * t13;
-    let t30 = -s_q10 * t22 - c_q10 * t4;
-    let t31 = s_q10 * t6 - c_q10 * t7;
-    let t32 = s_q6 * d.k2 - t10 * d.k0;
-    let t33 = -t32;
-    let t34 = c_q6 * d.k2 + t28 * d.k0;
-    let t35 = s_q6 * d.k0 + t10 * d.k2;
-    let t36 = c_q6 * d.k0 - t28 * d.k2;
-    let t37 = s_q8 * d.k7 - t14 * d.k5;
-    let t38 = -t37;
-    let t39 = c_q8 * d.k7 + t29 * d.k5;
-    let t40 = s_q8 * d.k5 + t14 * d.k7;
-    let t41 = c_q8 * d.k5 - t29 * d.k7;
-    let t42 = t1 * t7;
-    let t43 = d.k2 * t42;
-    let t44 = 0.2 * c_q0 + 0.45 * t20;
-    let t45 = t23 * d.k10 + d.k11 + t44 - 0.2 * c_q1 * d.k0 - 0.45 * t33 - 0.05 * t43;
-    let t46 = c_q10 * t1;
-    let t47 = 0.45 * (s_q4 - t35) + d.k10 * t46 + d.k12
-        + d.k2 * (0.05 * t2 - 0.2 * c_q1);
-    let t48 = t1 * t4;
-    let t49 = -0.2 * s_q0 - 0.45 * t16;
-    let t50 = 0.05 * d.k2 * t48 - t19 * d.k10;
-    let t51 = t49 + t50;
-    let t52 = 0.2 * s_q1 + 0.45 * t17 + t51;
-    let t53 = d.k0 * t42;
-    let t54 = d.k0 * t48 + t19 * d.k2;
-    let t55 = d.k7 * t42;
-    let t56 = t44 + t23 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t38 - 0.05 * t55;
-    let t57 = 0.45 * (s_q4 - t40) + t46 * d.k13 + d.k15
-        + d.k7 * (0.05 * t2 - 0.2 * c_q2);
-    let t58 = 0.05 * d.k7 * t48 - t19 * d.k13;
-    let t59 = t49 + t58;
-    let t60 = 0.2 * s_q2 + 0.45 * t18 + t59;
-    let t61 = d.k5 * t42;
-    let t62 = d.k5 * t48 + t19 * d.k7;
-    let t63 = 0.05 * t43 - t23 * d.k10;
-    let t64 = t63 - t44;
-    let t65 = t17 * d.k0;
-    let t66 = 0.2 * s_q1 * d.k0 + 0.45 * t65;
-    let t67 = t17 * d.k2;
-    let t68 = 0.2 * s_q1 * d.k2 + 0.45 * t67;
-    let t69 = t45 * t65 + t47 * t67 + t10 * t52;
-    let t70 = t50 - 0.45 * t16;
-    let t71 = t63 - 0.45 * t20;
-    let t72 = t7 * t46;
-    let t73 = -0.05 * t22 * d.k2 - d.k10 * t72;
-    let t74 = t73 - 0.45 * t21;
-    let t75 = c_q10 * t2;
-    let t76 = d.k10 * t75 - 0.05 * t1 * d.k2;
-    let t77 = 0.45 * c_q4 + t76;
-    let t78 = t4 * t46;
-    let t79 = d.k10 * t78 + 0.05 * t6 * d.k2;
-    let t80 = 0.45 * t5 + t79;
-    let t81 = t30 * d.k10;
-    let t82 = s_q10 * t1;
-    let t83 = d.k10 * t82;
-    let t84 = t31 * d.k10;
-    let t85 = t28 * t52 + t25 * (d.k0 * t45 + d.k2 * t47);
-    let t86 = t11 * d.k0;
-    let t87 = t9 * d.k0;
-    let t88 = t9 * d.k2;
-    let t89 = t11 * d.k2;
-    let t90 = t45 * t87 + t47 * t88 - t11 * t52;
-    let t91 = t11 * d.k17;
-    let t92 = t11 * t30;
-    let t93 = t54 * t86 + t9 * (t53 + t23 * d.k2);
-    let t94 = (t2 * d.k0 - d.k2 * t46) * t88 - (t23 * d.k2 + t53) * t87 - t11 * t54;
-    let t95 = t86 * (d.k2 * t72 - t22 * d.k0) + t9 * (t6 * d.k0 - d.k2 * t78)
-        - t89 * (d.k2 * t75 + t1 * d.k0);
-    let t96 = 0.05 * t55 - t23 * d.k13;
-    let t97 = t96 - t44;
-    let t98 = t18 * d.k5;
-    let t99 = 0.2 * s_q2 * d.k5 + 0.45 * t98;
-    let t100 = t18 * d.k7;
-    let t101 = 0.2 * s_q2 * d.k7 + 0.45 * t100;
-    let t102 = t56 * t98 + t57 * t100 + t14 * t60;
-    let t103 = t58 - 0.45 * t16;
-    let t104 = t96 - 0.45 * t20;
-    let t105 = -0.05 * t22 * d.k7 - d.k13 * t72;
-    let t106 = t105 - 0.45 * t21;
-    let t107 = d.k13 * t75 - 0.05 * t1 * d.k7;
-    let t108 = 0.45 * c_q4 + t107;
-    let t109 = d.k13 * t78 + 0.05 * t6 * d.k7;
-    let t110 = 0.45 * t5 + t109;
-    let t111 = t30 * d.k13;
-    let t112 = d.k13 * t82;
-    let t113 = t31 * d.k13;
-    let t114 = t29 * t60 + t27 * (d.k5 * t56 + d.k7 * t57);
-    let t115 = t15 * d.k5;
-    let t116 = t13 * d.k5;
-    let t117 = t13 * d.k7;
-    let t118 = t15 * d.k7;
-    let t119 = t56 * t116 + t57 * t117 - t15 * t60;
-    let t120 = t15 * d.k22;
-    let t121 = t15 * t30;
-    let t122 = t62 * t115 + t13 * (t61 + t23 * d.k7);
-    let t123 = (t2 * d.k5 - d.k7 * t46) * t117 - (t23 * d.k7 + t61) * t116 - t15 * t62;
-    let t124 = t115 * (d.k7 * t72 - t22 * d.k5) + t13 * (t6 * d.k5 - d.k7 * t78)
-        - t118 * (d.k7 * t75 + t1 * d.k5);
+    let t15 = q[4] + q[9];
+    let t16 = cos(t15);
+    let t17 = sin(t15);
+    let t18 = c_q10 * t16;
+    let t19 = t1 * t18 - s_q10 * t2;
+    let t20 = t1 * t16;
+    let t21 = t2 * t18 + s_q10 * t1;
+    let t22 = t2 * t16;
+    let t23 = c_q6 * t8;
+    let t24 = 0.2 * c_q1 + 0.45 * t23;
+    let t25 = s_q6 * t9;
+    let t26 = c_q8 * t12;
+    let t27 = 0.2 * c_q2 + 0.45 * t26;
+    let t28 = s_q8 * t13;
+    let t29 = s_q6 * t8;
+    let t30 = s_q8 * t12;
+    let t31 = -s_q10 * t20 - c_q10 * t2;
+    let t32 = s_q10 * t22 - c_q10 * t1;
+    let t33 = s_q6 * d.k2 - t23 * d.k0;
+    let t34 = -t33;
+    let t35 = c_q6 * d.k2 + t29 * d.k0;
+    let t36 = s_q6 * d.k0 + t23 * d.k2;
+    let t37 = c_q6 * d.k0 - t29 * d.k2;
+    let t38 = s_q8 * d.k7 - t26 * d.k5;
+    let t39 = -t38;
+    let t40 = c_q8 * d.k7 + t30 * d.k5;
+    let t41 = s_q8 * d.k5 + t26 * d.k7;
+    let t42 = c_q8 * d.k5 - t30 * d.k7;
+    let t43 = t2 * t17;
+    let t44 = -0.2 * s_q0 - 0.45 * t5;
+    let t45 = 0.05 * d.k2 * t43 - t21 * d.k10;
+    let t46 = t44 + t45;
+    let t47 = 0.2 * s_q1 + 0.45 * t10 + t46;
+    let t48 = t1 * t17;
+    let t49 = d.k2 * t48;
+    let t50 = 0.2 * c_q0 + 0.45 * t3;
+    let t51 = t19 * d.k10 + d.k11 + t50 - 0.2 * c_q1 * d.k0 - 0.45 * t34 - 0.05 * t49;
+    let t52 = c_q10 * t17;
+    let t53 = 0.45 * (s_q4 - t36) + d.k10 * t52 + d.k12
+        + d.k2 * (0.05 * t16 - 0.2 * c_q1);
+    let t54 = d.k0 * t48;
+    let t55 = d.k0 * t43 + t21 * d.k2;
+    let t56 = 0.05 * d.k7 * t43 - t21 * d.k13;
+    let t57 = t44 + t56;
+    let t58 = 0.2 * s_q2 + 0.45 * t14 + t57;
+    let t59 = d.k7 * t48;
+    let t60 = t50 + t19 * d.k13 + d.k14 - 0.2 * c_q2 * d.k5 - 0.45 * t39 - 0.05 * t59;
+    let t61 = 0.45 * (s_q4 - t41) + t52 * d.k13 + d.k15
+        + d.k7 * (0.05 * t16 - 0.2 * c_q2);
+    let t62 = d.k5 * t48;
+    let t63 = d.k5 * t43 + t21 * d.k7;
+    let t64 = 0.05 * t49 - t19 * d.k10;
+    let t65 = t64 - t50;
+    let t66 = t10 * d.k0;
+    let t67 = t10 * d.k2;
+    let t68 = 0.2 * s_q1 * d.k0 + 0.45 * t66;
+    let t69 = 0.2 * s_q1 * d.k2 + 0.45 * t67;
+    let t70 = t51 * t66 + t53 * t67 + t23 * t47;
+    let t71 = t64 - 0.45 * t3;
+    let t72 = t45 - 0.45 * t5;
+    let t73 = t2 * t52;
+    let t74 = d.k10 * t73 + 0.05 * t22 * d.k2;
+    let t75 = 0.45 * t6 + t74;
+    let t76 = t1 * t52;
+    let t77 = -0.05 * t20 * d.k2 - d.k10 * t76;
+    let t78 = t77 - 0.45 * t4;
+    let t79 = t18 * d.k10 - 0.05 * t17 * d.k2;
+    let t80 = 0.45 * c_q4 + t79;
+    let t81 = t32 * d.k10;
+    let t82 = t31 * d.k10;
+    let t83 = s_q10 * t17;
+    let t84 = d.k10 * t83;
+    let t85 = t29 * t47 + t25 * (d.k0 * t51 + d.k2 * t53);
+    let t86 = t9 * d.k0;
+    let t87 = t8 * d.k0;
+    let t88 = t8 * d.k2;
+    let t89 = t9 * d.k2;
+    let t90 = t51 * t87 + t53 * t88 - t9 * t47;
+    let t91 = t9 * d.k17;
+    let t92 = t9 * t31;
+    let t93 = t55 * t86 + t8 * (t54 + t19 * d.k2);
+    let t94 = (t16 * d.k0 - d.k2 * t52) * t88 - (t19 * d.k2 + t54) * t87 - t9 * t55;
+    let t95 = t86 * (d.k2 * t76 - t20 * d.k0) + t8 * (t22 * d.k0 - d.k2 * t73)
+        - t89 * (t18 * d.k2 + t17 * d.k0);
+    let t96 = 0.05 * t59 - t19 * d.k13;
+    let t97 = t96 - t50;
+    let t98 = t14 * d.k5;
+    let t99 = t14 * d.k7;
+    let t100 = 0.2 * s_q2 * d.k5 + 0.45 * t98;
+    let t101 = 0.2 * s_q2 * d.k7 + 0.45 * t99;
+    let t102 = t60 * t98 + t61 * t99 + t26 * t58;
+    let t103 = t96 - 0.45 * t3;
+    let t104 = t56 - 0.45 * t5;
+    let t105 = d.k13 * t73 + 0.05 * t22 * d.k7;
+    let t106 = 0.45 * t6 + t105;
+    let t107 = -0.05 * t20 * d.k7 - d.k13 * t76;
+    let t108 = t107 - 0.45 * t4;
+    let t109 = t18 * d.k13 - 0.05 * t17 * d.k7;
+    let t110 = 0.45 * c_q4 + t109;
+    let t111 = t32 * d.k13;
+    let t112 = t31 * d.k13;
+    let t113 = d.k13 * t83;
+    let t114 = t30 * t58 + t28 * (d.k5 * t60 + d.k7 * t61);
+    let t115 = t13 * d.k5;
+    let t116 = t12 * d.k5;
+    let t117 = t12 * d.k7;
+    let t118 = t13 * d.k7;
+    let t119 = t60 * t116 + t61 * t117 - t13 * t58;
+    let t120 = t13 * d.k22;
+    let t121 = t13 * t31;
+    let t122 = t63 * t115 + t12 * (t62 + t19 * d.k7);
+    let t123 = (t16 * d.k5 - d.k7 * t52) * t117 - (t19 * d.k7 + t62) * t116 - t13 * t63;
+    let t124 = t115 * (d.k7 * t76 - t20 * d.k5) + t12 * (t22 * d.k5 - d.k7 * t73)
+        - t118 * (t18 * d.k7 + t17 * d.k5);
     [
         [
-            t33 * t51 - t17 * t64,
-            t33 * t66 + t35 * t68 - t69 - t17 * t24,
+            t34 * t46 - t10 * t65,
+            t34 * t68 + t36 * t69 - t70 - t10 * t24,
             0.0,
-            t33 * t70 - t17 * t71,
-            t33 * t74 + t35 * t77 - t17 * t80,
-            0.45 * (t33 * t65 + t35 * t67 - t10 * t17) - t69,
-            0.45 * (t17 * t25 + t33 * t34 - t35 * t36) + t36 * t47 + t25 * t52
-                - t34 * t45,
+            t34 * t72 - t10 * t71,
+            t34 * t78 + t36 * t80 - t10 * t75,
+            0.45 * (t34 * t66 + t36 * t67 - t10 * t23) - t70,
+            0.45 * (t10 * t25 + t34 * t35 - t36 * t37) + t25 * t47 + t37 * t53
+                - t35 * t51,
             0.0,
             0.0,
-            t33 * t73 + t35 * t76 - t17 * t79,
-            t33 * t81 - t35 * t83 - t17 * t84,
+            t34 * t77 + t36 * t79 - t10 * t74,
+            t34 * t82 - t10 * t81 - t36 * t84,
         ],
         [
-            t25 * t64 - t34 * t51,
-            t24 * t25 + t36 * t68 + t85 - t34 * t66,
+            t25 * t65 - t35 * t46,
+            t24 * t25 + t37 * t69 + t85 - t35 * t68,
             0.0,
-            t25 * t71 - t34 * t70,
-            t36 * t77 + t25 * t80 - t34 * t74,
-            0.45 * (t17 * t28 + t36 * t67 - t34 * t65) + t85,
-            t17 * t52 + t32 * t45 - t47 * t35
-                - 0.45 * (t25 * t25 + t34 * t34 + t36 * t36),
+            t25 * t71 - t35 * t72,
+            t37 * t80 + t25 * t75 - t35 * t78,
+            0.45 * (t10 * t29 + t37 * t67 - t35 * t66) + t85,
+            t10 * t47 + t33 * t51 - t53 * t36
+                - 0.45 * (t25 * t25 + t35 * t35 + t37 * t37),
             0.0,
             0.0,
-            t36 * t76 + t25 * t79 - t34 * t73,
-            t25 * t84 - t34 * t81 - t36 * t83,
+            t37 * t79 + t25 * t74 - t35 * t77,
+            t25 * t81 - t35 * t82 - t37 * t84,
         ],
         [
-            t51 * t86 + t9 * t64,
-            t9 * t24 + t66 * t86 + t68 * t89 + t90,
+            t46 * t86 + t8 * t65,
+            t8 * t24 + t68 * t86 + t69 * t89 + t90,
             0.0,
-            t70 * t86 + t9 * t71,
-            t74 * t86 + t77 * t89 + t9 * t80,
-            0.45 * (t9 * t10 + t17 * (t11 * d.k16 + t91)) + t90,
-            -0.45 * (t9 * t25 + t36 * t89 - t34 * t86),
+            t72 * t86 + t8 * t71,
+            t78 * t86 + t80 * t89 + t8 * t75,
+            0.45 * (t8 * t23 + t10 * (t9 * d.k16 + t91)) + t90,
+            -0.45 * (t8 * t25 + t37 * t89 - t35 * t86),
             0.0,
             0.0,
-            t73 * t86 + t76 * t89 + t9 * t79,
-            d.k18 * t92 + t9 * t84 - t11 * t82 * d.k19,
+            t77 * t86 + t79 * t89 + t8 * t74,
+            d.k18 * t92 + t8 * t81 - t9 * t83 * d.k19,
         ],
         [
             t93,
@@ -2423,48 +2432,48 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
             0.0,
             t95,
-            t82 * t91 - t92 * d.k20 - t31 * t88,
+            t83 * t91 - t92 * d.k20 - t32 * t88,
         ],
         [
-            t38 * t59 - t18 * t97,
+            t39 * t57 - t14 * t97,
             0.0,
-            t38 * t99 + t40 * t101 - t102 - t18 * t26,
-            t38 * t103 - t18 * t104,
-            t38 * t106 + t40 * t108 - t18 * t110,
+            t39 * t100 + t41 * t101 - t102 - t14 * t27,
+            t39 * t104 - t14 * t103,
+            t39 * t108 + t41 * t110 - t14 * t106,
             0.0,
             0.0,
-            0.45 * (t38 * t98 + t40 * t100 - t14 * t18) - t102,
-            0.45 * (t18 * t27 + t38 * t39 - t40 * t41) + t41 * t57 + t27 * t60
-                - t39 * t56,
-            t38 * t105 + t40 * t107 - t18 * t109,
-            t38 * t111 - t40 * t112 - t18 * t113,
+            0.45 * (t39 * t98 + t41 * t99 - t14 * t26) - t102,
+            0.45 * (t14 * t28 + t39 * t40 - t41 * t42) + t28 * t58 + t42 * t61
+                - t40 * t60,
+            t39 * t107 + t41 * t109 - t14 * t105,
+            t39 * t112 - t14 * t111 - t41 * t113,
         ],
         [
-            t27 * t97 - t39 * t59,
+            t28 * t97 - t40 * t57,
             0.0,
-            t26 * t27 + t41 * t101 + t114 - t39 * t99,
-            t27 * t104 - t39 * t103,
-            t41 * t108 + t27 * t110 - t39 * t106,
+            t27 * t28 + t42 * t101 + t114 - t40 * t100,
+            t28 * t103 - t40 * t104,
+            t42 * t110 + t28 * t106 - t40 * t108,
             0.0,
             0.0,
-            0.45 * (t18 * t29 + t41 * t100 - t39 * t98) + t114,
-            t18 * t60 + t37 * t56 - t57 * t40
-                - 0.45 * (t27 * t27 + t39 * t39 + t41 * t41),
-            t41 * t107 + t27 * t109 - t39 * t105,
-            t27 * t113 - t39 * t111 - t41 * t112,
+            0.45 * (t14 * t30 + t42 * t99 - t40 * t98) + t114,
+            t14 * t58 + t38 * t60 - t61 * t41
+                - 0.45 * (t28 * t28 + t40 * t40 + t42 * t42),
+            t42 * t109 + t28 * t105 - t40 * t107,
+            t28 * t111 - t40 * t112 - t42 * t113,
         ],
         [
-            t59 * t115 + t13 * t97,
+            t57 * t115 + t12 * t97,
             0.0,
-            t13 * t26 + t99 * t115 + t101 * t118 + t119,
-            t103 * t115 + t13 * t104,
-            t106 * t115 + t108 * t118 + t13 * t110,
+            t12 * t27 + t100 * t115 + t101 * t118 + t119,
+            t104 * t115 + t12 * t103,
+            t108 * t115 + t110 * t118 + t12 * t106,
             0.0,
             0.0,
-            0.45 * (t13 * t14 + t18 * (t15 * d.k21 + t120)) + t119,
-            -0.45 * (t13 * t27 + t41 * t118 - t39 * t115),
-            t105 * t115 + t107 * t118 + t13 * t109,
-            d.k23 * t121 + t13 * t113 - t15 * t82 * d.k24,
+            0.45 * (t12 * t26 + t14 * (t13 * d.k21 + t120)) + t119,
+            -0.45 * (t12 * t28 + t42 * t118 - t40 * t115),
+            t107 * t115 + t109 * t118 + t12 * t105,
+            d.k23 * t121 + t12 * t111 - t13 * t83 * d.k24,
         ],
         [
             t122,
@@ -2477,14 +2486,14 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             t123,
             0.0,
             t124,
-            t82 * t120 - t121 * d.k25 - t31 * t117,
+            t83 * t120 - t121 * d.k25 - t32 * t117,
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 1086,
-    add: 881,
+    mul: 891,
+    add: 686,
     div: 0,
     sqrt: 0,
     sin: 11,
@@ -2508,578 +2517,446 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t7) = sin_cos(t3);
-    let t5 = s_q4 * t4;
-    let t6 = s_q10 * t2;
-    let t8 = q[1] + q[5];
-    let t9 = cos(t8);
-    let t10 = c_q6 * t9;
-    let t11 = sin(t8);
-    let t12 = q[2] + q[7];
-    let t13 = cos(t12);
-    let t14 = c_q8 * t13;
-    let t15 = sin(t12);
-    let t16 = c_q4 * t4;
-    let t17 = c_q6 * t11;
-    let t18 = c_q8 * t15;
-    let t19 = c_q10 * t2;
-    let t20 = t4 * t19;
-    let t21 = t20 + s_q10 * t7;
-    let t22 = -t21;
-    let t23 = c_q4 * t7;
-    let t24 = s_q4 * t7;
-    let t25 = t7 * t19;
-    let t26 = t25 - s_q10 * t4;
-    let t27 = t6 * t7 + c_q10 * t4;
-    let t28 = -t26;
-    let t29 = 0.2 * c_q1 + 0.45 * t10;
-    let t30 = s_q6 * t11;
-    let t31 = 0.2 * c_q2 + 0.45 * t14;
-    let t32 = s_q8 * t15;
-    let t33 = s_q6 * t9;
-    let t34 = t17 * t33;
-    let t35 = t17 * t30;
-    let t36 = s_q8 * t13;
-    let t37 = t18 * t36;
-    let t38 = t18 * t32;
-    let t39 = -t27;
-    let t40 = t4 * t6 - c_q10 * t7;
-    let t41 = -0.2 * s_q1 - 0.45 * t17;
-    let t42 = t10 * t10;
-    let t43 = t17 * t17;
-    let t44 = t42 - t43;
-    let t45 = t10 * t33;
-    let t46 = t45 - t35;
-    let t47 = t9 * t17;
-    let t48 = t11 * t30;
-    let t49 = -0.2 * s_q2 - 0.45 * t18;
-    let t50 = t14 * t14;
-    let t51 = t18 * t18;
-    let t52 = t50 - t51;
-    let t53 = t14 * t36;
-    let t54 = t53 - t38;
-    let t55 = t13 * t18;
-    let t56 = t15 * t32;
-    let t57 = c_q1 * d.k0;
-    let t58 = c_q1 * d.k2;
-    let t59 = c_q2 * d.k5;
-    let t60 = c_q2 * d.k7;
-    let t61 = t10 * d.k0;
-    let t62 = s_q6 * d.k2 - t61;
-    let t63 = -t62;
-    let t64 = t33 * d.k0;
-    let t65 = c_q6 * d.k2 + t64;
-    let t66 = -t65;
-    let t67 = t10 * d.k2;
-    let t68 = s_q6 * d.k0 + t67;
-    let t69 = t33 * d.k2;
-    let t70 = c_q6 * d.k0 - t69;
-    let t71 = t14 * d.k5;
-    let t72 = s_q8 * d.k7 - t71;
-    let t73 = -t72;
-    let t74 = t36 * d.k5;
-    let t75 = c_q8 * d.k7 + t74;
-    let t76 = -t75;
-    let t77 = t14 * d.k7;
-    let t78 = s_q8 * d.k5 + t77;
-    let t79 = t36 * d.k7;
-    let t80 = c_q8 * d.k5 - t79;
-    let t81 = t1 * t7;
-    let t82 = d.k2 * t81;
-    let t83 = 0.2 * c_q0 + 0.45 * t23;
-    let t84 = 0.05 * t82 - t83;
-    let t85 = t26 * d.k10 + d.k11 - 0.2 * t57 - 0.45 * t63 - t84;
-    let t86 = c_q10 * t1;
-    let t87 = d.k10 * t86;
-    let t88 = -0.05 * t2 * d.k2 - t87;
-    let t89 = t88 - 0.45 * s_q4;
-    let t90 = d.k12 - 0.2 * t58 - 0.45 * t68 - t89;
-    let t91 = t22 * d.k10;
-    let t92 = t1 * t4;
-    let t93 = d.k2 * t92;
-    let t94 = -0.2 * s_q0 - 0.45 * t16;
-    let t95 = 0.05 * t93 + t94;
-    let t96 = t91 + t95;
-    let t97 = t96 - t41;
-    let t98 = t17 * t97;
-    let t99 = t30 * t97;
-    let t100 = t11 * d.k0;
-    let t101 = t11 * d.k2;
-    let t102 = d.k0 * t81;
-    let t103 = d.k2 * t86;
-    let t104 = t103 - t2 * d.k0;
-    let t105 = d.k0 * t92;
-    let t106 = t105 - t22 * d.k2;
-    let t107 = d.k7 * t81;
-    let t108 = 0.05 * t107 - t83;
-    let t109 = t26 * d.k13 + d.k14 - 0.2 * t59 - 0.45 * t73 - t108;
-    let t110 = t86 * d.k13;
-    let t111 = -0.05 * t2 * d.k7 - t110;
-    let t112 = t111 - 0.45 * s_q4;
-    let t113 = d.k15 - 0.2 * t60 - 0.45 * t78 - t112;
-    let t114 = t22 * d.k13;
-    let t115 = d.k7 * t92;
-    let t116 = t94 + 0.05 * t115;
-    let t117 = t114 + t116;
-    let t118 = t117 - t49;
-    let t119 = t18 * t118;
-    let t120 = t32 * t118;
-    let t121 = t15 * d.k5;
-    let t122 = t15 * d.k7;
-    let t123 = d.k5 * t81;
-    let t124 = d.k7 * t86;
-    let t125 = t124 - t2 * d.k5;
-    let t126 = d.k5 * t92;
-    let t127 = t126 - t22 * d.k7;
-    let t128 = t28 * d.k10;
-    let t129 = t84 + t128;
-    let t130 = t17 * d.k0;
-    let t131 = 0.2 * s_q1 * d.k0 + 0.45 * t130;
-    let t132 = t17 * d.k2;
-    let t133 = 0.2 * s_q1 * d.k2 + 0.45 * t132;
-    let t134 = 0.45 * t16 - 0.05 * t93;
-    let t135 = t91 - t134;
-    let t136 = 0.05 * t82 - 0.45 * t23;
-    let t137 = t128 + t136;
-    let t138 = t2 * t7;
-    let t139 = t7 * t87 + 0.05 * d.k2 * t138;
-    let t140 = 0.45 * t24 + t139;
-    let t141 = t19 * d.k10 - 0.05 * t1 * d.k2;
-    let t142 = 0.45 * c_q4 + t141;
-    let t143 = t2 * t4;
-    let t144 = t4 * t87 + 0.05 * d.k2 * t143;
-    let t145 = 0.45 * t5 + t144;
-    let t146 = t40 * d.k10;
-    let t147 = t66 * t96 + t30 * t129;
-    let t148 = t30 * d.k0;
-    let t149 = t30 * d.k2;
-    let t150 = t66 * t135 + t30 * t137;
-    let t151 = t70 * t142 + t30 * t145 - t66 * t140;
-    let t152 = t66 * t130;
-    let t153 = t70 * t132;
-    let t154 = t70 * t141 + t30 * t144 - t66 * t139;
-    let t155 = t39 * d.k10;
-    let t156 = s_q10 * t1;
-    let t157 = t70 * d.k10;
-    let t158 = t66 * t155 + t30 * t146 - t156 * t157;
-    let t159 = t102 - t28 * d.k2;
-    let t160 = t7 * t103 - d.k0 * t138;
-    let t161 = d.k0 * t143 - t4 * t103;
-    let t162 = t28 * d.k13;
-    let t163 = t108 + t162;
-    let t164 = t18 * d.k5;
-    let t165 = 0.2 * s_q2 * d.k5 + 0.45 * t164;
-    let t166 = t18 * d.k7;
-    let t167 = 0.2 * s_q2 * d.k7 + 0.45 * t166;
-    let t168 = 0.45 * t16 - 0.05 * t115;
-    let t169 = t114 - t168;
-    let t170 = 0.05 * t107 - 0.45 * t23;
-    let t171 = t162 + t170;
-    let t172 = t7 * t110 + 0.05 * d.k7 * t138;
-    let t173 = 0.45 * t24 + t172;
-    let t174 = t19 * d.k13 - 0.05 * t1 * d.k7;
-    let t175 = 0.45 * c_q4 + t174;
-    let t176 = t4 * t110 + 0.05 * d.k7 * t143;
-    let t177 = 0.45 * t5 + t176;
-    let t178 = t40 * d.k13;
-    let t179 = t76 * t117 + t32 * t163;
-    let t180 = t32 * d.k5;
-    let t181 = t32 * d.k7;
-    let t182 = t76 * t169 + t32 * t171;
-    let t183 = t80 * t175 + t32 * t177 - t76 * t173;
-    let t184 = t76 * t164;
-    let t185 = t80 * t166;
-    let t186 = t80 * t174 + t32 * t176 - t76 * t172;
-    let t187 = t39 * d.k13;
-    let t188 = t80 * d.k13;
-    let t189 = t76 * t187 + t32 * t178 - t156 * t188;
-    let t190 = t123 - t28 * d.k7;
-    let t191 = t7 * t124 - d.k5 * t138;
-    let t192 = d.k5 * t143 - t4 * t124;
-    let t193 = t21 * d.k10;
-    let t194 = t193 - t95;
-    let t195 = t96 * t130 + t10 * t129;
-    let t196 = t134 + t193;
-    let t197 = t63 * t137 - t17 * t196;
-    let t198 = t63 * t145 - t17 * t140;
-    let t199 = t63 * t144 - t17 * t139;
-    let t200 = t27 * d.k10;
-    let t201 = t63 * t146 - t17 * t200;
-    let t202 = qd[3] * t197 + qd[4] * t198 + qd[9] * t199 + qd[10] * t201;
-    let t203 = 0.2 * t57 + 0.45 * t61;
-    let t204 = 0.2 * t58 + 0.45 * t67;
-    let t205 = t98 - t61 * t85 - t67 * t90;
-    let t206 = t10 * t29 + t130 * t131 + t132 * t133;
-    let t207 = t130 * t135 + t10 * t137;
-    let t208 = t130 * t140 - t132 * t142 - t10 * t145;
-    let t209 = t43 * d.k16;
-    let t210 = t209 - t61 * t63;
-    let t211 = t43 * d.k17;
-    let t212 = t211 - t67 * t68;
-    let t213 = t205 - 0.45 * (t44 + t210) - 0.45 * t212;
-    let t214 = t63 * t148 - t152;
-    let t215 = t68 * t149 - t153;
-    let t216 = -0.45 * (t214 + t215);
-    let t217 = t33 * t97 + t85 * t148 + t90 * t149;
-    let t218 = t66 * t131 + t70 * t133 + t217 + t29 * t30 + 0.9 * t34;
-    let t219 = t130 * t139 - t132 * t141 - t10 * t144;
-    let t220 = t39 * d.k18;
-    let t221 = t156 * d.k19;
-    let t222 = t17 * (t221 - t220) - t10 * t146;
-    let t223 = qd[4] * t208 + qd[9] * t219 + qd[10] * t222 - qd[0] * t195 - qd[3] * t207;
-    let t224 = t25 * d.k10;
-    let t225 = t136 - t224;
-    let t226 = t20 * d.k10;
-    let t227 = t134 + t226;
-    let t228 = 0.05 * t82 - t224;
-    let t229 = t226 - 0.05 * t93;
-    let t230 = t63 * t228 + t68 * t88 - t17 * t229;
-    let t231 = t7 * t156;
-    let t232 = d.k10 * t231;
-    let t233 = t4 * t156;
-    let t234 = d.k10 * t233;
-    let t235 = t63 * t232 + t17 * t234 - t6 * t68 * d.k10;
-    let t236 = qd[9] * t230 + qd[10] * t235;
-    let t237 = 1.35 * t34 + 0.45 * (t152 + t153) + t216 + t217;
-    let t238 = t96 * t148 + t33 * t129;
-    let t239 = t66 * t137 + t30 * t196;
-    let t240 = t66 * t145 + t30 * t140;
-    let t241 = t17 * t129 + t62 * t96;
-    let t242 = t66 * t144 + t30 * t139;
-    let t243 = t66 * t146 + t30 * t200;
-    let t244 = qd[3] * t239 + qd[4] * t240 + qd[9] * t242 + qd[10] * t243;
-    let t245 = t69 * t90 + t64 * t85 - t99;
-    let t246 = t133 * t149 + t29 * t33 + t131 * t148;
-    let t247 = t135 * t148 + t33 * t137;
-    let t248 = t142 * t149 + t33 * t145 - t140 * t148;
-    let t249 = t35 * d.k16;
-    let t250 = t249 + t61 * t66;
-    let t251 = t35 * d.k17;
-    let t252 = t251 + t67 * t70;
-    let t253 = 0.45 * (t46 + t250) + t245 + 0.45 * t252;
-    let t254 = t85 * t130 + t90 * t132 + t10 * t97 - 0.9 * (t66 * t148 + t70 * t149)
-        - 0.9 * t30 * t33;
-    let t255 = t17 * t29 + t62 * t131 + t254 - t133 * t68;
-    let t256 = t141 * t149 + t33 * t144 - t139 * t148;
-    let t257 = t33 * t146 + t30 * (t220 - t221);
-    let t258 = qd[4] * t248 + qd[9] * t256 + qd[10] * t257 + qd[0] * t238 + qd[3] * t247;
-    let t259 = t17 * t137 + t62 * t135;
-    let t260 = t17 * t145 - t62 * t140 - t142 * t68;
-    let t261 = t66 * t228 + t70 * t88 + t30 * t229;
-    let t262 = t66 * t232 - t6 * t157 - t30 * t234;
-    let t263 = qd[9] * t261 + qd[10] * t262;
-    let t264 = 0.45 * (t10 * t17 + t62 * t130) + t254 - 0.45 * t132 * t68;
-    let t265 = t17 * t144 - t62 * t139 - t141 * t68;
-    let t266 = t17 * t146 + t62 * t155 + d.k10 * t68 * t156;
-    let t267 = t9 * d.k0;
-    let t268 = t96 * t267 - t11 * t129;
-    let t269 = t100 * t137 + t9 * t196;
-    let t270 = t100 * t145 + t9 * t140;
-    let t271 = t100 * t144 + t9 * t139;
-    let t272 = t11 * d.k18;
-    let t273 = t40 * t272 + t9 * t200;
-    let t274 = qd[3] * t269 + qd[4] * t270 + qd[9] * t271 + qd[10] * t273;
-    let t275 = t9 * d.k2;
-    let t276 = t85 * t100 + t90 * t101 + t9 * t97;
-    let t277 = t133 * t275 + t131 * t267 - t11 * t29;
-    let t278 = t135 * t267 - t11 * t137;
-    let t279 = t142 * t275 - t140 * t267 - t11 * t145;
-    let t280 = t47 * (d.k17 + d.k16) - t47;
-    let t281 = t277 + 0.9 * t280 - t276;
-    let t282 = t11 * d.k17;
-    let t283 = 0.45
-        * (t48 - t9 * t33 - t66 * t267 - t48 * d.k16 - t70 * t275 - t30 * t282);
-    let t284 = t141 * t275 - t139 * t267 - t11 * t144;
-    let t285 = t9 * (t220 - t221) - t11 * t146;
-    let t286 = qd[9] * t284 + qd[10] * t285 + qd[0] * t268 + qd[3] * t278 + qd[4] * t279
-        + qd[6] * t283;
-    let t287 = t100 * t228 + t88 * t101 + t9 * t229;
-    let t288 = t11 * d.k19;
-    let t289 = t231 * t272 - t6 * t288 - t9 * t234;
-    let t290 = qd[9] * t287 + qd[10] * t289;
-    let t291 = t100 * t159 - t9 * (t105 + t21 * d.k2);
-    let t292 = t106 * t267 - t11 * t159;
-    let t293 = t100 * t161 - t9 * t160;
-    let t294 = t11 * d.k20;
-    let t295 = t40 * t294 + t27 * t275;
-    let t296 = t291 * (qd[0] + qd[3]) + t292 * (qd[1] + qd[5]) + t293 * (qd[4] + qd[9])
-        - qd[10] * t295;
-    let t297 = t101 * t104 + t100 * (t26 * d.k2 + t102) - t9 * t106;
-    let t298 = t160 * t267 - (t19 * d.k2 + t1 * d.k0) * t275 - t11 * t161;
-    let t299 = t40 * t101 + t9 * (t156 * d.k17 - t39 * d.k20);
-    let t300 = qd[10] * t299 + t292 * (qd[0] + qd[3]) + t297 * (qd[1] + qd[5])
-        + t298 * (qd[4] + qd[9]);
-    let t301 = t100 * (t102 + t25 * d.k2) + t101 * t104 - t9 * (t105 + t20 * d.k2);
-    let t302 = t6 * t282 + t233 * t275 - t231 * t294;
-    let t303 = qd[10] * t302 + t293 * (qd[0] + qd[3]) + t298 * (qd[1] + qd[5])
-        + t301 * (qd[4] + qd[9]);
-    let t304 = t21 * d.k13;
-    let t305 = t304 - t116;
-    let t306 = t117 * t164 + t14 * t163;
-    let t307 = t168 + t304;
-    let t308 = t73 * t171 - t18 * t307;
-    let t309 = t73 * t177 - t18 * t173;
-    let t310 = t73 * t176 - t18 * t172;
-    let t311 = t27 * d.k13;
-    let t312 = t73 * t178 - t18 * t311;
-    let t313 = qd[3] * t308 + qd[4] * t309 + qd[9] * t310 + qd[10] * t312;
-    let t314 = 0.2 * t59 + 0.45 * t71;
-    let t315 = 0.2 * t60 + 0.45 * t77;
-    let t316 = t119 - t71 * t109 - t77 * t113;
-    let t317 = t14 * t31 + t164 * t165 + t166 * t167;
-    let t318 = t164 * t169 + t14 * t171;
-    let t319 = t164 * t173 - t166 * t175 - t14 * t177;
-    let t320 = t51 * d.k21;
-    let t321 = t320 - t71 * t73;
-    let t322 = t51 * d.k22;
-    let t323 = t322 - t77 * t78;
-    let t324 = t316 - 0.45 * (t52 + t321) - 0.45 * t323;
-    let t325 = t73 * t180 - t184;
-    let t326 = t78 * t181 - t185;
-    let t327 = -0.45 * (t325 + t326);
-    let t328 = t36 * t118 + t109 * t180 + t113 * t181;
-    let t329 = t76 * t165 + t80 * t167 + t328 + t31 * t32 + 0.9 * t37;
-    let t330 = t164 * t172 - t166 * t174 - t14 * t176;
-    let t331 = t39 * d.k23;
-    let t332 = t156 * d.k24;
-    let t333 = t18 * (t332 - t331) - t14 * t178;
-    let t334 = qd[4] * t319 + qd[9] * t330 + qd[10] * t333 - qd[0] * t306 - qd[3] * t318;
-    let t335 = t25 * d.k13;
-    let t336 = t170 - t335;
-    let t337 = t20 * d.k13;
-    let t338 = t168 + t337;
-    let t339 = 0.05 * t107 - t335;
-    let t340 = t337 - 0.05 * t115;
-    let t341 = t73 * t339 + t78 * t111 - t18 * t340;
-    let t342 = d.k13 * t231;
-    let t343 = d.k13 * t233;
-    let t344 = t73 * t342 + t18 * t343 - t6 * t78 * d.k13;
-    let t345 = qd[9] * t341 + qd[10] * t344;
-    let t346 = 1.35 * t37 + 0.45 * (t184 + t185) + t327 + t328;
-    let t347 = t117 * t180 + t36 * t163;
-    let t348 = t76 * t171 + t32 * t307;
-    let t349 = t76 * t177 + t32 * t173;
-    let t350 = t18 * t163 + t72 * t117;
-    let t351 = t76 * t176 + t32 * t172;
-    let t352 = t76 * t178 + t32 * t311;
-    let t353 = qd[3] * t348 + qd[4] * t349 + qd[9] * t351 + qd[10] * t352;
-    let t354 = t79 * t113 + t74 * t109 - t120;
-    let t355 = t167 * t181 + t31 * t36 + t165 * t180;
-    let t356 = t169 * t180 + t36 * t171;
-    let t357 = t175 * t181 + t36 * t177 - t173 * t180;
-    let t358 = t38 * d.k21;
-    let t359 = t358 + t71 * t76;
-    let t360 = t38 * d.k22;
-    let t361 = t360 + t77 * t80;
-    let t362 = 0.45 * (t54 + t359) + t354 + 0.45 * t361;
-    let t363 = t109 * t164 + t113 * t166 + t14 * t118 - 0.9 * (t76 * t180 + t80 * t181)
-        - 0.9 * t32 * t36;
-    let t364 = t18 * t31 + t72 * t165 + t363 - t167 * t78;
-    let t365 = t174 * t181 + t36 * t176 - t172 * t180;
-    let t366 = t36 * t178 + t32 * (t331 - t332);
-    let t367 = qd[4] * t357 + qd[9] * t365 + qd[10] * t366 + qd[0] * t347 + qd[3] * t356;
-    let t368 = t18 * t171 + t72 * t169;
-    let t369 = t18 * t177 - t72 * t173 - t175 * t78;
-    let t370 = t76 * t339 + t80 * t111 + t32 * t340;
-    let t371 = t76 * t342 - t6 * t188 - t32 * t343;
-    let t372 = qd[9] * t370 + qd[10] * t371;
-    let t373 = 0.45 * (t14 * t18 + t72 * t164) + t363 - 0.45 * t166 * t78;
-    let t374 = t18 * t176 - t72 * t172 - t174 * t78;
-    let t375 = t18 * t178 + t72 * t187 + d.k13 * t156 * t78;
-    let t376 = t13 * d.k5;
-    let t377 = t117 * t376 - t15 * t163;
-    let t378 = t121 * t171 + t13 * t307;
-    let t379 = t121 * t177 + t13 * t173;
-    let t380 = t121 * t176 + t13 * t172;
-    let t381 = t15 * d.k23;
-    let t382 = t40 * t381 + t13 * t311;
-    let t383 = qd[3] * t378 + qd[4] * t379 + qd[9] * t380 + qd[10] * t382;
-    let t384 = t13 * d.k7;
-    let t385 = t109 * t121 + t113 * t122 + t13 * t118;
-    let t386 = t167 * t384 + t165 * t376 - t15 * t31;
-    let t387 = t169 * t376 - t15 * t171;
-    let t388 = t175 * t384 - t173 * t376 - t15 * t177;
-    let t389 = t55 * (d.k22 + d.k21) - t55;
-    let t390 = t386 + 0.9 * t389 - t385;
-    let t391 = t15 * d.k22;
-    let t392 = 0.45
-        * (t56 - t13 * t36 - t76 * t376 - t56 * d.k21 - t80 * t384 - t32 * t391);
-    let t393 = t174 * t384 - t172 * t376 - t15 * t176;
-    let t394 = t13 * (t331 - t332) - t15 * t178;
-    let t395 = qd[9] * t393 + qd[10] * t394 + qd[0] * t377 + qd[3] * t387 + qd[4] * t388
-        + qd[8] * t392;
-    let t396 = t121 * t339 + t111 * t122 + t13 * t340;
-    let t397 = t15 * d.k24;
-    let t398 = t231 * t381 - t6 * t397 - t13 * t343;
-    let t399 = qd[9] * t396 + qd[10] * t398;
-    let t400 = t121 * t190 - t13 * (t126 + t21 * d.k7);
-    let t401 = t127 * t376 - t15 * t190;
-    let t402 = t121 * t192 - t13 * t191;
-    let t403 = t15 * d.k25;
-    let t404 = t40 * t403 + t27 * t384;
-    let t405 = t400 * (qd[0] + qd[3]) + t401 * (qd[2] + qd[7]) + t402 * (qd[4] + qd[9])
-        - qd[10] * t404;
-    let t406 = t122 * t125 + t121 * (t26 * d.k7 + t123) - t13 * t127;
-    let t407 = t191 * t376 - (t19 * d.k7 + t1 * d.k5) * t384 - t15 * t192;
-    let t408 = t40 * t122 + t13 * (t156 * d.k22 - t39 * d.k25);
-    let t409 = qd[10] * t408 + t401 * (qd[0] + qd[3]) + t406 * (qd[2] + qd[7])
-        + t407 * (qd[4] + qd[9]);
-    let t410 = t121 * (t123 + t25 * d.k7) + t122 * t125 - t13 * (t126 + t20 * d.k7);
-    let t411 = t6 * t391 + t233 * t384 - t231 * t403;
-    let t412 = qd[10] * t411 + t402 * (qd[0] + qd[3]) + t407 * (qd[2] + qd[7])
-        + t410 * (qd[4] + qd[9]);
+    let t0 = s_q1 * qd[1];
+    let t1 = c_q1 * qd[1];
+    let t2 = s_q0 * qd[0];
+    let t3 = s_q4 * qd[4];
+    let t4 = c_q4 * qd[4];
+    let t5 = s_q2 * qd[2];
+    let t6 = c_q2 * qd[2];
+    let t7 = q[0] + q[3];
+    let t8 = cos(t7);
+    let t9 = sin(t7);
+    let t10 = c_q4 * t8;
+    let t11 = s_q4 * t8;
+    let t12 = c_q4 * t9;
+    let t13 = s_q4 * t9;
+    let t14 = q[1] + q[5];
+    let t15 = cos(t14);
+    let t16 = sin(t14);
+    let t17 = c_q6 * t16;
+    let t18 = q[2] + q[7];
+    let t19 = cos(t18);
+    let t20 = sin(t18);
+    let t21 = c_q8 * t20;
+    let t22 = q[4] + q[9];
+    let t23 = cos(t22);
+    let t24 = sin(t22);
+    let t25 = t8 * t23;
+    let t26 = c_q10 * t25 - s_q10 * t9;
+    let t27 = t9 * t23;
+    let t28 = c_q10 * t27 + s_q10 * t8;
+    let t29 = c_q6 * t15;
+    let t30 = 0.2 * c_q1 + 0.45 * t29;
+    let t31 = c_q8 * t19;
+    let t32 = 0.2 * c_q2 + 0.45 * t31;
+    let t33 = -s_q10 * t25 - c_q10 * t9;
+    let t34 = s_q10 * t27 - c_q10 * t8;
+    let t35 = t8 * (qd[3] + qd[0]);
+    let t36 = -t35;
+    let t37 = c_q4 * t36 + t3 * t9;
+    let t38 = t9 * t24;
+    let t39 = t23 * t36 + t38 * (qd[9] + qd[4]);
+    let t40 = s_q10 * qd[10];
+    let t41 = t9 * (qd[0] + qd[3]);
+    let t42 = c_q10 * qd[10];
+    let t43 = c_q10 * t39 + t27 * t40 + s_q10 * t41 - t8 * t42;
+    let t44 = t27 * (qd[9] + qd[4]) - t24 * t36;
+    let t45 = -t15 * (qd[1] + qd[5]);
+    let t46 = t3 * t8;
+    let t47 = t46 + c_q4 * t41;
+    let t48 = t8 * t24;
+    let t49 = t48 * (qd[4] + qd[9]);
+    let t50 = t25 * t40 + t9 * t42;
+    let t51 = c_q10 * (t23 * t41 + t49) + t50 - s_q10 * t36;
+    let t52 = t25 * (qd[9] + qd[4]);
+    let t53 = t52 - t24 * t41;
+    let t54 = t23 * t41 + t49;
+    let t55 = c_q10 * t54 + t50 + s_q10 * t35;
+    let t56 = t24 * t41 - t52;
+    let t57 = t23 * (qd[4] + qd[9]);
+    let t58 = t24 * (qd[4] + qd[9]);
+    let t59 = c_q6 * t45;
+    let t60 = s_q6 * t16;
+    let t61 = qd[6] * t60;
+    let t62 = t16 * (qd[1] + qd[5]);
+    let t63 = s_q6 * t15;
+    let t64 = qd[6] * t63;
+    let t65 = c_q6 * t62;
+    let t66 = -0.2 * t0 - 0.45 * (t64 + t65);
+    let t67 = t4 * t8 - s_q4 * t41;
+    let t68 = s_q4 * t36 - t4 * t9;
+    let t69 = qd[6] * t17;
+    let t70 = s_q6 * t45;
+    let t71 = t9 * t40 + s_q10 * t54 - t25 * t42 - c_q10 * t35;
+    let t72 = t27 * t42 + t8 * t40 + c_q10 * t41 - s_q10 * t39;
+    let t73 = s_q6 * t62;
+    let t74 = -t19 * (qd[2] + qd[7]);
+    let t75 = c_q8 * t74;
+    let t76 = s_q8 * t20;
+    let t77 = qd[8] * t76;
+    let t78 = t20 * (qd[2] + qd[7]);
+    let t79 = s_q8 * t19;
+    let t80 = qd[8] * t79;
+    let t81 = c_q8 * t78;
+    let t82 = -0.2 * t5 - 0.45 * (t80 + t81);
+    let t83 = qd[8] * t21;
+    let t84 = s_q8 * t74;
+    let t85 = s_q8 * t78;
+    let t86 = s_q6 * d.k2 - t29 * d.k0;
+    let t87 = c_q6 * d.k2 + t63 * d.k0;
+    let t88 = s_q6 * d.k0 + t29 * d.k2;
+    let t89 = c_q6 * d.k0 - t63 * d.k2;
+    let t90 = s_q8 * d.k7 - t31 * d.k5;
+    let t91 = c_q8 * d.k7 + t79 * d.k5;
+    let t92 = s_q8 * d.k5 + t31 * d.k7;
+    let t93 = c_q8 * d.k5 - t79 * d.k7;
+    let t94 = -0.2 * s_q0 - 0.45 * t12;
+    let t95 = 0.05 * t38 * d.k2 - t28 * d.k10;
+    let t96 = t94 + t95;
+    let t97 = 0.2 * s_q1 + 0.45 * t17 + t96;
+    let t98 = t48 * d.k2;
+    let t99 = 0.2 * c_q0 + 0.45 * t10;
+    let t100 = t26 * d.k10 + d.k11 + t99 + 0.45 * t86 - 0.2 * c_q1 * d.k0 - 0.05 * t98;
+    let t101 = c_q10 * t24;
+    let t102 = 0.45 * (s_q4 - t88) + d.k10 * t101 + d.k12
+        + d.k2 * (0.05 * t23 - 0.2 * c_q1);
+    let t103 = t48 * d.k0;
+    let t104 = t38 * d.k0 + t28 * d.k2;
+    let t105 = 0.05 * t38 * d.k7 - t28 * d.k13;
+    let t106 = t94 + t105;
+    let t107 = 0.2 * s_q2 + 0.45 * t21 + t106;
+    let t108 = t48 * d.k7;
+    let t109 = t99 + t26 * d.k13 + d.k14 + 0.45 * t90 - 0.2 * c_q2 * d.k5 - 0.05 * t108;
+    let t110 = 0.45 * (s_q4 - t92) + t101 * d.k13 + d.k15
+        + d.k7 * (0.05 * t23 - 0.2 * c_q2);
+    let t111 = t48 * d.k5;
+    let t112 = t38 * d.k5 + t28 * d.k7;
+    let t113 = 0.05 * t98 - t26 * d.k10;
+    let t114 = t113 - t99;
+    let t115 = t17 * d.k0;
+    let t116 = 0.2 * s_q1 * d.k0 + 0.45 * t115;
+    let t117 = t17 * d.k2;
+    let t118 = 0.2 * s_q1 * d.k2 + 0.45 * t117;
+    let t119 = t113 - 0.45 * t10;
+    let t120 = t95 - 0.45 * t12;
+    let t121 = t9 * t101;
+    let t122 = d.k10 * t121 + 0.05 * t27 * d.k2;
+    let t123 = 0.45 * t13 + t122;
+    let t124 = t8 * t101;
+    let t125 = -0.05 * t25 * d.k2 - d.k10 * t124;
+    let t126 = t125 - 0.45 * t11;
+    let t127 = c_q10 * d.k10;
+    let t128 = t23 * t127 - 0.05 * t24 * d.k2;
+    let t129 = 0.45 * c_q4 + t128;
+    let t130 = c_q10 * d.k2;
+    let t131 = 0.05 * t108 - t26 * d.k13;
+    let t132 = t131 - t99;
+    let t133 = t21 * d.k5;
+    let t134 = 0.2 * s_q2 * d.k5 + 0.45 * t133;
+    let t135 = t21 * d.k7;
+    let t136 = 0.2 * s_q2 * d.k7 + 0.45 * t135;
+    let t137 = t131 - 0.45 * t10;
+    let t138 = t105 - 0.45 * t12;
+    let t139 = d.k13 * t121 + 0.05 * t27 * d.k7;
+    let t140 = 0.45 * t13 + t139;
+    let t141 = -0.05 * t25 * d.k7 - d.k13 * t124;
+    let t142 = t141 - 0.45 * t11;
+    let t143 = c_q10 * d.k13;
+    let t144 = t23 * t143 - 0.05 * t24 * d.k7;
+    let t145 = 0.45 * c_q4 + t144;
+    let t146 = c_q10 * d.k7;
+    let t147 = qd[6] * d.k2;
+    let t148 = t16 * d.k0;
+    let t149 = t148 * (qd[1] + qd[5]);
+    let t150 = t64 * d.k0 + c_q6 * (t147 + t149);
+    let t151 = 0.45 * t37 - 0.2 * c_q0 * qd[0];
+    let t152 = t43 * d.k10 + 0.05 * t44 * d.k2;
+    let t153 = t151 + t152;
+    let t154 = 0.2 * t2 + 0.45 * t47;
+    let t155 = t51 * d.k10 + 0.05 * t53 * d.k2;
+    let t156 = t154 + t155;
+    let t157 = t61 * d.k0;
+    let t158 = -0.45 * (c_q4 * t41 + t46) - 0.2 * t2;
+    let t159 = 0.2 * t0 * d.k0 + t158 + 0.05 * t56 * d.k2 + 0.45 * t150 - t55 * d.k10;
+    let t160 = t15 * d.k0;
+    let t161 = t160 * (qd[5] + qd[1]);
+    let t162 = -t161;
+    let t163 = c_q6 * t162;
+    let t164 = 0.2 * t1 * d.k0 - 0.45 * (t157 + t163);
+    let t165 = t61 * d.k2;
+    let t166 = qd[6] * d.k0;
+    let t167 = t16 * d.k2;
+    let t168 = t167 * (qd[1] + qd[5]);
+    let t169 = t64 * d.k2 - c_q6 * (t166 - t168);
+    let t170 = t24 * t40;
+    let t171 = 0.45 * (t4 + t169) + t57 * t127 + d.k2 * (0.2 * t0 - 0.05 * t58)
+        - d.k10 * t170;
+    let t172 = t15 * d.k2;
+    let t173 = t172 * (qd[5] + qd[1]);
+    let t174 = -t173;
+    let t175 = c_q6 * t174;
+    let t176 = 0.2 * t1 * d.k2 - 0.45 * (t165 + t175);
+    let t177 = 0.2 * t1 + t153 - 0.45 * (t59 + t61);
+    let t178 = t100 * (t163 + t157) + t102 * (t165 + t175) + t97 * (t64 + t65)
+        - t117 * t171 - t29 * t177 - t115 * t159;
+    let t179 = 0.45 * t37 + t152;
+    let t180 = 0.45 * t47 + t155;
+    let t181 = t8 * t170;
+    let t182 = 0.05 * t54 * d.k2 + t56 * t127 + d.k10 * t181;
+    let t183 = t182 - 0.45 * t67;
+    let t184 = t23 * t40;
+    let t185 = -0.05 * t57 * d.k2 - t58 * t127 - d.k10 * t184;
+    let t186 = t185 - 0.45 * t3;
+    let t187 = t9 * t170;
+    let t188 = t44 * t127 - 0.05 * t39 * d.k2 - d.k10 * t187;
+    let t189 = t188 - 0.45 * t68;
+    let t190 = s_q6 * (t147 + t149) - t29 * t166;
+    let t191 = t29 * t147 + s_q6 * (t166 - t168);
+    let t192 = t33 * d.k10;
+    let t193 = t71 * d.k10;
+    let t194 = s_q10 * t24;
+    let t195 = d.k10 * t194;
+    let t196 = s_q10 * t57;
+    let t197 = t88 * d.k10;
+    let t198 = qd[10] * t101;
+    let t199 = t34 * d.k10;
+    let t200 = t72 * d.k10;
+    let t201 = t63 * t177 + t69 * (d.k2 * t102 + d.k0 * t100)
+        + t60 * (d.k2 * t171 + d.k0 * t159) + t97 * (qd[6] * t29 - t73)
+        - s_q6 * (t100 * t162 + t102 * t174);
+    let t202 = t89 * d.k10;
+    let t203 = t45 * t97 + t159 * t160 + t171 * t172 - t100 * t149 - t102 * t168
+        - t16 * t177;
+    let t204 = t16 * d.k17;
+    let t205 = t16 * t71;
+    let t206 = t16 * d.k19;
+    let t207 = t44 * d.k0 - t43 * d.k2;
+    let t208 = t104 * t161 + t148 * t207 + t15 * (t53 * d.k0 - t51 * d.k2)
+        - t62 * (t103 + t26 * d.k2);
+    let t209 = (t26 * d.k2 + t103) * t149 + t160 * (t56 * d.k0 + t55 * d.k2)
+        + t172 * (d.k2 * t170 - t58 * d.k0 - t57 * t130) + t45 * t104
+        - (t23 * d.k0 - d.k2 * t101) * t168 - t16 * t207;
+    let t210 = (d.k2 * t124 - t25 * d.k0) * t161
+        + t148 * (t54 * d.k0 - t56 * t130 - d.k2 * t181)
+        + t167 * (d.k2 * t184 + t58 * t130 - t57 * d.k0)
+        + t15 * (d.k2 * t187 - t39 * d.k0 - t44 * t130)
+        - (t23 * t130 + t24 * d.k0) * t173 - t62 * (t27 * d.k0 - d.k2 * t121);
+    let t211 = qd[8] * d.k7;
+    let t212 = t20 * d.k5;
+    let t213 = t212 * (qd[2] + qd[7]);
+    let t214 = t80 * d.k5 + c_q8 * (t211 + t213);
+    let t215 = t43 * d.k13 + 0.05 * t44 * d.k7;
+    let t216 = t151 + t215;
+    let t217 = t51 * d.k13 + 0.05 * t53 * d.k7;
+    let t218 = t154 + t217;
+    let t219 = t77 * d.k5;
+    let t220 = t158 + 0.2 * t5 * d.k5 + 0.05 * t56 * d.k7 + 0.45 * t214 - t55 * d.k13;
+    let t221 = t19 * d.k5;
+    let t222 = t221 * (qd[7] + qd[2]);
+    let t223 = -t222;
+    let t224 = c_q8 * t223;
+    let t225 = 0.2 * t6 * d.k5 - 0.45 * (t219 + t224);
+    let t226 = t77 * d.k7;
+    let t227 = qd[8] * d.k5;
+    let t228 = t20 * d.k7;
+    let t229 = t228 * (qd[2] + qd[7]);
+    let t230 = t80 * d.k7 - c_q8 * (t227 - t229);
+    let t231 = 0.45 * (t4 + t230) + t57 * t143 + d.k7 * (0.2 * t5 - 0.05 * t58)
+        - d.k13 * t170;
+    let t232 = t19 * d.k7;
+    let t233 = t232 * (qd[7] + qd[2]);
+    let t234 = -t233;
+    let t235 = c_q8 * t234;
+    let t236 = 0.2 * t6 * d.k7 - 0.45 * (t226 + t235);
+    let t237 = 0.2 * t6 + t216 - 0.45 * (t75 + t77);
+    let t238 = t109 * (t224 + t219) + t110 * (t226 + t235) + t107 * (t80 + t81)
+        - t135 * t231 - t31 * t237 - t133 * t220;
+    let t239 = 0.45 * t37 + t215;
+    let t240 = 0.45 * t47 + t217;
+    let t241 = 0.05 * t54 * d.k7 + t56 * t143 + d.k13 * t181;
+    let t242 = t241 - 0.45 * t67;
+    let t243 = -0.05 * t57 * d.k7 - t58 * t143 - d.k13 * t184;
+    let t244 = t243 - 0.45 * t3;
+    let t245 = t44 * t143 - 0.05 * t39 * d.k7 - d.k13 * t187;
+    let t246 = t245 - 0.45 * t68;
+    let t247 = s_q8 * (t211 + t213) - t31 * t227;
+    let t248 = t31 * t211 + s_q8 * (t227 - t229);
+    let t249 = t33 * d.k13;
+    let t250 = t71 * d.k13;
+    let t251 = d.k13 * t194;
+    let t252 = t92 * d.k13;
+    let t253 = t34 * d.k13;
+    let t254 = t72 * d.k13;
+    let t255 = t79 * t237 + t83 * (d.k7 * t110 + d.k5 * t109)
+        + t76 * (d.k7 * t231 + d.k5 * t220) + t107 * (qd[8] * t31 - t85)
+        - s_q8 * (t109 * t223 + t110 * t234);
+    let t256 = t93 * d.k13;
+    let t257 = t74 * t107 + t220 * t221 + t231 * t232 - t109 * t213 - t110 * t229
+        - t20 * t237;
+    let t258 = t20 * d.k22;
+    let t259 = t20 * t71;
+    let t260 = t20 * d.k24;
+    let t261 = t44 * d.k5 - t43 * d.k7;
+    let t262 = t112 * t222 + t212 * t261 + t19 * (t53 * d.k5 - t51 * d.k7)
+        - t78 * (t111 + t26 * d.k7);
+    let t263 = (t26 * d.k7 + t111) * t213 + t221 * (t56 * d.k5 + t55 * d.k7)
+        + t232 * (d.k7 * t170 - t58 * d.k5 - t57 * t146) + t74 * t112
+        - (t23 * d.k5 - d.k7 * t101) * t229 - t20 * t261;
+    let t264 = (d.k7 * t124 - t25 * d.k5) * t222
+        + t212 * (t54 * d.k5 - t56 * t146 - d.k7 * t181)
+        + t228 * (d.k7 * t184 + t58 * t146 - t57 * d.k5)
+        + t19 * (d.k7 * t187 - t39 * d.k5 - t44 * t146)
+        - (t23 * t146 + t24 * d.k5) * t233 - t78 * (t27 * d.k5 - d.k7 * t121);
     [
-        qd[0]
-            * (qd[0] * (t63 * t129 - t17 * t194) + qd[6] * t147 + t202
-                - t195 * (qd[1] + qd[5]))
+        qd[0] * (t114 * (t59 + t61) - t96 * t150 - t86 * t153 - t17 * t156)
             + qd[1]
-                * (qd[1] * (t63 * t203 + t68 * t204 + t205 - 2.0 * t206 - t17 * t41)
-                    + qd[5] * (t213 - t206) + qd[6] * (t216 + t218) + t223)
-            + qd[3] * (t202 + qd[0] * t197 + qd[6] * t150 - t207 * (qd[1] + qd[5]))
+                * (t88 * t176 + t178 + t30 * (t59 + t61) - t116 * t150 - t86 * t164
+                    - t118 * t169 - t17 * t66)
+            + qd[3] * (t119 * (t59 + t61) - t120 * t150 - t86 * t179 - t17 * t180)
             + qd[4]
-                * (qd[4] * (t63 * t225 + t68 * t89 - t17 * t227) + qd[6] * t151 + t236
-                    + t198 * (qd[0] + qd[3]) + t208 * (qd[1] + qd[5]))
+                * (t88 * t186 + t123 * (t59 + t61) - t126 * t150 - t86 * t183
+                    - t129 * t169 - t17 * t189)
             + qd[5]
-                * (t223 + qd[1] * (t205 - t206 - 0.45 * (t44 + t210 + t212))
-                    + qd[5] * (t213 - 0.45 * (t42 + t209 + t211)) + qd[6] * t237)
+                * (t178
+                    - 0.45
+                        * (t88 * (t165 + t175) + t115 * t150 + t117 * t169
+                            - 2.0 * t63 * t69 - t86 * (t157 + t163) - t29 * t59
+                            - t17 * t65))
             + qd[6]
-                * (qd[0] * t147 + qd[3] * t150 + qd[4] * t151 + qd[9] * t154
-                    + qd[10] * t158 + qd[1] * (t216 + t218) + qd[5] * t237
-                    + qd[6]
-                        * (0.45 * (t43 + t68 * t68 - t62 * t63) + t98 + t62 * t85
-                            - t90 * t68 - 0.9 * (t30 * t30 + t66 * t66 + t70 * t70)))
+                * (0.45
+                    * (t17 * (t69 - 2.0 * t70) + t86 * t190 + t89 * t169 + t88 * t191
+                        - t60 * t61 - t87 * t150) + t100 * t190 + t89 * t171 + t60 * t177
+                    + t97 * (t69 - t70) - t87 * t159 - t102 * t191)
             + qd[9]
-                * (t236 + qd[4] * t230 + qd[6] * t154 + t199 * (qd[0] + qd[3])
-                    + t219 * (qd[1] + qd[5]))
+                * (t88 * t185 + t122 * (t59 + t61) - t125 * t150 - t86 * t182
+                    - t128 * t169 - t17 * t188)
             + qd[10]
-                * (qd[6] * t158 + qd[10] * (t63 * t128 - t68 * t87 - t17 * t193)
-                    + t201 * (qd[0] + qd[3]) + t222 * (qd[1] + qd[5])
-                    + t235 * (qd[4] + qd[9])),
-        qd[0]
-            * (qd[0] * (t66 * t129 + t30 * t194) + qd[6] * t241 + t244
-                + t238 * (qd[1] + qd[5]))
+                * (t199 * (t59 + t61) + t169 * t195 - t150 * t192 - t86 * t193
+                    - t17 * t200 - t197 * (t196 + t198)),
+        qd[0] * (t96 * t190 + t60 * t156 + t114 * (t69 - t70) - t87 * t153)
             + qd[1]
-                * (qd[1] * (t30 * t41 + t66 * t203 + t70 * t204 + t245 + 2.0 * t246)
-                    + qd[5] * (t246 + t253) + qd[6] * t255 + t258)
-            + qd[3] * (t244 + qd[0] * t239 + qd[6] * t259 + t247 * (qd[1] + qd[5]))
+                * (t60 * t66 + t116 * t190 + t89 * t176 + t201 + t30 * (t69 - t70)
+                    - t87 * t164 - t118 * t191)
+            + qd[3] * (t120 * t190 + t60 * t180 + t119 * (t69 - t70) - t87 * t179)
             + qd[4]
-                * (qd[4] * (t66 * t225 + t70 * t89 + t30 * t227) + qd[6] * t260 + t263
-                    + t240 * (qd[0] + qd[3]) + t248 * (qd[1] + qd[5]))
+                * (t126 * t190 + t89 * t186 + t60 * t189 + t123 * (t69 - t70)
+                    - t87 * t183 - t129 * t191)
             + qd[5]
-                * (t258 + qd[1] * (0.45 * (t46 + t250 + t252) + t245 + t246)
-                    + qd[5] * (0.45 * (t45 + t249 + t251) + t253) + qd[6] * t264)
+                * (0.45
+                    * (t115 * t190 + t29 * (t69 - t70) + t87 * (t157 + t163)
+                        - t117 * t191 - t61 * t63 - t17 * t73 - t89 * (t165 + t175))
+                    + t201)
             + qd[6]
-                * (qd[0] * t241 + qd[1] * t255 + qd[3] * t259 + qd[4] * t260
-                    + qd[5] * t264
-                    + qd[6]
-                        * (t65 * t85 - t90 * t70 - 1.35 * (t35 + t62 * t66 - t70 * t68)
-                            - t99) + qd[9] * t265 + qd[10] * t266)
+                * (t17 * t177 + t86 * t159 + t100 * t150 + t102 * t169
+                    + 0.9 * (t87 * t190 + t89 * t191) - t88 * t171
+                    - 0.9 * (t17 * t61 - t60 * t70) - t97 * (t59 + t61))
             + qd[9]
-                * (t263 + qd[4] * t261 + qd[6] * t265 + t242 * (qd[0] + qd[3])
-                    + t256 * (qd[1] + qd[5]))
+                * (t125 * t190 + t89 * t185 + t60 * t188 + t122 * (t69 - t70)
+                    - t87 * t182 - t128 * t191)
             + qd[10]
-                * (qd[6] * t266 + qd[10] * (t66 * t128 + t30 * t193 - t70 * t87)
-                    + t243 * (qd[0] + qd[3]) + t257 * (qd[1] + qd[5])
-                    + t262 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t100 * t129 + t9 * t194) + t274 + t268 * (qd[1] + qd[5]))
+                * (t190 * t192 + t60 * t200 + t199 * (t69 - t70) + t191 * t195
+                    - t87 * t193 - t202 * (t196 + t198)),
+        qd[0] * (t96 * t161 + t148 * t153 + t15 * t156 - t62 * t114)
             + qd[1]
-                * (qd[1] * (t9 * t41 + t100 * t203 + t101 * t204 + 2.0 * t277 - t276)
-                    + qd[5] * t281 + t286)
-            + qd[3] * (t274 + qd[0] * t269 + t278 * (qd[1] + qd[5]))
+                * (t15 * t66 + t116 * t161 + t148 * t164 + t118 * t173 + t167 * t176
+                    + t203 - t30 * t62)
+            + qd[3] * (t120 * t161 + t148 * t179 + t15 * t180 - t62 * t119)
             + qd[4]
-                * (qd[4] * (t100 * t225 + t89 * t101 + t9 * t227) + t290
-                    + t270 * (qd[0] + qd[3]) + t279 * (qd[1] + qd[5]))
-            + qd[5] * (t286 + qd[1] * t281 + qd[5] * (1.35 * t280 - t276))
-            + qd[6]
-                * (t283 * (qd[1] + qd[5])
-                    - 0.45 * qd[6] * (t47 + t62 * t100 - t101 * t68))
+                * (t126 * t161 + t148 * t183 + t129 * t173 + t167 * t186 + t15 * t189
+                    - t62 * t123)
+            + qd[5]
+                * (t203
+                    - 0.45
+                        * (t15 * t64 + t29 * (t62 + t62) + t61 * (t16 * d.k16 + t204)
+                            + t115 * (t162 - t161) + t117 * (t174 - t173)))
+            + 0.45 * qd[6]
+                * (t45 * t63 + t60 * t62 + t87 * t161 + t167 * t191 - t15 * t69
+                    - t148 * t190 - t89 * t173)
             + qd[9]
-                * (t290 + qd[4] * t287 + t271 * (qd[0] + qd[3]) + t284 * (qd[1] + qd[5]))
+                * (t125 * t161 + t148 * t182 + t128 * t173 + t167 * t185 + t15 * t188
+                    - t62 * t122)
             + qd[10]
-                * (qd[10] * (t28 * t272 + t9 * t193 - t86 * t288)
-                    + t273 * (qd[0] + qd[3]) + t285 * (qd[1] + qd[5])
-                    + t289 * (qd[4] + qd[9])),
+                * (t161 * t192 + d.k18 * t205 + t15 * t200 - t62 * t199 - t173 * t195
+                    - t206 * (t196 + t198)),
         qd[10]
-            * (qd[10] * (t86 * t282 - t28 * t294 - t21 * t275) + t299 * (qd[1] + qd[5])
-                + t302 * (qd[4] + qd[9]) - t295 * (qd[0] + qd[3]))
-            + t296 * (qd[0] + qd[3]) + t300 * (qd[1] + qd[5]) + t303 * (qd[4] + qd[9]),
-        qd[0]
-            * (qd[0] * (t73 * t163 - t18 * t305) + qd[8] * t179 + t313
-                - t306 * (qd[2] + qd[7]))
+            * (d.k2 * (t173 * t194 + t34 * t62 - t33 * t161) + t204 * (t196 + t198)
+                - d.k20 * t205 - t72 * t172) + t208 * (qd[0] + qd[3])
+            + t209 * (qd[1] + qd[5]) + t210 * (qd[4] + qd[9]),
+        qd[0] * (t132 * (t75 + t77) - t106 * t214 - t90 * t216 - t21 * t218)
             + qd[2]
-                * (qd[2] * (t73 * t314 + t78 * t315 + t316 - 2.0 * t317 - t18 * t49)
-                    + qd[7] * (t324 - t317) + qd[8] * (t327 + t329) + t334)
-            + qd[3] * (t313 + qd[0] * t308 + qd[8] * t182 - t318 * (qd[2] + qd[7]))
+                * (t92 * t236 + t238 + t32 * (t75 + t77) - t134 * t214 - t90 * t225
+                    - t136 * t230 - t21 * t82)
+            + qd[3] * (t137 * (t75 + t77) - t138 * t214 - t90 * t239 - t21 * t240)
             + qd[4]
-                * (qd[4] * (t73 * t336 + t78 * t112 - t18 * t338) + qd[8] * t183 + t345
-                    + t309 * (qd[0] + qd[3]) + t319 * (qd[2] + qd[7]))
+                * (t92 * t244 + t140 * (t75 + t77) - t142 * t214 - t90 * t242
+                    - t145 * t230 - t21 * t246)
             + qd[7]
-                * (t334 + qd[2] * (t316 - t317 - 0.45 * (t52 + t321 + t323))
-                    + qd[7] * (t324 - 0.45 * (t50 + t320 + t322)) + qd[8] * t346)
+                * (t238
+                    - 0.45
+                        * (t92 * (t226 + t235) + t133 * t214 + t135 * t230
+                            - 2.0 * t79 * t83 - t90 * (t219 + t224) - t31 * t75
+                            - t21 * t81))
             + qd[8]
-                * (qd[0] * t179 + qd[3] * t182 + qd[4] * t183 + qd[9] * t186
-                    + qd[10] * t189 + qd[2] * (t327 + t329) + qd[7] * t346
-                    + qd[8]
-                        * (0.45 * (t51 + t78 * t78 - t72 * t73) + t119 + t72 * t109
-                            - t113 * t78 - 0.9 * (t32 * t32 + t76 * t76 + t80 * t80)))
+                * (0.45
+                    * (t21 * (t83 - 2.0 * t84) + t90 * t247 + t93 * t230 + t92 * t248
+                        - t76 * t77 - t91 * t214) + t109 * t247 + t93 * t231 + t76 * t237
+                    + t107 * (t83 - t84) - t91 * t220 - t110 * t248)
             + qd[9]
-                * (t345 + qd[4] * t341 + qd[8] * t186 + t310 * (qd[0] + qd[3])
-                    + t330 * (qd[2] + qd[7]))
+                * (t92 * t243 + t139 * (t75 + t77) - t141 * t214 - t90 * t241
+                    - t144 * t230 - t21 * t245)
             + qd[10]
-                * (qd[8] * t189 + qd[10] * (t73 * t162 - t78 * t110 - t18 * t304)
-                    + t312 * (qd[0] + qd[3]) + t333 * (qd[2] + qd[7])
-                    + t344 * (qd[4] + qd[9])),
-        qd[0]
-            * (qd[0] * (t76 * t163 + t32 * t305) + qd[8] * t350 + t353
-                + t347 * (qd[2] + qd[7]))
+                * (t253 * (t75 + t77) + t230 * t251 - t214 * t249 - t90 * t250
+                    - t21 * t254 - t252 * (t196 + t198)),
+        qd[0] * (t106 * t247 + t76 * t218 + t132 * (t83 - t84) - t91 * t216)
             + qd[2]
-                * (qd[2] * (t32 * t49 + t76 * t314 + t80 * t315 + t354 + 2.0 * t355)
-                    + qd[7] * (t355 + t362) + qd[8] * t364 + t367)
-            + qd[3] * (t353 + qd[0] * t348 + qd[8] * t368 + t356 * (qd[2] + qd[7]))
+                * (t76 * t82 + t134 * t247 + t93 * t236 + t255 + t32 * (t83 - t84)
+                    - t91 * t225 - t136 * t248)
+            + qd[3] * (t138 * t247 + t76 * t240 + t137 * (t83 - t84) - t91 * t239)
             + qd[4]
-                * (qd[4] * (t76 * t336 + t80 * t112 + t32 * t338) + qd[8] * t369 + t372
-                    + t349 * (qd[0] + qd[3]) + t357 * (qd[2] + qd[7]))
+                * (t142 * t247 + t93 * t244 + t76 * t246 + t140 * (t83 - t84)
+                    - t91 * t242 - t145 * t248)
             + qd[7]
-                * (t367 + qd[2] * (0.45 * (t54 + t359 + t361) + t354 + t355)
-                    + qd[7] * (0.45 * (t53 + t358 + t360) + t362) + qd[8] * t373)
+                * (0.45
+                    * (t133 * t247 + t31 * (t83 - t84) + t91 * (t219 + t224)
+                        - t135 * t248 - t77 * t79 - t21 * t85 - t93 * (t226 + t235))
+                    + t255)
             + qd[8]
-                * (qd[0] * t350 + qd[2] * t364 + qd[3] * t368 + qd[4] * t369
-                    + qd[7] * t373
-                    + qd[8]
-                        * (t75 * t109 - t113 * t80 - 1.35 * (t38 + t72 * t76 - t80 * t78)
-                            - t120) + qd[9] * t374 + qd[10] * t375)
+                * (t21 * t237 + t90 * t220 + t109 * t214 + t110 * t230
+                    + 0.9 * (t91 * t247 + t93 * t248) - t92 * t231
+                    - 0.9 * (t21 * t77 - t76 * t84) - t107 * (t75 + t77))
             + qd[9]
-                * (t372 + qd[4] * t370 + qd[8] * t374 + t351 * (qd[0] + qd[3])
-                    + t365 * (qd[2] + qd[7]))
+                * (t141 * t247 + t93 * t243 + t76 * t245 + t139 * (t83 - t84)
+                    - t91 * t241 - t144 * t248)
             + qd[10]
-                * (qd[8] * t375 + qd[10] * (t76 * t162 + t32 * t304 - t80 * t110)
-                    + t352 * (qd[0] + qd[3]) + t366 * (qd[2] + qd[7])
-                    + t371 * (qd[4] + qd[9])),
-        qd[0] * (qd[0] * (t121 * t163 + t13 * t305) + t383 + t377 * (qd[2] + qd[7]))
+                * (t247 * t249 + t76 * t254 + t253 * (t83 - t84) + t248 * t251
+                    - t91 * t250 - t256 * (t196 + t198)),
+        qd[0] * (t106 * t222 + t212 * t216 + t19 * t218 - t78 * t132)
             + qd[2]
-                * (qd[2] * (t13 * t49 + t121 * t314 + t122 * t315 + 2.0 * t386 - t385)
-                    + qd[7] * t390 + t395)
-            + qd[3] * (t383 + qd[0] * t378 + t387 * (qd[2] + qd[7]))
+                * (t19 * t82 + t134 * t222 + t212 * t225 + t136 * t233 + t228 * t236
+                    + t257 - t32 * t78)
+            + qd[3] * (t138 * t222 + t212 * t239 + t19 * t240 - t78 * t137)
             + qd[4]
-                * (qd[4] * (t121 * t336 + t112 * t122 + t13 * t338) + t399
-                    + t379 * (qd[0] + qd[3]) + t388 * (qd[2] + qd[7]))
-            + qd[7] * (t395 + qd[2] * t390 + qd[7] * (1.35 * t389 - t385))
-            + qd[8]
-                * (t392 * (qd[2] + qd[7])
-                    - 0.45 * qd[8] * (t55 + t72 * t121 - t122 * t78))
+                * (t142 * t222 + t212 * t242 + t145 * t233 + t228 * t244 + t19 * t246
+                    - t78 * t140)
+            + qd[7]
+                * (t257
+                    - 0.45
+                        * (t19 * t80 + t31 * (t78 + t78) + t77 * (t20 * d.k21 + t258)
+                            + t133 * (t223 - t222) + t135 * (t234 - t233)))
+            + 0.45 * qd[8]
+                * (t74 * t79 + t76 * t78 + t91 * t222 + t228 * t248 - t19 * t83
+                    - t212 * t247 - t93 * t233)
             + qd[9]
-                * (t399 + qd[4] * t396 + t380 * (qd[0] + qd[3]) + t393 * (qd[2] + qd[7]))
+                * (t141 * t222 + t212 * t241 + t144 * t233 + t228 * t243 + t19 * t245
+                    - t78 * t139)
             + qd[10]
-                * (qd[10] * (t28 * t381 + t13 * t304 - t86 * t397)
-                    + t382 * (qd[0] + qd[3]) + t394 * (qd[2] + qd[7])
-                    + t398 * (qd[4] + qd[9])),
+                * (t222 * t249 + d.k23 * t259 + t19 * t254 - t78 * t253 - t233 * t251
+                    - t260 * (t196 + t198)),
         qd[10]
-            * (qd[10] * (t86 * t391 - t28 * t403 - t21 * t384) + t408 * (qd[2] + qd[7])
-                + t411 * (qd[4] + qd[9]) - t404 * (qd[0] + qd[3]))
-            + t405 * (qd[0] + qd[3]) + t409 * (qd[2] + qd[7]) + t412 * (qd[4] + qd[9]),
+            * (d.k7 * (t194 * t233 + t34 * t78 - t33 * t222) + t258 * (t196 + t198)
+                - d.k25 * t259 - t72 * t232) + t262 * (qd[0] + qd[3])
+            + t263 * (qd[2] + qd[7]) + t264 * (qd[4] + qd[9]),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -3115,57 +2992,59 @@ pub fn reactions_of_multipliers_with(
     let (s_q6, c_q6) = sin_cos(q[6]);
     let (s_q8, c_q8) = sin_cos(q[8]);
     let (s_q10, c_q10) = sin_cos(q[10]);
-    let t0 = q[4] + q[9];
-    let (t1, t2) = sin_cos(t0);
-    let t3 = q[0] + q[3];
-    let (t4, t5) = sin_cos(t3);
-    let t6 = q[1] + q[5];
+    let t0 = q[0] + q[3];
+    let t1 = cos(t0);
+    let t2 = sin(t0);
+    let t3 = q[1] + q[5];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = q[2] + q[7];
     let t7 = cos(t6);
     let t8 = sin(t6);
-    let t9 = q[2] + q[7];
+    let t9 = q[4] + q[9];
     let t10 = cos(t9);
     let t11 = sin(t9);
-    let t12 = c_q10 * t2;
-    let t13 = t4 * t12 + s_q10 * t5;
-    let t14 = t5 * t12 - s_q10 * t4;
-    let t15 = c_q6 * t8;
-    let t16 = s_q6 * t8;
-    let t17 = c_q8 * t11;
-    let t18 = s_q8 * t11;
+    let t12 = c_q10 * t10;
+    let t13 = t1 * t12 - s_q10 * t2;
+    let t14 = t2 * t12 + s_q10 * t1;
+    let t15 = c_q6 * t5;
+    let t16 = s_q6 * t5;
+    let t17 = c_q8 * t8;
+    let t18 = s_q8 * t8;
     let t19 = s_q6 * d.k2;
-    let t20 = c_q6 * t7;
+    let t20 = c_q6 * t4;
     let t21 = d.k0 * t20 - t19;
     let t22 = s_q6 * d.k0;
-    let t23 = c_q6 * d.k2 + t7 * t22;
+    let t23 = c_q6 * d.k2 + t4 * t22;
     let t24 = t22 + d.k2 * t20;
-    let t25 = c_q6 * d.k0 - t7 * t19;
+    let t25 = c_q6 * d.k0 - t4 * t19;
     let t26 = s_q8 * d.k7;
-    let t27 = c_q8 * t10;
+    let t27 = c_q8 * t7;
     let t28 = d.k5 * t27 - t26;
     let t29 = s_q8 * d.k5;
-    let t30 = c_q8 * d.k7 + t10 * t29;
+    let t30 = c_q8 * d.k7 + t7 * t29;
     let t31 = t29 + d.k7 * t27;
-    let t32 = c_q8 * d.k5 - t10 * t26;
-    let t33 = t1 * t5;
-    let t34 = t14 * d.k2 + d.k0 * t33;
-    let t35 = c_q10 * t1;
-    let t36 = t2 * d.k0 - d.k2 * t35;
-    let t37 = t1 * t4;
-    let t38 = d.k0 * t37 + t13 * d.k2;
-    let t39 = t14 * d.k7 + d.k5 * t33;
-    let t40 = t2 * d.k5 - d.k7 * t35;
-    let t41 = d.k5 * t37 + t13 * d.k7;
-    let t42 = lambda[2] * t8;
+    let t32 = c_q8 * d.k5 - t7 * t26;
+    let t33 = t1 * t11;
+    let t34 = t13 * d.k2 + d.k0 * t33;
+    let t35 = c_q10 * t11;
+    let t36 = t10 * d.k0 - d.k2 * t35;
+    let t37 = t2 * t11;
+    let t38 = d.k0 * t37 + t14 * d.k2;
+    let t39 = t13 * d.k7 + d.k5 * t33;
+    let t40 = t10 * d.k5 - d.k7 * t35;
+    let t41 = d.k5 * t37 + t14 * d.k7;
+    let t42 = lambda[2] * t5;
     let t43 = lambda[3] * (t23 * t34 + t25 * t36 + t16 * t38);
     let t44 = lambda[3] * (t15 * t38 + t21 * t34 - t24 * t36);
-    let t45 = lambda[6] * t11;
+    let t45 = lambda[6] * t8;
     let t46 = lambda[7] * (t30 * t39 + t32 * t40 + t18 * t41);
     let t47 = lambda[7] * (t17 * t41 + t28 * t39 - t31 * t40);
     [
         [
             lambda[0] * t21 + d.k0 * t42 - lambda[1] * t23,
             lambda[0] * t24 + lambda[1] * t25 + d.k2 * t42,
-            lambda[1] * t16 + lambda[2] * t7 - lambda[0] * t15,
+            lambda[1] * t16 + lambda[2] * t4 - lambda[0] * t15,
             t21 * t43 - t23 * t44,
             t24 * t43 + t25 * t44,
             t16 * t44 - t15 * t43,
@@ -3173,7 +3052,7 @@ pub fn reactions_of_multipliers_with(
         [
             lambda[4] * t28 + d.k5 * t45 - lambda[5] * t30,
             lambda[4] * t31 + lambda[5] * t32 + d.k7 * t45,
-            lambda[5] * t18 + lambda[6] * t10 - lambda[4] * t17,
+            lambda[5] * t18 + lambda[6] * t7 - lambda[4] * t17,
             t28 * t46 - t30 * t47,
             t31 * t46 + t32 * t47,
             t18 * t47 - t17 * t46,
@@ -3314,8 +3193,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3977,
-    add: 3429,
+    mul: 3782,
+    add: 3234,
     div: 297,
     sqrt: 19,
     sin: 33,
@@ -3385,8 +3264,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 4067,
-    add: 3475,
+    mul: 3872,
+    add: 3280,
     div: 297,
     sqrt: 19,
     sin: 40,

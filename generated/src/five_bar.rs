@@ -47,10 +47,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 8 | 11 | 0 | 0 | 4 | 4 |
 //! | `constraint_jacobian` | 24 | 21 | 0 | 0 | 5 | 5 |
-//! | `constraint_bias` | 56 | 57 | 0 | 0 | 5 | 5 |
+//! | `constraint_bias` | 64 | 57 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 199 | 179 | 35 | 6 | 14 | 14 |
-//! | `cut_joint_reactions` | 203 | 182 | 35 | 6 | 15 | 15 |
+//! | `constrained_forward_dynamics` | 207 | 179 | 35 | 6 | 13 | 13 |
+//! | `cut_joint_reactions` | 211 | 182 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 49 | 46 | 9 | 2 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 87 | 68 | 9 | 2 | 9 | 9 |
 
@@ -684,17 +684,17 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [d.k18, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q0 + d.k18, p.l1 * s_q0, 0.0],
         },
         Pose {
@@ -702,7 +702,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [d.k19, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
             position: [p.l1 * c_q2 + d.k19, p.l1 * s_q2, 0.0],
         },
     ]
@@ -904,13 +904,13 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = p.d + p.l1 * (c_q2 - c_q0) + p.l2 * (t3 - t1);
-    let t7 = p.l1 * (s_q2 - s_q0) + p.l2 * (t5 - t4);
-    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6]
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = p.d + p.l1 * (c_q2 - c_q0) + p.l2 * (t4 - t1);
+    let t7 = p.l1 * (s_q2 - s_q0) + p.l2 * (t5 - t2);
+    [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -939,40 +939,41 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = p.l2 * t4;
-    let t7 = p.l2 * t1;
-    let t8 = p.l1 * c_q0 + t7;
-    let t9 = p.l1 * c_q2 + p.l2 * t3;
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = p.l2 * t1;
+    let t7 = p.l2 * t2;
+    let t8 = p.l1 * c_q0 + t6;
+    let t9 = p.l1 * c_q2 + p.l2 * t4;
     let t10 = p.d + t9 - t8;
-    let t11 = p.l1 * s_q0 + t6;
+    let t11 = p.l1 * s_q0 + t7;
     let t12 = p.l1 * s_q2 + p.l2 * t5;
     let t13 = t12 - t11;
-    let t14 = t1 * t13 - t4 * t10;
-    let t15 = -t1 * t10 - t4 * t13;
-    let t16 = t0 - t2;
-    let (t17, t18) = sin_cos(t16);
+    let t14 = t0 - t3;
+    let t15 = cos(t14);
+    let t16 = -t1 * t10 - t2 * t13;
+    let t17 = sin(t14);
+    let t18 = t1 * t13 - t2 * t10;
     [
-        [t14 + t1 * t11 - t4 * t8, t14, t4 * t9 - t1 * t12, p.l2 * t17],
+        [t1 * t11 + t18 - t2 * t8, t18, t2 * t9 - t1 * t12, p.l2 * t17],
         [
-            t15 - t1 * t8 - t4 * t11,
-            t15 - t4 * t6 - t1 * t7,
-            t1 * t9 + t4 * t12,
-            p.l2 * t18,
+            t16 - t1 * t8 - t2 * t11,
+            t16 - t2 * t7 - t1 * t6,
+            t1 * t9 + t2 * t12,
+            p.l2 * t15,
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 56,
+    mul: 64,
     add: 57,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 4,
+    cos: 4,
     exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
@@ -987,50 +988,50 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
     let (s_q0, c_q0) = sin_cos(q[0]);
+    let t0 = p.l1 * c_q0;
+    let t1 = p.l1 * s_q0;
     let (s_q2, c_q2) = sin_cos(q[2]);
-    let t0 = q[0] + q[1];
-    let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = p.l2 * t4;
-    let t7 = p.l2 * t1;
-    let t8 = -p.l1 * c_q0 - t7;
-    let t9 = p.l1 * c_q2 + p.l2 * t3;
-    let t10 = p.d + t8 + t9;
-    let t11 = p.l1 * s_q0 + t6;
-    let t12 = -p.l1 * s_q2 - p.l2 * t5;
-    let t13 = t11 + t12;
-    let t14 = t4 * t8;
-    let t15 = t1 * t8;
-    let t16 = t4 * t13 - t1 * t10;
-    let t17 = t16 - t4 * t11;
-    let t18 = t15 + t17;
-    let t19 = t1 * t12;
-    let t20 = t4 * t12;
-    let t21 = t1 * t9 - t20;
-    let t22 = t0 - t2;
-    let (t23, t24) = sin_cos(t22);
-    let t25 = p.l2 * t24;
-    let t26 = qd[3] * t25;
-    let t27 = qd[2] * t21 + t26;
-    let t28 = t4 * t10 + t1 * t13;
-    let t29 = t28 - t1 * t11;
-    let t30 = t29 - t14;
-    let t31 = -t19 - t4 * t9;
-    let t32 = p.l2 * t23;
-    let t33 = qd[3] * t32;
-    let t34 = qd[2] * t31 - t33;
+    let t2 = p.l1 * c_q2;
+    let t3 = p.l1 * s_q2;
+    let t4 = t0 * qd[0];
+    let t5 = t2 * qd[2];
+    let t6 = q[0] + q[1];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = q[2] + q[3];
+    let t10 = cos(t9);
+    let t11 = sin(t9);
+    let t12 = p.l2 * t7;
+    let t13 = p.l2 * t8;
+    let t14 = p.l2 * t10;
+    let t15 = p.l2 * t11;
+    let t16 = t0 + t12;
+    let t17 = t2 + t14;
+    let t18 = p.d + t17 - t16;
+    let t19 = t1 + t13;
+    let t20 = t3 + t15;
+    let t21 = t20 - t19;
+    let t22 = t7 * (qd[1] + qd[0]);
+    let t23 = t8 * (qd[0] + qd[1]);
+    let t24 = -t11 * (qd[2] + qd[3]);
+    let t25 = t1 * qd[0] + p.l2 * t23;
+    let t26 = p.l2 * t24 - t3 * qd[2];
+    let t27 = t25 + t26;
+    let t28 = t10 * (qd[3] + qd[2]);
+    let t29 = t5 + p.l2 * (t28 - t22) - t4;
+    let t30 = t4 + p.l2 * t22;
+    let t31 = t7 * t29 - t18 * t22 - t21 * t23 - t8 * t27;
+    let t32 = -t28;
+    let t33 = p.l2 * t32 - t5;
+    let t34 = t18 * t23 - t21 * t22 - t7 * t27 - t8 * t29;
     [
-        qd[0] * (qd[0] * (2.0 * t15 + t17 - t1 * t8) + qd[1] * t18 + t27)
-            + qd[1] * (t27 + qd[0] * t18 + qd[1] * (t16 - t4 * t6 - t1 * t7))
-            + qd[2] * (qd[2] * (t20 - t1 * t9) + t21 * (qd[0] + qd[1]) - t26)
-            + qd[3] * (t25 * (qd[0] + qd[1] - qd[2]) - t26),
-        qd[0] * (qd[0] * (t29 + t4 * t8 - 2.0 * t14) + qd[1] * t30 + t34)
-            + qd[1] * (t34 + qd[0] * t30 + qd[1] * t28)
-            + qd[2] * (t33 + qd[2] * (t19 + t4 * t9) + t31 * (qd[0] + qd[1]))
-            + qd[3] * (t33 + t32 * (qd[2] - qd[0] - qd[1])),
+        qd[0] * (t7 * t30 + t8 * t25 + t31 - t19 * t23 - t16 * t22) + qd[1] * t31
+            + qd[2] * (t20 * t23 + t7 * t33 + t17 * t22 + t8 * t26)
+            + qd[3] * (t12 * t32 + t14 * t22 + t13 * t24 + t15 * t23),
+        qd[0] * (t16 * t23 + t7 * t25 + t34 - t19 * t22 - t8 * t30)
+            + qd[1] * (t34 + 2.0 * (t12 * t23 - t13 * t22))
+            + qd[2] * (t20 * t22 + t7 * t26 - t17 * t23 - t8 * t33)
+            + qd[3] * (t12 * t24 + t15 * t22 - t14 * t23 - t13 * t32),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1211,12 +1212,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 199,
+    mul: 207,
     add: 179,
     div: 35,
     sqrt: 6,
-    sin: 14,
-    cos: 14,
+    sin: 13,
+    cos: 13,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1282,12 +1283,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 203,
+    mul: 211,
     add: 182,
     div: 35,
     sqrt: 6,
-    sin: 15,
-    cos: 15,
+    sin: 14,
+    cos: 14,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first

@@ -47,10 +47,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 8 | 11 | 0 | 0 | 4 | 4 |
 //! | `constraint_jacobian` | 22 | 20 | 0 | 0 | 5 | 5 |
-//! | `constraint_bias` | 58 | 53 | 0 | 0 | 5 | 5 |
+//! | `constraint_bias` | 71 | 56 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 199 | 174 | 35 | 6 | 14 | 14 |
-//! | `cut_joint_reactions` | 203 | 177 | 35 | 6 | 15 | 15 |
+//! | `constrained_forward_dynamics` | 212 | 177 | 35 | 6 | 13 | 13 |
+//! | `cut_joint_reactions` | 216 | 180 | 35 | 6 | 14 | 14 |
 //! | `dependent_velocities` | 47 | 45 | 9 | 2 | 5 | 5 |
 //! | `constrained_inverse_dynamics` | 77 | 67 | 9 | 2 | 9 | 9 |
 
@@ -552,17 +552,17 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [-0.125, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q0 - 0.125, 0.2 * s_q0, 0.0],
         },
         Pose {
@@ -570,7 +570,7 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.125, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q2 + 0.125, 0.2 * s_q2, 0.0],
         },
     ]
@@ -770,13 +770,13 @@ pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = 0.2 * (c_q2 - c_q0) + 0.3 * (t3 - t1) + 0.25;
-    let t7 = 0.2 * (s_q2 - s_q0) + 0.3 * (t5 - t4);
-    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6]
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = 0.2 * (c_q2 - c_q0) + 0.3 * (t4 - t1) + 0.25;
+    let t7 = 0.2 * (s_q2 - s_q0) + 0.3 * (t5 - t2);
+    [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -804,33 +804,34 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     let t6 = -0.2 * c_q0 - 0.3 * t1;
-    let t7 = 0.2 * c_q2 + 0.3 * t3;
+    let t7 = 0.2 * c_q2 + 0.3 * t4;
     let t8 = t6 + t7 + 0.25;
-    let t9 = 0.2 * s_q0 + 0.3 * t4;
+    let t9 = 0.2 * s_q0 + 0.3 * t2;
     let t10 = -0.2 * s_q2 - 0.3 * t5;
     let t11 = t9 + t10;
-    let t12 = -t1 * t11 - t4 * t8;
-    let t13 = t4 * t11 - t1 * t8;
-    let t14 = t0 - t2;
-    let (t15, t16) = sin_cos(t14);
+    let t12 = t0 - t3;
+    let t13 = cos(t12);
+    let t14 = sin(t12);
+    let t15 = t2 * t11 - t1 * t8;
+    let t16 = -t1 * t11 - t2 * t8;
     [
-        [t12 + t1 * t9 + t4 * t6, t12, t1 * t10 + t4 * t7, 0.3 * t15],
-        [t1 * t6 + t13 - t4 * t9, t13 - 0.3, t1 * t7 - t4 * t10, 0.3 * t16],
+        [t1 * t9 + t2 * t6 + t16, t16, t1 * t10 + t2 * t7, 0.3 * t14],
+        [t1 * t6 + t15 - t2 * t9, t15 - 0.3, t1 * t7 - t2 * t10, 0.3 * t13],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 58,
-    add: 53,
+    mul: 71,
+    add: 56,
     div: 0,
     sqrt: 0,
-    sin: 5,
-    cos: 5,
+    sin: 4,
+    cos: 4,
     exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
@@ -849,45 +850,41 @@ pub fn constraint_bias_with(
 ) -> [Real; NC] {
     let (s_q0, c_q0) = sin_cos(q[0]);
     let (s_q2, c_q2) = sin_cos(q[2]);
-    let t0 = q[0] + q[1];
-    let t1 = cos(t0);
-    let t2 = q[2] + q[3];
+    let t0 = c_q0 * qd[0];
+    let t1 = c_q2 * qd[2];
+    let t2 = q[0] + q[1];
     let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = -0.2 * c_q0 - 0.3 * t1;
-    let t7 = 0.2 * c_q2 + 0.3 * t3;
-    let t8 = t6 + t7 + 0.25;
-    let t9 = 0.2 * s_q0 + 0.3 * t4;
-    let t10 = -0.2 * s_q2 - 0.3 * t5;
-    let t11 = t9 + t10;
-    let t12 = t4 * t6;
-    let t13 = t1 * t6;
-    let t14 = t4 * t11 - t1 * t8;
-    let t15 = t14 - t4 * t9;
-    let t16 = t13 + t15;
-    let t17 = t1 * t10;
-    let t18 = t4 * t10;
-    let t19 = t1 * t7 - t18;
-    let t20 = t0 - t2;
-    let (t21, t22) = sin_cos(t20);
-    let t23 = qd[3] * t22;
-    let t24 = qd[2] * t19 + 0.3 * t23;
-    let t25 = t4 * t8 + t1 * t11;
-    let t26 = t25 - t1 * t9;
-    let t27 = t26 - t12;
-    let t28 = t17 + t4 * t7;
-    let t29 = qd[3] * t21;
-    let t30 = -0.3 * t29 - qd[2] * t28;
+    let t4 = sin(t2);
+    let t5 = q[2] + q[3];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = -0.2 * c_q0 - 0.3 * t3;
+    let t9 = 0.2 * c_q2 + 0.3 * t6;
+    let t10 = t8 + t9 + 0.25;
+    let t11 = 0.2 * s_q0 + 0.3 * t4;
+    let t12 = -0.2 * s_q2 - 0.3 * t7;
+    let t13 = t11 + t12;
+    let t14 = t3 * (qd[1] + qd[0]);
+    let t15 = t4 * (qd[0] + qd[1]);
+    let t16 = -t15;
+    let t17 = t7 * (qd[2] + qd[3]);
+    let t18 = 0.2 * s_q0 * qd[0] - 0.3 * t16;
+    let t19 = -0.3 * t17 - 0.2 * s_q2 * qd[2];
+    let t20 = t18 + t19;
+    let t21 = t6 * (qd[3] + qd[2]);
+    let t22 = 0.2 * (t1 - t0) + 0.3 * (t21 - t14);
+    let t23 = 0.2 * t0 + 0.3 * t14;
+    let t24 = t3 * t22 - t10 * t14 - t13 * t16 - t4 * t20;
+    let t25 = -0.3 * t21 - 0.2 * t1;
+    let t26 = t10 * t15 + t13 * t14 - t3 * t20 - t4 * t22;
     [
-        qd[0] * (qd[0] * (2.0 * t13 + t15 - t1 * t6) + qd[1] * t16 + t24)
-            + qd[1] * (t24 + qd[0] * t16 + qd[1] * (t14 - 0.3))
-            + qd[2] * (qd[2] * (t18 - t1 * t7) + t19 * (qd[0] + qd[1]) - 0.3 * t23)
-            + 0.3 * qd[3] * (t22 * (qd[0] + qd[1] - qd[2]) - t23),
-        qd[0] * (qd[0] * (t26 + t4 * t6 - 2.0 * t12) + qd[1] * t27 + t30)
-            + qd[1] * (t30 + qd[0] * t27 + qd[1] * t25)
-            + qd[2] * (0.3 * t29 + qd[2] * (t17 + t4 * t7) - t28 * (qd[0] + qd[1]))
-            + 0.3 * qd[3] * (t29 + t21 * (qd[2] - qd[0] - qd[1])),
+        qd[0] * (t11 * t16 + t3 * t23 + t8 * t14 + t4 * t18 + t24) + qd[1] * t24
+            + qd[2] * (t12 * t16 + t3 * t25 + t9 * t14 + t4 * t19)
+            + 0.3 * qd[3] * (t6 * t14 - t3 * t21 - t4 * t17 - t7 * t16),
+        qd[0] * (t8 * t16 + t3 * t18 + t26 - t11 * t14 - t4 * t23)
+            + qd[1] * (t26 - 0.6 * (t4 * t14 + t3 * t16))
+            + qd[2] * (t9 * t16 + t3 * t19 - t12 * t14 - t4 * t25)
+            + 0.3 * qd[3] * (t6 * t16 + t7 * t14 + t4 * t21 - t3 * t17),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1068,12 +1065,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 199,
-    add: 174,
+    mul: 212,
+    add: 177,
     div: 35,
     sqrt: 6,
-    sin: 14,
-    cos: 14,
+    sin: 13,
+    cos: 13,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1139,12 +1136,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 203,
-    add: 177,
+    mul: 216,
+    add: 180,
     div: 35,
     sqrt: 6,
-    sin: 15,
-    cos: 15,
+    sin: 14,
+    cos: 14,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first

@@ -892,32 +892,33 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
     let t2 = sin(t0);
-    let t3 = p.b * t2;
-    let t4 = p.b * t1;
-    let t5 = -p.a * c_q0 - t4;
+    let t3 = p.b * t1;
+    let t4 = p.b * t2;
+    let t5 = -p.a * c_q0 - t3;
     let t6 = p.d + p.c * c_q2 + t5;
-    let t7 = p.a * s_q0 + t3;
+    let t7 = p.a * s_q0 + t4;
     let t8 = p.c * s_q2 - t7;
-    let t9 = t2 * t5;
-    let t10 = t1 * t5;
-    let t11 = -t1 * t6 - t2 * t8;
-    let t12 = t11 - t2 * t7;
-    let t13 = t10 + t12;
-    let t14 = t0 - q[2];
-    let (t15, t16) = sin_cos(t14);
-    let t17 = p.c * t16;
-    let t18 = qd[2] * t17;
-    let t19 = t2 * t6 - t1 * t8;
-    let t20 = t19 - t1 * t7;
-    let t21 = t20 - t9;
-    let t22 = p.c * t15;
+    let t9 = t1 * t5;
+    let t10 = t0 - q[2];
+    let t11 = cos(t10);
+    let t12 = p.c * t11;
+    let t13 = qd[2] * t12;
+    let t14 = -t1 * t6 - t2 * t8;
+    let t15 = t14 - t2 * t7;
+    let t16 = t9 + t15;
+    let t17 = t2 * t5;
+    let t18 = t2 * t6 - t1 * t8;
+    let t19 = t18 - t1 * t7;
+    let t20 = t19 - t17;
+    let t21 = sin(t10);
+    let t22 = p.c * t21;
     let t23 = qd[2] * t22;
     [
-        qd[0] * (t18 + qd[0] * (2.0 * t10 + t12 - t1 * t5) + qd[1] * t13)
-            + qd[1] * (t18 + qd[0] * t13 + qd[1] * (t11 - t2 * t3 - t1 * t4))
-            + qd[2] * (t17 * (qd[0] + qd[1]) - t18),
-        qd[0] * (qd[0] * (t20 + t2 * t5 - 2.0 * t9) + qd[1] * t21 - t23)
-            + qd[1] * (qd[0] * t21 + qd[1] * t19 - t23)
+        qd[0] * (t13 + qd[0] * (2.0 * t9 + t15 - t1 * t5) + qd[1] * t16)
+            + qd[1] * (t13 + qd[0] * t16 + qd[1] * (t14 - t2 * t4 - t1 * t3))
+            + qd[2] * (t12 * (qd[0] + qd[1]) - t13),
+        qd[0] * (qd[0] * (t19 + t2 * t5 - 2.0 * t17) + qd[1] * t20 - t23)
+            + qd[1] * (qd[0] * t20 + qd[1] * t18 - t23)
             + qd[2] * (t23 - t22 * (qd[0] + qd[1])),
     ]
 }

@@ -47,10 +47,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 10 | 8 | 0 | 0 | 3 | 3 |
 //! | `constraint_jacobian` | 29 | 21 | 0 | 0 | 3 | 3 |
-//! | `constraint_bias` | 42 | 35 | 0 | 0 | 4 | 4 |
+//! | `constraint_bias` | 55 | 40 | 0 | 0 | 3 | 3 |
 //! | `reactions_of_multipliers` | 4 | 3 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 140 | 115 | 26 | 5 | 9 | 10 |
-//! | `cut_joint_reactions` | 144 | 118 | 26 | 5 | 10 | 11 |
+//! | `constrained_forward_dynamics` | 153 | 120 | 26 | 5 | 8 | 9 |
+//! | `cut_joint_reactions` | 157 | 123 | 26 | 5 | 9 | 10 |
 //! | `dependent_velocities` | 46 | 38 | 5 | 2 | 3 | 3 |
 //! | `constrained_inverse_dynamics` | 63 | 50 | 5 | 2 | 5 | 6 |
 
@@ -745,12 +745,12 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 42,
-    add: 35,
+    mul: 55,
+    add: 40,
     div: 0,
     sqrt: 0,
-    sin: 4,
-    cos: 4,
+    sin: 3,
+    cos: 3,
     exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
@@ -769,32 +769,31 @@ pub fn constraint_bias_with(
 ) -> [Real; NC] {
     let (s_q0, c_q0) = sin_cos(q[0]);
     let (s_q2, c_q2) = sin_cos(q[2]);
-    let t0 = q[0] + q[1];
-    let t1 = cos(t0);
-    let t2 = sin(t0);
-    let t3 = -0.2 * c_q0 - 0.6 * t1;
-    let t4 = 0.5 * c_q2 + t3 + 0.7;
-    let t5 = 0.2 * s_q0 + 0.6 * t2;
-    let t6 = 0.5 * s_q2 - t5;
-    let t7 = t2 * t3;
-    let t8 = t1 * t3;
-    let t9 = -t1 * t4 - t2 * t6;
-    let t10 = t9 - t2 * t5;
-    let t11 = t8 + t10;
-    let t12 = t0 - q[2];
-    let (t13, t14) = sin_cos(t12);
-    let t15 = qd[2] * t14;
-    let t16 = t2 * t4 - t1 * t6;
-    let t17 = t16 - t1 * t5;
-    let t18 = t17 - t7;
-    let t19 = qd[2] * t13;
+    let t0 = c_q0 * qd[0];
+    let t1 = s_q2 * qd[2];
+    let t2 = c_q2 * qd[2];
+    let t3 = q[0] + q[1];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = -0.2 * c_q0 - 0.6 * t4;
+    let t7 = 0.5 * c_q2 + t6 + 0.7;
+    let t8 = 0.2 * s_q0 + 0.6 * t5;
+    let t9 = 0.5 * s_q2 - t8;
+    let t10 = t4 * (qd[1] + qd[0]);
+    let t11 = t5 * (qd[0] + qd[1]);
+    let t12 = -t11;
+    let t13 = 0.2 * s_q0 * qd[0] - 0.6 * t12;
+    let t14 = t13 - 0.5 * t1;
+    let t15 = 0.5 * t2 - 0.2 * t0 - 0.6 * t10;
+    let t16 = 0.2 * t0 + 0.6 * t10;
+    let t17 = t9 * t12 + t4 * t15 - t7 * t10 - t5 * t14;
+    let t18 = t7 * t11 - t9 * t10 - t4 * t14 - t5 * t15;
     [
-        qd[0] * (0.5 * t15 + qd[0] * (2.0 * t8 + t10 - t1 * t3) + qd[1] * t11)
-            + qd[1] * (0.5 * t15 + qd[0] * t11 + qd[1] * (t9 - 0.6))
-            + 0.5 * qd[2] * (t14 * (qd[0] + qd[1]) - t15),
-        qd[0] * (qd[0] * (t17 + t2 * t3 - 2.0 * t7) + qd[1] * t18 - 0.5 * t19)
-            + qd[1] * (qd[0] * t18 + qd[1] * t16 - 0.5 * t19)
-            + 0.5 * qd[2] * (t19 - t13 * (qd[0] + qd[1])),
+        qd[0] * (t8 * t12 + t4 * t16 + t6 * t10 + t5 * t13 + t17) + qd[1] * t17
+            + 0.5 * qd[2] * (c_q2 * t10 - t1 * t5 - s_q2 * t12 - t2 * t4),
+        qd[0] * (t6 * t12 + t4 * t13 + t18 - t8 * t10 - t5 * t16)
+            + qd[1] * (t18 - 1.2 * (t5 * t10 + t4 * t12))
+            + 0.5 * qd[2] * (c_q2 * t12 + t2 * t5 + s_q2 * t10 - t1 * t4),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -975,12 +974,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 140,
-    add: 115,
+    mul: 153,
+    add: 120,
     div: 26,
     sqrt: 5,
-    sin: 9,
-    cos: 10,
+    sin: 8,
+    cos: 9,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1046,12 +1045,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 144,
-    add: 118,
+    mul: 157,
+    add: 123,
     div: 26,
     sqrt: 5,
-    sin: 10,
-    cos: 11,
+    sin: 9,
+    cos: 10,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first

@@ -846,12 +846,12 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let t2 = q[0] + q[3];
     let t3 = cos(t2);
     let t4 = sin(t2);
-    let t5 = p.a * t4;
-    let t6 = p.a * t3;
-    let t7 = p.a + p.L * c_q1 - t0 - t6;
-    let t8 = p.L * s_q1 - t1 - t5;
-    let t9 = p.L * s_q2 - t1 - 2.0 * t5;
-    let t10 = p.L * c_q2 + d.k20 - t0 - 2.0 * t6;
+    let t5 = p.a * t3;
+    let t6 = p.a * t4;
+    let t7 = p.a + p.L * c_q1 - t0 - t5;
+    let t8 = p.L * s_q1 - t1 - t6;
+    let t9 = p.L * s_q2 - t1 - 2.0 * t6;
+    let t10 = p.L * c_q2 + d.k20 - t0 - 2.0 * t5;
     [t3 * t7 + t4 * t8, t3 * t8 - t4 * t7, t4 * t9 + t3 * t10, t3 * t9 - t4 * t10]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
@@ -943,58 +943,60 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t2 = q[0] + q[3];
     let t3 = cos(t2);
     let t4 = sin(t2);
-    let t5 = p.a * t4;
-    let t6 = t1 + t5;
-    let t7 = p.a * t3;
-    let t8 = -t0 - t7;
-    let t9 = p.a + p.L * c_q1 + t8;
-    let t10 = p.L * s_q1 - t6;
-    let t11 = t1 + 2.0 * t5;
-    let t12 = p.L * s_q2 - t11;
-    let t13 = -2.0 * t7 - t0;
-    let t14 = t4 * t8;
-    let t15 = t3 * t8;
-    let t16 = -t3 * t9 - t4 * t10;
-    let t17 = t16 - t4 * t6;
-    let t18 = t15 + t17;
-    let t19 = t4 * t13;
-    let t20 = t3 * t13;
-    let t21 = t2 - q[1];
-    let (t22, t23) = sin_cos(t21);
-    let t24 = t2 - q[2];
-    let (t25, t26) = sin_cos(t24);
-    let t27 = t4 * t5 + t3 * t7;
-    let t28 = p.L * qd[1];
-    let t29 = t23 * t28;
-    let t30 = p.L * qd[2];
-    let t31 = t26 * t30;
-    let t32 = t4 * t9 - t3 * t10;
-    let t33 = t32 - t3 * t6;
-    let t34 = t22 * t28;
-    let t35 = t33 - t14;
-    let t36 = t25 * t30;
-    let t37 = p.L * qd[0];
-    let t38 = p.L * qd[3];
-    let t39 = p.L * c_q2 + t13 + d.k20;
-    let t40 = -t4 * t12 - t3 * t39;
-    let t41 = t40 - t4 * t11;
-    let t42 = t20 + t41;
-    let t43 = t4 * t39 - t3 * t12;
-    let t44 = t43 - t3 * t11;
-    let t45 = t44 - t19;
+    let t5 = p.a * t3;
+    let t6 = p.a * t4;
+    let t7 = -t0 - t5;
+    let t8 = p.a + p.L * c_q1 + t7;
+    let t9 = t1 + t6;
+    let t10 = p.L * s_q1 - t9;
+    let t11 = -2.0 * t5 - t0;
+    let t12 = t1 + 2.0 * t6;
+    let t13 = p.L * s_q2 - t12;
+    let t14 = t3 * t7;
+    let t15 = t3 * t11;
+    let t16 = t2 - q[1];
+    let t17 = cos(t16);
+    let t18 = p.L * qd[1];
+    let t19 = t17 * t18;
+    let t20 = t2 - q[2];
+    let t21 = cos(t20);
+    let t22 = p.L * qd[2];
+    let t23 = t21 * t22;
+    let t24 = -t3 * t8 - t4 * t10;
+    let t25 = t24 - t4 * t9;
+    let t26 = t14 + t25;
+    let t27 = t4 * t7;
+    let t28 = t4 * t8 - t3 * t10;
+    let t29 = t28 - t3 * t9;
+    let t30 = sin(t16);
+    let t31 = t18 * t30;
+    let t32 = t29 - t27;
+    let t33 = t4 * t11;
+    let t34 = sin(t20);
+    let t35 = t22 * t34;
+    let t36 = p.L * qd[0];
+    let t37 = p.L * qd[3];
+    let t38 = t4 * t6 + t3 * t5;
+    let t39 = p.L * c_q2 + t11 + d.k20;
+    let t40 = -t4 * t13 - t3 * t39;
+    let t41 = t40 - t4 * t12;
+    let t42 = t15 + t41;
+    let t43 = t4 * t39 - t3 * t13;
+    let t44 = t43 - t3 * t12;
+    let t45 = t44 - t33;
     [
-        qd[0] * (t29 + qd[0] * (2.0 * t15 + t17 - t3 * t8) + qd[3] * t18)
-            + qd[1] * (t23 * (t37 + t38) - t29)
-            + qd[3] * (t29 + qd[0] * t18 + qd[3] * (t16 - t27)),
-        qd[0] * (qd[0] * (t33 + t4 * t8 - 2.0 * t14) + qd[3] * t35 - t34)
-            + qd[1] * (t34 - t22 * (t37 + t38))
-            + qd[3] * (qd[0] * t35 + qd[3] * t32 - t34),
-        qd[2] * (t26 * (t37 + t38) - t31)
-            + qd[0] * (t31 + qd[0] * (2.0 * t20 + t41 - t3 * t13) + qd[3] * t42)
-            + qd[3] * (t31 + qd[0] * t42 + qd[3] * (t40 - 2.0 * t27)),
-        qd[2] * (t36 - t25 * (t37 + t38))
-            + qd[0] * (qd[0] * (t44 + t4 * t13 - 2.0 * t19) + qd[3] * t45 - t36)
-            + qd[3] * (qd[0] * t45 + qd[3] * t43 - t36),
+        qd[0] * (t19 + qd[0] * (2.0 * t14 + t25 - t3 * t7) + qd[3] * t26)
+            + qd[1] * (t17 * (t36 + t37) - t19)
+            + qd[3] * (t19 + qd[0] * t26 + qd[3] * (t24 - t38)),
+        qd[0] * (qd[0] * (t29 + t4 * t7 - 2.0 * t27) + qd[3] * t32 - t31)
+            + qd[1] * (t31 - t30 * (t36 + t37))
+            + qd[3] * (qd[0] * t32 + qd[3] * t28 - t31),
+        qd[2] * (t21 * (t36 + t37) - t23)
+            + qd[0] * (t23 + qd[0] * (2.0 * t15 + t41 - t3 * t11) + qd[3] * t42)
+            + qd[3] * (t23 + qd[0] * t42 + qd[3] * (t40 - 2.0 * t38)),
+        qd[2] * (t35 - t34 * (t36 + t37))
+            + qd[0] * (qd[0] * (t44 + t4 * t11 - 2.0 * t33) + qd[3] * t45 - t35)
+            + qd[3] * (qd[0] * t45 + qd[3] * t43 - t35),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).

@@ -48,10 +48,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 16 | 15 | 0 | 0 | 4 | 4 |
 //! | `constraint_jacobian` | 50 | 34 | 0 | 0 | 4 | 4 |
-//! | `constraint_bias` | 84 | 69 | 0 | 0 | 6 | 6 |
+//! | `constraint_bias` | 105 | 80 | 0 | 0 | 4 | 4 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 343 | 292 | 60 | 8 | 12 | 14 |
-//! | `cut_joint_reactions` | 351 | 297 | 60 | 8 | 13 | 15 |
+//! | `constrained_forward_dynamics` | 364 | 303 | 60 | 8 | 10 | 12 |
+//! | `cut_joint_reactions` | 372 | 308 | 60 | 8 | 11 | 13 |
 //! | `dependent_velocities` | 111 | 95 | 9 | 3 | 4 | 4 |
 //! | `constrained_inverse_dynamics` | 130 | 108 | 9 | 3 | 6 | 8 |
 
@@ -784,12 +784,12 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 84,
-    add: 69,
+    mul: 105,
+    add: 80,
     div: 0,
     sqrt: 0,
-    sin: 6,
-    cos: 6,
+    sin: 4,
+    cos: 4,
     exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
@@ -809,54 +809,54 @@ pub fn constraint_bias_with(
     let (s_q0, c_q0) = sin_cos(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
     let (s_q2, c_q2) = sin_cos(q[2]);
-    let t0 = q[0] + q[3];
-    let t1 = cos(t0);
-    let t2 = sin(t0);
-    let t3 = 0.4 * s_q0 + 0.3 * t2;
-    let t4 = -0.4 * c_q0 - 0.3 * t1;
-    let t5 = 0.4 * c_q1 + t4 + 0.3;
-    let t6 = 0.4 * s_q1 - t3;
-    let t7 = -0.4 * c_q0 - 0.6 * t1;
-    let t8 = 0.4 * c_q2 + t7 + 0.6;
-    let t9 = 0.4 * s_q0 + 0.6 * t2;
-    let t10 = 0.4 * s_q2 - t9;
-    let t11 = t2 * t4;
-    let t12 = t1 * t4;
-    let t13 = -t1 * t5 - t2 * t6;
-    let t14 = t13 - t2 * t3;
-    let t15 = t12 + t14;
-    let t16 = t2 * t7;
-    let t17 = t1 * t7;
-    let t18 = -t1 * t8 - t2 * t10;
-    let t19 = t18 - t2 * t9;
-    let t20 = t17 + t19;
-    let t21 = t0 - q[1];
-    let (t22, t23) = sin_cos(t21);
-    let t24 = t0 - q[2];
-    let (t25, t26) = sin_cos(t24);
-    let t27 = qd[1] * t23;
-    let t28 = qd[2] * t26;
-    let t29 = t2 * t5 - t1 * t6;
-    let t30 = t29 - t1 * t3;
-    let t31 = qd[1] * t22;
-    let t32 = t30 - t11;
-    let t33 = t2 * t8 - t1 * t10;
-    let t34 = t33 - t1 * t9;
-    let t35 = qd[2] * t25;
-    let t36 = t34 - t16;
+    let t0 = s_q0 * qd[0];
+    let t1 = c_q0 * qd[0];
+    let t2 = s_q1 * qd[1];
+    let t3 = c_q1 * qd[1];
+    let t4 = s_q2 * qd[2];
+    let t5 = c_q2 * qd[2];
+    let t6 = q[0] + q[3];
+    let t7 = cos(t6);
+    let t8 = sin(t6);
+    let t9 = -0.4 * c_q0 - 0.3 * t7;
+    let t10 = 0.4 * c_q1 + t9 + 0.3;
+    let t11 = 0.4 * s_q0 + 0.3 * t8;
+    let t12 = 0.4 * s_q1 - t11;
+    let t13 = -0.4 * c_q0 - 0.6 * t7;
+    let t14 = 0.4 * c_q2 + t13 + 0.6;
+    let t15 = 0.4 * s_q0 + 0.6 * t8;
+    let t16 = 0.4 * s_q2 - t15;
+    let t17 = t7 * (qd[3] + qd[0]);
+    let t18 = -t17;
+    let t19 = t8 * (qd[0] + qd[3]);
+    let t20 = -t19;
+    let t21 = 0.4 * t0 - 0.3 * t20;
+    let t22 = t21 - 0.4 * t2;
+    let t23 = 0.4 * (t3 - t1) - 0.3 * t17;
+    let t24 = 0.4 * t1 - 0.3 * t18;
+    let t25 = t10 * t18 + t12 * t20 + t7 * t23 - t8 * t22;
+    let t26 = -t7 * (t18 + t17);
+    let t27 = t10 * t19 + t12 * t18 - t7 * t22 - t8 * t23;
+    let t28 = t8 * t18 - t7 * t20;
+    let t29 = 0.4 * t0 - 0.6 * t20;
+    let t30 = t29 - 0.4 * t4;
+    let t31 = 0.4 * (t5 - t1) - 0.6 * t17;
+    let t32 = 0.4 * t1 - 0.6 * t18;
+    let t33 = t14 * t18 + t16 * t20 + t7 * t31 - t8 * t30;
+    let t34 = t14 * t19 + t16 * t18 - t7 * t30 - t8 * t31;
     [
-        qd[0] * (0.4 * t27 + qd[0] * (2.0 * t12 + t14 - t1 * t4) + qd[3] * t15)
-            + 0.4 * qd[1] * (t23 * (qd[0] + qd[3]) - t27)
-            + qd[3] * (0.4 * t27 + qd[0] * t15 + qd[3] * (t13 - 0.3)),
-        qd[0] * (qd[0] * (t30 + t2 * t4 - 2.0 * t11) + qd[3] * t32 - 0.4 * t31)
-            + 0.4 * qd[1] * (t31 - t22 * (qd[0] + qd[3]))
-            + qd[3] * (qd[0] * t32 + qd[3] * t29 - 0.4 * t31),
-        qd[0] * (0.4 * t28 + qd[0] * (2.0 * t17 + t19 - t1 * t7) + qd[3] * t20)
-            + 0.4 * qd[2] * (t26 * (qd[0] + qd[3]) - t28)
-            + qd[3] * (0.4 * t28 + qd[0] * t20 + qd[3] * (t18 - 0.6)),
-        qd[0] * (qd[0] * (t34 + t2 * t7 - 2.0 * t16) + qd[3] * t36 - 0.4 * t35)
-            + 0.4 * qd[2] * (t35 - t25 * (qd[0] + qd[3]))
-            + qd[3] * (qd[0] * t36 + qd[3] * t33 - 0.4 * t35),
+        qd[0] * (t11 * t20 + t7 * t24 + t9 * t17 + t8 * t21 + t25)
+            + 0.4 * qd[1] * (c_q1 * t17 - t2 * t8 - t3 * t7 - s_q1 * t20)
+            + qd[3] * (t25 + 0.3 * t26),
+        qd[0] * (t11 * t18 + t9 * t20 + t7 * t21 + t27 - t8 * t24)
+            + 0.4 * qd[1] * (c_q1 * t20 + t3 * t8 - t2 * t7 - s_q1 * t18)
+            + qd[3] * (t27 + 0.6 * t28),
+        qd[0] * (t15 * t20 + t7 * t32 + t13 * t17 + t8 * t29 + t33)
+            + 0.4 * qd[2] * (c_q2 * t17 - t4 * t8 - t5 * t7 - s_q2 * t20)
+            + qd[3] * (0.6 * t26 + t33),
+        qd[0] * (t15 * t18 + t13 * t20 + t7 * t29 + t34 - t8 * t32)
+            + 0.4 * qd[2] * (c_q2 * t20 + t5 * t8 - t4 * t7 - s_q2 * t18)
+            + qd[3] * (1.2 * t28 + t34),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1045,12 +1045,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 343,
-    add: 292,
+    mul: 364,
+    add: 303,
     div: 60,
     sqrt: 8,
-    sin: 12,
-    cos: 14,
+    sin: 10,
+    cos: 12,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1116,12 +1116,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 351,
-    add: 297,
+    mul: 372,
+    add: 308,
     div: 60,
     sqrt: 8,
-    sin: 13,
-    cos: 15,
+    sin: 11,
+    cos: 13,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first

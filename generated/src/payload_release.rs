@@ -51,10 +51,10 @@
 //! | `joint_reactions` | 44 | 29 | 0 | 0 | 1 | 1 |
 //! | `constraints` | 34 | 24 | 0 | 0 | 2 | 2 |
 //! | `constraint_jacobian` | 103 | 69 | 0 | 0 | 2 | 2 |
-//! | `constraint_bias` | 291 | 211 | 0 | 0 | 2 | 2 |
+//! | `constraint_bias` | 240 | 169 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 1362 | 1202 | 167 | 14 | 6 | 6 |
-//! | `cut_joint_reactions` | 1370 | 1207 | 167 | 14 | 7 | 7 |
+//! | `constrained_forward_dynamics` | 1311 | 1160 | 167 | 14 | 6 | 6 |
+//! | `cut_joint_reactions` | 1319 | 1165 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 498 | 464 | 39 | 6 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 544 | 489 | 39 | 6 | 4 | 4 |
 
@@ -1224,53 +1224,53 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
     let t15 = q[0] + q[1];
     let t16 = cos(t15);
     let t17 = sin(t15);
-    let t18 = p.l2 * t17;
-    let t19 = p.l2 * t16;
-    let t20 = p.l1 * c_q0 + t19;
+    let t18 = p.l2 * t16;
+    let t19 = p.l2 * t17;
+    let t20 = p.l1 * c_q0 + t18;
     let t21 = q[2] - t20;
-    let t22 = p.l1 * s_q0 + t18;
+    let t22 = p.l1 * s_q0 + t19;
     let t23 = q[3] - t22;
-    let t24 = t16 * t23 - t17 * t21;
-    let t25 = t9 * t16 + t12 * t17;
-    let t26 = t11 * t16 + t14 * t17;
-    let t27 = t13 * t16 - t10 * t17;
-    let t28 = t14 * t16 - t11 * t17;
-    let t29 = -t16 * t21 - t17 * t23;
-    let t30 = 0.5 * t26;
-    let t31 = 0.5 * t28;
-    let t32 = -0.5 * (t25 + t27);
-    let t33 = q[7] * t17;
-    let t34 = q[8] * t16;
-    let t35 = 2.0 * (q[8] + t33 + t34);
-    let t36 = q[7] * t16;
-    let t37 = q[8] * t17;
-    let t38 = 2.0 * t37 + 2.0 * (q[7] - t36);
-    let t39 = 2.0 * (q[6] * t16 - q[5] * t17);
-    let t40 = 2.0 * q[6] - t39;
-    let t41 = 2.0 * (q[5] * t16 + q[6] * t17);
-    let t42 = t41 - 2.0 * q[5];
-    let t43 = 8.0 * t33 + 4.0 * t34;
-    let t44 = 2.0 * q[5] + t41;
-    let t45 = 2.0 * q[6] + t39;
-    let t46 = q[8] * t35;
-    let t47 = q[7] * t35;
+    let t24 = q[7] * t17;
+    let t25 = q[8] * t16;
+    let t26 = 2.0 * (q[8] + t24 + t25);
+    let t27 = q[7] * t16;
+    let t28 = q[8] * t17;
+    let t29 = 2.0 * t28 + 2.0 * (q[7] - t27);
+    let t30 = 2.0 * (q[6] * t16 - q[5] * t17);
+    let t31 = 2.0 * q[6] - t30;
+    let t32 = 2.0 * (q[5] * t16 + q[6] * t17);
+    let t33 = t32 - 2.0 * q[5];
+    let t34 = 8.0 * t24 + 4.0 * t25;
+    let t35 = 2.0 * q[5] + t32;
+    let t36 = 2.0 * q[6] + t30;
+    let t37 = -t16 * t21 - t17 * t23;
+    let t38 = t14 * t16 - t11 * t17;
+    let t39 = t16 * t23 - t17 * t21;
+    let t40 = t9 * t16 + t12 * t17;
+    let t41 = t11 * t16 + t14 * t17;
+    let t42 = t13 * t16 - t10 * t17;
+    let t43 = 0.5 * t41;
+    let t44 = 0.5 * t38;
+    let t45 = -0.5 * (t40 + t42);
+    let t46 = q[8] * t26;
+    let t47 = q[7] * t26;
     [
         [
-            t24 + t16 * t22 - t17 * t20,
-            t24,
-            t25,
+            t16 * t22 + t39 - t17 * t20,
+            t39,
+            t40,
             t10 * t16 + t13 * t17,
-            t26,
+            t41,
             0.0,
             0.0,
             0.0,
         ],
         [
-            t29 - t16 * t20 - t17 * t22,
-            t29 - t17 * t18 - t16 * t19,
+            t37 - t16 * t20 - t17 * t22,
+            t37 - t17 * t19 - t16 * t18,
             t12 * t16 - t9 * t17,
-            t27,
-            t28,
+            t42,
+            t38,
             0.0,
             0.0,
             0.0,
@@ -1286,41 +1286,41 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
             0.0,
         ],
         [
-            t30,
-            t30,
+            t43,
+            t43,
             0.0,
             0.0,
             0.0,
-            0.25 * (t46 + q[7] * t38 - q[6] * t40 - q[5] * t44),
-            0.25 * (q[8] * t38 + q[5] * t40 - t47 - q[6] * t44),
-            0.25 * (q[6] * t35 + q[8] * t40 - q[5] * t38 - q[7] * t44),
+            0.25 * (t46 + q[7] * t29 - q[6] * t31 - q[5] * t35),
+            0.25 * (q[8] * t29 + q[5] * t31 - t47 - q[6] * t35),
+            0.25 * (q[6] * t26 + q[8] * t31 - q[5] * t29 - q[7] * t35),
         ],
         [
-            t31,
-            t31,
+            t44,
+            t44,
             0.0,
             0.0,
             0.0,
-            0.25 * (t47 - q[8] * t38 - q[6] * t42 - q[5] * t45),
-            0.25 * (t46 + q[5] * t42 + q[7] * t38 - q[6] * t45),
-            0.25 * (q[8] * t42 - q[6] * t38 - q[5] * t35 - q[7] * t45),
+            0.25 * (t47 - q[8] * t29 - q[6] * t33 - q[5] * t36),
+            0.25 * (t46 + q[5] * t33 + q[7] * t29 - q[6] * t36),
+            0.25 * (q[8] * t33 - q[6] * t29 - q[5] * t26 - q[7] * t36),
         ],
         [
-            t32,
-            t32,
+            t45,
+            t45,
             0.0,
             0.0,
             0.0,
-            q[5] * (t37 - t36) + q[6] * (t33 - 0.25 * t43),
-            q[6] * (t37 - t36) + q[5] * (0.25 * t43 - t33),
-            0.25 * q[8] * t43 - q[7] * t36,
+            q[5] * (t28 - t27) + q[6] * (t24 - 0.25 * t34),
+            q[6] * (t28 - t27) + q[5] * (0.25 * t34 - t24),
+            0.25 * q[8] * t34 - q[7] * t27,
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 291,
-    add: 211,
+    mul: 240,
+    add: 169,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1339,166 +1339,114 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
     let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = q[7] * q[7];
-    let t1 = q[5] * q[6];
-    let t2 = q[7] * q[8];
-    let t3 = 1.0 - 2.0 * (q[6] * q[6] + t0);
-    let t4 = 2.0 * (t1 - t2);
-    let t5 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
-    let t6 = 2.0 * (t1 + t2);
-    let t7 = 1.0 - 2.0 * (q[5] * q[5] + t0);
-    let t8 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t9 = t3 * qd[2] + t4 * qd[3] + t5 * qd[4];
-    let t10 = t6 * qd[2] + t7 * qd[3] + t8 * qd[4];
-    let t11 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
-    let t12 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
-    let t13 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
-    let t14 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
-    let t15 = q[6] * qd[3];
-    let t16 = q[7] * qd[4];
-    let t17 = 2.0 * (t15 + t16);
-    let t18 = q[6] * qd[2];
-    let t19 = q[5] * qd[3];
-    let t20 = q[8] * qd[4];
-    let t21 = 2.0 * (t18 - t20) - 4.0 * t19;
-    let t22 = q[7] * qd[2];
-    let t23 = q[8] * qd[3];
-    let t24 = q[5] * qd[4];
-    let t25 = 2.0 * (t19 + t20) - 4.0 * t18;
-    let t26 = q[5] * qd[2];
-    let t27 = 2.0 * (t16 + t26);
-    let t28 = q[8] * qd[2];
-    let t29 = q[7] * qd[3];
-    let t30 = q[6] * qd[4];
-    let t31 = 2.0 * (t24 - t23) - 4.0 * t22;
-    let t32 = 2.0 * (t28 + t30) - 4.0 * t29;
-    let t33 = 2.0 * (t30 - t29);
-    let t34 = 2.0 * (t22 - t24);
-    let t35 = q[0] + q[1];
-    let t36 = cos(t35);
-    let t37 = sin(t35);
-    let t38 = p.l2 * t37;
-    let t39 = p.l2 * t36;
-    let t40 = -p.l1 * c_q0 - t39;
-    let t41 = q[2] + t40;
-    let t42 = p.l1 * s_q0 + t38;
-    let t43 = q[3] - t42;
-    let t44 = t8 * t36 - t5 * t37;
-    let t45 = t37 * t40;
-    let t46 = t36 * t40;
-    let t47 = -t36 * t41 - t37 * t43;
-    let t48 = t47 - t37 * t42;
-    let t49 = t46 + t48;
-    let t50 = q[7] * t37;
-    let t51 = q[8] * t36;
-    let t52 = 2.0 * (t50 + t51);
-    let t53 = 2.0 * q[8] + t52;
-    let t54 = q[7] * t36;
-    let t55 = q[8] * t37;
-    let t56 = 2.0 * (t54 - t55);
-    let t57 = 2.0 * q[7] - t56;
-    let t58 = q[6] * t36;
-    let t59 = q[5] * t37;
-    let t60 = q[5] * t36;
-    let t61 = q[6] * t37;
-    let t62 = 2.0 * (t58 - t59);
-    let t63 = 2.0 * q[6] - t62;
-    let t64 = 2.0 * (t60 + t61);
-    let t65 = t64 - 2.0 * q[5];
-    let t66 = 8.0 * t50 + 4.0 * t51;
-    let t67 = 2.0 * q[5] + t64;
-    let t68 = 2.0 * q[6] + t62;
-    let t69 = t10 * t36 - t9 * t37;
-    let t70 = t37 * t41 - t36 * t43;
-    let t71 = t70 - t36 * t42;
-    let t72 = t71 - t45;
-    let t73 = t9 * t36 + t10 * t37;
-    let t74 = 0.5 * t44 * (qd[0] + qd[1])
-        + 0.25 * (t11 * t56 + t12 * t52 + t13 * t64 - t14 * t62);
-    let t75 = t5 * t36 + t8 * t37;
-    let t76 = 0.25 * (t12 * t56 + t13 * t62 + t14 * t64 - t11 * t52)
-        - 0.5 * t75 * (qd[0] + qd[1]);
-    let t77 = t36 * (t4 - t6) + t37 * (t7 + t3);
-    let t78 = 8.0 * t54 - 4.0 * t55;
-    let t79 = 0.5 * t77 * (qd[0] + qd[1]) + t11 * t60 + t12 * t58 + t14 * t50
-        + 0.25 * t13 * t78;
-    let t80 = t37 * (qd[0] + qd[1]);
-    let t81 = t36 * (qd[0] + qd[1]);
-    let t82 = t13 * t37;
-    let t83 = 2.0 * t36 + 2.0;
-    let t84 = t14 * t83;
-    let t85 = 0.5 * (t56 * (qd[0] + qd[1]));
-    let t86 = qd[7] * t53;
-    let t87 = 2.0 * t36 - 2.0;
-    let t88 = t14 * t37;
-    let t89 = t11 * t37;
-    let t90 = 2.0 - 2.0 * t36;
-    let t91 = t12 * t37;
-    let t92 = qd[6] * t53;
-    let t93 = qd[5] * t53;
-    let t94 = 0.5 * (t62 * (qd[0] + qd[1]));
+    let t0 = p.l1 * c_q0;
+    let t1 = p.l1 * s_q0;
+    let t2 = q[7] * q[7];
+    let t3 = q[5] * q[6];
+    let t4 = q[7] * q[8];
+    let t5 = 1.0 - 2.0 * (q[6] * q[6] + t2);
+    let t6 = 2.0 * (t3 - t4);
+    let t7 = 2.0 * (q[5] * q[7] + q[6] * q[8]);
+    let t8 = 2.0 * (t3 + t4);
+    let t9 = 1.0 - 2.0 * (q[5] * q[5] + t2);
+    let t10 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
+    let t11 = t7 * qd[4] + t5 * qd[2] + t6 * qd[3];
+    let t12 = t10 * qd[4] + t8 * qd[2] + t9 * qd[3];
+    let t13 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
+    let t14 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
+    let t15 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
+    let t16 = q[7] * qd[7] + q[5] * qd[5] + q[6] * qd[6];
+    let t17 = t0 * qd[0];
+    let t18 = q[6] * t14;
+    let t19 = q[7] * t15;
+    let t20 = -2.0 * (t18 + t19);
+    let t21 = 0.5 * (q[6] * t13 + q[5] * t14);
+    let t22 = q[7] * t16;
+    let t23 = 0.5 * (q[8] * t15 - t22);
+    let t24 = 2.0 * (t21 - t23);
+    let t25 = 0.5 * (q[7] * t13 + q[5] * t15);
+    let t26 = 0.5 * (q[8] * t14 - q[6] * t16);
+    let t27 = 2.0 * (t25 + t26);
+    let t28 = qd[2] * t20 + qd[3] * t24 + qd[4] * t27;
+    let t29 = 2.0 * (t21 + t23);
+    let t30 = q[5] * t13;
+    let t31 = -2.0 * (t19 + t30);
+    let t32 = 0.5 * (q[7] * t14 + q[6] * t15);
+    let t33 = 0.5 * (q[8] * t13 - q[5] * t16);
+    let t34 = 2.0 * (t32 - t33);
+    let t35 = qd[2] * t29 + qd[3] * t31 + qd[4] * t34;
+    let t36 = 0.5 * (qd[7] * t14 - qd[5] * t16 - qd[6] * t15);
+    let t37 = 0.5 * (qd[5] * t15 - qd[6] * t16 - qd[7] * t13);
+    let t38 = 0.5 * (qd[6] * t13 - qd[7] * t16 - qd[5] * t14);
+    let t39 = 0.5 * (qd[5] * t13 + qd[6] * t14 + qd[7] * t15);
+    let t40 = q[0] + q[1];
+    let t41 = cos(t40);
+    let t42 = sin(t40);
+    let t43 = p.l2 * t41;
+    let t44 = p.l2 * t42;
+    let t45 = t0 + t43;
+    let t46 = q[2] - t45;
+    let t47 = t1 + t44;
+    let t48 = q[3] - t47;
+    let t49 = q[7] * t42;
+    let t50 = q[8] * t41;
+    let t51 = 2.0 * (q[8] + t49 + t50);
+    let t52 = q[7] * t41;
+    let t53 = 2.0 * q[8] * t42 + 2.0 * (q[7] - t52);
+    let t54 = q[5] * t42;
+    let t55 = q[6] * t42;
+    let t56 = 2.0 * (q[6] * t41 - t54);
+    let t57 = 2.0 * (q[5] * t41 + t55);
+    let t58 = t42 * (qd[0] + qd[1]);
+    let t59 = t41 * (qd[0] + qd[1]);
+    let t60 = t15 * t42;
+    let t61 = t16 * t42;
+    let t62 = t13 * t42;
+    let t63 = t14 * t42;
+    let t64 = t16 * t41;
+    let t65 = t1 * qd[0] + p.l2 * t58;
+    let t66 = t11 + t65;
+    let t67 = t12 - t17 - p.l2 * t59;
+    let t68 = t17 + p.l2 * t59;
+    let t69 = t41 * t67 - t46 * t59 - t48 * t58 - t42 * t66;
+    let t70 = t46 * t58 - t48 * t59 - t41 * t66 - t42 * t67;
+    let t71 = t27 * t41 + t34 * t42 + t10 * t59 - t7 * t58;
+    let t72 = -0.5 * t64 - q[8] * t58;
+    let t73 = t72 + 0.5 * t60 + q[7] * t59;
+    let t74 = 2.0 * (0.5 * t15 * t41 - q[7] * t58) - t15;
+    let t75 = 0.5 * t14 * t41 - q[6] * t58;
+    let t76 = 0.5 * t13 * t41 - q[5] * t58;
+    let t77 = t34 * t41 - t7 * t59 - t10 * t58 - t27 * t42;
+    let t78 = 0.5 * t60 + q[7] * t59;
+    let t79 = t5 * t58 + t42 * (t24 - t29) + t9 * t58 - t59 * (t8 - t6)
+        - t41 * (t31 + t20);
     [
-        qd[0] * (qd[0] * (2.0 * t46 + t48 - t36 * t40) + qd[1] * t49 + t69)
-            + qd[1] * (t69 + qd[0] * t49 + qd[1] * (t47 - t37 * t38 - t36 * t39))
-            + t10 * t81
-            + 0.5
-                * (t11 * (t17 * t36 + t21 * t37) + t12 * (t25 * t36 + t27 * t37)
-                    + t13 * (t31 * t36 + t32 * t37) - t14 * (t33 * t36 + t34 * t37))
-            - t9 * t80,
-        qd[0] * (qd[0] * (t71 + t37 * t40 - 2.0 * t45) + qd[1] * t72 - t73)
-            + qd[1] * (qd[0] * t72 + qd[1] * t70 - t73)
-            + 0.5
-                * (t11 * (t21 * t36 - t17 * t37) + t12 * (t27 * t36 - t25 * t37)
-                    + t13 * (t32 * t36 - t31 * t37) - t14 * (t34 * t36 - t33 * t37))
-            - t9 * t81 - t10 * t80,
-        0.5
-            * (t11 * (2.0 * (t22 + t23) - 4.0 * t24)
-                + t12 * (2.0 * (t29 - t28) - 4.0 * t30) + 2.0 * t13 * (t15 + t26)
-                - 2.0 * t14 * (t19 - t18)),
-        0.5
-            * (t11
-                * (0.25 * (qd[6] * t63 + 2.0 * t82 - qd[7] * t57 - qd[5] * t67 - t84)
-                    + t85)
-                + t12
-                    * (0.25 * (t86 + t13 * t90 - qd[5] * t63 - 2.0 * t88 - qd[6] * t67)
-                        + 0.5 * t52 * (qd[0] + qd[1]))
-                + t13
-                    * (0.5 * t64 * (qd[0] + qd[1])
-                        + 0.25
-                            * (2.0 * t89 + qd[5] * t57 + t12 * t90 - t92 - qd[7] * t67))
-                - t14
-                    * (t94
-                        + 0.25
-                            * (t93 + t11 * t83 + 2.0 * t91 + qd[6] * t57 + qd[7] * t63)))
-            + t74 * (qd[0] + qd[1]),
-        0.5
-            * (t11
-                * (0.25 * (qd[6] * t65 + t13 * t87 + 2.0 * t88 - t86 - qd[5] * t68)
-                    - 0.5 * t52 * (qd[0] + qd[1]))
-                + t12
-                    * (t85
-                        + 0.25
-                            * (2.0 * t82 - qd[7] * t57 - qd[5] * t65 - t84
-                                - qd[6] * t68))
-                + t13
-                    * (0.25 * (t11 * t87 + 2.0 * t91 + t93 + qd[6] * t57 - qd[7] * t68)
-                        + t94)
-                - t14
-                    * (0.25 * (t92 + t12 * t83 + qd[7] * t65 - qd[5] * t57 - 2.0 * t89)
-                        - 0.5 * t64 * (qd[0] + qd[1]))) + t76 * (qd[0] + qd[1]),
-        0.5
-            * (t11
-                * (2.0 * t60 * (qd[0] + qd[1]) + t89 + 0.25 * qd[6] * t66 - qd[7] * t61
-                    - qd[5] * t54)
-                + t12
-                    * (2.0 * t58 * (qd[0] + qd[1]) + qd[7] * t59 + t91 - qd[6] * t54
-                        - 0.25 * qd[5] * t66)
-                + t13
-                    * (2.0 * t82 + 0.5 * t78 * (qd[0] + qd[1]) + qd[5] * t61
-                        - qd[6] * t59 - t14 * t36 - qd[7] * t54)
-                - t14
-                    * (qd[5] * t59 + qd[6] * t61 + 0.25 * (qd[7] * t66 + 4.0 * t13 * t36)
-                        - 2.0 * t50 * (qd[0] + qd[1]))) + t79 * (qd[0] + qd[1]),
+        t12 * t59 + qd[0] * (t41 * t68 + t42 * t65 + t69 - t47 * t58 - t45 * t59)
+            + qd[1] * t69 + t28 * t41 + t35 * t42 - t11 * t58,
+        qd[0] * (t45 * t58 + t41 * t65 + t70 - t47 * t59 - t42 * t68)
+            + qd[1] * (t70 + 2.0 * (t43 * t58 - t44 * t59)) + t35 * t41 - t11 * t59
+            - t12 * t58 - t28 * t42,
+        2.0 * qd[2] * (t25 - t26) + 2.0 * qd[3] * (t32 + t33)
+            - 2.0 * qd[4] * (t18 + t30),
+        0.5 * t71 * (qd[0] + qd[1])
+            + 0.25
+                * (t36 * t51 + t13 * (2.0 * t73 - t16) + t37 * t53
+                    + t14 * (-2.0 * (0.5 * t61 - q[8] * t59) - t74)
+                    + t38 * (2.0 * q[6] - t56)
+                    + t15 * (t14 - 2.0 * (t75 - q[5] * t59 - 0.5 * t62))
+                    - t39 * (2.0 * q[5] + t57)
+                    - t16 * (t13 + 2.0 * (t76 + 0.5 * t63 + q[6] * t59))),
+        0.5 * t77 * (qd[0] + qd[1])
+            + 0.25
+                * (t13 * (t74 - 2.0 * (q[8] * t59 - 0.5 * t61)) + t37 * t51
+                    + t14 * (2.0 * (t72 + t78) - t16) + t38 * (t57 - 2.0 * q[5])
+                    + t15 * (2.0 * (t76 + 0.5 * t63 + q[6] * t59) - t13) - t36 * t53
+                    - t39 * (2.0 * q[6] + t56)
+                    - t16 * (t14 + 2.0 * (t75 - 0.5 * t62 - q[5] * t59))),
+        0.5 * (t13 * t62 + t14 * t63 + t79 * (qd[0] + qd[1]) - t15 * t64) + t30 * t59
+            + t36 * t54 + t37 * t55
+            + 0.25 * (t38 * (8.0 * t49 + 4.0 * t50) + 4.0 * t15 * (t73 + t78))
+            + t18 * t59 + t22 * t58 - t39 * t52,
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1679,8 +1627,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1362,
-    add: 1202,
+    mul: 1311,
+    add: 1160,
     div: 167,
     sqrt: 14,
     sin: 6,
@@ -1750,8 +1698,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 1370,
-    add: 1207,
+    mul: 1319,
+    add: 1165,
     div: 167,
     sqrt: 14,
     sin: 7,

@@ -51,10 +51,10 @@
 //! | `joint_reactions` | 44 | 29 | 0 | 0 | 1 | 1 |
 //! | `constraints` | 34 | 24 | 0 | 0 | 2 | 2 |
 //! | `constraint_jacobian` | 101 | 67 | 0 | 0 | 2 | 2 |
-//! | `constraint_bias` | 289 | 209 | 0 | 0 | 2 | 2 |
+//! | `constraint_bias` | 242 | 170 | 0 | 0 | 2 | 2 |
 //! | `reactions_of_multipliers` | 8 | 5 | 0 | 0 | 1 | 1 |
-//! | `constrained_forward_dynamics` | 1358 | 1198 | 167 | 14 | 6 | 6 |
-//! | `cut_joint_reactions` | 1366 | 1203 | 167 | 14 | 7 | 7 |
+//! | `constrained_forward_dynamics` | 1311 | 1159 | 167 | 14 | 6 | 6 |
+//! | `cut_joint_reactions` | 1319 | 1164 | 167 | 14 | 7 | 7 |
 //! | `dependent_velocities` | 496 | 462 | 39 | 6 | 2 | 2 |
 //! | `constrained_inverse_dynamics` | 533 | 487 | 39 | 6 | 4 | 4 |
 
@@ -575,11 +575,11 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = sin_cos(q[1]);
-    let t0 = s_q1 * qd[0];
-    let t1 = 0.25 * (qd[0] + qd[1]) + 0.6 * c_q1 * qd[0];
-    let t2 = s_q1 * qd[1];
-    let t3 = 0.72 * c_q1 * t0 - 1.2 * s_q1 * t1;
-    let t4 = -0.3 * t2 - t3;
+    let t0 = s_q1 * qd[1];
+    let t1 = s_q1 * qd[0];
+    let t2 = 0.25 * (qd[0] + qd[1]) + 0.6 * c_q1 * qd[0];
+    let t3 = 0.72 * c_q1 * t1 - 1.2 * s_q1 * t2;
+    let t4 = -0.3 * t0 - t3;
     let t5 = 1.5 * qd[2];
     let t6 = 1.5 * qd[3];
     let t7 = 1.5 * qd[4];
@@ -588,7 +588,7 @@ pub fn coriolis_matrix_with(
     let t10 = -1.5 * qd[3];
     [
         [
-            t4 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t1) + 1.2 * c_q1 * (t0 - t2)),
+            t4 + 0.6 * (s_q1 * (1.2 * c_q1 * qd[1] - 2.0 * t2) + 1.2 * c_q1 * (t1 - t0)),
             t3,
             0.0,
             0.0,
@@ -1061,47 +1061,47 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t19 = q[2] + t18;
     let t20 = 0.6 * s_q0 + 0.5 * t17;
     let t21 = q[3] - t20;
-    let t22 = t16 * t21 - t17 * t19;
-    let t23 = t9 * t16 + t12 * t17;
-    let t24 = t11 * t16 + t14 * t17;
-    let t25 = t13 * t16 - t10 * t17;
-    let t26 = t14 * t16 - t11 * t17;
-    let t27 = t16 * t19 + t17 * t21;
-    let t28 = 0.5 * t24;
-    let t29 = 0.5 * t26;
-    let t30 = -0.5 * (t23 + t25);
-    let t31 = q[7] * t17;
-    let t32 = q[8] * t16;
-    let t33 = 2.0 * (q[8] + t31 + t32);
-    let t34 = q[7] * t16;
-    let t35 = q[8] * t17;
-    let t36 = 2.0 * t35 + 2.0 * (q[7] - t34);
-    let t37 = 2.0 * (q[6] * t16 - q[5] * t17);
-    let t38 = 2.0 * q[6] - t37;
-    let t39 = 2.0 * (q[5] * t16 + q[6] * t17);
-    let t40 = t39 - 2.0 * q[5];
-    let t41 = 8.0 * t31 + 4.0 * t32;
-    let t42 = 2.0 * q[5] + t39;
-    let t43 = 2.0 * q[6] + t37;
-    let t44 = q[8] * t33;
-    let t45 = q[7] * t33;
+    let t22 = q[7] * t17;
+    let t23 = q[8] * t16;
+    let t24 = 2.0 * (q[8] + t22 + t23);
+    let t25 = q[7] * t16;
+    let t26 = q[8] * t17;
+    let t27 = 2.0 * t26 + 2.0 * (q[7] - t25);
+    let t28 = 2.0 * (q[6] * t16 - q[5] * t17);
+    let t29 = 2.0 * q[6] - t28;
+    let t30 = 2.0 * (q[5] * t16 + q[6] * t17);
+    let t31 = t30 - 2.0 * q[5];
+    let t32 = 8.0 * t22 + 4.0 * t23;
+    let t33 = 2.0 * q[5] + t30;
+    let t34 = 2.0 * q[6] + t28;
+    let t35 = t14 * t16 - t11 * t17;
+    let t36 = t16 * t19 + t17 * t21;
+    let t37 = t16 * t21 - t17 * t19;
+    let t38 = t9 * t16 + t12 * t17;
+    let t39 = t11 * t16 + t14 * t17;
+    let t40 = t13 * t16 - t10 * t17;
+    let t41 = 0.5 * t39;
+    let t42 = 0.5 * t35;
+    let t43 = -0.5 * (t38 + t40);
+    let t44 = q[8] * t24;
+    let t45 = q[7] * t24;
     [
         [
-            t22 + t16 * t20 + t17 * t18,
-            t22,
-            t23,
+            t16 * t20 + t17 * t18 + t37,
+            t37,
+            t38,
             t10 * t16 + t13 * t17,
-            t24,
+            t39,
             0.0,
             0.0,
             0.0,
         ],
         [
-            t16 * t18 - t27 - t17 * t20,
-            -0.5 - t27,
+            t16 * t18 - t36 - t17 * t20,
+            -0.5 - t36,
             t12 * t16 - t9 * t17,
-            t25,
-            t26,
+            t40,
+            t35,
             0.0,
             0.0,
             0.0,
@@ -1117,41 +1117,41 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
             0.0,
         ],
         [
-            t28,
-            t28,
+            t41,
+            t41,
             0.0,
             0.0,
             0.0,
-            0.25 * (t44 + q[7] * t36 - q[6] * t38 - q[5] * t42),
-            0.25 * (q[8] * t36 + q[5] * t38 - t45 - q[6] * t42),
-            0.25 * (q[6] * t33 + q[8] * t38 - q[5] * t36 - q[7] * t42),
+            0.25 * (t44 + q[7] * t27 - q[6] * t29 - q[5] * t33),
+            0.25 * (q[8] * t27 + q[5] * t29 - t45 - q[6] * t33),
+            0.25 * (q[6] * t24 + q[8] * t29 - q[5] * t27 - q[7] * t33),
         ],
         [
-            t29,
-            t29,
+            t42,
+            t42,
             0.0,
             0.0,
             0.0,
-            0.25 * (t45 - q[8] * t36 - q[6] * t40 - q[5] * t43),
-            0.25 * (t44 + q[5] * t40 + q[7] * t36 - q[6] * t43),
-            0.25 * (q[8] * t40 - q[6] * t36 - q[5] * t33 - q[7] * t43),
+            0.25 * (t45 - q[8] * t27 - q[6] * t31 - q[5] * t34),
+            0.25 * (t44 + q[5] * t31 + q[7] * t27 - q[6] * t34),
+            0.25 * (q[8] * t31 - q[6] * t27 - q[5] * t24 - q[7] * t34),
         ],
         [
-            t30,
-            t30,
+            t43,
+            t43,
             0.0,
             0.0,
             0.0,
-            q[5] * (t35 - t34) + q[6] * (t31 - 0.25 * t41),
-            q[6] * (t35 - t34) + q[5] * (0.25 * t41 - t31),
-            0.25 * q[8] * t41 - q[7] * t34,
+            q[5] * (t26 - t25) + q[6] * (t22 - 0.25 * t32),
+            q[6] * (t26 - t25) + q[5] * (0.25 * t32 - t22),
+            0.25 * q[8] * t32 - q[7] * t25,
         ],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 289,
-    add: 209,
+    mul: 242,
+    add: 170,
     div: 0,
     sqrt: 0,
     sin: 2,
@@ -1182,154 +1182,102 @@ pub fn constraint_bias_with(
     let t6 = 2.0 * (t1 + t2);
     let t7 = 1.0 - 2.0 * (q[5] * q[5] + t0);
     let t8 = 2.0 * (q[6] * q[7] - q[5] * q[8]);
-    let t9 = t3 * qd[2] + t4 * qd[3] + t5 * qd[4];
-    let t10 = t6 * qd[2] + t7 * qd[3] + t8 * qd[4];
+    let t9 = t5 * qd[4] + t3 * qd[2] + t4 * qd[3];
+    let t10 = t8 * qd[4] + t6 * qd[2] + t7 * qd[3];
     let t11 = q[8] * qd[5] + q[6] * qd[7] - q[7] * qd[6];
     let t12 = q[8] * qd[6] + q[7] * qd[5] - q[5] * qd[7];
     let t13 = q[8] * qd[7] + q[5] * qd[6] - q[6] * qd[5];
-    let t14 = q[5] * qd[5] + q[6] * qd[6] + q[7] * qd[7];
-    let t15 = q[6] * qd[3];
-    let t16 = q[7] * qd[4];
-    let t17 = 2.0 * (t15 + t16);
-    let t18 = q[6] * qd[2];
-    let t19 = q[5] * qd[3];
-    let t20 = q[8] * qd[4];
-    let t21 = 2.0 * (t18 - t20) - 4.0 * t19;
-    let t22 = q[7] * qd[2];
-    let t23 = q[8] * qd[3];
-    let t24 = q[5] * qd[4];
-    let t25 = 2.0 * (t19 + t20) - 4.0 * t18;
-    let t26 = q[5] * qd[2];
-    let t27 = 2.0 * (t16 + t26);
-    let t28 = q[8] * qd[2];
-    let t29 = q[7] * qd[3];
-    let t30 = q[6] * qd[4];
-    let t31 = 2.0 * (t24 - t23) - 4.0 * t22;
-    let t32 = 2.0 * (t28 + t30) - 4.0 * t29;
-    let t33 = 2.0 * (t30 - t29);
-    let t34 = 2.0 * (t22 - t24);
-    let t35 = q[0] + q[1];
-    let t36 = cos(t35);
-    let t37 = sin(t35);
-    let t38 = -0.6 * c_q0 - 0.5 * t36;
-    let t39 = q[2] + t38;
-    let t40 = 0.6 * s_q0 + 0.5 * t37;
-    let t41 = q[3] - t40;
-    let t42 = t8 * t36 - t5 * t37;
-    let t43 = t37 * t38;
-    let t44 = t36 * t38;
-    let t45 = -t36 * t39 - t37 * t41;
-    let t46 = t45 - t37 * t40;
-    let t47 = t44 + t46;
-    let t48 = q[7] * t37;
-    let t49 = q[8] * t36;
-    let t50 = 2.0 * (t48 + t49);
-    let t51 = 2.0 * q[8] + t50;
-    let t52 = q[7] * t36;
-    let t53 = q[8] * t37;
-    let t54 = 2.0 * (t52 - t53);
-    let t55 = 2.0 * q[7] - t54;
-    let t56 = q[6] * t36;
-    let t57 = q[5] * t37;
-    let t58 = q[5] * t36;
-    let t59 = q[6] * t37;
-    let t60 = 2.0 * (t56 - t57);
-    let t61 = 2.0 * q[6] - t60;
-    let t62 = 2.0 * (t58 + t59);
-    let t63 = t62 - 2.0 * q[5];
-    let t64 = 8.0 * t48 + 4.0 * t49;
-    let t65 = 2.0 * q[5] + t62;
-    let t66 = 2.0 * q[6] + t60;
-    let t67 = t10 * t36 - t9 * t37;
-    let t68 = t37 * t39 - t36 * t41;
-    let t69 = t68 - t36 * t40;
-    let t70 = t69 - t43;
-    let t71 = t9 * t36 + t10 * t37;
-    let t72 = 0.5 * t42 * (qd[0] + qd[1])
-        + 0.25 * (t11 * t54 + t12 * t50 + t13 * t62 - t14 * t60);
-    let t73 = t5 * t36 + t8 * t37;
-    let t74 = 0.25 * (t12 * t54 + t13 * t60 + t14 * t62 - t11 * t50)
-        - 0.5 * t73 * (qd[0] + qd[1]);
-    let t75 = t36 * (t4 - t6) + t37 * (t7 + t3);
-    let t76 = 8.0 * t52 - 4.0 * t53;
-    let t77 = 0.5 * t75 * (qd[0] + qd[1]) + t11 * t58 + t12 * t56 + t14 * t48
-        + 0.25 * t13 * t76;
-    let t78 = t37 * (qd[0] + qd[1]);
-    let t79 = t36 * (qd[0] + qd[1]);
-    let t80 = t13 * t37;
-    let t81 = 2.0 * t36 + 2.0;
-    let t82 = t14 * t81;
-    let t83 = 0.5 * (t54 * (qd[0] + qd[1]));
-    let t84 = qd[7] * t51;
-    let t85 = 2.0 * t36 - 2.0;
-    let t86 = t14 * t37;
-    let t87 = t11 * t37;
-    let t88 = 2.0 - 2.0 * t36;
-    let t89 = t12 * t37;
-    let t90 = qd[6] * t51;
-    let t91 = qd[5] * t51;
-    let t92 = 0.5 * (t60 * (qd[0] + qd[1]));
+    let t14 = q[7] * qd[7] + q[5] * qd[5] + q[6] * qd[6];
+    let t15 = c_q0 * qd[0];
+    let t16 = q[6] * t12;
+    let t17 = q[7] * t13;
+    let t18 = -2.0 * (t16 + t17);
+    let t19 = 0.5 * (q[6] * t11 + q[5] * t12);
+    let t20 = q[7] * t14;
+    let t21 = 0.5 * (q[8] * t13 - t20);
+    let t22 = 2.0 * (t19 - t21);
+    let t23 = 0.5 * (q[7] * t11 + q[5] * t13);
+    let t24 = 0.5 * (q[8] * t12 - q[6] * t14);
+    let t25 = 2.0 * (t23 + t24);
+    let t26 = qd[2] * t18 + qd[3] * t22 + qd[4] * t25;
+    let t27 = 2.0 * (t19 + t21);
+    let t28 = q[5] * t11;
+    let t29 = -2.0 * (t17 + t28);
+    let t30 = 0.5 * (q[7] * t12 + q[6] * t13);
+    let t31 = 0.5 * (q[8] * t11 - q[5] * t14);
+    let t32 = 2.0 * (t30 - t31);
+    let t33 = qd[2] * t27 + qd[3] * t29 + qd[4] * t32;
+    let t34 = 0.5 * (qd[7] * t12 - qd[5] * t14 - qd[6] * t13);
+    let t35 = 0.5 * (qd[5] * t13 - qd[6] * t14 - qd[7] * t11);
+    let t36 = 0.5 * (qd[6] * t11 - qd[7] * t14 - qd[5] * t12);
+    let t37 = 0.5 * (qd[5] * t11 + qd[6] * t12 + qd[7] * t13);
+    let t38 = q[0] + q[1];
+    let t39 = cos(t38);
+    let t40 = sin(t38);
+    let t41 = -0.6 * c_q0 - 0.5 * t39;
+    let t42 = q[2] + t41;
+    let t43 = 0.6 * s_q0 + 0.5 * t40;
+    let t44 = q[3] - t43;
+    let t45 = q[7] * t40;
+    let t46 = q[8] * t39;
+    let t47 = 2.0 * (q[8] + t45 + t46);
+    let t48 = q[7] * t39;
+    let t49 = 2.0 * q[8] * t40 + 2.0 * (q[7] - t48);
+    let t50 = q[5] * t40;
+    let t51 = q[6] * t40;
+    let t52 = 2.0 * (q[6] * t39 - t50);
+    let t53 = 2.0 * (q[5] * t39 + t51);
+    let t54 = t40 * (qd[0] + qd[1]);
+    let t55 = -t54;
+    let t56 = t39 * (qd[0] + qd[1]);
+    let t57 = t13 * t40;
+    let t58 = t14 * t40;
+    let t59 = t11 * t40;
+    let t60 = t12 * t40;
+    let t61 = t14 * t39;
+    let t62 = 0.6 * s_q0 * qd[0] - 0.5 * t55;
+    let t63 = t9 + t62;
+    let t64 = t10 - 0.6 * t15 - 0.5 * t56;
+    let t65 = 0.6 * t15 + 0.5 * t56;
+    let t66 = t44 * t55 + t39 * t64 - t42 * t56 - t40 * t63;
+    let t67 = t42 * t54 - t44 * t56 - t39 * t63 - t40 * t64;
+    let t68 = t25 * t39 + t32 * t40 + t8 * t56 - t5 * t54;
+    let t69 = q[8] * t55 - 0.5 * t61;
+    let t70 = t69 + 0.5 * t57 + q[7] * t56;
+    let t71 = 2.0 * (0.5 * t13 * t39 + q[7] * t55) - t13;
+    let t72 = q[6] * t55 + 0.5 * t12 * t39;
+    let t73 = q[5] * t55 + 0.5 * t11 * t39;
+    let t74 = t8 * t55 + t32 * t39 - t5 * t56 - t25 * t40;
+    let t75 = 0.5 * t57 + q[7] * t56;
+    let t76 = t3 * t54 + t40 * (t22 - t27) - t56 * (t6 - t4) - t7 * t55
+        - t39 * (t29 + t18);
     [
-        qd[0] * (qd[0] * (2.0 * t44 + t46 - t36 * t38) + qd[1] * t47 + t67)
-            + qd[1] * (t67 + qd[0] * t47 + qd[1] * (t45 - 0.5)) + t10 * t79
-            + 0.5
-                * (t11 * (t17 * t36 + t21 * t37) + t12 * (t25 * t36 + t27 * t37)
-                    + t13 * (t31 * t36 + t32 * t37) - t14 * (t33 * t36 + t34 * t37))
-            - t9 * t78,
-        qd[0] * (qd[0] * (t69 + t37 * t38 - 2.0 * t43) + qd[1] * t70 - t71)
-            + qd[1] * (qd[0] * t70 + qd[1] * t68 - t71)
-            + 0.5
-                * (t11 * (t21 * t36 - t17 * t37) + t12 * (t27 * t36 - t25 * t37)
-                    + t13 * (t32 * t36 - t31 * t37) - t14 * (t34 * t36 - t33 * t37))
-            - t9 * t79 - t10 * t78,
-        0.5
-            * (t11 * (2.0 * (t22 + t23) - 4.0 * t24)
-                + t12 * (2.0 * (t29 - t28) - 4.0 * t30) + 2.0 * t13 * (t15 + t26)
-                - 2.0 * t14 * (t19 - t18)),
-        0.5
-            * (t11
-                * (0.25 * (qd[6] * t61 + 2.0 * t80 - qd[7] * t55 - qd[5] * t65 - t82)
-                    + t83)
-                + t12
-                    * (0.25 * (t84 + t13 * t88 - qd[5] * t61 - 2.0 * t86 - qd[6] * t65)
-                        + 0.5 * t50 * (qd[0] + qd[1]))
-                + t13
-                    * (0.5 * t62 * (qd[0] + qd[1])
-                        + 0.25
-                            * (2.0 * t87 + qd[5] * t55 + t12 * t88 - t90 - qd[7] * t65))
-                - t14
-                    * (t92
-                        + 0.25
-                            * (t91 + t11 * t81 + 2.0 * t89 + qd[6] * t55 + qd[7] * t61)))
-            + t72 * (qd[0] + qd[1]),
-        0.5
-            * (t11
-                * (0.25 * (qd[6] * t63 + t13 * t85 + 2.0 * t86 - t84 - qd[5] * t66)
-                    - 0.5 * t50 * (qd[0] + qd[1]))
-                + t12
-                    * (t83
-                        + 0.25
-                            * (2.0 * t80 - qd[7] * t55 - qd[5] * t63 - t82
-                                - qd[6] * t66))
-                + t13
-                    * (0.25 * (t11 * t85 + 2.0 * t89 + t91 + qd[6] * t55 - qd[7] * t66)
-                        + t92)
-                - t14
-                    * (0.25 * (t90 + t12 * t81 + qd[7] * t63 - qd[5] * t55 - 2.0 * t87)
-                        - 0.5 * t62 * (qd[0] + qd[1]))) + t74 * (qd[0] + qd[1]),
-        0.5
-            * (t11
-                * (2.0 * t58 * (qd[0] + qd[1]) + t87 + 0.25 * qd[6] * t64 - qd[7] * t59
-                    - qd[5] * t52)
-                + t12
-                    * (2.0 * t56 * (qd[0] + qd[1]) + qd[7] * t57 + t89 - qd[6] * t52
-                        - 0.25 * qd[5] * t64)
-                + t13
-                    * (2.0 * t80 + 0.5 * t76 * (qd[0] + qd[1]) + qd[5] * t59
-                        - qd[6] * t57 - t14 * t36 - qd[7] * t52)
-                - t14
-                    * (qd[5] * t57 + qd[6] * t59 + 0.25 * (qd[7] * t64 + 4.0 * t13 * t36)
-                        - 2.0 * t48 * (qd[0] + qd[1]))) + t77 * (qd[0] + qd[1]),
+        t9 * t55 + t10 * t56
+            + qd[0] * (t43 * t55 + t39 * t65 + t41 * t56 + t40 * t62 + t66) + qd[1] * t66
+            + t26 * t39 + t33 * t40,
+        t10 * t55 + qd[0] * (t41 * t55 + t39 * t62 + t67 - t43 * t56 - t40 * t65)
+            + qd[1] * (t67 - t40 * t56 - t39 * t55) + t33 * t39 - t9 * t56 - t26 * t40,
+        2.0 * qd[2] * (t23 - t24) + 2.0 * qd[3] * (t30 + t31)
+            - 2.0 * qd[4] * (t16 + t28),
+        0.5 * t68 * (qd[0] + qd[1])
+            + 0.25
+                * (t34 * t47 + t11 * (2.0 * t70 - t14) + t35 * t49
+                    + t12 * (-2.0 * (0.5 * t58 - q[8] * t56) - t71)
+                    + t36 * (2.0 * q[6] - t52)
+                    + t13 * (t12 - 2.0 * (t72 - q[5] * t56 - 0.5 * t59))
+                    - t37 * (2.0 * q[5] + t53)
+                    - t14 * (t11 + 2.0 * (t73 + 0.5 * t60 + q[6] * t56))),
+        0.5 * t74 * (qd[0] + qd[1])
+            + 0.25
+                * (t11 * (t71 - 2.0 * (q[8] * t56 - 0.5 * t58)) + t35 * t47
+                    + t12 * (2.0 * (t69 + t75) - t14) + t36 * (t53 - 2.0 * q[5])
+                    + t13 * (2.0 * (t73 + 0.5 * t60 + q[6] * t56) - t11) - t34 * t49
+                    - t37 * (2.0 * q[6] + t52)
+                    - t14 * (t12 + 2.0 * (t72 - 0.5 * t59 - q[5] * t56))),
+        0.5 * (t11 * t59 + t12 * t60 + t76 * (qd[0] + qd[1]) - t13 * t61) + t28 * t56
+            + t34 * t50 + t35 * t51
+            + 0.25 * (t36 * (8.0 * t45 + 4.0 * t46) + 4.0 * t13 * (t70 + t75))
+            + t16 * t56 - t20 * t55 - t37 * t48,
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -1510,8 +1458,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 1358,
-    add: 1198,
+    mul: 1311,
+    add: 1159,
     div: 167,
     sqrt: 14,
     sin: 6,
@@ -1581,8 +1529,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 1366,
-    add: 1203,
+    mul: 1319,
+    add: 1164,
     div: 167,
     sqrt: 14,
     sin: 7,

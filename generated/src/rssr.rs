@@ -1048,53 +1048,53 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let t14 = p.yD + t1 - t13;
     let t15 = s_q2 * t5;
     let t16 = s_q2 * t6;
-    let t17 = t7 * t14 - t9 * t12;
-    let t18 = t7 * t13 + t9 * t11 + t17;
-    let t19 = t2 * t9 - s_q2 * t1;
-    let t20 = t7 * t11;
-    let t21 = -t7 * t12 - t9 * t14;
-    let t22 = t21 - t9 * t13;
-    let t23 = t20 + t22;
-    let t24 = t12 * t16 - t14 * t15;
-    let t25 = t24 - t13 * t15 - t11 * t16;
-    let t26 = t2 * t7;
-    let t27 = qd[3] * t26;
-    let t28 = t6 * t11;
-    let t29 = t6 * t12 - t5 * t14;
-    let t30 = t29 - t5 * t13;
-    let t31 = t30 - t28;
-    let t32 = t2 * t6;
-    let t33 = qd[3] * t32;
-    let t34 = t11 * t15;
-    let t35 = -t12 * t15 - t14 * t16;
-    let t36 = t35 - t13 * t16;
-    let t37 = t34 + t36;
+    let t17 = t2 * t9 - s_q2 * t1;
+    let t18 = t7 * t11;
+    let t19 = -t7 * t12 - t9 * t14;
+    let t20 = t19 - t9 * t13;
+    let t21 = t18 + t20;
+    let t22 = t12 * t16 - t14 * t15;
+    let t23 = t22 - t13 * t15 - t11 * t16;
+    let t24 = t2 * t7;
+    let t25 = qd[3] * t24;
+    let t26 = t6 * t11;
+    let t27 = t6 * t12 - t5 * t14;
+    let t28 = t27 - t5 * t13;
+    let t29 = t28 - t26;
+    let t30 = t2 * t6;
+    let t31 = qd[3] * t30;
+    let t32 = t11 * t15;
+    let t33 = -t12 * t15 - t14 * t16;
+    let t34 = t33 - t13 * t16;
+    let t35 = t32 + t34;
+    let t36 = t7 * t14 - t9 * t12;
+    let t37 = t7 * t13 + t9 * t11 + t36;
     let t38 = t2 * t15;
     let t39 = qd[3] * t38;
     let t40 = t9 * t10 + t7 * t8;
     let t41 = t8 * t15 + t10 * t16;
     let t42 = c_q2 * t1 + t2 * t16;
     [
-        qd[0] * (qd[0] * (t22 + 2.0 * t20 - t7 * t11) + qd[1] * t23 + qd[2] * t25 + t27)
-            + qd[1] * (t27 + qd[0] * t23 + qd[1] * (t21 - t40) + qd[2] * t24)
+        qd[0] * (qd[0] * (t20 + 2.0 * t18 - t7 * t11) + qd[1] * t21 + qd[2] * t23 + t25)
+            + qd[1] * (t25 + qd[0] * t21 + qd[1] * (t19 - t40) + qd[2] * t22)
             + qd[2]
-                * (qd[0] * t25 + qd[1] * t24
+                * (qd[0] * t23 + qd[1] * t22
                     + qd[2]
-                        * (t21 + t40 + s_q2 * (t3 + t0)
+                        * (t19 + t40 + s_q2 * (t3 + t0)
                             - 2.0 * p.b * (c_q2 * c_q2 + t15 * t15 + t16 * t16))
                     - qd[3] * t42)
             + qd[3]
-                * (t26 * (qd[0] + qd[1]) - qd[2] * t42 - qd[3] * (s_q2 * t2 + t1 * t9)),
-        qd[0] * (qd[0] * (t30 + t6 * t11 - 2.0 * t28) + qd[1] * t31 - t33)
-            + qd[1] * (qd[0] * t31 + qd[1] * t29 - t33)
-            - qd[3] * (qd[3] * t1 * t5 + t32 * (qd[0] + qd[1])),
-        qd[0] * (qd[0] * (t36 + 2.0 * t34 - t15 * t11) + qd[1] * t37 + qd[2] * t18 + t39)
-            + qd[1] * (t39 + qd[0] * t37 + qd[1] * (t35 - t41) + qd[2] * t17)
+                * (t24 * (qd[0] + qd[1]) - qd[2] * t42 - qd[3] * (s_q2 * t2 + t1 * t9)),
+        qd[0] * (qd[0] * (t28 + t6 * t11 - 2.0 * t26) + qd[1] * t29 - t31)
+            + qd[1] * (qd[0] * t29 + qd[1] * t27 - t31)
+            - qd[3] * (qd[3] * t1 * t5 + t30 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (t34 + 2.0 * t32 - t15 * t11) + qd[1] * t35 + qd[2] * t37 + t39)
+            + qd[1] * (t39 + qd[0] * t35 + qd[1] * (t33 - t41) + qd[2] * t36)
             + qd[2]
-                * (qd[3] * t19 + qd[0] * t18 + qd[1] * t17
-                    + qd[2] * (t35 + 3.0 * (t41 - c_q2 * t0) - c_q2 * t3))
+                * (qd[3] * t17 + qd[0] * t37 + qd[1] * t36
+                    + qd[2] * (t33 + 3.0 * (t41 - c_q2 * t0) - c_q2 * t3))
             + qd[3]
-                * (qd[2] * t19 + qd[3] * (c_q2 * t2 - t1 * t16) + t38 * (qd[0] + qd[1])),
+                * (qd[2] * t17 + qd[3] * (c_q2 * t2 - t1 * t16) + t38 * (qd[0] + qd[1])),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).

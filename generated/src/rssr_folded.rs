@@ -486,24 +486,25 @@ pub fn coriolis_matrix_with(
 ) -> [[Real; NV]; NV] {
     let (s_q1, c_q1) = sin_cos(q[1]);
     let (s_q2, c_q2) = sin_cos(q[2]);
-    let t0 = qd[0] + qd[1];
-    let t1 = s_q2 * c_q2;
-    let t2 = qd[2] * t1;
-    let t3 = c_q1 * s_q2;
-    let t4 = t0 * t1;
-    let t5 = -0.16 * s_q1 * (s_q2 * t4 + c_q2 * c_q2 * c_q2 * t0) - 0.16 * qd[2] * t3;
-    let t6 = 0.00001 * t2
-        + c_q2 * (0.016 * s_q1 * qd[0] - 0.03412333333333333 * s_q2 * qd[2]);
+    let t0 = s_q2 * qd[2];
+    let t1 = c_q2 * t0;
+    let t2 = qd[0] + qd[1];
+    let t3 = s_q2 * t2;
+    let t4 = c_q2 * t3;
+    let t5 = -0.16 * s_q1 * (s_q2 * t4 + c_q2 * c_q2 * c_q2 * t2) - 0.16 * c_q1 * t0;
+    let t6 = 0.00001 * t1 + c_q2 * (0.016 * s_q1 * qd[0] - 0.03412333333333333 * t0);
     [
         [
             0.5 * (0.1 * t5 + t6),
-            0.5 * (0.1 * t5 - 0.034113333333333336 * t2),
-            0.5 * (-0.016 * (t0 * t3 + s_q1 * c_q2 * qd[2]) - 0.034113333333333336 * t4),
+            0.5 * (0.1 * t5 - 0.034113333333333336 * t1),
+            0.5
+                * (-0.016 * (c_q1 * t3 + s_q1 * c_q2 * qd[2])
+                    - 0.034113333333333336 * t4),
             0.0,
         ],
-        [0.5 * t6, -0.017056666666666668 * t2, -0.017056666666666668 * t4, 0.0],
+        [0.5 * t6, -0.017056666666666668 * t1, -0.017056666666666668 * t4, 0.0],
         [
-            0.5 * (0.034113333333333336 * t4 + 0.016 * qd[0] * t3),
+            0.5 * (0.034113333333333336 * t4 + 0.016 * c_q1 * s_q2 * qd[0]),
             0.017056666666666668 * t4,
             0.0,
             0.0,
@@ -830,33 +831,33 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t3 = sin(t1);
     let t4 = c_q2 * t2;
     let t5 = c_q2 * t3;
-    let t6 = -0.1 * c_q0 - 0.32 * t4;
-    let t7 = t6 + 0.05;
-    let t8 = 0.1 * s_q0 + 0.32 * t5;
-    let t9 = 0.2 * s_q3 + 0.3 - t8;
-    let t10 = s_q2 * t2;
-    let t11 = s_q2 * t3;
-    let t12 = t4 * t9 - t5 * t7;
-    let t13 = t2 * t7 + t3 * t9;
-    let t14 = t9 * t10 - t7 * t11;
+    let t6 = s_q2 * t3;
+    let t7 = -0.1 * c_q0 - 0.32 * t4;
+    let t8 = t7 + 0.05;
+    let t9 = 0.1 * s_q0 + 0.32 * t5;
+    let t10 = 0.2 * s_q3 + 0.3 - t9;
+    let t11 = s_q2 * t2;
+    let t12 = t4 * t10 - t5 * t8;
+    let t13 = t2 * t8 + t3 * t10;
+    let t14 = t10 * t11 - t6 * t8;
     [
         [
-            t4 * t8 + t5 * t6 + t12,
+            t4 * t9 + t5 * t7 + t12,
             t12,
-            0.32 * (t4 * t10 + t5 * t11 - s_q2 * c_q2) - c_q2 * t0 - t7 * t10 - t9 * t11,
+            0.32 * (t4 * t11 + t5 * t6 - s_q2 * c_q2) - c_q2 * t0 - t8 * t11 - t6 * t10,
             0.2 * (c_q3 * t5 - s_q2 * s_q3),
         ],
         [
-            t2 * t6 - t13 - t3 * t8,
+            t2 * t7 - t13 - t3 * t9,
             -0.32 * (t3 * t5 + t2 * t4) - t13,
             0.0,
             0.2 * (c_q3 * t2),
         ],
         [
-            t8 * t10 + t6 * t11 + t14,
+            t9 * t11 + t6 * t7 + t14,
             t14,
-            t4 * t7 + t5 * t9 + 0.32 * (c_q2 * c_q2 + t10 * t10 + t11 * t11) - s_q2 * t0,
-            0.2 * (c_q2 * s_q3 + c_q3 * t11),
+            t4 * t8 + t5 * t10 + 0.32 * (c_q2 * c_q2 + t11 * t11 + t6 * t6) - s_q2 * t0,
+            0.2 * (c_q2 * s_q3 + c_q3 * t6),
         ],
     ]
 }
@@ -893,66 +894,65 @@ pub fn constraint_bias_with(
     let t3 = sin(t1);
     let t4 = c_q2 * t2;
     let t5 = c_q2 * t3;
-    let t6 = -0.1 * c_q0 - 0.32 * t4;
-    let t7 = t6 + 0.05;
-    let t8 = 0.1 * s_q0 + 0.32 * t5;
-    let t9 = 0.2 * s_q3 + 0.3 - t8;
-    let t10 = s_q2 * t2;
-    let t11 = s_q2 * t3;
-    let t12 = t4 * t9 - t5 * t7;
-    let t13 = t4 * t8 + t5 * t6 + t12;
-    let t14 = 0.2 * (c_q3 * t5 - s_q2 * s_q3);
-    let t15 = t4 * t6;
-    let t16 = -t4 * t7 - t5 * t9;
-    let t17 = t16 - t5 * t8;
-    let t18 = t15 + t17;
-    let t19 = t7 * t11 - t9 * t10;
-    let t20 = t19 - t8 * t10 - t6 * t11;
-    let t21 = c_q3 * t4;
-    let t22 = qd[3] * t21;
-    let t23 = t3 * t6;
-    let t24 = t3 * t7 - t2 * t9;
-    let t25 = t24 - t2 * t8;
-    let t26 = t25 - t23;
-    let t27 = c_q3 * t3;
-    let t28 = -0.2 * qd[3] * t27;
-    let t29 = t6 * t10;
-    let t30 = -t7 * t10 - t9 * t11;
-    let t31 = t30 - t8 * t11;
-    let t32 = t29 + t31;
-    let t33 = c_q3 * t10;
+    let t6 = s_q2 * t3;
+    let t7 = -0.1 * c_q0 - 0.32 * t4;
+    let t8 = t7 + 0.05;
+    let t9 = 0.1 * s_q0 + 0.32 * t5;
+    let t10 = 0.2 * s_q3 + 0.3 - t9;
+    let t11 = s_q2 * t2;
+    let t12 = 0.2 * (c_q3 * t5 - s_q2 * s_q3);
+    let t13 = t4 * t7;
+    let t14 = -t4 * t8 - t5 * t10;
+    let t15 = t14 - t5 * t9;
+    let t16 = t13 + t15;
+    let t17 = t6 * t8 - t10 * t11;
+    let t18 = t17 - t9 * t11 - t6 * t7;
+    let t19 = c_q3 * t4;
+    let t20 = qd[3] * t19;
+    let t21 = t3 * t7;
+    let t22 = t3 * t8 - t2 * t10;
+    let t23 = t22 - t2 * t9;
+    let t24 = t23 - t21;
+    let t25 = c_q3 * t3;
+    let t26 = -0.2 * qd[3] * t25;
+    let t27 = t7 * t11;
+    let t28 = -t8 * t11 - t6 * t10;
+    let t29 = t28 - t6 * t9;
+    let t30 = t27 + t29;
+    let t31 = t4 * t10 - t5 * t8;
+    let t32 = t4 * t9 + t5 * t7 + t31;
+    let t33 = c_q3 * t11;
     let t34 = qd[3] * t33;
     let t35 = 0.32 * (t5 * t5 + t4 * t4);
-    let t36 = t4 * t10 + t5 * t11;
-    let t37 = -0.2 * (c_q2 * s_q3 + c_q3 * t11);
+    let t36 = t4 * t11 + t5 * t6;
+    let t37 = -0.2 * (c_q2 * s_q3 + c_q3 * t6);
     [
         qd[0]
-            * (qd[0] * (t17 + 2.0 * t15 - t4 * t6) + qd[1] * t18 + qd[2] * t20
-                + 0.2 * t22)
-            + qd[1] * (0.2 * t22 + qd[0] * t18 + qd[1] * (t16 - t35) + qd[2] * t19)
+            * (qd[0] * (t15 + 2.0 * t13 - t4 * t7) + qd[1] * t16 + qd[2] * t18
+                + 0.2 * t20)
+            + qd[1] * (0.2 * t20 + qd[0] * t16 + qd[1] * (t14 - t35) + qd[2] * t17)
             + qd[2]
-                * (qd[0] * t20 + qd[1] * t19
+                * (qd[0] * t18 + qd[1] * t17
                     + qd[2]
-                        * (t16 + t35 + s_q2 * (t0 + 0.32 * s_q2)
-                            - 0.64 * (c_q2 * c_q2 + t10 * t10 + t11 * t11))
-                    + qd[3] * t37)
+                        * (t14 + t35 + s_q2 * (t0 + 0.32 * s_q2)
+                            - 0.64 * (c_q2 * c_q2 + t11 * t11 + t6 * t6)) + qd[3] * t37)
             + qd[3]
-                * (0.2 * t21 * (qd[0] + qd[1]) + qd[2] * t37
+                * (0.2 * t19 * (qd[0] + qd[1]) + qd[2] * t37
                     - 0.2 * qd[3] * (s_q2 * c_q3 + s_q3 * t5)),
-        qd[0] * (qd[0] * (t25 + t3 * t6 - 2.0 * t23) + qd[1] * t26 + t28)
-            + qd[1] * (t28 + qd[0] * t26 + qd[1] * t24)
-            - 0.2 * qd[3] * (s_q3 * qd[3] * t2 + t27 * (qd[0] + qd[1])),
+        qd[0] * (qd[0] * (t23 + t3 * t7 - 2.0 * t21) + qd[1] * t24 + t26)
+            + qd[1] * (t26 + qd[0] * t24 + qd[1] * t22)
+            - 0.2 * qd[3] * (s_q3 * qd[3] * t2 + t25 * (qd[0] + qd[1])),
         qd[0]
-            * (qd[0] * (t31 + 2.0 * t29 - t10 * t6) + qd[1] * t32 + qd[2] * t13
+            * (qd[0] * (t29 + 2.0 * t27 - t11 * t7) + qd[1] * t30 + qd[2] * t32
                 + 0.2 * t34)
             + qd[1]
-                * (0.2 * t34 + qd[0] * t32 + qd[1] * (t30 - 0.32 * t36) + qd[2] * t12)
+                * (0.2 * t34 + qd[0] * t30 + qd[1] * (t28 - 0.32 * t36) + qd[2] * t31)
             + qd[2]
-                * (qd[3] * t14 + qd[0] * t13 + qd[1] * t12
-                    + qd[2] * (t30 + 0.96 * (t36 - s_q2 * c_q2) - c_q2 * t0))
+                * (qd[3] * t12 + qd[0] * t32 + qd[1] * t31
+                    + qd[2] * (t28 + 0.96 * (t36 - s_q2 * c_q2) - c_q2 * t0))
             + qd[3]
-                * (0.2 * t33 * (qd[0] + qd[1]) + qd[2] * t14
-                    + 0.2 * qd[3] * (c_q2 * c_q3 - s_q3 * t11)),
+                * (0.2 * t33 * (qd[0] + qd[1]) + qd[2] * t12
+                    + 0.2 * qd[3] * (c_q2 * c_q3 - s_q3 * t6)),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).

@@ -870,17 +870,17 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [p.a * c_q0, p.a * s_q0, 0.0],
         },
         Pose {
@@ -888,7 +888,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [p.d, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
             position: [p.d + p.ex * c_q2 - p.ey * s_q2, p.ex * s_q2 + p.ey * c_q2, 0.0],
         },
         Pose {
@@ -1108,15 +1108,15 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     let t6 = p.d + p.c * c_q2 - p.a * c_q0 - p.b * t1;
-    let t7 = p.c * s_q2 - p.a * s_q0 - p.b * t4;
+    let t7 = p.c * s_q2 - p.a * s_q0 - p.b * t2;
     let t8 = p.yO3 + p.h * s_q4 - p.ex * s_q2 - p.ey * c_q2 - p.f * t5;
-    let t9 = p.ey * s_q2 + p.h * c_q4 + d.k45 - p.ex * c_q2 - p.f * t3;
-    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6, t5 * t8 + t3 * t9, t3 * t8 - t5 * t9]
+    let t9 = p.ey * s_q2 + p.h * c_q4 + d.k45 - p.ex * c_q2 - p.f * t4;
+    [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6, t5 * t8 + t4 * t9, t4 * t8 - t5 * t9]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -1225,62 +1225,64 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = p.b * t4;
-    let t7 = p.f * t5;
-    let t8 = p.b * t1;
-    let t9 = -p.a * c_q0 - t8;
-    let t10 = p.d + p.c * c_q2 + t9;
-    let t11 = p.a * s_q0 + t6;
-    let t12 = p.c * s_q2 - t11;
-    let t13 = p.f * t3;
-    let t14 = t7 + p.ex * s_q2 + p.ey * c_q2;
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
+    let t6 = p.b * t1;
+    let t7 = p.b * t2;
+    let t8 = -p.a * c_q0 - t6;
+    let t9 = p.d + p.c * c_q2 + t8;
+    let t10 = p.a * s_q0 + t7;
+    let t11 = p.c * s_q2 - t10;
+    let t12 = p.f * t4;
+    let t13 = p.f * t5;
+    let t14 = t13 + p.ex * s_q2 + p.ey * c_q2;
     let t15 = p.yO3 + p.h * s_q4 - t14;
-    let t16 = t4 * t9;
-    let t17 = t1 * t9;
-    let t18 = -t1 * t10 - t4 * t12;
-    let t19 = t18 - t4 * t11;
-    let t20 = t17 + t19;
-    let t21 = t0 - q[2];
-    let (t22, t23) = sin_cos(t21);
-    let t24 = p.ey * s_q2 - p.ex * c_q2 - t13;
-    let t25 = t5 * t24;
-    let t26 = t3 * t24;
-    let t27 = t2 - q[4];
-    let (t28, t29) = sin_cos(t27);
-    let t30 = p.c * t23;
-    let t31 = qd[2] * t30;
-    let t32 = p.h * t29;
-    let t33 = qd[4] * t32;
-    let t34 = t4 * t10 - t1 * t12;
-    let t35 = t34 - t1 * t11;
-    let t36 = t35 - t16;
-    let t37 = p.c * t22;
-    let t38 = qd[2] * t37;
-    let t39 = p.h * t28;
+    let t16 = t1 * t8;
+    let t17 = t0 - q[2];
+    let t18 = cos(t17);
+    let t19 = p.ey * s_q2 - p.ex * c_q2 - t12;
+    let t20 = t4 * t19;
+    let t21 = p.c * t18;
+    let t22 = qd[2] * t21;
+    let t23 = t3 - q[4];
+    let t24 = cos(t23);
+    let t25 = p.h * t24;
+    let t26 = qd[4] * t25;
+    let t27 = -t1 * t9 - t2 * t11;
+    let t28 = t27 - t2 * t10;
+    let t29 = t16 + t28;
+    let t30 = t2 * t8;
+    let t31 = t2 * t9 - t1 * t11;
+    let t32 = t31 - t1 * t10;
+    let t33 = t32 - t30;
+    let t34 = sin(t17);
+    let t35 = p.c * t34;
+    let t36 = qd[2] * t35;
+    let t37 = t5 * t19;
+    let t38 = sin(t23);
+    let t39 = p.h * t38;
     let t40 = qd[4] * t39;
-    let t41 = p.h * c_q4 + t24 + d.k45;
-    let t42 = -t5 * t15 - t3 * t41;
+    let t41 = p.h * c_q4 + t19 + d.k45;
+    let t42 = -t5 * t15 - t4 * t41;
     let t43 = t42 - t5 * t14;
-    let t44 = t26 + t43;
-    let t45 = t5 * t41 - t3 * t15;
-    let t46 = t45 - t3 * t14;
-    let t47 = t46 - t25;
+    let t44 = t20 + t43;
+    let t45 = t5 * t41 - t4 * t15;
+    let t46 = t45 - t4 * t14;
+    let t47 = t46 - t37;
     [
-        qd[0] * (t31 + qd[0] * (2.0 * t17 + t19 - t1 * t9) + qd[1] * t20)
-            + qd[1] * (t31 + qd[0] * t20 + qd[1] * (t18 - t4 * t6 - t1 * t8))
-            + qd[2] * (t30 * (qd[0] + qd[1]) - t31),
-        qd[0] * (qd[0] * (t35 + t4 * t9 - 2.0 * t16) + qd[1] * t36 - t38)
-            + qd[1] * (qd[0] * t36 + qd[1] * t34 - t38)
-            + qd[2] * (t38 - t37 * (qd[0] + qd[1])),
-        qd[4] * (t32 * (qd[2] + qd[3]) - t33)
-            + qd[2] * (t33 + qd[2] * (2.0 * t26 + t43 - t3 * t24) + qd[3] * t44)
-            + qd[3] * (t33 + qd[2] * t44 + qd[3] * (t42 - t5 * t7 - t3 * t13)),
+        qd[0] * (t22 + qd[0] * (2.0 * t16 + t28 - t1 * t8) + qd[1] * t29)
+            + qd[1] * (t22 + qd[0] * t29 + qd[1] * (t27 - t2 * t7 - t1 * t6))
+            + qd[2] * (t21 * (qd[0] + qd[1]) - t22),
+        qd[0] * (qd[0] * (t32 + t2 * t8 - 2.0 * t30) + qd[1] * t33 - t36)
+            + qd[1] * (qd[0] * t33 + qd[1] * t31 - t36)
+            + qd[2] * (t36 - t35 * (qd[0] + qd[1])),
+        qd[4] * (t25 * (qd[2] + qd[3]) - t26)
+            + qd[2] * (t26 + qd[2] * (2.0 * t20 + t43 - t4 * t19) + qd[3] * t44)
+            + qd[3] * (t26 + qd[2] * t44 + qd[3] * (t42 - t5 * t13 - t4 * t12)),
         qd[4] * (t40 - t39 * (qd[2] + qd[3]))
-            + qd[2] * (qd[2] * (t46 + t5 * t24 - 2.0 * t25) + qd[3] * t47 - t40)
+            + qd[2] * (qd[2] * (t46 + t5 * t19 - 2.0 * t37) + qd[3] * t47 - t40)
             + qd[3] * (qd[2] * t47 + qd[3] * t45 - t40),
     ]
 }
@@ -1316,22 +1318,22 @@ pub fn reactions_of_multipliers_with(
 ) -> [[Real; 6]; N_CUT] {
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         [
-            lambda[0] * t1 - lambda[1] * t4,
-            lambda[0] * t4 + lambda[1] * t1,
+            lambda[0] * t1 - lambda[1] * t2,
+            lambda[0] * t2 + lambda[1] * t1,
             0.0,
             0.0,
             0.0,
             0.0,
         ],
         [
-            lambda[2] * t3 - lambda[3] * t5,
-            lambda[2] * t5 + lambda[3] * t3,
+            lambda[2] * t4 - lambda[3] * t5,
+            lambda[2] * t5 + lambda[3] * t4,
             0.0,
             0.0,
             0.0,

@@ -48,10 +48,10 @@
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `constraints` | 18 | 17 | 0 | 0 | 5 | 5 |
 //! | `constraint_jacobian` | 32 | 29 | 0 | 0 | 7 | 7 |
-//! | `constraint_bias` | 84 | 71 | 0 | 0 | 7 | 7 |
+//! | `constraint_bias` | 106 | 81 | 0 | 0 | 5 | 5 |
 //! | `reactions_of_multipliers` | 8 | 6 | 0 | 0 | 2 | 2 |
-//! | `constrained_forward_dynamics` | 417 | 374 | 74 | 9 | 18 | 19 |
-//! | `cut_joint_reactions` | 425 | 380 | 74 | 9 | 20 | 21 |
+//! | `constrained_forward_dynamics` | 439 | 384 | 74 | 9 | 16 | 17 |
+//! | `cut_joint_reactions` | 447 | 390 | 74 | 9 | 18 | 19 |
 //! | `dependent_velocities` | 138 | 135 | 14 | 4 | 7 | 7 |
 //! | `constrained_inverse_dynamics` | 171 | 158 | 14 | 4 | 11 | 12 |
 
@@ -592,17 +592,17 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         Pose {
             rotation: [[c_q0, -s_q0, 0.0], [s_q0, c_q0, 0.0], [0.0, 0.0, 1.0]],
             position: [0.0, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t1, -t4, 0.0], [t4, t1, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t1, -t2, 0.0], [t2, t1, 0.0], [0.0, 0.0, 1.0]],
             position: [0.2 * c_q0, 0.2 * s_q0, 0.0],
         },
         Pose {
@@ -610,7 +610,7 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
             position: [0.7, 0.0, 0.0],
         },
         Pose {
-            rotation: [[t3, -t5, 0.0], [t5, t3, 0.0], [0.0, 0.0, 1.0]],
+            rotation: [[t4, -t5, 0.0], [t5, t4, 0.0], [0.0, 0.0, 1.0]],
             position: [0.3 * s_q2 + 0.7, -0.3 * c_q2, 0.0],
         },
         Pose {
@@ -823,15 +823,15 @@ pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     let t6 = 0.5 * c_q2 + 0.7 - 0.2 * c_q0 - 0.6 * t1;
-    let t7 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t4;
-    let t8 = 0.3 * (c_q4 - s_q2) + 0.7 - 0.5 * t3;
+    let t7 = 0.5 * s_q2 - 0.2 * s_q0 - 0.6 * t2;
+    let t8 = 0.3 * (c_q4 - s_q2) + 0.7 - 0.5 * t4;
     let t9 = 0.3 * (c_q2 + s_q4) + 0.5 - 0.5 * t5;
-    [t1 * t6 + t4 * t7, t1 * t7 - t4 * t6, t3 * t8 + t5 * t9, t3 * t9 - t5 * t8]
+    [t1 * t6 + t2 * t7, t1 * t7 - t2 * t6, t4 * t8 + t5 * t9, t4 * t9 - t5 * t8]
 }
 /// Operation count of [`constraint_jacobian_with`] (and of [`constraint_jacobian`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_JACOBIAN: OpCount = OpCount {
@@ -860,41 +860,43 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     let t6 = -0.2 * c_q0 - 0.6 * t1;
     let t7 = 0.5 * c_q2 + t6 + 0.7;
-    let t8 = 0.2 * s_q0 + 0.6 * t4;
+    let t8 = 0.2 * s_q0 + 0.6 * t2;
     let t9 = 0.5 * s_q2 - t8;
-    let t10 = t1 * t9 - t4 * t7;
-    let t11 = -0.3 * s_q2 - 0.5 * t3;
-    let t12 = 0.3 * c_q4 + t11 + 0.7;
-    let t13 = 0.5 * t5 - 0.3 * c_q2;
-    let t14 = 0.3 * s_q4 + 0.5 - t13;
-    let t15 = t3 * t14 - t5 * t12;
-    let t16 = t1 * t7 + t4 * t9;
-    let t17 = t0 - q[2];
-    let (t18, t19) = sin_cos(t17);
-    let t20 = t3 * t12 + t5 * t14;
-    let t21 = t2 - q[4];
-    let (t22, t23) = sin_cos(t21);
+    let t10 = -0.3 * s_q2 - 0.5 * t4;
+    let t11 = 0.3 * c_q4 + t10 + 0.7;
+    let t12 = 0.5 * t5 - 0.3 * c_q2;
+    let t13 = 0.3 * s_q4 + 0.5 - t12;
+    let t14 = t0 - q[2];
+    let t15 = cos(t14);
+    let t16 = t3 - q[4];
+    let t17 = cos(t16);
+    let t18 = sin(t14);
+    let t19 = t1 * t7 + t2 * t9;
+    let t20 = sin(t16);
+    let t21 = t4 * t11 + t5 * t13;
+    let t22 = t1 * t9 - t2 * t7;
+    let t23 = t4 * t13 - t5 * t11;
     [
-        [t10 + t1 * t8 + t4 * t6, t10, 0.5 * t18, 0.0, 0.0],
-        [t1 * t6 - t16 - t4 * t8, -0.6 - t16, 0.5 * t19, 0.0, 0.0],
-        [0.0, 0.0, t15 + t3 * t13 + t5 * t11, t15, 0.3 * t22],
-        [0.0, 0.0, t3 * t11 - t20 - t5 * t13, -0.5 - t20, 0.3 * t23],
+        [t1 * t8 + t2 * t6 + t22, t22, 0.5 * t18, 0.0, 0.0],
+        [t1 * t6 - t19 - t2 * t8, -0.6 - t19, 0.5 * t15, 0.0, 0.0],
+        [0.0, 0.0, t4 * t12 + t5 * t10 + t23, t23, 0.3 * t20],
+        [0.0, 0.0, t4 * t10 - t21 - t5 * t12, -0.5 - t21, 0.3 * t17],
     ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
-    mul: 84,
-    add: 71,
+    mul: 106,
+    add: 81,
     div: 0,
     sqrt: 0,
-    sin: 7,
-    cos: 7,
+    sin: 5,
+    cos: 5,
     exp: 0,
 };
 ///J̇ q̇, so that the accelerations of a closed mechanism satisfy J q̈ + J̇ q̇ = 0.
@@ -914,57 +916,54 @@ pub fn constraint_bias_with(
     let (s_q0, c_q0) = sin_cos(q[0]);
     let (s_q2, c_q2) = sin_cos(q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
-    let t0 = q[0] + q[1];
-    let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
-    let t6 = -0.2 * c_q0 - 0.6 * t1;
-    let t7 = 0.5 * c_q2 + t6 + 0.7;
-    let t8 = 0.2 * s_q0 + 0.6 * t4;
-    let t9 = 0.5 * s_q2 - t8;
-    let t10 = -0.3 * s_q2 - 0.5 * t3;
-    let t11 = 0.3 * c_q4 + t10 + 0.7;
-    let t12 = 0.5 * t5 - 0.3 * c_q2;
-    let t13 = 0.3 * s_q4 + 0.5 - t12;
-    let t14 = t4 * t6;
-    let t15 = t1 * t6;
-    let t16 = -t1 * t7 - t4 * t9;
-    let t17 = t16 - t4 * t8;
-    let t18 = t15 + t17;
-    let t19 = t0 - q[2];
-    let (t20, t21) = sin_cos(t19);
-    let t22 = t5 * t10;
-    let t23 = t3 * t10;
-    let t24 = -t3 * t11 - t5 * t13;
-    let t25 = t24 - t5 * t12;
-    let t26 = t23 + t25;
-    let t27 = t2 - q[4];
-    let (t28, t29) = sin_cos(t27);
-    let t30 = qd[2] * t21;
-    let t31 = qd[4] * t29;
-    let t32 = t4 * t7 - t1 * t9;
-    let t33 = t32 - t1 * t8;
-    let t34 = t33 - t14;
-    let t35 = qd[2] * t20;
-    let t36 = t5 * t11 - t3 * t13;
-    let t37 = t36 - t3 * t12;
-    let t38 = t37 - t22;
-    let t39 = qd[4] * t28;
+    let t0 = c_q0 * qd[0];
+    let t1 = s_q2 * qd[2];
+    let t2 = c_q2 * qd[2];
+    let t3 = s_q4 * qd[4];
+    let t4 = c_q4 * qd[4];
+    let t5 = q[0] + q[1];
+    let t6 = cos(t5);
+    let t7 = sin(t5);
+    let t8 = q[2] + q[3];
+    let t9 = cos(t8);
+    let t10 = sin(t8);
+    let t11 = -0.2 * c_q0 - 0.6 * t6;
+    let t12 = 0.5 * c_q2 + t11 + 0.7;
+    let t13 = 0.2 * s_q0 + 0.6 * t7;
+    let t14 = 0.5 * s_q2 - t13;
+    let t15 = -0.3 * s_q2 - 0.5 * t9;
+    let t16 = 0.3 * c_q4 + t15 + 0.7;
+    let t17 = 0.5 * t10 - 0.3 * c_q2;
+    let t18 = 0.3 * s_q4 + 0.5 - t17;
+    let t19 = t6 * (qd[1] + qd[0]);
+    let t20 = t7 * (qd[0] + qd[1]);
+    let t21 = -t20;
+    let t22 = 0.2 * s_q0 * qd[0] - 0.6 * t21;
+    let t23 = t22 - 0.5 * t1;
+    let t24 = 0.5 * t2 - 0.2 * t0 - 0.6 * t19;
+    let t25 = 0.2 * t0 + 0.6 * t19;
+    let t26 = t14 * t21 + t6 * t24 - t12 * t19 - t7 * t23;
+    let t27 = t12 * t20 - t14 * t19 - t6 * t23 - t7 * t24;
+    let t28 = t9 * (qd[3] + qd[2]);
+    let t29 = t10 * (qd[2] + qd[3]);
+    let t30 = -t29;
+    let t31 = -0.3 * t2 - 0.5 * t30;
+    let t32 = t31 - 0.3 * t3;
+    let t33 = 0.3 * (t4 - t1) - 0.5 * t28;
+    let t34 = 0.3 * t1 + 0.5 * t28;
+    let t35 = t18 * t30 + t9 * t33 - t16 * t28 - t10 * t32;
+    let t36 = t16 * t29 - t18 * t28 - t9 * t32 - t10 * t33;
     [
-        qd[0] * (0.5 * t30 + qd[0] * (2.0 * t15 + t17 - t1 * t6) + qd[1] * t18)
-            + qd[1] * (0.5 * t30 + qd[0] * t18 + qd[1] * (t16 - 0.6))
-            + 0.5 * qd[2] * (t21 * (qd[0] + qd[1]) - t30),
-        qd[0] * (qd[0] * (t33 + t4 * t6 - 2.0 * t14) + qd[1] * t34 - 0.5 * t35)
-            + qd[1] * (qd[0] * t34 + qd[1] * t32 - 0.5 * t35)
-            + 0.5 * qd[2] * (t35 - t20 * (qd[0] + qd[1])),
-        qd[2] * (0.3 * t31 + qd[2] * (2.0 * t23 + t25 - t3 * t10) + qd[3] * t26)
-            + qd[3] * (0.3 * t31 + qd[2] * t26 + qd[3] * (t24 - 0.5))
-            + 0.3 * qd[4] * (t29 * (qd[2] + qd[3]) - t31),
-        qd[2] * (qd[2] * (t37 + t5 * t10 - 2.0 * t22) + qd[3] * t38 - 0.3 * t39)
-            + qd[3] * (qd[2] * t38 + qd[3] * t36 - 0.3 * t39)
-            + 0.3 * qd[4] * (t39 - t28 * (qd[2] + qd[3])),
+        qd[0] * (t13 * t21 + t6 * t25 + t11 * t19 + t7 * t22 + t26) + qd[1] * t26
+            + 0.5 * qd[2] * (c_q2 * t19 - t1 * t7 - s_q2 * t21 - t2 * t6),
+        qd[0] * (t11 * t21 + t6 * t22 + t27 - t13 * t19 - t7 * t25)
+            + qd[1] * (t27 - 1.2 * (t7 * t19 + t6 * t21))
+            + 0.5 * qd[2] * (c_q2 * t21 + t2 * t7 + s_q2 * t19 - t1 * t6),
+        qd[2] * (t17 * t30 + t9 * t34 + t15 * t28 + t10 * t31 + t35) + qd[3] * t35
+            + 0.3 * qd[4] * (c_q4 * t28 - t3 * t10 - s_q4 * t30 - t4 * t9),
+        qd[2] * (t15 * t30 + t9 * t31 + t36 - t17 * t28 - t10 * t34)
+            + qd[3] * (t36 - t10 * t28 - t9 * t30)
+            + 0.3 * qd[4] * (c_q4 * t30 + t4 * t10 + s_q4 * t28 - t3 * t9),
     ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
@@ -999,22 +998,22 @@ pub fn reactions_of_multipliers_with(
 ) -> [[Real; 6]; N_CUT] {
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
-    let t2 = q[2] + q[3];
-    let t3 = cos(t2);
-    let t4 = sin(t0);
-    let t5 = sin(t2);
+    let t2 = sin(t0);
+    let t3 = q[2] + q[3];
+    let t4 = cos(t3);
+    let t5 = sin(t3);
     [
         [
-            lambda[0] * t1 - lambda[1] * t4,
-            lambda[0] * t4 + lambda[1] * t1,
+            lambda[0] * t1 - lambda[1] * t2,
+            lambda[0] * t2 + lambda[1] * t1,
             0.0,
             0.0,
             0.0,
             0.0,
         ],
         [
-            lambda[2] * t3 - lambda[3] * t5,
-            lambda[2] * t5 + lambda[3] * t3,
+            lambda[2] * t4 - lambda[3] * t5,
+            lambda[2] * t5 + lambda[3] * t4,
             0.0,
             0.0,
             0.0,
@@ -1156,12 +1155,12 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 417,
-    add: 374,
+    mul: 439,
+    add: 384,
     div: 74,
     sqrt: 9,
-    sin: 18,
-    cos: 19,
+    sin: 16,
+    cos: 17,
     exp: 0,
 };
 /// The accelerations q̈ and multipliers λ of the closed mechanism:
@@ -1227,12 +1226,12 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 425,
-    add: 380,
+    mul: 447,
+    add: 390,
     div: 74,
     sqrt: 9,
-    sin: 20,
-    cos: 21,
+    sin: 18,
+    cos: 19,
     exp: 0,
 };
 /// For every cut joint (order of `CUT_JOINTS`), the force (first

@@ -320,7 +320,7 @@ pub(crate) fn with_angle_sums(pool: &mut Pool, costs: &mut Costs, outputs: &[Id]
 /// A candidate equal to an earlier one is not costed again, a single
 /// distinct candidate not at all, and a hopeless one not lowered: costing
 /// lowers the whole program, the most expensive step of generation.
-fn cheapest<const N: usize>(
+pub(crate) fn cheapest<const N: usize>(
     pool: &mut Pool,
     costs: &mut Costs,
     candidates: [Vec<Id>; N],

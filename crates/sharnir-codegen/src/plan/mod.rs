@@ -210,6 +210,18 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     let mut mass_matrix = mass_matrix;
     let chosen_terms = dynamics.terms.clone();
     let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed)?;
+    if let Some(closed) = &mechanism.loops {
+        // `J̇ q̇` summed per coordinate or by one walk, each with its angle
+        // sums where they pay: whichever is cheaper.
+        let walked = closed.closure.bias_by_one_walk.clone();
+        if let Some(bias) = specs.iter_mut().find(|f| f.name == "constraint_bias") {
+            let pool = &mut mechanism.pool;
+            let summed = std::mem::take(&mut bias.outputs);
+            let summed = choice::with_angle_sums(pool, &mut costs, &summed);
+            let walked = choice::with_angle_sums(pool, &mut costs, &walked);
+            bias.outputs = choice::cheapest(pool, &mut costs, [summed, walked]);
+        }
+    }
     for function in &mut specs {
         function.outputs =
             choice::with_angle_sums(&mut mechanism.pool, &mut costs, &function.outputs);

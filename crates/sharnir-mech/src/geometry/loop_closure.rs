@@ -44,7 +44,7 @@ use crate::model::inputs::Input;
 use crate::model::loops::{ConstraintRow, LoopClosure};
 use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
 use crate::model::Mechanism;
-use sharnir_cas::{Coeff, Id, Pool};
+use sharnir_cas::{Coeff, Derivative, Id, Pool};
 use sharnir_spec::JointKind;
 use std::fmt;
 
@@ -137,11 +137,14 @@ pub fn loop_closure(mechanism: &mut Mechanism) -> Result<LoopClosure, Unclosable
         .map(|&row| velocities.iter().map(|&v| pool.diff(row, v)).collect())
         .collect();
     let bias = pool.along_motion(&rate_of_change, &positions, &rates);
+    let bias_by_one_walk = Derivative::new(positions.iter().copied().zip(rates.iter().copied()))
+        .of_all(pool, &rate_of_change);
     Ok(LoopClosure {
         rows,
         constraints,
         jacobian,
         bias,
+        bias_by_one_walk,
         parent_rotations,
     })
 }

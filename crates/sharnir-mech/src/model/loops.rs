@@ -34,8 +34,14 @@ pub struct LoopClosure {
     pub constraints: Vec<Id>,
     /// `J`, `rows × NV`.
     pub jacobian: Vec<Vec<Id>>,
-    /// `J̇ q̇`, one per row.
+    /// `J̇ q̇`, one per row, each coordinate's contribution summed apart
+    /// ([`sharnir_cas::Pool::along_motion`]).
     pub bias: Vec<Id>,
+    /// The same `J̇ q̇` by one derivative walk with every coordinate moving
+    /// ([`sharnir_cas::Derivative`]): equal values, another expression,
+    /// which lowers to far less code for some mechanisms (a delta robot's
+    /// half) and to more for others; the plan keeps the cheaper.
+    pub bias_by_one_walk: Vec<Id>,
     /// The orientation of every cut joint's parent side in the ground frame,
     /// which turns reactions into ground axes.
     pub parent_rotations: Vec<Mat3>,
