@@ -108,7 +108,37 @@ impl Derivative {
     }
 }
 
+/// How [`Pool::along_motion_by`] sums the moving symbols' contributions:
+/// the values are equal, the expressions differ, and which lowers to
+/// cheaper code depends on the mechanism, so a caller may derive both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Summation {
+    /// Each symbol's partial derivative apart, times its rate
+    /// ([`Pool::along_motion`]).
+    PerSymbol,
+    /// One [`Derivative`] walk with every symbol moving.
+    OneWalk,
+}
+
 impl Pool {
+    /// [`Pool::along_motion`] or one [`Derivative`] walk, as `summation`
+    /// says.
+    pub fn along_motion_by(
+        &mut self,
+        es: &[Id],
+        positions: &[Id],
+        rates: &[Id],
+        summation: Summation,
+    ) -> Vec<Id> {
+        match summation {
+            Summation::PerSymbol => self.along_motion(es, positions, rates),
+            Summation::OneWalk => {
+                Derivative::new(positions.iter().copied().zip(rates.iter().copied()))
+                    .of_all(self, es)
+            }
+        }
+    }
+
     /// `Σᵢ ∂e/∂sᵢ · ṡᵢ` for every `e` of `es`, with `positions` the moving
     /// symbols `sᵢ` and `rates` their rates `ṡᵢ` (paired in order): the
     /// rate of change along the motion with everything else held.

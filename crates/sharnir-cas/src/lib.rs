@@ -45,7 +45,7 @@ pub mod symbol;
 pub mod trig;
 
 pub use coeff::Coeff;
-pub use derivative::Derivative;
+pub use derivative::{Derivative, Summation};
 pub use eval::{Children, UnboundSymbol};
 pub use hoist::{hoist_constants, Hoisted};
 pub use pool::{Id, Node, Pool};

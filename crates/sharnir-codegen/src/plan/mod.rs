@@ -29,7 +29,8 @@ use crate::module::{Argument, Shape};
 use crate::module::{Facts, FunctionSpec, GeneratedModule, LoopFacts};
 use choice::{Dynamics, DynamicsProvenance};
 use provenance::{Provenance, Selection};
-use sharnir_cas::{hoist_constants, Id, Pool, Program};
+use sharnir_cas::{hoist_constants, Id, Pool, Program, Summation};
+use sharnir_mech::formalisms::coriolis;
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 
 /// What the caller asks of a plan beyond what the spec says: a formalism
@@ -187,6 +188,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     let mut costs = cost::Costs::default();
     let (inverse_dynamics, terms) = choice::newton_euler(mechanism, &mut costs);
     let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias);
+    let newton_euler_bias = terms.bias.clone();
     let dynamics = match options.method {
         Some(method) => Dynamics::derive(mechanism, &mut costs, method, inverse_dynamics, terms)?,
         None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms)?,
@@ -245,6 +247,23 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
                 candidate,
             );
         }
+    }
+    // The Coriolis matrix of spherical and free joints with its time
+    // derivatives by one walk, derived last so that nothing above is
+    // numbered otherwise: kept where cheaper.
+    let function = specs.iter_mut().find(|f| f.name == "coriolis_matrix");
+    if let (true, Some(function)) = (coriolis::is_factorised(mechanism), function) {
+        let walked =
+            coriolis::coriolis_matrix_summed(mechanism, &newton_euler_bias, Summation::OneWalk);
+        let pool = &mut mechanism.pool;
+        let current = std::mem::take(&mut function.outputs);
+        let chosen = choice::cheapest(pool, &mut costs, [current.clone(), walked.concat()]);
+        // Angle sums only for the walked form: the current one has had its.
+        function.outputs = if chosen == current {
+            chosen
+        } else {
+            choice::with_angle_sums(pool, &mut costs, &chosen)
+        };
     }
     if mechanism.pool.overflowed() {
         return Err(EmitError::TooLarge);

@@ -30,19 +30,37 @@ use crate::geometry::kinematics::{coordinate_rates, twists};
 use crate::model::inputs::Input;
 use crate::model::vec3::{Vec3, Vec3Ops};
 use crate::model::{JointKind, Mechanism, TreeBody};
-use sharnir_cas::{Coeff, Id, Pool};
+use sharnir_cas::{Coeff, Id, Pool, Summation};
 
 /// `C(q, q̇)`, row-major, for `mechanism` with symbolic bias forces `bias`.
 pub fn coriolis_matrix(mechanism: &mut Mechanism, bias: &[Id]) -> Vec<Vec<Id>> {
-    let holonomic = mechanism
+    coriolis_matrix_summed(mechanism, bias, Summation::PerSymbol)
+}
+
+/// [`coriolis_matrix`] with the time derivatives of the factorised form
+/// (spherical and free joints) summed as `summation` says: equal values,
+/// different code, so the plan derives both. The Christoffel form has no
+/// time derivative and is the same either way.
+pub fn coriolis_matrix_summed(
+    mechanism: &mut Mechanism,
+    bias: &[Id],
+    summation: Summation,
+) -> Vec<Vec<Id>> {
+    if is_factorised(mechanism) {
+        factorised(mechanism, summation)
+    } else {
+        christoffel(&mut mechanism.pool, bias)
+    }
+}
+
+/// Whether the Coriolis matrix takes the factorised form, whose time
+/// derivatives [`Summation`] sums: a spherical or free joint, whose
+/// velocities are no coordinate rates, rules out Christoffel's symbols.
+pub fn is_factorised(mechanism: &Mechanism) -> bool {
+    !mechanism
         .bodies
         .iter()
-        .all(|b| matches!(b.kind, JointKind::Revolute | JointKind::Prismatic));
-    if holonomic {
-        christoffel(&mut mechanism.pool, bias)
-    } else {
-        factorised(mechanism)
-    }
+        .all(|b| matches!(b.kind, JointKind::Revolute | JointKind::Prismatic))
 }
 
 /// Half the rate Jacobian of the bias.
@@ -62,7 +80,7 @@ fn christoffel(pool: &mut Pool, bias: &[Id]) -> Vec<Vec<Id>> {
 type Spatial = (Vec3, Vec3);
 
 /// Niemeyer–Slotine: `Σₖ Jₖᵀ (Iₖ J̇ₖ + Bₖ Jₖ)`.
-fn factorised(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
+fn factorised(mechanism: &mut Mechanism, summation: Summation) -> Vec<Vec<Id>> {
     let twists = twists(mechanism);
     let rates = coordinate_rates(mechanism);
     let (n, nq) = (mechanism.dof(), mechanism.nq());
@@ -88,7 +106,7 @@ fn factorised(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
         let terms: Vec<Spatial> = columns
             .iter()
             .map(|&s| {
-                let s_dot = time_derivative(pool, s, &positions, &rates);
+                let s_dot = time_derivative(pool, s, &positions, &rates, summation);
                 let a = inertia_apply(pool, body, s_dot);
                 let b = force_cross(pool, s, momentum);
                 (pool.add3(a.0, b.0), pool.add3(a.1, b.1))
@@ -114,8 +132,14 @@ fn is_zero(pool: &Pool, s: Spatial) -> bool {
 }
 
 /// `Σᵢ ∂s/∂qᵢ q̇ᵢ`.
-fn time_derivative(pool: &mut Pool, s: Spatial, positions: &[Id], rates: &[Id]) -> Spatial {
-    let total = pool.along_motion(&[s.0, s.1].concat(), positions, rates);
+fn time_derivative(
+    pool: &mut Pool,
+    s: Spatial,
+    positions: &[Id],
+    rates: &[Id],
+    summation: Summation,
+) -> Spatial {
+    let total = pool.along_motion_by(&[s.0, s.1].concat(), positions, rates, summation);
     (
         [total[0], total[1], total[2]],
         [total[3], total[4], total[5]],
