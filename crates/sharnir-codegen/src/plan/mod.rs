@@ -257,13 +257,10 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
             coriolis::coriolis_matrix_summed(mechanism, &newton_euler_bias, Summation::OneWalk);
         let pool = &mut mechanism.pool;
         let current = std::mem::take(&mut function.outputs);
-        let chosen = choice::cheapest(pool, &mut costs, [current.clone(), walked.concat()]);
-        // Angle sums only for the walked form: the current one has had its.
-        function.outputs = if chosen == current {
-            chosen
-        } else {
-            choice::with_angle_sums(pool, &mut costs, &chosen)
-        };
+        // The walked form without angle sums: contracting a matrix this
+        // large costs a lowering and a copy of it in the pool for a few
+        // operations (Talos: 43 of 47 000).
+        function.outputs = choice::cheapest(pool, &mut costs, [current, walked.concat()]);
     }
     if mechanism.pool.overflowed() {
         return Err(EmitError::TooLarge);
