@@ -157,30 +157,29 @@ fn body(program: &Program) -> Result<Body, EmitError> {
         groups[k].push(statement);
     }
     // A local read by a later part or by the outputs lives in `live`.
-    let mut slot: Vec<Option<usize>> = vec![None; program.locals.len()];
-    let mut next = 0;
-    let mut keep = |i: usize, slot: &mut Vec<Option<usize>>| {
-        if slot[i].is_none() {
-            slot[i] = Some(next);
-            next += 1;
-        }
-    };
+    let mut is_live = vec![false; program.locals.len()];
     for (k, group) in groups.iter().enumerate() {
-        for statement in group {
-            for i in statement.defines() {
-                let value = program.locals.get(i).map(|l| &l.value);
-                for read in value.into_iter().flat_map(locals_read) {
-                    if part_of[read] < k {
-                        keep(read, &mut slot);
-                    }
-                }
-            }
+        let values = group
+            .iter()
+            .flat_map(|statement| statement.defines())
+            .filter_map(|i| program.locals.get(i).map(|l| &l.value));
+        for read in values.flat_map(locals_read) {
+            is_live[read] |= part_of[read] < k;
         }
     }
     for read in program.outputs.iter().flat_map(locals_read) {
-        keep(read, &mut slot);
+        is_live[read] = true;
     }
-    let live = next;
+    let mut live = 0;
+    let slot: Vec<Option<usize>> = is_live
+        .iter()
+        .map(|&kept| {
+            kept.then(|| {
+                live += 1;
+                live - 1
+            })
+        })
+        .collect();
     let mut parts = Vec::with_capacity(groups.len());
     for (k, group) in groups.iter().enumerate() {
         // In part k, the locals of earlier parts are read from `live`.
@@ -469,4 +468,99 @@ pub(crate) fn emit(
 fn doc_lines(text: &str) -> TokenStream {
     let lines = text.lines();
     quote!(#(#[doc = #lines])*)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sharnir_cas::{Local, Symbol};
+
+    /// A chain of `n` locals, each reading the one before and one half-way
+    /// back (so that reads cross the parts), with a sine and cosine of the
+    /// same angle to pair, and two outputs reading early and late locals.
+    fn chain(n: usize) -> Program {
+        let local = |i: usize| Box::new(Term::Local(i));
+        let q = || Box::new(Term::Input(Symbol::Position(0)));
+        let mut locals = vec![
+            Local {
+                name: "s0".to_owned(),
+                value: Term::Sin(q()),
+            },
+            Local {
+                name: "c0".to_owned(),
+                value: Term::Cos(q()),
+            },
+        ];
+        for i in 2..n {
+            let value = Term::Add(Box::new(Term::Mul(local(i - 1), q())), local(i / 2));
+            locals.push(Local {
+                name: format!("t{i}"),
+                value,
+            });
+        }
+        Program {
+            locals,
+            outputs: vec![Term::Local(1), Term::Add(local(n - 1), local(3))],
+        }
+    }
+
+    /// The statements of `body` as text, `;`-separated.
+    fn text(statements: &[TokenStream]) -> String {
+        statements.iter().map(TokenStream::to_string).collect()
+    }
+
+    #[test]
+    fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
+        let short = body(&chain(SPLIT_ABOVE)).expect("prints");
+        assert!(short.parts.is_empty());
+        let program = chain(2 * PART + 500);
+        let split = body(&program).expect("prints");
+        assert_eq!(split.parts.len(), 3);
+        // Undo the split on the text: drop the stores into `live`, read
+        // every `live[s]` as the local stored there. What remains is, token
+        // for token, the body printed without parts.
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let straight = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        let want: String = statements(&program)
+            .iter()
+            .map(|s| s.print(&program, &straight).expect("prints").to_string())
+            .collect();
+        let mut stored = std::collections::HashMap::new();
+        let mut got = String::new();
+        for part in &split.parts {
+            for statement in part.statements.to_string().split_inclusive(" ;") {
+                let statement = statement.trim_start();
+                match statement.strip_prefix("live [") {
+                    Some(store) => {
+                        let (slot, rest) = store.split_once("] = ").expect("a store");
+                        stored.insert(slot.to_owned(), rest.trim_end_matches(" ;").to_owned());
+                    }
+                    None => got.push_str(statement),
+                }
+            }
+        }
+        let unsplit = |mut text: String| {
+            for (slot, name) in &stored {
+                text = text.replace(&format!("live [{slot}]"), name);
+            }
+            text
+        };
+        assert_eq!(unsplit(got).replace(' ', ""), want.replace(' ', ""));
+        let outputs: Vec<String> = split
+            .outputs
+            .iter()
+            .map(|o| unsplit(o.to_string()))
+            .collect();
+        assert_eq!(
+            outputs,
+            ["c0".to_owned(), format!("t{} + t3", 2 * PART + 499)]
+        );
+        assert_eq!(
+            text(&split.statements),
+            format!("let mut live = [0.0 ; {}] ;", stored.len())
+        );
+    }
 }

@@ -51,20 +51,21 @@ impl Printer<'_> {
             Term::Const(c) => (float_literal(*c)?, Precedence::Atom),
             Term::Pi => (quote!((core::f64::consts::PI as Real)), Precedence::Atom),
             Term::Input(symbol) => (input(symbol)?, Precedence::Atom),
-            Term::Local(i) if self.slots.get(*i).copied().flatten().is_some() => {
-                let slot = self.slots.get(*i).copied().flatten().unwrap_or_default();
-                let slot = Literal::usize_unsuffixed(slot);
-                (quote!(live[#slot]), Precedence::Atom)
-            }
-            Term::Local(i) => {
-                let name = self.locals.get(*i).ok_or_else(|| {
-                    EmitError::Internal(format!(
-                        "the program reads local {i}, which it never defines"
-                    ))
-                })?;
-                let ident = Ident::new(name, Span::call_site());
-                (quote!(#ident), Precedence::Atom)
-            }
+            Term::Local(i) => match self.slots.get(*i).copied().flatten() {
+                Some(slot) => {
+                    let slot = Literal::usize_unsuffixed(slot);
+                    (quote!(live[#slot]), Precedence::Atom)
+                }
+                None => {
+                    let name = self.locals.get(*i).ok_or_else(|| {
+                        EmitError::Internal(format!(
+                            "the program reads local {i}, which it never defines"
+                        ))
+                    })?;
+                    let ident = Ident::new(name, Span::call_site());
+                    (quote!(#ident), Precedence::Atom)
+                }
+            },
             Term::Neg(a) => match a.as_ref() {
                 // `-(a * b)` is `-a * b` exactly (a sign change commutes
                 // with rounding), and reads better.

@@ -27,9 +27,29 @@ pub(crate) struct Dynamics {
 pub(crate) struct DynamicsProvenance {
     pub(crate) inverse_dynamics: Provenance,
     pub(crate) mass_matrix: Provenance,
+    /// The mass matrix inside `joint_space`, which computes the bias and
+    /// gravity too: offered the CRBA's apart from `mass_matrix`, so the
+    /// mass matrix's costs do not compare with its and it starts with none.
+    pub(crate) joint_space: Provenance,
     pub(crate) bias: Provenance,
     pub(crate) gravity: Provenance,
     pub(crate) forward_dynamics: Provenance,
+}
+
+impl DynamicsProvenance {
+    /// The provenance of the generated function `name`: `Fixed` for every
+    /// function no formalism is chosen for.
+    pub(crate) fn of(&self, name: &str) -> Provenance {
+        match name {
+            "inverse_dynamics" => self.inverse_dynamics.clone(),
+            "mass_matrix" => self.mass_matrix.clone(),
+            "joint_space" => self.joint_space.clone(),
+            "bias" => self.bias.clone(),
+            "gravity" => self.gravity.clone(),
+            "forward_dynamics" => self.forward_dynamics.clone(),
+            _ => Provenance::Fixed,
+        }
+    }
 }
 
 impl Dynamics {
@@ -99,6 +119,7 @@ impl Dynamics {
             provenance: DynamicsProvenance {
                 inverse_dynamics: of(Output::InverseDynamics),
                 mass_matrix: of(Output::JointSpace),
+                joint_space: of(Output::JointSpace),
                 bias: of(Output::JointSpace),
                 gravity: of(Output::JointSpace),
                 forward_dynamics: Provenance::of_method(
@@ -150,10 +171,7 @@ impl Dynamics {
             let mut chosen: Option<(usize, u64)> = None;
             let mut listed = Vec::with_capacity(candidates.len());
             for (i, candidate) in candidates.iter().enumerate() {
-                let cost = match chosen {
-                    None => Cost::Lowered(costs.of(pool, &output(candidate))),
-                    Some((_, best)) => costs.within(pool, &output(candidate), best),
-                };
+                let cost = costs.against(pool, &output(candidate), chosen.map(|(_, b)| b));
                 if let Cost::Lowered(weight) = cost {
                     if chosen.is_none_or(|(_, best)| weight < best) {
                         chosen = Some((i, weight));
@@ -190,6 +208,13 @@ impl Dynamics {
         Ok(Dynamics {
             provenance: DynamicsProvenance {
                 inverse_dynamics: inverse_provenance,
+                joint_space: match &mass_provenance {
+                    Provenance::Cheapest { chosen, .. } => Provenance::Cheapest {
+                        chosen: *chosen,
+                        candidates: Vec::new(),
+                    },
+                    other => other.clone(),
+                },
                 mass_matrix: mass_provenance,
                 bias: bias_provenance,
                 gravity: gravity_provenance,
@@ -336,10 +361,7 @@ pub(crate) fn cheapest<const N: usize>(
     }
     let mut best: Option<(u64, Vec<Id>)> = None;
     for candidate in distinct {
-        let cost = match &best {
-            None => Cost::Lowered(costs.of(pool, &candidate)),
-            Some((b, _)) => costs.within(pool, &candidate, *b),
-        };
+        let cost = costs.against(pool, &candidate, best.as_ref().map(|(b, _)| *b));
         if let Cost::Lowered(c) = cost {
             if best.as_ref().is_none_or(|(b, _)| c < *b) {
                 best = Some((c, candidate));

@@ -52,25 +52,22 @@ impl Costs {
     /// (it is hash-consed and the groups' names are numbered from zero each
     /// time), so skipping it leaves every later node numbered the same.
     pub(crate) fn of(&mut self, pool: &mut Pool, outputs: &[Id]) -> u64 {
-        if let Some(&weight) = self.lowered.get(outputs) {
-            return weight;
-        }
-        let per_call = per_call(pool, outputs);
-        let weight = Program::lower(pool, &per_call).op_count().weight();
-        self.lowered.insert(outputs.to_vec(), weight);
-        weight
+        self.against(pool, outputs, None).weight()
     }
 
-    /// [`Costs::of`], unless `outputs` is hopeless against a candidate
-    /// that costs `best` (see [`HOPELESS`]).
-    pub(crate) fn within(&mut self, pool: &mut Pool, outputs: &[Id], best: u64) -> Cost {
+    /// The cost of `outputs` as a candidate against the best one so far
+    /// (`None` for the first): lowered, unless hopeless against `best`
+    /// (see [`HOPELESS`]).
+    pub(crate) fn against(&mut self, pool: &mut Pool, outputs: &[Id], best: Option<u64>) -> Cost {
         if let Some(&weight) = self.lowered.get(outputs) {
             return Cost::Lowered(weight);
         }
         let per_call = per_call(pool, outputs);
-        let naive = naive_weight(pool, &per_call);
-        if naive > HOPELESS.saturating_mul(best) {
-            return Cost::Hopeless(naive);
+        if let Some(best) = best {
+            let naive = naive_weight(pool, &per_call);
+            if naive > HOPELESS.saturating_mul(best) {
+                return Cost::Hopeless(naive);
+            }
         }
         let weight = Program::lower(pool, &per_call).op_count().weight();
         self.lowered.insert(outputs.to_vec(), weight);
@@ -171,9 +168,12 @@ mod tests {
         let best = costs.of(&mut pool, &[cheap]);
         assert_eq!(best, 1);
         assert!(
-            matches!(costs.within(&mut pool, &[dear], best), Cost::Hopeless(w) if w > HOPELESS * best)
+            matches!(costs.against(&mut pool, &[dear], Some(best)), Cost::Hopeless(w) if w > HOPELESS * best)
         );
-        assert_eq!(costs.within(&mut pool, &[cheap], 0), Cost::Lowered(1));
+        assert_eq!(
+            costs.against(&mut pool, &[cheap], Some(0)),
+            Cost::Lowered(1)
+        );
         let nodes = pool.len();
         assert_eq!(costs.of(&mut pool, &[cheap]), 1);
         assert_eq!(pool.len(), nodes, "a remembered cost adds no node");

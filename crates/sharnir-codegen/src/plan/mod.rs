@@ -27,7 +27,7 @@ use crate::header::HeaderFacts;
 use crate::method::Method;
 use crate::module::{Argument, Shape};
 use crate::module::{Facts, FunctionSpec, GeneratedModule, LoopFacts};
-use choice::{Dynamics, DynamicsProvenance};
+use choice::Dynamics;
 use provenance::{Provenance, Selection};
 use sharnir_cas::{hoist_constants, Id, Pool, Program, Summation};
 use sharnir_mech::formalisms::coriolis;
@@ -193,23 +193,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         Some(method) => Dynamics::derive(mechanism, &mut costs, method, inverse_dynamics, terms)?,
         None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms)?,
     };
-    let DynamicsProvenance {
-        inverse_dynamics,
-        mass_matrix,
-        bias,
-        gravity,
-        forward_dynamics,
-    } = dynamics.provenance.clone();
-    // `joint_space` computes the bias and gravity too, so the mass matrix's
-    // costs do not compare with its: it records only what it is offered.
-    let mut joint_space = match &mass_matrix {
-        Provenance::Cheapest { chosen, .. } => Provenance::Cheapest {
-            chosen: *chosen,
-            candidates: Vec::new(),
-        },
-        other => other.clone(),
-    };
-    let mut mass_matrix = mass_matrix;
+    let mut provenance = dynamics.provenance.clone();
     let chosen_terms = dynamics.terms.clone();
     let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed)?;
     if let Some(closed) = &mechanism.loops {
@@ -235,8 +219,8 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         let with_terms = [crba.as_slice(), &chosen_terms.bias, &chosen_terms.gravity].concat();
         for function in &mut specs {
             let (candidate, provenance) = match function.name.as_str() {
-                "mass_matrix" => (&crba, &mut mass_matrix),
-                "joint_space" => (&with_terms, &mut joint_space),
+                "mass_matrix" => (&crba, &mut provenance.mass_matrix),
+                "joint_space" => (&with_terms, &mut provenance.joint_space),
                 _ => continue,
             };
             choice::offer_composite_rigid_body(
@@ -265,15 +249,6 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     if mechanism.pool.overflowed() {
         return Err(EmitError::TooLarge);
     }
-    let provenance = |name: &str| match name {
-        "inverse_dynamics" => inverse_dynamics.clone(),
-        "mass_matrix" => mass_matrix.clone(),
-        "joint_space" => joint_space.clone(),
-        "bias" => bias.clone(),
-        "gravity" => gravity.clone(),
-        "forward_dynamics" => forward_dynamics.clone(),
-        _ => Provenance::Fixed,
-    };
     let selection = options
         .method
         .map_or(Selection::Cheapest, Selection::Method);
@@ -299,7 +274,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
             header,
         },
         &specs,
-        &provenance,
+        &|name| provenance.of(name),
     ))
 }
 
