@@ -488,30 +488,14 @@ impl Generator {
 
     /// A rotation uniform on SO(3), from a uniform unit quaternion.
     fn random_rotation(&mut self) -> [[f64; 3]; 3] {
-        let [x, y, z, w] = loop {
+        let quaternion = loop {
             let q = [0; 4].map(|_| self.rng.gen_range(-1.0_f64..1.0));
             let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
             if (0.1..=1.0).contains(&norm) {
                 break q.map(|x| x / norm);
             }
         };
-        [
-            [
-                1.0 - 2.0 * (y * y + z * z),
-                2.0 * (x * y - z * w),
-                2.0 * (x * z + y * w),
-            ],
-            [
-                2.0 * (x * y + z * w),
-                1.0 - 2.0 * (x * x + z * z),
-                2.0 * (y * z - x * w),
-            ],
-            [
-                2.0 * (x * z - y * w),
-                2.0 * (y * z + x * w),
-                1.0 - 2.0 * (x * x + y * y),
-            ],
-        ]
+        crate::geometry::quaternion_matrix(quaternion)
     }
 }
 

@@ -180,22 +180,15 @@ impl Facts {
 }
 
 /// The module of `plan` in `variant`: the header ([`crate::header`]), then
-/// every item printed from the plan's programs (fused for the fused
-/// variants), in `f32` with the single-precision sine and cosine
+/// every item printed from `programs`, one per function of the plan (fused
+/// for the fused variants), in `f32` with the single-precision sine and cosine
 /// (`math.rs`) for the single-precision variants.
-pub(crate) fn render_plan(plan: &Plan, variant: Variant) -> Result<GeneratedModule, EmitError> {
-    let fused: Vec<Program>;
-    let programs: Vec<&Program> = if variant.fused_multiply_add {
-        fused = plan
-            .functions
-            .iter()
-            .map(|f| f.program.fuse_multiply_add())
-            .collect();
-        fused.iter().collect()
-    } else {
-        plan.functions.iter().map(|f| &f.program).collect()
-    };
-    let (body, op_counts) = render(plan, &programs, variant)?;
+pub(crate) fn render_plan(
+    plan: &Plan,
+    variant: Variant,
+    programs: &[&Program],
+) -> Result<GeneratedModule, EmitError> {
+    let (body, op_counts) = render(plan, programs, variant)?;
     let name = format!("{}{}", plan.name, variant.suffix());
     let header = crate::header::header(plan, &name, variant, &op_counts);
     let source = format!("{header}{body}");

@@ -164,16 +164,43 @@ impl Plan {
     }
 
     /// Every module of the plan, in the order of [`Plan::variants`].
+    /// The fused programs are made once for both fused variants.
     pub fn render_all(&self) -> Result<Vec<GeneratedModule>, EmitError> {
+        let fused = self.fused_programs(self.twins.fused_multiply_add);
         self.variants()
             .into_iter()
-            .map(|variant| self.render(variant))
+            .map(|variant| {
+                crate::module::render_plan(self, variant, &self.programs(variant, &fused))
+            })
             .collect()
     }
 
     /// The module of one variant.
     pub fn render(&self, variant: Variant) -> Result<GeneratedModule, EmitError> {
-        crate::module::render_plan(self, variant)
+        let fused = self.fused_programs(variant.fused_multiply_add);
+        crate::module::render_plan(self, variant, &self.programs(variant, &fused))
+    }
+
+    /// The programs `variant` prints: `fused` for a fused variant, the
+    /// plan's own otherwise.
+    fn programs<'a>(&'a self, variant: Variant, fused: &'a [Program]) -> Vec<&'a Program> {
+        if variant.fused_multiply_add {
+            fused.iter().collect()
+        } else {
+            self.functions.iter().map(|f| &f.program).collect()
+        }
+    }
+
+    /// Every function's program with its sums of products fused
+    /// ([`Program::fuse_multiply_add`]) when `needed`, none otherwise.
+    fn fused_programs(&self, needed: bool) -> Vec<Program> {
+        if !needed {
+            return Vec::new();
+        }
+        self.functions
+            .iter()
+            .map(|f| f.program.fuse_multiply_add())
+            .collect()
     }
 }
 
