@@ -21,7 +21,7 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Terms `cᵢ·tᵢ` of a sum.
 type Terms = Vec<(Id, Coeff)>;
@@ -66,9 +66,9 @@ struct Sums {
 impl Sums {
     fn new(pool: &Pool, roots: &[Id], reachable: &[bool]) -> Sums {
         let mut sums = Sums {
-            terms: HashMap::new(),
-            constants: HashMap::new(),
-            users: HashMap::new(),
+            terms: HashMap::default(),
+            constants: HashMap::default(),
+            users: HashMap::default(),
             used_elsewhere: vec![false; reachable.len()],
         };
         for &r in roots {

@@ -106,6 +106,9 @@ impl Coeff {
     /// Sum, exact when both are exact and nothing overflows.
     fn sum(self, other: Coeff) -> Coeff {
         match (self, other) {
+            (Coeff::Rational(a, 1), Coeff::Rational(c, 1)) => a
+                .checked_add(c)
+                .map_or(Coeff::Float(a as f64 + c as f64), |n| Coeff::Rational(n, 1)),
             (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
                 let exact = (|| {
                     let num = a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?;
@@ -120,7 +123,27 @@ impl Coeff {
     /// Product, exact when both are exact and nothing overflows.
     fn product(self, other: Coeff) -> Coeff {
         match (self, other) {
+            (Coeff::Rational(1, 1), x @ Coeff::Rational(..))
+            | (x @ Coeff::Rational(..), Coeff::Rational(1, 1)) => x,
             (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
+                if let (Ok(a), Ok(b), Ok(c), Ok(d)) = (
+                    i64::try_from(a),
+                    i64::try_from(b),
+                    i64::try_from(c),
+                    i64::try_from(d),
+                ) {
+                    // Most coefficients: the cross reductions in 64 bits,
+                    // and products of two 64-bit numbers cannot overflow
+                    // 128 bits.
+                    let reduced = |x: i64, y: i64| {
+                        let g = binary_gcd(x.unsigned_abs(), y.unsigned_abs());
+                        i64::try_from(g).map_or(1, |g| g.max(1))
+                    };
+                    let (g1, g2) = (reduced(a, d), reduced(c, b));
+                    let num = i128::from(a / g1) * i128::from(c / g2);
+                    let den = i128::from(b / g2) * i128::from(d / g1);
+                    return Coeff::ratio(num, den);
+                }
                 let exact = (|| {
                     let g1 = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
                     let g2 = gcd(c.unsigned_abs(), b.unsigned_abs()) as i128;
@@ -223,11 +246,36 @@ impl Hash for Coeff {
     }
 }
 
+/// The greatest common divisor, at least 1 (so dividing by it is safe for
+/// `0 / 0`). Most coefficients fit 64 bits, where the binary algorithm
+/// avoids 128-bit divisions, the slowest step of building sums.
 fn gcd(mut a: u128, mut b: u128) -> u128 {
+    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
+        return u128::from(binary_gcd(a, b).max(1));
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
     a.max(1)
+}
+
+/// Stein's binary greatest common divisor: shifts and subtractions only.
+fn binary_gcd(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 /// Parses `d.ddde±x` (Rust's `{:e}` form) into an exact rational.
@@ -279,6 +327,22 @@ mod tests {
         assert!(matches!(product, Coeff::Float(_)));
         let expected = (i128::MAX / 2) as f64;
         assert!((product.to_f64() / (expected * expected) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_binary_gcd_is_euclid_s() {
+        let euclid = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let samples = [0, 1, 2, 3, 6, 12, 35, 97, 1 << 40, 3 << 61, 600_851_475_143, u64::MAX];
+        for a in samples {
+            for b in samples {
+                assert_eq!(binary_gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The rates of the moving symbols and the rates built so far.
 ///
@@ -42,7 +42,7 @@ impl Derivative {
     pub fn new(rates: impl IntoIterator<Item = (Id, Id)>) -> Derivative {
         Derivative {
             rates: rates.into_iter().collect(),
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         }
     }
 

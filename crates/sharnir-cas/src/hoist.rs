@@ -12,7 +12,7 @@
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 use crate::symbol::Symbol;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The rewritten roots and the definitions of the symbols introduced.
 #[derive(Clone, Debug)]
@@ -36,8 +36,8 @@ pub fn hoist_constants(
 ) -> Hoisted {
     let mut hoist = Hoist {
         constant: Vec::new(),
-        rewritten: HashMap::new(),
-        symbol_of: HashMap::new(),
+        rewritten: HashMap::default(),
+        symbol_of: HashMap::default(),
         definitions: Vec::new(),
         is_constant,
         name,

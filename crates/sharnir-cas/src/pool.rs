@@ -20,7 +20,8 @@
 
 use crate::coeff::Coeff;
 use crate::symbol::Symbol;
-use std::collections::HashMap;
+use hashbrown::HashTable;
+use std::hash::BuildHasher;
 use std::ops::{Add, Mul};
 use std::sync::LazyLock;
 
@@ -94,7 +95,10 @@ pub enum Node {
 #[derive(Default, Debug)]
 pub struct Pool {
     nodes: Vec<Node>,
-    index: HashMap<Node, Id>,
+    /// Each node's id under the node's hash (kept beside it, so growing
+    /// the table rehashes no node): the nodes themselves are stored once,
+    /// in `nodes`, and the table compares a candidate against them there.
+    index: HashTable<(u64, Id)>,
     /// Set when a node could not be added because ids (`u32`) ran out; see
     /// [`Pool::overflowed`].
     overflowed: bool,
@@ -140,7 +144,12 @@ impl Pool {
     /// all end here; called directly (by `share.rs`), it keeps a node that
     /// is deliberately outside the canonical form.
     pub(crate) fn intern(&mut self, node: Node) -> Id {
-        if let Some(&id) = self.index.get(&node) {
+        let hash = rustc_hash::FxBuildHasher.hash_one(&node);
+        let nodes = &self.nodes;
+        if let Some(&(_, id)) = self
+            .index
+            .find(hash, |&(h, id)| h == hash && nodes[id.index()] == node)
+        {
             return id;
         }
         let index = u32::try_from(self.nodes.len())
@@ -155,8 +164,8 @@ impl Pool {
             return Id::OVERFLOW;
         };
         let id = Id(index);
-        self.nodes.push(node.clone());
-        self.index.insert(node, id);
+        self.nodes.push(node);
+        self.index.insert_unique(hash, (hash, id), |&(h, _)| h);
         id
     }
 

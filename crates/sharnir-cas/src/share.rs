@@ -225,9 +225,12 @@ struct Pair<S> {
     shape: S,
     /// How many hosts contain it now.
     count: u32,
-    /// Every host that ever contained it, some more than once (some may
-    /// have lost it since).
-    hosts: Vec<usize>,
+    /// The first host that contained it: most pairs are in one host only,
+    /// and keeping it here saves them an allocation.
+    first_host: usize,
+    /// Every other host that ever contained it, some more than once (some
+    /// may have lost it since).
+    more_hosts: Vec<usize>,
 }
 
 /// The greedy extraction over one family of flat nodes.
@@ -320,13 +323,16 @@ impl<F: Family> Extraction<F> {
                 y,
                 shape,
                 count: 0,
-                hosts: Vec::new(),
+                first_host: set,
+                more_hosts: Vec::new(),
             });
         }
         let pair = &mut self.pairs[index];
         if gained {
             pair.count += 1;
-            pair.hosts.push(set);
+            if index != next {
+                pair.more_hosts.push(set);
+            }
         } else {
             pair.count = pair.count.saturating_sub(1);
         }
@@ -346,7 +352,9 @@ impl<F: Family> Extraction<F> {
                 let pair = &self.pairs[index];
                 (pair.x, pair.y, pair.shape)
             };
-            let mut hosts = std::mem::take(&mut self.pairs[index].hosts);
+            let pair = &mut self.pairs[index];
+            let mut hosts = std::mem::take(&mut pair.more_hosts);
+            hosts.push(pair.first_host);
             hosts.sort_unstable();
             hosts.dedup();
             let live: Vec<(usize, F::Weight)> = hosts

@@ -24,7 +24,7 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Rewrites the DAG reachable from `roots` bottom-up, contracting every pair
 /// of sum terms that matches an angle-addition identity (see the module
@@ -179,7 +179,7 @@ fn contract_pass(pool: &mut Pool, terms: &[(Id, Coeff)]) -> Option<Vec<(Id, Coef
         .enumerate()
         .map(|(i, s)| (s.as_slice(), i))
         .collect();
-    let mut trig_node: HashMap<Trig, Id> = HashMap::new();
+    let mut trig_node: HashMap<Trig, Id> = HashMap::default();
     for shape in &shapes {
         for &(b, _) in shape {
             if let Some(t) = trig_of(pool, b) {
