@@ -337,7 +337,20 @@ mod tests {
             }
             a
         };
-        let samples = [0, 1, 2, 3, 6, 12, 35, 97, 1 << 40, 3 << 61, 600_851_475_143, u64::MAX];
+        let samples = [
+            0,
+            1,
+            2,
+            3,
+            6,
+            12,
+            35,
+            97,
+            1 << 40,
+            3 << 61,
+            600_851_475_143,
+            u64::MAX,
+        ];
         for a in samples {
             for b in samples {
                 assert_eq!(binary_gcd(a, b), euclid(a, b), "gcd({a}, {b})");

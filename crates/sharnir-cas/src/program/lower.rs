@@ -8,7 +8,7 @@ use super::ir::{signed_sum, Local, Program, Term};
 use super::passes;
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice,
@@ -55,6 +55,61 @@ impl Program {
         }
     }
 
+    /// Each of `programs` lowered by [`Program::lower`], in order, on as
+    /// many threads as there are cores: the programs of a module's
+    /// functions, or the candidates of a choice, read the pool only and
+    /// do not depend on each other. The result is the same as lowering
+    /// them one by one.
+    pub fn lower_each(pool: &Pool, programs: &[&[Id]]) -> Vec<Program> {
+        let workers = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(programs.len());
+        if workers <= 1 {
+            return programs
+                .iter()
+                .map(|roots| Program::lower(pool, roots))
+                .collect();
+        }
+        // Each worker takes the next program not yet taken, so that one
+        // long program does not leave the other core idle behind it.
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(roots) = programs.get(i) else {
+                    return done;
+                };
+                done.push((i, Program::lower(pool, roots)));
+            }
+        };
+        let mut lowered: Vec<(usize, Program)> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..workers)
+                .filter_map(|_| {
+                    std::thread::Builder::new()
+                        .stack_size(LOWERING_STACK)
+                        .spawn_scoped(scope, work)
+                        .ok()
+                })
+                .collect();
+            let mut lowered = work();
+            for helper in helpers {
+                // A helper that panicked leaves its programs to be lowered
+                // here, below.
+                lowered.extend(helper.join().unwrap_or_default());
+            }
+            lowered
+        });
+        lowered.sort_unstable_by_key(|&(i, _)| i);
+        let mut lowered = lowered.into_iter().peekable();
+        (0..programs.len())
+            .map(|i| match lowered.next_if(|&(j, _)| j == i) {
+                Some((_, program)) => program,
+                None => Program::lower(pool, programs[i]),
+            })
+            .collect()
+    }
+
     /// The same program with the common factors of every sum's products
     /// taken out (Horner's rule, see `passes/factor.rs`).
     fn factored(&self) -> Program {
@@ -89,8 +144,8 @@ struct Lowering<'p> {
 impl<'p> Lowering<'p> {
     fn new(pool: &'p Pool, roots: &[Id]) -> Lowering<'p> {
         let reachable = pool.reachable(roots);
-        let mut uses: HashMap<Id, u32> = HashMap::new();
-        let mut divisions: HashMap<Id, u32> = HashMap::new();
+        let mut uses: HashMap<Id, u32> = HashMap::default();
+        let mut divisions: HashMap<Id, u32> = HashMap::default();
         for &r in roots {
             *uses.entry(r).or_default() += 1;
         }
@@ -119,10 +174,10 @@ impl<'p> Lowering<'p> {
             pool,
             uses,
             divisions,
-            local_of: HashMap::new(),
-            reciprocal_of: HashMap::new(),
-            local_sums: HashMap::new(),
-            local_products: HashMap::new(),
+            local_of: HashMap::default(),
+            reciprocal_of: HashMap::default(),
+            local_sums: HashMap::default(),
+            local_products: HashMap::default(),
             program: Program::default(),
         }
     }
@@ -185,7 +240,7 @@ impl<'p> Lowering<'p> {
             Node::Add(terms, c0) if c0.is_zero() && terms.len() >= 2 => Some(terms),
             _ => None,
         };
-        let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::new();
+        let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::default();
         for &root in roots {
             for &(t, _) in sum_terms(root).into_iter().flatten() {
                 hosts_of.entry(t).or_default().push(root);

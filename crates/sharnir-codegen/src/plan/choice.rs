@@ -170,8 +170,10 @@ impl Dynamics {
          -> (usize, Provenance) {
             let mut chosen: Option<(usize, u64)> = None;
             let mut listed = Vec::with_capacity(candidates.len());
-            for (i, candidate) in candidates.iter().enumerate() {
-                let cost = costs.against(pool, &output(candidate), chosen.map(|(_, b)| b));
+            let outputs: Vec<Vec<Id>> = candidates.iter().map(output).collect();
+            let slices: Vec<&[Id]> = outputs.iter().map(Vec::as_slice).collect();
+            let costed = costs.in_turn(pool, &slices);
+            for ((i, candidate), cost) in candidates.iter().enumerate().zip(costed) {
                 if let Cost::Lowered(weight) = cost {
                     if chosen.is_none_or(|(_, best)| weight < best) {
                         chosen = Some((i, weight));
@@ -359,9 +361,10 @@ pub(crate) fn cheapest<const N: usize>(
     if distinct.len() == 1 {
         return distinct.pop().unwrap_or_default();
     }
+    let slices: Vec<&[Id]> = distinct.iter().map(Vec::as_slice).collect();
+    let costed = costs.in_turn(pool, &slices);
     let mut best: Option<(u64, Vec<Id>)> = None;
-    for candidate in distinct {
-        let cost = costs.against(pool, &candidate, best.as_ref().map(|(b, _)| *b));
+    for (candidate, cost) in distinct.into_iter().zip(costed) {
         if let Cost::Lowered(c) = cost {
             if best.as_ref().is_none_or(|(b, _)| c < *b) {
                 best = Some((c, candidate));

@@ -75,6 +75,103 @@ impl Costs {
     }
 }
 
+impl Costs {
+    /// The costs of `candidates` in turn, each against the cheapest one
+    /// lowered before it: exactly what [`Costs::against`] called on each in
+    /// order gives, the pool included (hoisting is all it adds, in the same
+    /// order), but with two lowerings at a time where the later one will
+    /// most likely be needed too: lowering is most of generation's time,
+    /// and a choice's candidates do not depend on each other.
+    pub(crate) fn in_turn(&mut self, pool: &mut Pool, candidates: &[&[Id]]) -> Vec<Cost> {
+        // Every candidate not costed yet, hoisted and weighed as written.
+        // Hoisting one again adds no node (see `Costs::of`), so a candidate
+        // whose twin is costed below in this batch changes nothing.
+        let prepared: Vec<Prepared> = candidates
+            .iter()
+            .map(|outputs| match self.lowered.get(*outputs) {
+                Some(&weight) => Prepared::Costed(weight),
+                None => {
+                    let per_call = per_call(pool, outputs);
+                    let naive = naive_weight(pool, &per_call);
+                    Prepared::Hoisted { per_call, naive }
+                }
+            })
+            .collect();
+        let mut ahead: HashMap<usize, u64> = HashMap::new();
+        let mut best: Option<u64> = None;
+        let mut costs = Vec::with_capacity(candidates.len());
+        for (i, outputs) in candidates.iter().enumerate() {
+            let cost = match (&prepared[i], self.lowered.get(*outputs)) {
+                (Prepared::Costed(weight), _) | (_, Some(weight)) => Cost::Lowered(*weight),
+                (Prepared::Hoisted { naive, .. }, None)
+                    if best.is_some_and(|b| *naive > HOPELESS.saturating_mul(b)) =>
+                {
+                    Cost::Hopeless(*naive)
+                }
+                (Prepared::Hoisted { per_call, naive }, None) => {
+                    let weight = match ahead.remove(&i) {
+                        Some(weight) => weight,
+                        None => {
+                            // The next candidate that will most likely be
+                            // lowered too goes beside this one.
+                            let beside = (i + 1..candidates.len()).find_map(|k| {
+                                let Prepared::Hoisted {
+                                    per_call,
+                                    naive: other,
+                                } = &prepared[k]
+                                else {
+                                    return None;
+                                };
+                                (candidates[k] != *outputs && likely_needed(*other, *naive, best))
+                                    .then_some((k, per_call.as_slice()))
+                            });
+                            let mut programs = vec![per_call.as_slice()];
+                            programs.extend(beside.map(|(_, p)| p));
+                            let weights: Vec<u64> = Program::lower_each(pool, &programs)
+                                .iter()
+                                .map(|p| p.op_count().weight())
+                                .collect();
+                            if let (Some((k, _)), Some(&w)) = (beside, weights.get(1)) {
+                                ahead.insert(k, w);
+                            }
+                            weights.first().copied().unwrap_or_default()
+                        }
+                    };
+                    self.lowered.insert(outputs.to_vec(), weight);
+                    Cost::Lowered(weight)
+                }
+            };
+            if let Cost::Lowered(weight) = cost {
+                if best.is_none_or(|b| weight < b) {
+                    best = Some(weight);
+                }
+            }
+            costs.push(cost);
+        }
+        costs
+    }
+}
+
+/// A candidate of [`Costs::in_turn`] before its turn.
+enum Prepared {
+    /// Costed before: its weight.
+    Costed(u64),
+    /// Its outputs with the groups of parameters hoisted out, and their
+    /// weight as written.
+    Hoisted { per_call: Vec<Id>, naive: u64 },
+}
+
+/// Whether a candidate weighing `naive` as written will most likely be
+/// lowered after one weighing `first` as written, with `best` the cheapest
+/// lowered so far: lowering keeps at least 0.45 of the written weight (see
+/// [`HOPELESS`]), so `first` will cost at least that much, and the later
+/// one is hopeless only against less than a third of its own weight.
+fn likely_needed(naive: u64, first: u64, best: Option<u64>) -> bool {
+    let first_at_least = first.saturating_mul(45) / 100;
+    let bound = best.map_or(first_at_least, |b| b.min(first_at_least));
+    naive <= HOPELESS.saturating_mul(bound)
+}
+
 /// `outputs` with the groups of runtime parameters hoisted out, as the
 /// emitter reads them per call.
 fn per_call(pool: &mut Pool, outputs: &[Id]) -> Vec<Id> {
@@ -150,6 +247,60 @@ mod tests {
         // a³/b: two multiplications for the power, one division (four).
         let quotient = pool.product(&[(a, 3), (b, -1)]);
         assert_eq!(naive_weight(&pool, &[quotient]), 1 + 2 + 3);
+    }
+
+    /// Candidates over `q[0]`, `q[1]` and a parameter: a cheap one, a
+    /// hopeless one, a twin of the first and two close to each other.
+    fn candidates(pool: &mut Pool) -> Vec<Vec<Id>> {
+        let [a, b] = ["q[0]", "q[1]"].map(|s| pool.symbol(s));
+        let m = pool.input(Input::Parameter("m".to_owned()));
+        let cheap = pool.mul(a, b);
+        let sines: Vec<Id> = (1..=6)
+            .map(|k| {
+                let scaled = pool.scale(Coeff::int(k), a);
+                pool.sin(scaled)
+            })
+            .collect();
+        let dear = pool.sum(&sines);
+        let ma = pool.mul(m, a);
+        let mb = pool.mul(m, b);
+        let close = pool.add(ma, mb);
+        let sum = pool.add(a, b);
+        let factored = pool.mul(m, sum);
+        vec![
+            vec![dear],
+            vec![cheap, close],
+            vec![dear, cheap],
+            vec![cheap, close],
+            vec![factored],
+            vec![close],
+        ]
+    }
+
+    #[test]
+    fn costing_in_turn_is_costing_one_by_one() {
+        let (mut one_pool, mut turn_pool) = (Pool::new(), Pool::new());
+        let one_list = candidates(&mut one_pool);
+        let turn_list = candidates(&mut turn_pool);
+        let mut one_by_one = Costs::default();
+        let mut best = None;
+        let mut expected = Vec::new();
+        for outputs in &one_list {
+            let cost = one_by_one.against(&mut one_pool, outputs, best);
+            if let Cost::Lowered(w) = cost {
+                best = Some(best.map_or(w, |b: u64| b.min(w)));
+            }
+            expected.push(cost);
+        }
+        let slices: Vec<&[Id]> = turn_list.iter().map(Vec::as_slice).collect();
+        let got = Costs::default().in_turn(&mut turn_pool, &slices);
+        assert_eq!(got, expected);
+        assert!(expected.iter().any(|c| matches!(c, Cost::Hopeless(_))));
+        assert_eq!(
+            turn_pool.len(),
+            one_pool.len(),
+            "the same nodes, in the same order"
+        );
     }
 
     #[test]

@@ -334,19 +334,25 @@ pub(crate) fn lower(
     let hoisted = hoist_constants(pool, &roots, &is_parameter, &name);
     let derived = Derived::lower(pool, &hoisted.definitions);
     let mut rest = hoisted.roots.as_slice();
-    let mut planned = Vec::with_capacity(functions.len());
+    let mut outputs = Vec::with_capacity(functions.len());
     for function in functions {
-        let (outputs, tail) = rest.split_at(function.outputs.len().min(rest.len()));
+        let (own, tail) = rest.split_at(function.outputs.len().min(rest.len()));
         rest = tail;
-        planned.push(PlannedFunction {
+        outputs.push(own);
+    }
+    let programs = Program::lower_each(pool, &outputs);
+    let planned = functions
+        .iter()
+        .zip(programs)
+        .map(|(function, program)| PlannedFunction {
             name: function.name.clone(),
             doc: function.doc.clone(),
             arguments: function.arguments.clone(),
             shape: function.shape,
-            program: Program::lower(pool, outputs),
+            program,
             provenance: provenance(&function.name),
-        });
-    }
+        })
+        .collect();
     Plan {
         name: lowering.name,
         mode: lowering.mode,
