@@ -214,7 +214,11 @@ impl std::ops::Mul for Coeff {
 impl std::ops::Neg for Coeff {
     type Output = Coeff;
     fn neg(self) -> Coeff {
-        self.product(Coeff::MINUS_ONE)
+        match self {
+            // What the product with −1 gives, without its divisions.
+            Coeff::Rational(n, d) if n != i128::MIN => Coeff::ratio(-n, d),
+            _ => self.product(Coeff::MINUS_ONE),
+        }
     }
 }
 
@@ -354,6 +358,44 @@ mod tests {
         for a in samples {
             for b in samples {
                 assert_eq!(binary_gcd(a, b), euclid(a, b), "gcd({a}, {b})");
+            }
+        }
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_general_product() {
+        let samples = [
+            Coeff::ZERO,
+            Coeff::ONE,
+            Coeff::MINUS_ONE,
+            Coeff::ratio(-7, 12),
+            Coeff::ratio(981, 100),
+            Coeff::Rational(i128::MAX, 3),
+            Coeff::Rational(i128::MIN, 1),
+            Coeff::Rational(i128::from(i64::MAX) + 2, 5),
+            Coeff::Float(0.3),
+            Coeff::Float(-2.5),
+        ];
+        // Without cross-cancelling: overflows sooner, never disagrees.
+        let general = |a: Coeff, b: Coeff| match (a, b) {
+            (Coeff::Rational(p, q), Coeff::Rational(r, s)) => p
+                .checked_mul(r)
+                .zip(q.checked_mul(s))
+                .map_or(Coeff::Float(a.to_f64() * b.to_f64()), |(n, d)| {
+                    Coeff::ratio(n, d)
+                }),
+            _ => a * b,
+        };
+        for a in samples {
+            assert_eq!(-a, general(a, Coeff::MINUS_ONE), "-({a:?})");
+            for b in samples {
+                let exact = general(a, b);
+                let got = a * b;
+                if matches!(exact, Coeff::Rational(..)) {
+                    assert_eq!(got, exact, "{a:?} * {b:?}");
+                } else {
+                    assert!((got.to_f64() - exact.to_f64()).abs() <= 1e-12 * exact.to_f64().abs());
+                }
             }
         }
     }

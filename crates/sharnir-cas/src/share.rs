@@ -25,8 +25,9 @@
 
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
+use rustc_hash::FxHashMap as HashMap;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 /// `roots` rebuilt in a new pool in which every pair of terms shared by two
@@ -42,7 +43,7 @@ pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> Option<(Pool, 
     let absorbed = crate::absorb::absorb_common_terms(pool, roots, &reachable);
     let mut sums = Extraction::<Terms>::new(base);
     let mut products = Extraction::<Factors>::new(base);
-    let mut set_of: HashMap<Id, usize> = HashMap::new();
+    let mut set_of: HashMap<Id, usize> = HashMap::default();
     for (i, &seen) in reachable.iter().enumerate() {
         let id = Id::from_index(i);
         if !seen {
@@ -134,13 +135,23 @@ impl Family for Terms {
     fn scale(ratio: Coeff, hosts: &[(Coeff, bool)]) -> Coeff {
         let magnitude = |c: Coeff| if c.is_negative() { -c } else { c };
         let costly = |c: Coeff, s: Coeff| u32::from(!magnitude(c).is_one() && magnitude(c) != s);
+        // How many hosts have each magnitude: a pair shared by thousands of
+        // sums is scaled in time linear in them.
+        let mut of_magnitude: HashMap<Coeff, u32> = HashMap::default();
+        let magnitudes: Vec<Coeff> = hosts.iter().map(|&(w, _)| magnitude(w)).collect();
+        for &m in &magnitudes {
+            *of_magnitude.entry(m).or_default() += 1;
+        }
+        let all = u32::try_from(hosts.len()).unwrap_or(u32::MAX);
         let cost = |s: Coeff| {
-            let others = hosts.iter().filter(|&&(w, _)| magnitude(w) != s).count() as u32;
+            let others = all.saturating_sub(of_magnitude.get(&s).copied().unwrap_or(0));
             others + u32::from(!s.is_one()) + costly(s * ratio, s)
         };
         let mut best = (cost(Coeff::ONE), Coeff::ONE);
-        for &(w, _) in hosts {
-            let s = magnitude(w);
+        for &s in &magnitudes {
+            if s == best.1 {
+                continue;
+            }
             let c = cost(s);
             if c < best.0 {
                 best = (c, s);
@@ -259,10 +270,10 @@ impl<F: Family> Extraction<F> {
             base,
             sets: Vec::new(),
             pairs: Vec::new(),
-            pair_of: HashMap::new(),
+            pair_of: HashMap::default(),
             queue: BinaryHeap::new(),
             extracted: Vec::new(),
-            hosts_of: HashMap::new(),
+            hosts_of: HashMap::default(),
         }
     }
 
