@@ -28,6 +28,8 @@
 //!   local whose terms are all subtracted negated when its users can absorb
 //!   the sign, and `fuse` rewrites a lowered program with fused
 //!   multiply–adds;
+//! - [`parallel`]: the one way generation uses both cores, a map over a
+//!   list whose results come back in order;
 //! - [`trig`]: contraction of expanded angle sums (`c₁c₂ − s₁s₂` back to
 //!   `cos(q₁ + q₂)`), which chain kinematics produce and the canonical form
 //!   cannot undo.
@@ -37,6 +39,7 @@ pub mod coeff;
 pub mod derivative;
 mod eval;
 pub mod hoist;
+pub mod parallel;
 pub mod pool;
 pub mod program;
 mod rewrite;

@@ -204,47 +204,72 @@ pub(crate) fn render_plan(
 /// operation counts of `Params::derived` and of every function, printed
 /// from `programs` (one per function of `plan`); a fused `variant` adds
 /// the `fma` field to the module's `OpCount` and to every `OPS_*` constant.
+///
+/// The functions are printed and formatted on both cores, each on its own
+/// (formatting a module's items one by one gives the text formatting the
+/// whole module gives, which a test below holds it to).
 fn render(
     plan: &Plan,
     programs: &[&Program],
     variant: Variant,
 ) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
     let fma = variant.fused_multiply_add;
-    let mut items = vec![plan.derived.emit(fma)?];
+    let derived = plan.derived.emit(fma)?;
     let mut op_counts = vec![("derived".to_owned(), plan.derived.op_count())];
-    for (function, program) in plan.functions.iter().zip(programs) {
-        let mut ops = program.op_count();
-        if function.shape == Shape::LimitForces {
-            ops = ops + contacts::law_ops(&plan.facts.contacts);
+    let jobs: Vec<(&crate::PlannedFunction, &Program, OpCount)> = plan
+        .functions
+        .iter()
+        .zip(programs)
+        .map(|(function, program)| {
+            let mut ops = program.op_count();
+            if function.shape == Shape::LimitForces {
+                ops = ops + contacts::law_ops(&plan.facts.contacts);
+            }
+            (function, *program, ops)
+        })
+        .collect();
+    let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
+        let item = crate::function::emit(function, program, ops, &plan.facts, fma)?;
+        let mut used = [false; 4];
+        crate::math::called(&item, &mut used);
+        Ok::<(String, [bool; 4]), EmitError>((format_items(item)?, used))
+    });
+    let mut used = [false; 4];
+    crate::math::called(&derived, &mut used);
+    let mut functions = String::new();
+    for ((function, _, ops), printed) in jobs.iter().zip(printed) {
+        let (text, called) = printed?;
+        functions.push_str(&text);
+        for (u, c) in used.iter_mut().zip(called) {
+            *u |= c;
         }
-        items.push(crate::function::emit(
-            function,
-            program,
-            ops,
-            &plan.facts,
-            fma,
-        )?);
-        op_counts.push((function.name.clone(), ops));
+        op_counts.push((function.name.clone(), *ops));
     }
+    let mut tail = TokenStream::new();
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
-        items.push(solves);
+        crate::math::called(&solves, &mut used);
+        tail.extend(solves);
         op_counts.extend(ops);
     }
+    tail.extend(crate::math::helpers(&used, variant.single_precision)?);
     let preamble = preamble(&plan.facts, variant)?;
-    let mut used = [false; 4];
-    for item in &items {
-        crate::math::called(item, &mut used);
-    }
-    let helpers = crate::math::helpers(&used, variant.single_precision)?;
-    let tokens = quote! {
+    let head = format_items(quote! {
         #preamble
-        #(#items)*
-        #helpers
-    };
+        #derived
+    })?;
+    Ok((
+        format!("{head}{functions}{}", format_items(tail)?),
+        op_counts,
+    ))
+}
+
+/// `tokens`, a list of items (the inner attributes of a module first, if
+/// any), formatted as Rust source.
+fn format_items(tokens: TokenStream) -> Result<String, EmitError> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
-    Ok((prettyplease::unparse(&file), op_counts))
+    Ok(prettyplease::unparse(&file))
 }
 
 /// `OpCount { … }` for `ops`, with the `fma` field only in fused modules
@@ -684,6 +709,23 @@ mod tests {
             .source
             .contains("fn sin(x: Real) -> Real {\n    sin_cos(x).0"));
         assert!(!f32_twin.source.contains("fn cos(x: Real)"));
+    }
+
+    #[test]
+    fn formatting_item_by_item_is_formatting_the_whole_module() {
+        for variant in tiny_plan().variants() {
+            let module = tiny(variant);
+            let body = module
+                .source
+                .lines()
+                .skip_while(|l| l.starts_with("//"))
+                .collect::<Vec<_>>();
+            let body = body.join("\n") + "\n";
+            let file = syn::parse_file(&body).expect("the module is valid Rust");
+            let whole = prettyplease::unparse(&file);
+            assert!(file.items.len() > 3, "{body}");
+            assert_eq!(whole.trim_start(), body.trim_start(), "{:?}", variant);
+        }
     }
 
     #[test]

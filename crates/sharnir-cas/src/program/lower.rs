@@ -40,7 +40,7 @@ impl Program {
         // deep as the expressions), and alone where no thread can start.
         let (plain, shared) = std::thread::scope(|scope| {
             let beside = std::thread::Builder::new()
-                .stack_size(LOWERING_STACK)
+                .stack_size(crate::parallel::WORKER_STACK)
                 .spawn_scoped(scope, shared);
             let plain = plain();
             let shared = match beside {
@@ -61,53 +61,7 @@ impl Program {
     /// do not depend on each other. The result is the same as lowering
     /// them one by one.
     pub fn lower_each(pool: &Pool, programs: &[&[Id]]) -> Vec<Program> {
-        let workers = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(programs.len());
-        if workers <= 1 {
-            return programs
-                .iter()
-                .map(|roots| Program::lower(pool, roots))
-                .collect();
-        }
-        // Each worker takes the next program not yet taken, so that one
-        // long program does not leave the other core idle behind it.
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let work = || {
-            let mut done = Vec::new();
-            loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(roots) = programs.get(i) else {
-                    return done;
-                };
-                done.push((i, Program::lower(pool, roots)));
-            }
-        };
-        let mut lowered: Vec<(usize, Program)> = std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..workers)
-                .filter_map(|_| {
-                    std::thread::Builder::new()
-                        .stack_size(LOWERING_STACK)
-                        .spawn_scoped(scope, work)
-                        .ok()
-                })
-                .collect();
-            let mut lowered = work();
-            for helper in helpers {
-                // A helper that panicked leaves its programs to be lowered
-                // here, below.
-                lowered.extend(helper.join().unwrap_or_default());
-            }
-            lowered
-        });
-        lowered.sort_unstable_by_key(|&(i, _)| i);
-        let mut lowered = lowered.into_iter().peekable();
-        (0..programs.len())
-            .map(|i| match lowered.next_if(|&(j, _)| j == i) {
-                Some((_, program)) => program,
-                None => Program::lower(pool, programs[i]),
-            })
-            .collect()
+        crate::parallel::map_in_order(programs, |roots| Program::lower(pool, roots))
     }
 
     /// The same program with the common factors of every sum's products
@@ -116,10 +70,6 @@ impl Program {
         self.map_terms(passes::factor::factor)
     }
 }
-
-/// The stack of the thread that lowers the shared program: as much as the
-/// main thread's, since the recursion goes as deep as the expressions.
-const LOWERING_STACK: usize = 8 << 20;
 
 struct Lowering<'p> {
     pool: &'p Pool,
