@@ -7,35 +7,119 @@
 //! rather than failing, so construction never panics.
 
 use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
 use std::ops::{Mul, Neg};
+use std::sync::{LazyLock, Mutex};
 
 /// A numeric coefficient of a sum term, a constant, or a folded parameter.
-#[derive(Clone, Copy, Debug)]
-pub enum Coeff {
+///
+/// Sixteen bytes, because every term of every sum holds one and a big
+/// robot's expressions hold millions of terms: a fraction whose numerator
+/// fits 64 bits and denominator 32 (nearly all of them) is stored in
+/// place, a larger one in a table of such fractions that lives as long as
+/// the program (they are few: folded decimals multiplied together). Each
+/// value has exactly one form, so equality and hashing compare forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Coeff(Repr);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Repr {
     /// `num / den` in lowest terms with `den > 0`.
-    Rational(i128, i128),
-    /// An inexact value; never NaN-compared for identity (bits are used).
+    Small(i64, u32),
+    /// A fraction in lowest terms that does not fit `Small`: its index in
+    /// [`BIG`].
+    Big(u32),
+    /// An inexact value, by its bits (so never NaN-compared for identity).
+    Float(u64),
+}
+
+/// What a coefficient is worth, for arithmetic.
+#[derive(Clone, Copy)]
+enum Value {
+    /// `num / den` in lowest terms with `den > 0`.
+    Exact(i128, i128),
+    /// An inexact value.
     Float(f64),
+}
+
+/// The fractions too large to be stored in place, each once.
+#[derive(Default)]
+struct BigFractions {
+    values: Vec<(i128, i128)>,
+    index: rustc_hash::FxHashMap<(i128, i128), u32>,
+}
+
+/// The table of [`Repr::Big`] fractions, shared by every pool and thread.
+static BIG: LazyLock<Mutex<BigFractions>> = LazyLock::new(Mutex::default);
+
+/// The table, even if a thread panicked while holding it (it only ever
+/// grows, and a half-finished insertion leaves no fraction wrong).
+fn big_fractions() -> std::sync::MutexGuard<'static, BigFractions> {
+    BIG.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Coeff {
     /// Exact zero.
-    pub const ZERO: Coeff = Coeff::Rational(0, 1);
+    pub const ZERO: Coeff = Coeff(Repr::Small(0, 1));
     /// Exact one.
-    pub const ONE: Coeff = Coeff::Rational(1, 1);
+    pub const ONE: Coeff = Coeff(Repr::Small(1, 1));
     /// Exact minus one.
-    pub const MINUS_ONE: Coeff = Coeff::Rational(-1, 1);
+    pub const MINUS_ONE: Coeff = Coeff(Repr::Small(-1, 1));
 
     /// An exact integer.
     pub fn int(n: i64) -> Coeff {
-        Coeff::Rational(i128::from(n), 1)
+        Coeff(Repr::Small(n, 1))
+    }
+
+    /// An inexact value, as it is (`-0.0` stays `-0.0`).
+    pub fn inexact(x: f64) -> Coeff {
+        Coeff(Repr::Float(x.to_bits()))
+    }
+
+    /// The fraction `num / den`, already in lowest terms with `den > 0`,
+    /// in its one form; a float if the table of large fractions is full.
+    fn exact(num: i128, den: i128) -> Coeff {
+        if let (Ok(n), Ok(d)) = (i64::try_from(num), u32::try_from(den)) {
+            return Coeff(Repr::Small(n, d));
+        }
+        let mut table = big_fractions();
+        if let Some(&i) = table.index.get(&(num, den)) {
+            return Coeff(Repr::Big(i));
+        }
+        let Ok(i) = u32::try_from(table.values.len()) else {
+            return Coeff::inexact(num as f64 / den as f64);
+        };
+        table.values.push((num, den));
+        table.index.insert((num, den), i);
+        Coeff(Repr::Big(i))
+    }
+
+    /// The value, for arithmetic.
+    fn value(self) -> Value {
+        match self.0 {
+            Repr::Small(n, d) => Value::Exact(i128::from(n), i128::from(d)),
+            Repr::Big(i) => match big_fractions().values.get(i as usize) {
+                Some(&(n, d)) => Value::Exact(n, d),
+                // Never handed out: only `exact` makes big fractions.
+                None => Value::Float(f64::NAN),
+            },
+            Repr::Float(bits) => Value::Float(f64::from_bits(bits)),
+        }
+    }
+
+    /// The exact fraction `(num, den)` in lowest terms with `den > 0`, if
+    /// this coefficient is exact.
+    pub fn as_fraction(self) -> Option<(i128, i128)> {
+        match self.value() {
+            Value::Exact(n, d) => Some((n, d)),
+            Value::Float(_) => None,
+        }
     }
 
     /// An exact fraction, reduced; a zero denominator gives an infinite float.
     pub fn ratio(num: i128, den: i128) -> Coeff {
         if den == 0 {
-            return Coeff::Float(if num == 0 { f64::NAN } else { f64::INFINITY });
+            return Coeff::inexact(if num == 0 { f64::NAN } else { f64::INFINITY });
         }
         let g = gcd(num.unsigned_abs(), den.unsigned_abs());
         let (mut n, mut d) = (num / g as i128, den / g as i128);
@@ -45,10 +129,10 @@ impl Coeff {
                     n = nn;
                     d = dd;
                 }
-                _ => return Coeff::Float(num as f64 / den as f64),
+                _ => return Coeff::inexact(num as f64 / den as f64),
             }
         }
-        Coeff::Rational(n, d)
+        Coeff::exact(n, d)
     }
 
     /// The exact value of a double's shortest round-trip decimal text
@@ -56,65 +140,66 @@ impl Coeff {
     /// spec authors mean the decimal they wrote.
     pub fn from_decimal_f64(x: f64) -> Coeff {
         if !x.is_finite() {
-            return Coeff::Float(x);
+            return Coeff::inexact(x);
         }
-        parse_decimal(&format!("{x:e}")).unwrap_or(Coeff::Float(x))
+        parse_decimal(&format!("{x:e}")).unwrap_or(Coeff::inexact(x))
     }
 
     /// The value as a double.
     pub fn to_f64(self) -> f64 {
-        match self {
-            Coeff::Rational(n, d) => n as f64 / d as f64,
-            Coeff::Float(x) => x,
+        match self.value() {
+            Value::Exact(n, d) => n as f64 / d as f64,
+            Value::Float(x) => x,
         }
     }
 
     /// True for an exact or floating zero.
     pub fn is_zero(self) -> bool {
-        match self {
-            Coeff::Rational(n, _) => n == 0,
-            Coeff::Float(x) => x == 0.0,
+        match self.0 {
+            Repr::Small(n, _) => n == 0,
+            Repr::Big(_) => false,
+            Repr::Float(bits) => f64::from_bits(bits) == 0.0,
         }
     }
 
     /// True for exactly one.
     pub fn is_one(self) -> bool {
-        matches!(self, Coeff::Rational(1, 1))
+        self == Coeff::ONE
     }
 
     /// True for exactly minus one.
     pub fn is_minus_one(self) -> bool {
-        matches!(self, Coeff::Rational(-1, 1))
+        self == Coeff::MINUS_ONE
     }
 
     /// True if the value is negative (used to choose `a − b` over `a + (−1)·b`).
     pub fn is_negative(self) -> bool {
-        match self {
-            Coeff::Rational(n, _) => n < 0,
-            Coeff::Float(x) => x < 0.0,
+        match self.value() {
+            Value::Exact(n, _) => n < 0,
+            Value::Float(x) => x < 0.0,
         }
     }
 
     /// The exact integer value, if this is one.
     pub fn as_integer(self) -> Option<i128> {
-        match self {
-            Coeff::Rational(n, 1) => Some(n),
+        match self.value() {
+            Value::Exact(n, 1) => Some(n),
             _ => None,
         }
     }
 
     /// Sum, exact when both are exact and nothing overflows.
     fn sum(self, other: Coeff) -> Coeff {
-        match (self, other) {
-            (Coeff::Rational(a, 1), Coeff::Rational(c, 1)) => a
+        match (self.value(), other.value()) {
+            (Value::Exact(a, 1), Value::Exact(c, 1)) => a
                 .checked_add(c)
-                .map_or(Coeff::Float(a as f64 + c as f64), |n| Coeff::Rational(n, 1)),
-            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
+                .map_or(Coeff::inexact(a as f64 + c as f64), |n| Coeff::exact(n, 1)),
+            (Value::Exact(a, b), Value::Exact(c, d)) => {
                 let exact = (|| {
                     let num = a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?;
                     Some(Coeff::ratio(num, b.checked_mul(d)?))
                 })();
-                exact.unwrap_or(Coeff::Float(self.to_f64() + other.to_f64()))
+                exact.unwrap_or(Coeff::inexact(self.to_f64() + other.to_f64()))
             }
             _ => Coeff::float(self.to_f64() + other.to_f64()),
         }
@@ -122,47 +207,52 @@ impl Coeff {
 
     /// Product, exact when both are exact and nothing overflows.
     fn product(self, other: Coeff) -> Coeff {
-        match (self, other) {
-            (Coeff::Rational(1, 1), x @ Coeff::Rational(..))
-            | (x @ Coeff::Rational(..), Coeff::Rational(1, 1)) => x,
-            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => {
-                if let (Ok(a), Ok(b), Ok(c), Ok(d)) = (
-                    i64::try_from(a),
-                    i64::try_from(b),
-                    i64::try_from(c),
-                    i64::try_from(d),
-                ) {
-                    // Most coefficients: the cross reductions in 64 bits,
-                    // and products of two 64-bit numbers cannot overflow
-                    // 128 bits.
-                    let reduced = |x: i64, y: i64| {
-                        let g = binary_gcd(x.unsigned_abs(), y.unsigned_abs());
-                        i64::try_from(g).map_or(1, |g| g.max(1))
-                    };
-                    let (g1, g2) = (reduced(a, d), reduced(c, b));
-                    let num = i128::from(a / g1) * i128::from(c / g2);
-                    let den = i128::from(b / g2) * i128::from(d / g1);
-                    return Coeff::ratio(num, den);
-                }
-                let exact = (|| {
-                    let g1 = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
-                    let g2 = gcd(c.unsigned_abs(), b.unsigned_abs()) as i128;
-                    let num = (a / g1).checked_mul(c / g2)?;
-                    let den = (b / g2).checked_mul(d / g1)?;
-                    Some(Coeff::ratio(num, den))
-                })();
-                exact.unwrap_or(Coeff::Float(self.to_f64() * other.to_f64()))
+        if self.is_one() && !matches!(other.0, Repr::Float(_)) {
+            return other;
+        }
+        if other.is_one() && !matches!(self.0, Repr::Float(_)) {
+            return self;
+        }
+        match (self.0, other.0) {
+            (Repr::Small(a, b), Repr::Small(c, d)) => {
+                // Most coefficients: the cross reductions in 64 bits, and
+                // products of two 64-bit numbers cannot overflow 128 bits.
+                let (b, d) = (i64::from(b), i64::from(d));
+                let reduced = |x: i64, y: i64| {
+                    let g = binary_gcd(x.unsigned_abs(), y.unsigned_abs());
+                    i64::try_from(g).map_or(1, |g| g.max(1))
+                };
+                let (g1, g2) = (reduced(a, d), reduced(c, b));
+                let num = i128::from(a / g1) * i128::from(c / g2);
+                let den = i128::from(b / g2) * i128::from(d / g1);
+                return Coeff::ratio(num, den);
             }
-            _ if self.is_zero() || other.is_zero() => Coeff::ZERO,
-            _ => Coeff::float(self.to_f64() * other.to_f64()),
+            (Repr::Float(_), _) | (_, Repr::Float(_)) => {}
+            _ => {
+                if let (Value::Exact(a, b), Value::Exact(c, d)) = (self.value(), other.value()) {
+                    let exact = (|| {
+                        let g1 = gcd(a.unsigned_abs(), d.unsigned_abs()) as i128;
+                        let g2 = gcd(c.unsigned_abs(), b.unsigned_abs()) as i128;
+                        let num = (a / g1).checked_mul(c / g2)?;
+                        let den = (b / g2).checked_mul(d / g1)?;
+                        Some(Coeff::ratio(num, den))
+                    })();
+                    return exact.unwrap_or(Coeff::inexact(self.to_f64() * other.to_f64()));
+                }
+            }
+        }
+        if self.is_zero() || other.is_zero() {
+            Coeff::ZERO
+        } else {
+            Coeff::float(self.to_f64() * other.to_f64())
         }
     }
 
     /// Reciprocal; the reciprocal of zero is an infinite float.
     pub fn recip(self) -> Coeff {
-        match self {
-            Coeff::Rational(n, d) => Coeff::ratio(d, n),
-            Coeff::Float(x) => Coeff::Float(1.0 / x),
+        match self.value() {
+            Value::Exact(n, d) => Coeff::ratio(d, n),
+            Value::Float(x) => Coeff::inexact(1.0 / x),
         }
     }
 
@@ -187,7 +277,7 @@ impl Coeff {
         if x == 0.0 {
             Coeff::ZERO
         } else {
-            Coeff::Float(x)
+            Coeff::inexact(x)
         }
     }
 
@@ -214,38 +304,10 @@ impl std::ops::Mul for Coeff {
 impl std::ops::Neg for Coeff {
     type Output = Coeff;
     fn neg(self) -> Coeff {
-        match self {
+        match self.value() {
             // What the product with −1 gives, without its divisions.
-            Coeff::Rational(n, d) if n != i128::MIN => Coeff::ratio(-n, d),
+            Value::Exact(n, d) if n != i128::MIN => Coeff::ratio(-n, d),
             _ => self.product(Coeff::MINUS_ONE),
-        }
-    }
-}
-
-impl PartialEq for Coeff {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Coeff::Rational(a, b), Coeff::Rational(c, d)) => a == c && b == d,
-            (Coeff::Float(x), Coeff::Float(y)) => x.to_bits() == y.to_bits(),
-            _ => false,
-        }
-    }
-}
-
-impl Eq for Coeff {}
-
-impl Hash for Coeff {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        match self {
-            Coeff::Rational(n, d) => {
-                0u8.hash(state);
-                n.hash(state);
-                d.hash(state);
-            }
-            Coeff::Float(x) => {
-                1u8.hash(state);
-                x.to_bits().hash(state);
-            }
         }
     }
 }
@@ -292,10 +354,8 @@ fn parse_decimal(text: &str) -> Option<Coeff> {
     let digits: i128 = format!("{int_part}{frac_part}").parse().ok()?;
     let scale = exponent - frac_part.len() as i32;
     let ten = Coeff::int(10);
-    let magnitude = Coeff::Rational(digits, 1).mul(ten.powi(scale));
-    if matches!(magnitude, Coeff::Float(_)) {
-        return None;
-    }
+    let magnitude = Coeff::exact(digits, 1).mul(ten.powi(scale));
+    magnitude.as_fraction()?;
     Some(if negative { magnitude.neg() } else { magnitude })
 }
 
@@ -305,13 +365,16 @@ mod tests {
 
     #[test]
     fn decimals_become_exact_fractions() {
-        assert_eq!(Coeff::from_decimal_f64(0.6), Coeff::Rational(3, 5));
-        assert_eq!(Coeff::from_decimal_f64(-9.81), Coeff::Rational(-981, 100));
-        assert_eq!(Coeff::from_decimal_f64(1e-3), Coeff::Rational(1, 1000));
-        assert_eq!(Coeff::from_decimal_f64(2.0), Coeff::Rational(2, 1));
+        assert_eq!(Coeff::from_decimal_f64(0.6).as_fraction(), Some((3, 5)));
         assert_eq!(
-            Coeff::from_decimal_f64(1.5e20),
-            Coeff::Rational(150_000_000_000_000_000_000, 1)
+            Coeff::from_decimal_f64(-9.81).as_fraction(),
+            Some((-981, 100))
+        );
+        assert_eq!(Coeff::from_decimal_f64(1e-3).as_fraction(), Some((1, 1000)));
+        assert_eq!(Coeff::from_decimal_f64(2.0).as_fraction(), Some((2, 1)));
+        assert_eq!(
+            Coeff::from_decimal_f64(1.5e20).as_fraction(),
+            Some((150_000_000_000_000_000_000, 1))
         );
     }
 
@@ -319,16 +382,16 @@ mod tests {
     fn arithmetic_is_exact_and_reduced() {
         let third = Coeff::ratio(1, 3);
         assert_eq!(third + third + third, Coeff::ONE);
-        assert_eq!(Coeff::ratio(2, -4), Coeff::Rational(-1, 2));
-        assert_eq!(Coeff::ratio(3, 5).powi(-2), Coeff::Rational(25, 9));
+        assert_eq!(Coeff::ratio(2, -4).as_fraction(), Some((-1, 2)));
+        assert_eq!(Coeff::ratio(3, 5).powi(-2).as_fraction(), Some((25, 9)));
         assert_eq!(Coeff::int(7).mul(Coeff::ratio(1, 7)), Coeff::ONE);
     }
 
     #[test]
     fn overflow_degrades_to_float() {
-        let big = Coeff::Rational(i128::MAX / 2, 1);
+        let big = Coeff::exact(i128::MAX / 2, 1);
         let product = big.mul(big);
-        assert!(matches!(product, Coeff::Float(_)));
+        assert!(product.as_fraction().is_none());
         let expected = (i128::MAX / 2) as f64;
         assert!((product.to_f64() / (expected * expected) - 1.0).abs() < 1e-12);
     }
@@ -370,18 +433,18 @@ mod tests {
             Coeff::MINUS_ONE,
             Coeff::ratio(-7, 12),
             Coeff::ratio(981, 100),
-            Coeff::Rational(i128::MAX, 3),
-            Coeff::Rational(i128::MIN, 1),
-            Coeff::Rational(i128::from(i64::MAX) + 2, 5),
-            Coeff::Float(0.3),
-            Coeff::Float(-2.5),
+            Coeff::exact(i128::MAX, 3),
+            Coeff::exact(i128::MIN, 1),
+            Coeff::exact(i128::from(i64::MAX) + 2, 5),
+            Coeff::inexact(0.3),
+            Coeff::inexact(-2.5),
         ];
         // Without cross-cancelling: overflows sooner, never disagrees.
-        let general = |a: Coeff, b: Coeff| match (a, b) {
-            (Coeff::Rational(p, q), Coeff::Rational(r, s)) => p
+        let general = |a: Coeff, b: Coeff| match (a.as_fraction(), b.as_fraction()) {
+            (Some((p, q)), Some((r, s))) => p
                 .checked_mul(r)
                 .zip(q.checked_mul(s))
-                .map_or(Coeff::Float(a.to_f64() * b.to_f64()), |(n, d)| {
+                .map_or(Coeff::inexact(a.to_f64() * b.to_f64()), |(n, d)| {
                     Coeff::ratio(n, d)
                 }),
             _ => a * b,
@@ -391,7 +454,7 @@ mod tests {
             for b in samples {
                 let exact = general(a, b);
                 let got = a * b;
-                if matches!(exact, Coeff::Rational(..)) {
+                if exact.as_fraction().is_some() {
                     assert_eq!(got, exact, "{a:?} * {b:?}");
                 } else {
                     assert!((got.to_f64() - exact.to_f64()).abs() <= 1e-12 * exact.to_f64().abs());
@@ -401,7 +464,29 @@ mod tests {
     }
 
     #[test]
+    fn a_coefficient_is_sixteen_bytes_and_large_fractions_have_one_form() {
+        assert_eq!(std::mem::size_of::<Coeff>(), 16);
+        let big = Coeff::ratio(3 << 80, 6 << 70);
+        assert_eq!(big, Coeff::int(512), "reduced, stored in place");
+        let wide = Coeff::ratio(7, 1 << 40);
+        assert_eq!(
+            wide,
+            Coeff::ratio(14, 1 << 41),
+            "the same value, the same form"
+        );
+        assert_eq!(wide.as_fraction(), Some((7, 1 << 40)));
+        assert_eq!(wide * Coeff::int(1 << 40), Coeff::int(7));
+        let huge = Coeff::int(i64::MAX) * Coeff::int(4);
+        assert_eq!(huge.as_integer(), Some(i128::from(i64::MAX) * 4));
+        assert_eq!(
+            huge + Coeff::int(1),
+            Coeff::ratio(i128::from(i64::MAX) * 4 + 1, 1)
+        );
+        assert!(!huge.is_zero() && !(-huge).is_one() && (-huge).is_negative());
+    }
+
+    #[test]
     fn float_zero_is_exact_zero() {
-        assert_eq!(Coeff::Float(0.5) + Coeff::Float(-0.5), Coeff::ZERO);
+        assert_eq!(Coeff::inexact(0.5) + Coeff::inexact(-0.5), Coeff::ZERO);
     }
 }

@@ -441,7 +441,7 @@ impl Pool {
             return self.int([0, 1, 0, -1][k as usize]);
         }
         if let Some(c) = self.as_num(x) {
-            return self.num(Coeff::Float(c.to_f64().sin()));
+            return self.num(Coeff::inexact(c.to_f64().sin()));
         }
         if self.leading_negative(x) {
             let nx = self.neg(x);
@@ -457,7 +457,7 @@ impl Pool {
             return self.int([1, 0, -1, 0][k as usize]);
         }
         if let Some(c) = self.as_num(x) {
-            return self.num(Coeff::Float(c.to_f64().cos()));
+            return self.num(Coeff::inexact(c.to_f64().cos()));
         }
         if self.leading_negative(x) {
             let nx = self.neg(x);
@@ -469,12 +469,12 @@ impl Pool {
     /// `√x`; exact for perfect-square rationals.
     pub fn sqrt(&mut self, x: Id) -> Id {
         if let Some(c) = self.as_num(x) {
-            if let Coeff::Rational(n, d) = c {
+            if let Some((n, d)) = c.as_fraction() {
                 if let (Some(rn), Some(rd)) = (exact_isqrt(n), exact_isqrt(d)) {
                     return self.num(Coeff::ratio(rn, rd));
                 }
             }
-            return self.num(Coeff::Float(c.to_f64().sqrt()));
+            return self.num(Coeff::inexact(c.to_f64().sqrt()));
         }
         self.intern(Node::Sqrt(x))
     }
