@@ -35,7 +35,7 @@
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `contact_gaps` | 0 | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `limit_forces` | 6 | 8 | 0 | 0 | 0 | 0 | 2 |
+//! | `limit_forces` | 4 | 6 | 0 | 0 | 0 | 0 | 2 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
@@ -497,8 +497,8 @@ pub fn contact_gaps_with(d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
 pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 6,
-    add: 8,
+    mul: 4,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -522,10 +522,10 @@ pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real;
     let p = &d.params;
     let mut tau: [Real; NV] = [0.0; NV];
     {
-        let (gap, rate) = (q[0], qd[0]);
+        let (gap, _) = (q[0], qd[0]);
         let z = p.a_stop * gap;
         if z < 27.7 {
-            let push = p.k_stop - 0.0 * rate;
+            let push = p.k_stop;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
                 tau[0] += force;
@@ -533,10 +533,10 @@ pub fn limit_forces_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real;
         }
     }
     {
-        let (gap, rate) = (p.length - q[0], -qd[0]);
+        let (gap, _) = (p.length - q[0], -qd[0]);
         let z = p.a_stop * gap;
         if z < 27.7 {
-            let push = p.k_stop - 0.0 * rate;
+            let push = p.k_stop;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
                 tau[0] -= force;

@@ -35,7 +35,7 @@
 //! | `coordinate_rates` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `body_jacobians` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `contact_gaps` | 0 | 1 | 0 | 0 | 0 | 0 | 0 |
-//! | `limit_forces` | 6 | 8 | 0 | 0 | 0 | 0 | 2 |
+//! | `limit_forces` | 4 | 6 | 0 | 0 | 0 | 0 | 2 |
 //! | `friction_forces` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |
 
 #![allow(clippy::approx_constant)]
@@ -467,8 +467,8 @@ pub fn contact_gaps_with(_d: &Derived, q: &[Real; NQ]) -> [Real; N_CONTACTS] {
 }
 /// Operation count of [`limit_forces_with`] (and of [`limit_forces`] after [`OPS_DERIVED`]).
 pub const OPS_LIMIT_FORCES: OpCount = OpCount {
-    mul: 6,
-    add: 8,
+    mul: 4,
+    add: 6,
     div: 0,
     sqrt: 0,
     sin: 0,
@@ -491,10 +491,10 @@ pub fn limit_forces(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 pub fn limit_forces_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let mut tau: [Real; NV] = [0.0; NV];
     {
-        let (gap, rate) = (q[0], qd[0]);
+        let (gap, _) = (q[0], qd[0]);
         let z = 400.0 * gap;
         if z < 27.7 {
-            let push = 50.0 - 0.0 * rate;
+            let push = 50.0;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
                 tau[0] += force;
@@ -502,10 +502,10 @@ pub fn limit_forces_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real
         }
     }
     {
-        let (gap, rate) = (1.0 - q[0], -qd[0]);
+        let (gap, _) = (1.0 - q[0], -qd[0]);
         let z = 400.0 * gap;
         if z < 27.7 {
-            let push = 50.0 - 0.0 * rate;
+            let push = 50.0;
             if push > 0.0 {
                 let force = push * libm::Libm::<Real>::exp(-z);
                 tau[0] -= force;

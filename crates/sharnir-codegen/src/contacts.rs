@@ -35,6 +35,9 @@ pub struct ContactFacts {
     /// The gradient's entries: velocity index, and `Some(±1)` for a unit
     /// weight written as a sign, `None` for a weight the program computes.
     pub weights: Vec<(usize, Option<i8>)>,
+    /// Whether the law's `μ` may be nonzero: without it the law is
+    /// `F = k e^{−a g}`, and `k − μ ġ` is neither printed nor counted.
+    pub dissipative: bool,
 }
 
 /// The facts of every contact of `mechanism`, in the order of its
@@ -50,6 +53,10 @@ pub(crate) fn facts(mechanism: &Mechanism) -> Vec<ContactFacts> {
                 .iter()
                 .map(|&(i, w)| (i, unit_sign(mechanism, w)))
                 .collect(),
+            dissipative: mechanism
+                .pool
+                .as_num(contact.dissipation)
+                .is_none_or(|mu| !mu.is_zero()),
         })
         .collect()
 }
@@ -138,16 +145,17 @@ pub(crate) fn functions(mechanism: &mut Mechanism) -> Vec<FunctionSpec> {
 }
 
 /// Operations the law adds to the program of `limit_forces`, every contact
-/// engaged: `a g`, `−z`, `k − μ ġ`, the product with the exponential, and
-/// per gradient entry an addition (and a multiplication by a weight that is
-/// not a sign).
+/// engaged: `a g`, `−z`, `k − μ ġ` (where `μ` is not zero), the product
+/// with the exponential, and per gradient entry an addition (and a
+/// multiplication by a weight that is not a sign).
 pub(crate) fn law_ops(contacts: &[ContactFacts]) -> OpCount {
     let mut ops = OpCount::default();
     for contact in contacts {
         let weighted = contact.weights.iter().filter(|(_, s)| s.is_none()).count();
         let entries = contact.weights.len();
-        ops.mul += 3 + u32::try_from(weighted).unwrap_or(u32::MAX);
-        ops.add += 2 + u32::try_from(entries).unwrap_or(u32::MAX);
+        let dissipation = u32::from(contact.dissipative);
+        ops.mul += 2 + dissipation + u32::try_from(weighted).unwrap_or(u32::MAX);
+        ops.add += 1 + dissipation + u32::try_from(entries).unwrap_or(u32::MAX);
         ops.exp += 1;
     }
     ops
@@ -186,12 +194,17 @@ pub(crate) fn law_value(contacts: &[ContactFacts], outputs: &[TokenStream]) -> T
                 }
             })
             .collect();
+        let (bound, push) = if contact.dissipative {
+            (quote!((gap, rate)), quote!(#k - #mu * rate))
+        } else {
+            (quote!((gap, _)), k)
+        };
         blocks.push(quote! {
             {
-                let (gap, rate) = (#g, #rate);
+                let #bound = (#g, #rate);
                 let z = #a * gap;
                 if z < #cutoff {
-                    let push = #k - #mu * rate;
+                    let push = #push;
                     if push > 0.0 {
                         let force = push * libm::Libm::<Real>::exp(-z);
                         #(#updates)*
@@ -204,5 +217,37 @@ pub(crate) fn law_value(contacts: &[ContactFacts], outputs: &[TokenStream]) -> T
         let mut tau: [Real; NV] = [0.0; NV];
         #(#blocks)*
         tau
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn contact(dissipative: bool) -> ContactFacts {
+        ContactFacts {
+            name: "slider.lower".to_owned(),
+            weights: vec![(0, Some(1)), (1, None)],
+            dissipative,
+        }
+    }
+
+    #[test]
+    fn a_law_without_dissipation_neither_prints_nor_counts_it() {
+        let outputs: Vec<TokenStream> = ["g", "r", "k", "mu", "a", "w"]
+            .iter()
+            .map(|s| s.parse().expect("an identifier"))
+            .collect();
+        let with = law_value(&[contact(true)], &outputs).to_string();
+        let without = law_value(&[contact(false)], &outputs).to_string();
+        assert!(with.contains("k - mu * rate"), "{with}");
+        assert!(
+            !without.contains("rate") && without.contains("let push = k ;"),
+            "{without}"
+        );
+        let (with, without) = (law_ops(&[contact(true)]), law_ops(&[contact(false)]));
+        // a g, the product with e^{−z}, the weight w; −z and two entries.
+        assert_eq!((without.mul, without.add, without.exp), (3, 3, 1));
+        assert_eq!((with.mul - without.mul, with.add - without.add), (1, 1));
     }
 }
