@@ -282,22 +282,8 @@ mod tests {
     use crate::coeff::Coeff;
     use crate::pool::Pool;
     use crate::program::Program;
-    use crate::symbol::Symbol;
 
-    fn env(symbol: &Symbol) -> Option<f64> {
-        let name = symbol.to_string();
-        let name = name.as_str();
-        let value = match name {
-            "a" => 0.7,
-            "b" => -1.3,
-            "u" => 2.1,
-            "v" => 0.4,
-            "w" => -0.9,
-            "x" => 1.7,
-            _ => return None,
-        };
-        Some(value)
-    }
+    use crate::test_values::env;
 
     #[test]
     fn a_term_made_of_its_users_terms_is_spread_over_them() {

@@ -45,6 +45,8 @@ pub mod program;
 mod rewrite;
 mod share;
 pub mod symbol;
+#[cfg(test)]
+mod test_values;
 pub mod trig;
 
 pub use coeff::Coeff;

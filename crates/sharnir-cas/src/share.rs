@@ -531,22 +531,9 @@ impl<'a, F: Family> PairNodes<'a, F> {
 mod tests {
     use super::*;
     use crate::program::Program;
-    use crate::symbol::Symbol;
     use proptest::prelude::*;
 
-    fn env(symbol: &Symbol) -> Option<f64> {
-        let name = symbol.to_string();
-        let name = name.as_str();
-        let value = match name {
-            "a" => 0.7,
-            "b" => -1.3,
-            "c" => 2.1,
-            "d" => 0.4,
-            "e" => -0.9,
-            _ => return None,
-        };
-        Some(value)
-    }
+    use crate::test_values::env;
 
     #[test]
     fn a_pair_of_terms_in_several_sums_is_added_once() {

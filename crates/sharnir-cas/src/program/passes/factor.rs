@@ -124,20 +124,8 @@ mod tests {
     use crate::coeff::Coeff;
     use crate::pool::Pool;
     use crate::program::Program;
-    use crate::symbol::Symbol;
 
-    fn env(symbol: &Symbol) -> Option<f64> {
-        let name = symbol.to_string();
-        let name = name.as_str();
-        let value = match name {
-            "a" => 0.7,
-            "b" => -1.3,
-            "c" => 2.1,
-            "x" => 0.4,
-            _ => return None,
-        };
-        Some(value)
-    }
+    use crate::test_values::env;
 
     fn check(p: &Pool, root: crate::pool::Id, ops: (u32, u32)) {
         let program = Program::lower(p, &[root]);

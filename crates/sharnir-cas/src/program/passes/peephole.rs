@@ -365,15 +365,7 @@ mod tests {
             value,
         }
     }
-    fn env(symbol: &Symbol) -> Option<f64> {
-        let name = symbol.to_string();
-        let name = name.as_str();
-        match name {
-            "x" => Some(0.7),
-            "y" => Some(-1.3),
-            _ => None,
-        }
-    }
+    use crate::test_values::env;
 
     /// The pass on `program`, checked to compute the same values.
     fn cleaned_program(program: Program) -> Program {
