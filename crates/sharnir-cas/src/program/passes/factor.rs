@@ -14,6 +14,8 @@
 //! twice.
 
 use crate::program::{chain_items, signed_sum, Term};
+use rustc_hash::FxHashMap as HashMap;
+use std::hash::{Hash, Hasher};
 
 /// `term` with every sum factored, recursively.
 pub(crate) fn factor(term: &Term) -> Term {
@@ -88,9 +90,16 @@ fn factor_sum(items: Vec<(Term, bool)>) -> Term {
 }
 
 /// The factor (other than a constant) that the most products of `items`
-/// share, if two or more do; the first such factor on a tie.
+/// share, if two or more do; the first such factor on a tie (the one whose
+/// first occurrence comes first). One pass over the factors, each looked
+/// up by its hash: a long sum is factored in time about its size per
+/// factor taken out, not its square.
 fn most_common_factor(items: &[(Vec<Term>, bool)]) -> Option<Term> {
-    let mut best: Option<(usize, &Term)> = None;
+    // Per distinct factor: its first occurrence, how many products hold
+    // it, and the last product counted (a factor twice in one product
+    // counts once).
+    let mut seen: HashMap<Shape<'_>, usize> = HashMap::default();
+    let mut factors: Vec<(&Term, usize, usize)> = Vec::new();
     for (i, (list, _)) in items.iter().enumerate() {
         if list.len() < 2 {
             continue;
@@ -99,20 +108,61 @@ fn most_common_factor(items: &[(Vec<Term>, bool)]) -> Option<Term> {
             if matches!(candidate, Term::Const(_)) {
                 continue;
             }
-            let count = 1 + items[i + 1..]
-                .iter()
-                .filter(|(other, _)| other.len() >= 2 && other.contains(candidate))
-                .count();
-            let better = match best {
-                Some((c, _)) => count > c,
-                None => count >= 2,
-            };
-            if better {
-                best = Some((count, candidate));
+            let next = factors.len();
+            let k = *seen.entry(Shape(candidate)).or_insert(next);
+            if k == next {
+                factors.push((candidate, 1, i));
+            } else if factors[k].2 != i {
+                factors[k].1 += 1;
+                factors[k].2 = i;
             }
         }
     }
+    let mut best: Option<(usize, &Term)> = None;
+    for &(factor, count, _) in &factors {
+        if count >= 2 && best.is_none_or(|(c, _)| count > c) {
+            best = Some((count, factor));
+        }
+    }
     best.map(|(_, f)| f.clone())
+}
+
+/// A term as a key: equal terms (by `==`, so `0.0` and `-0.0` too) hash
+/// alike.
+struct Shape<'a>(&'a Term);
+
+impl PartialEq for Shape<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Shape<'_> {}
+
+impl Hash for Shape<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_term(self.0, state);
+    }
+}
+
+fn hash_term<H: Hasher>(term: &Term, state: &mut H) {
+    std::mem::discriminant(term).hash(state);
+    match term {
+        Term::Const(c) => (if *c == 0.0 { 0 } else { c.to_bits() }).hash(state),
+        Term::Pi => {}
+        Term::Input(symbol) => symbol.hash(state),
+        Term::Local(i) => i.hash(state),
+        Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => hash_term(a, state),
+        Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+            hash_term(a, state);
+            hash_term(b, state);
+        }
+        Term::Fma(a, b, c) => {
+            hash_term(a, state);
+            hash_term(b, state);
+            hash_term(c, state);
+        }
+    }
 }
 
 fn boxed(t: Term) -> Box<Term> {
