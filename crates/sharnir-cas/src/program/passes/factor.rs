@@ -187,6 +187,37 @@ mod tests {
     }
 
     #[test]
+    fn the_most_common_factor_is_counted_once_per_product_and_the_first_wins_a_tie() {
+        use super::most_common_factor;
+        use crate::program::Term;
+        let [x, y, z] = [0, 1, 2].map(Term::Local);
+        let sine = Term::Sin(Box::new(Term::Mul(
+            Box::new(Term::Const(0.0)),
+            Box::new(x.clone()),
+        )));
+        let negated_zero = Term::Sin(Box::new(Term::Mul(
+            Box::new(Term::Const(-0.0)),
+            Box::new(x.clone()),
+        )));
+        let items = vec![
+            (vec![Term::Const(2.0), y.clone(), z.clone()], false),
+            (vec![z.clone(), z.clone()], true),
+            (vec![y.clone(), sine.clone()], false),
+            (vec![x.clone()], false),
+            (vec![negated_zero, x.clone()], false),
+        ];
+        // y and sin(0·x) (equal to sin(−0·x)) are in two products each, z
+        // in two (twice in one): y comes first.
+        assert_eq!(most_common_factor(&items), Some(y.clone()));
+        assert_eq!(most_common_factor(&items[2..]), Some(sine));
+        assert_eq!(
+            most_common_factor(&items[3..4]),
+            None,
+            "a lone factor is no product"
+        );
+    }
+
+    #[test]
     fn a_factor_common_to_products_of_a_sum_is_taken_out() {
         let mut p = Pool::new();
         let [a, b, c, x] = ["a", "b", "c", "x"].map(|n| p.symbol(n));
