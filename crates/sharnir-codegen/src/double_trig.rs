@@ -16,6 +16,15 @@
 //! reduction cancels (`|r| ≤ 2⁻²⁴ |k|`); fdlibm's kernel coefficients
 //! (degree 13 and 14 on `[−π/4, π/4]`) evaluated by Estrin's scheme with
 //! the tail as a first-order correction; the quadrant applied by bit masks.
+//!
+//! `SIN_COS_N`, the second experiment: the same arithmetic over an array of
+//! angles, lane by lane, so that the compiler vectorises it (SSE2: two
+//! lanes). Called once for the run of `sin_cos` lines at the top of a
+//! mass matrix (`let [(s_q1, c_q1), …] = sin_cos_n([q[1], …]);`, edited in
+//! by hand, not emitted), it made the portable build's mass matrices 8 to
+//! 11 % faster (Panda 92 → 85, Solo12 177 → 157, Talos 736 → 673 ns), but
+//! with `-C target-cpu=native` (AVX-512) Panda's slower (86 → 100 ns;
+//! Solo12 161 → 141, Talos 694 → 614 ns).
 
 /// The routine, the last helper of every `f64` module: Rust source parsed
 /// into the module's tokens by `math::helpers` and printed with the rest.
@@ -97,5 +106,70 @@ fn sin(x: Real) -> Real {
 pub(crate) const COS: &str = r#"/// The cosine of `x` by [`sin_cos`].
 fn cos(x: Real) -> Real {
     sin_cos(x).1
+}
+"#;
+
+/// The second experiment: every angle of a run at once (see the module's
+/// documentation).
+pub(crate) const SIN_COS_N: &str = r#"/// Sines and cosines of N angles, lane by lane so the compiler can vectorise.
+#[inline(always)]
+pub fn sin_cos_n<const N: usize>(x: [Real; N]) -> [(Real, Real); N] {
+    const BOUND: Real = 1_048_576.0;
+    const FRAC_2_PI: Real = 0.636_619_772_367_581_4;
+    const PIO2_1: Real = 1.570_796_326_734_125_6;
+    const PIO2_1T: Real = 6.077_100_506_506_192e-11;
+    const CANCELLATION: Real = 3.552_713_678_800_501e-15;
+    const ROUND: Real = 6_755_399_441_055_744.0;
+    const S1: Real = -1.666_666_666_666_663_2e-1;
+    const S2: Real = 8.333_333_333_322_49e-3;
+    const S3: Real = -1.984_126_982_985_795e-4;
+    const S4: Real = 2.755_731_370_707_006_8e-6;
+    const S5: Real = -2.505_076_025_340_686_3e-8;
+    const S6: Real = 1.589_690_995_211_55e-10;
+    const C1: Real = 4.166_666_666_666_66e-2;
+    const C2: Real = -1.388_888_888_887_411e-3;
+    const C3: Real = 2.480_158_728_947_673e-5;
+    const C4: Real = -2.755_731_435_139_066_3e-7;
+    const C5: Real = 2.087_572_321_298_175e-9;
+    const C6: Real = -1.135_964_755_778_819_5e-11;
+    let t = x.map(|x| x * FRAC_2_PI + ROUND);
+    let mut k = t;
+    let mut r = x;
+    let mut rr = x;
+    let mut z = x;
+    let mut fine = true;
+    for (((((k, r), rr), z), t), x) in k.iter_mut().zip(r.iter_mut()).zip(rr.iter_mut()).zip(z.iter_mut()).zip(t.iter()).zip(x.iter()) {
+        *k = *t - ROUND;
+        let a = *x - *k * PIO2_1;
+        let w = *k * PIO2_1T;
+        *r = a - w;
+        *rr = (a - *r) - w;
+        *z = *r * *r;
+        fine &= *x > -BOUND && *x < BOUND && *z > *k * *k * CANCELLATION;
+    }
+    if !fine {
+        return x.map(|x| libm::Libm::<Real>::sincos(x));
+    }
+    let mut out = [(0.0, 0.0); N];
+    for ((((o, r), rr), z), t) in out.iter_mut().zip(r.iter()).zip(rr.iter()).zip(z.iter()).zip(t.iter()) {
+        let (r, rr, z) = (*r, *rr, *z);
+        let z2 = z * z;
+        let z4 = z2 * z2;
+        let sp = (S1 + S2 * z) + z2 * (S3 + S4 * z) + z4 * (S5 + S6 * z);
+        let cp = (C1 + C2 * z) + z2 * (C3 + C4 * z) + z4 * (C5 + C6 * z);
+        let h = 0.5 * z;
+        let one_h = 1.0 - h;
+        let s = (r + ((r * z) * sp + rr * one_h)).to_bits();
+        let c = (one_h + (((1.0 - one_h) - h) + (z2 * cp - r * rr))).to_bits();
+        let quadrant = t.to_bits() & 3;
+        let odd = 0_u64.wrapping_sub(quadrant & 1);
+        let sine = (s & !odd) | (c & odd);
+        let cosine = (c & !odd) | (s & odd);
+        *o = (
+            Real::from_bits(sine ^ ((quadrant & 2) << 62)),
+            Real::from_bits(cosine ^ (((quadrant + 1) & 2) << 62)),
+        );
+    }
+    out
 }
 "#;
