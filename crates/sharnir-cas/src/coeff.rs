@@ -172,6 +172,17 @@ impl Coeff {
         self == Coeff::MINUS_ONE
     }
 
+    /// Whether `self == -other`, without forming `-other` where both are
+    /// stored in place (the pair extraction asks this of every pair).
+    pub fn is_negation_of(self, other: Coeff) -> bool {
+        match (self.0, other.0) {
+            (Repr::Small(n, d), Repr::Small(m, e)) => {
+                m.checked_neg().is_some_and(|minus_m| n == minus_m) && d == e
+            }
+            _ => self == -other,
+        }
+    }
+
     /// True if the value is negative (used to choose `a − b` over `a + (−1)·b`).
     pub fn is_negative(self) -> bool {
         match self.value() {
@@ -451,6 +462,10 @@ mod tests {
         };
         for a in samples {
             assert_eq!(-a, general(a, Coeff::MINUS_ONE), "-({a:?})");
+            for b in samples {
+                assert_eq!(a.is_negation_of(b), a == -b, "{a:?} = -({b:?})");
+            }
+            assert_eq!(a.is_negation_of(-a), a == -(-a), "{a:?} = -(-{a:?})");
             for b in samples {
                 let exact = general(a, b);
                 let got = a * b;

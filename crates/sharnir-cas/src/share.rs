@@ -193,7 +193,7 @@ impl Family for Terms {
 fn quotient(a: Coeff, b: Coeff) -> Coeff {
     if a == b {
         Coeff::ONE
-    } else if a == -b {
+    } else if a.is_negation_of(b) {
         Coeff::MINUS_ONE
     } else {
         a * b.recip()
