@@ -267,6 +267,30 @@ impl Coeff {
         }
     }
 
+    /// `self / divisor`: the product with the reciprocal, with the cross
+    /// reductions done at once where both are stored in place (the pair
+    /// extraction divides the coefficients of every pair it counts).
+    pub fn quotient(self, divisor: Coeff) -> Coeff {
+        if divisor.is_one() {
+            return self.product(Coeff::ONE);
+        }
+        match (self.0, divisor.0) {
+            (Repr::Small(a, b), Repr::Small(c, d)) if c != 0 => {
+                // (a/b) / (c/d) = (a·d) / (b·c), reduced across first: the
+                // products of 64-bit numbers cannot overflow 128 bits.
+                let (b, d) = (i64::from(b), i64::from(d));
+                let reduced = |x: i64, y: i64| {
+                    let g = binary_gcd(x.unsigned_abs(), y.unsigned_abs());
+                    i128::from(g.max(1))
+                };
+                let (g1, g2) = (reduced(a, c), reduced(b, d));
+                let (a, b, c, d) = (i128::from(a), i128::from(b), i128::from(c), i128::from(d));
+                Coeff::ratio((a / g1) * (d / g2), (b / g2) * (c / g1))
+            }
+            _ => self * divisor.recip(),
+        }
+    }
+
     /// Integer power by repeated squaring.
     pub fn powi(self, exp: i32) -> Coeff {
         let base = if exp < 0 { self.recip() } else { self };
@@ -466,6 +490,19 @@ mod tests {
                 assert_eq!(a.is_negation_of(b), a == -b, "{a:?} = -({b:?})");
             }
             assert_eq!(a.is_negation_of(-a), a == -(-a), "{a:?} = -(-{a:?})");
+            for b in samples {
+                let (got, want) = (a.quotient(b), a * b.recip());
+                if want.as_fraction().is_some() {
+                    assert_eq!(got, want, "{a:?} / {b:?}");
+                } else {
+                    assert!(
+                        got.to_f64().total_cmp(&want.to_f64()).is_eq() || {
+                            let (g, w) = (got.to_f64(), want.to_f64());
+                            (g - w).abs() <= 1e-12 * w.abs()
+                        }
+                    );
+                }
+            }
             for b in samples {
                 let exact = general(a, b);
                 let got = a * b;

@@ -196,7 +196,7 @@ fn quotient(a: Coeff, b: Coeff) -> Coeff {
     } else if a.is_negation_of(b) {
         Coeff::MINUS_ONE
     } else {
-        a * b.recip()
+        a.quotient(b)
     }
 }
 
