@@ -77,7 +77,7 @@ impl Printer<'_> {
                     };
                     let x = self.operand(&Term::Neg(x.clone()), Precedence::Product)?;
                     let y = self.operand_strict(y, Precedence::Product)?;
-                    (quote!(#x #op #y), Precedence::Product)
+                    (joined(x, op, y), Precedence::Product)
                 }
                 _ => {
                     let a = self.operand(a, Precedence::Unary)?;
@@ -119,7 +119,7 @@ impl Printer<'_> {
     ) -> Result<(TokenStream, Precedence), EmitError> {
         let left = self.operand(a, level)?;
         let right = self.operand_strict(b, level)?;
-        Ok((quote!(#left #op #right), level))
+        Ok((joined(left, op, right), level))
     }
 
     fn call(
@@ -148,6 +148,15 @@ impl Printer<'_> {
             tokens
         })
     }
+}
+
+/// `left op right`, extending `left` in place: `quote!(#left #op #right)`
+/// would copy `left`, and a sum of n terms, printed left to right, would
+/// cost n² token copies.
+fn joined(mut left: TokenStream, op: TokenStream, right: TokenStream) -> TokenStream {
+    left.extend(op);
+    left.extend(right);
+    left
 }
 
 /// `−term` when `term` starts with a negative literal (`-0.5`, `-0.5 * x`,
