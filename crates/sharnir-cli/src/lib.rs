@@ -16,6 +16,7 @@ mod sim;
 pub use context::{find_checkout, Context};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use sharnir_codegen::plan::outputs::{Outputs, AUTOMATIC_LIMIT};
 use sharnir_codegen::{GeneratedModule, Method, Plan};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_spec::Spec;
@@ -112,6 +113,17 @@ struct GenArgs {
     /// whose code is cheapest; `--all` always uses the default).
     #[arg(long, value_enum, conflicts_with = "all")]
     method: Option<MethodArg>,
+    /// The standard functions to generate, comma-separated: any of
+    /// inverse_dynamics, mass_matrix, bias, gravity, joint_space,
+    /// forward_dynamics, coriolis_matrix, energy, body_poses,
+    /// coordinate_rates, body_jacobians, or `all`, or `linear` (all but
+    /// the four whose size grows like n²). Default: all, except that a
+    /// mechanism of more than 48 velocity coordinates skips mass_matrix,
+    /// joint_space, coriolis_matrix and body_jacobians (with a note on
+    /// stderr). The functions of the spec's forces, contacts, detachments
+    /// and loops always come with it.
+    #[arg(long, value_name = "LIST", value_parser = parse_outputs, conflicts_with = "all")]
+    outputs: Option<Outputs>,
     /// Also write a single-precision twin `<name>_f32` (`Real = f32`) of each
     /// module (a spec can ask for one with `single_precision = true`).
     #[arg(long, conflicts_with = "all")]
@@ -123,6 +135,12 @@ struct GenArgs {
     fma: bool,
     #[command(flatten)]
     urdf: UrdfArgs,
+}
+
+/// `--outputs`: a list of function names, `all` or `linear`; an unknown
+/// name is refused with the list of valid ones.
+fn parse_outputs(list: &str) -> Result<Outputs, String> {
+    Outputs::parse_list(list).map_err(|e| e.to_string())
 }
 
 /// The values of `--method`, one per [`Method`] (clap needs its own enum).
@@ -312,8 +330,18 @@ fn gen(args: GenArgs, context: &Context) -> miette::Result<()> {
             method,
             fused_multiply_add: args.fma,
             single_precision: args.single_precision,
+            outputs: args.outputs,
         };
         let plan = plan_one(spec, *mode, &options)?;
+        if let Some(skipped) = plan.skipped_automatically() {
+            eprintln!(
+                "note: {}: more than {AUTOMATIC_LIMIT} velocity coordinates, so {} {} not \
+                 generated; ask for them with --outputs all",
+                plan.name,
+                skipped.join(", "),
+                if skipped.len() == 1 { "is" } else { "are" }
+            );
+        }
         let rendered = plan
             .render_all()
             .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;

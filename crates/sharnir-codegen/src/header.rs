@@ -3,6 +3,7 @@
 //! own sentences and the operation-count table.
 
 use crate::plan::provenance::header_note;
+use crate::plan::outputs::AUTOMATIC_LIMIT;
 use crate::plan::{Plan, Variant};
 use sharnir_cas::OpCount;
 use sharnir_mech::{Mechanism, ParameterMode};
@@ -46,6 +47,28 @@ impl HeaderFacts {
     }
 }
 
+/// The sentence that names the standard functions a module does not have
+/// and how to get them; empty when it has them all.
+fn skipped_note(plan: &Plan) -> String {
+    let skipped = plan.outputs.missing();
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = skipped.iter().map(|f| format!("`{}`", f.name())).collect();
+    let why = if plan.automatic_outputs {
+        format!(
+            "the mechanism has more than {AUTOMATIC_LIMIT} velocity coordinates, and their\n\
+             //! size grows faster than linearly"
+        )
+    } else {
+        "`--outputs` did not ask for them".to_owned()
+    };
+    format!(
+        "//! Not generated: {} ({why}); `sharnir gen --outputs all` generates them.\n",
+        names.join(", ")
+    )
+}
+
 /// The header of module `name`, the `variant` of `plan`, whose functions
 /// cost `op_counts`.
 pub(crate) fn header(
@@ -69,6 +92,7 @@ pub(crate) fn header(
     h.push_str(&header_note(plan.selection, &|function| {
         plan.function(function).map(|f| f.provenance.clone())
     }));
+    h.push_str(&skipped_note(plan));
     if let Some(description) = &facts.description {
         h.push_str("//!\n");
         // The spec's free text is prose, not rustdoc: brackets are escaped so

@@ -517,6 +517,7 @@ mod tests {
     use super::*;
     use crate::header::HeaderFacts;
     use crate::plan::provenance::{Provenance, Selection};
+    use crate::plan::outputs::Outputs;
     use crate::plan::{lower, Lowering, Twins};
     use sharnir_cas::{Coeff, Pool};
     use sharnir_mech::ParameterMode;
@@ -583,6 +584,8 @@ mod tests {
                 fused_multiply_add: true,
                 single_precision: true,
             },
+            outputs: Outputs::ALL,
+            automatic_outputs: false,
             facts,
             header,
         };
