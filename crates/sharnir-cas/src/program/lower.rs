@@ -8,7 +8,7 @@ use super::ir::{signed_sum, Local, Program, Term};
 use super::passes;
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice,
@@ -186,16 +186,25 @@ impl<'p> Lowering<'p> {
             _ => None,
         };
         let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::new();
+        // Every output sum's terms by id, so that a containment test is
+        // linear in the contained sum (a chain's flat position sums are as
+        // long as the chain, and there are as many of them).
+        let mut coefficients: HashMap<Id, HashMap<Id, Coeff>> = HashMap::new();
         for &root in roots {
             for &(t, _) in sum_terms(root).into_iter().flatten() {
                 hosts_of.entry(t).or_default().push(root);
             }
+            if let Some(terms) = sum_terms(root) {
+                coefficients
+                    .entry(root)
+                    .or_insert_with(|| terms.iter().copied().collect());
+            }
         }
         let contains = |host: Id, inner: &[(Id, Coeff)]| {
-            let Some(outer) = sum_terms(host).filter(|outer| outer.len() > inner.len()) else {
+            let Some(outer) = coefficients.get(&host).filter(|o| o.len() > inner.len()) else {
                 return false;
             };
-            let coefficient = |t: Id| outer.iter().find(|(o, _)| *o == t).map(|&(_, c)| c);
+            let coefficient = |t: Id| outer.get(&t).copied();
             inner.iter().all(|&(t, c)| coefficient(t) == Some(c))
                 || inner.iter().all(|&(t, c)| coefficient(t) == Some(-c))
         };
@@ -271,46 +280,54 @@ impl<'p> Lowering<'p> {
     /// that local instead of adding its terms again: with `t = q̇₁ + q̇₂`
     /// computed, `q̇₁ + q̇₂ + q̇₃` is emitted as `t + q̇₃`. Flat canonical sums
     /// otherwise repeat every shared partial sum; the largest contained
-    /// local is taken first, repeatedly.
+    /// local is taken first, repeatedly. The candidates are tried largest
+    /// first and the terms looked up by id, so that a chain's flat sums,
+    /// each containing all the previous ones, cost their length, not its
+    /// square.
     fn expand_sum_reusing(&self, id: Id, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
         let mut rest: Vec<(Id, Coeff)> = terms.to_vec();
         let mut reused: Vec<(Term, bool)> = Vec::new();
         while rest.len() >= 2 {
-            let contained = rest
+            let mut candidates: Vec<(usize, Id, usize, &[(Id, Coeff)])> = rest
                 .iter()
                 .filter_map(|(t, _)| self.local_sums.get(t))
                 .flatten()
                 .filter(|(sum, _)| *sum != id)
-                .filter_map(|&(sum, local)| {
-                    let Node::Add(inner, k) = self.pool.node(sum) else {
-                        return None;
-                    };
-                    if !k.is_zero() || inner.len() < 2 || inner.len() > rest.len() {
-                        return None;
+                .filter_map(|&(sum, local)| match self.pool.node(sum) {
+                    Node::Add(inner, k)
+                        if k.is_zero() && inner.len() >= 2 && inner.len() <= rest.len() =>
+                    {
+                        Some((inner.len(), sum, local, &inner[..]))
                     }
-                    let sign = rest
-                        .iter()
-                        .find(|(t, _)| *t == inner[0].0)
-                        .map(|&(_, c)| c)?;
-                    let negated = if sign == inner[0].1 {
-                        false
-                    } else if sign == -inner[0].1 {
-                        true
-                    } else {
-                        return None;
-                    };
-                    let all = inner.iter().all(|&(t, c)| {
-                        let want = if negated { -c } else { c };
-                        rest.iter().any(|&(r, rc)| r == t && rc == want)
-                    });
-                    all.then_some((inner.len(), sum, local, negated))
+                    _ => None,
                 })
-                .max_by_key(|&(size, sum, _, _)| (size, sum));
-            let Some((_, sum, local, negated)) = contained else {
+                .collect();
+            if candidates.is_empty() {
+                break;
+            }
+            candidates.sort_unstable_by_key(|&(size, sum, _, _)| std::cmp::Reverse((size, sum)));
+            let coefficients: HashMap<Id, Coeff> = rest.iter().copied().collect();
+            let contained = candidates.into_iter().find_map(|(_, sum, local, inner)| {
+                let sign = coefficients.get(&inner[0].0).copied()?;
+                let negated = if sign == inner[0].1 {
+                    false
+                } else if sign == -inner[0].1 {
+                    true
+                } else {
+                    return None;
+                };
+                let all = inner.iter().all(|&(t, c)| {
+                    let want = if negated { -c } else { c };
+                    coefficients.get(&t) == Some(&want)
+                });
+                all.then_some((sum, local, negated))
+            });
+            let Some((sum, local, negated)) = contained else {
                 break;
             };
             if let Node::Add(inner, _) = self.pool.node(sum) {
-                rest.retain(|(t, _)| !inner.iter().any(|(i, _)| i == t));
+                let taken: HashSet<Id> = inner.iter().map(|&(t, _)| t).collect();
+                rest.retain(|(t, _)| !taken.contains(t));
             }
             reused.push((Term::Local(local), negated));
         }
