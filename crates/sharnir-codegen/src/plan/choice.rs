@@ -258,7 +258,8 @@ impl Dynamics {
 ///
 /// Without the mass matrix among `outputs` it is not derived (its `n`
 /// columns are `n` walks of the joint forces), and `JointSpace::mass_matrix`
-/// is empty.
+/// is empty; nor are the bias and gravity where nothing reads them (see
+/// [`Outputs::needs_bias_or_gravity`]), which saves costing six candidates.
 pub(crate) fn newton_euler(
     mechanism: &mut Mechanism,
     costs: &mut Costs,
@@ -267,8 +268,14 @@ pub(crate) fn newton_euler(
     use rnea::PointAcceleration::{AccelerationField, CrossProducts};
     let split = if outputs.needs_mass_matrix() {
         joint_space::joint_space
-    } else {
+    } else if outputs.needs_bias_or_gravity() {
         joint_space::bias_and_gravity
+    } else {
+        |_: &mut Pool, _: &[Id]| JointSpace {
+            mass_matrix: Vec::new(),
+            bias: Vec::new(),
+            gravity: Vec::new(),
+        }
     };
     let own = rnea::inverse_dynamics(mechanism, CrossProducts);
     let own_terms = split(&mut mechanism.pool, &own);

@@ -164,6 +164,21 @@ impl Outputs {
         self.contains(Function::MassMatrix) || self.contains(Function::JointSpace)
     }
 
+    /// Whether Newton–Euler's bias or gravity is read: by `bias`,
+    /// `gravity`, `joint_space`, or the Coriolis matrix (derived from the
+    /// bias). Without them neither is derived nor costed.
+    pub fn needs_bias_or_gravity(self) -> bool {
+        [
+            Function::Bias,
+            Function::Gravity,
+            Function::JointSpace,
+            Function::CoriolisMatrix,
+        ]
+        .into_iter()
+        .any(|f| self.contains(f))
+            || self.needs_mass_matrix()
+    }
+
     /// The functions not in the set, in emission order.
     pub fn missing(self) -> Vec<Function> {
         Function::ALL
