@@ -48,7 +48,8 @@ impl HeaderFacts {
 }
 
 /// The sentence that names the standard functions a module does not have
-/// and how to get them; empty when it has them all.
+/// and how to get them, as `//!` lines of at most 80 columns; empty when it
+/// has them all.
 fn skipped_note(plan: &Plan) -> String {
     let skipped = plan.outputs.missing();
     if skipped.is_empty() {
@@ -57,16 +58,30 @@ fn skipped_note(plan: &Plan) -> String {
     let names: Vec<String> = skipped.iter().map(|f| format!("`{}`", f.name())).collect();
     let why = if plan.automatic_outputs {
         format!(
-            "the mechanism has more than {AUTOMATIC_LIMIT} velocity coordinates, and their\n\
-             //! size grows faster than linearly"
+            "the mechanism has more than {AUTOMATIC_LIMIT} velocity coordinates, and their size \
+             grows faster than linearly"
         )
     } else {
         "`--outputs` did not ask for them".to_owned()
     };
-    format!(
-        "//! Not generated: {} ({why}); `sharnir gen --outputs all` generates them.\n",
+    let sentence = format!(
+        "Not generated: {} ({why}); `sharnir gen --outputs all` generates them.",
         names.join(", ")
-    )
+    );
+    let mut text = String::new();
+    let mut line = String::from("//!");
+    for word in sentence.split(' ') {
+        if line.len() + 1 + word.len() > 80 && line.len() > 3 {
+            text.push_str(&line);
+            text.push('\n');
+            line = String::from("//!");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    text.push_str(&line);
+    text.push('\n');
+    text
 }
 
 /// The header of module `name`, the `variant` of `plan`, whose functions
