@@ -23,7 +23,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "outputs: $outputs"
 printf '| n | time (s) | peak memory (MB) | lines |\n|---|---|---|---|\n'
-for n in "${@:-10 20 40}"; do
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(10 20 40)
+for n in "${sizes[@]}"; do
     python3 benches/scaling/spatial_chain.py "$n" > "$work/chain$n.spec"
     /usr/bin/time -f "%e %M" -o "$work/time" \
         target/release/xtask gen "$work/chain$n.spec" --outputs "$outputs" \
