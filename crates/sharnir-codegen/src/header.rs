@@ -68,9 +68,20 @@ fn skipped_note(plan: &Plan) -> String {
         "Not generated: {} ({why}); `sharnir gen --outputs all` generates them.",
         names.join(", ")
     );
+    // Words, with code spans kept whole (`sharnir gen --outputs all`).
+    let mut words: Vec<String> = Vec::new();
+    for word in sentence.split(' ') {
+        match words.last_mut() {
+            Some(open) if open.matches('`').count() % 2 == 1 => {
+                open.push(' ');
+                open.push_str(word);
+            }
+            _ => words.push(word.to_owned()),
+        }
+    }
     let mut text = String::new();
     let mut line = String::from("//!");
-    for word in sentence.split(' ') {
+    for word in &words {
         if line.len() + 1 + word.len() > 80 && line.len() > 3 {
             text.push_str(&line);
             text.push('\n');
