@@ -23,9 +23,8 @@ const TOLERANCE: f64 = 1e-8;
 /// tilts between joints), with its masses as runtime parameters.
 fn chain_spec(n: usize) -> String {
     let axes = ["[0, 0, 1]", "[0, 1, 0]", "[1, 0, 0]"];
-    let mut text = format!(
-        "[mechanism]\nname = \"chain{n}\"\ngravity = [0, 0, -9.81]\n\n[parameters]\n"
-    );
+    let mut text =
+        format!("[mechanism]\nname = \"chain{n}\"\ngravity = [0, 0, -9.81]\n\n[parameters]\n");
     for i in 0..n {
         text.push_str(&format!("m{i} = {}\n", 1.0 + 0.01 * i as f64));
     }
@@ -37,8 +36,16 @@ fn chain_spec(n: usize) -> String {
         ));
     }
     for i in 0..n {
-        let parent = if i == 0 { "ground".to_owned() } else { format!("b{}", i - 1) };
-        let origin = if i == 0 { "" } else { "origin = { xyz = [0.3, 0.05, 0.02] }\n" };
+        let parent = if i == 0 {
+            "ground".to_owned()
+        } else {
+            format!("b{}", i - 1)
+        };
+        let origin = if i == 0 {
+            ""
+        } else {
+            "origin = { xyz = [0.3, 0.05, 0.02] }\n"
+        };
         text.push_str(&format!(
             "\n[[joint]]\nname = \"j{i}\"\ntype = \"revolute\"\nparent = \"{parent}\"\n\
              child = \"b{i}\"\naxis = {}\n{origin}",
@@ -60,7 +67,12 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
     assert_eq!(plan.outputs, Outputs::linear());
     assert_eq!(
         plan.skipped_automatically(),
-        Some(vec!["mass_matrix", "joint_space", "coriolis_matrix", "body_jacobians"])
+        Some(vec![
+            "mass_matrix",
+            "joint_space",
+            "coriolis_matrix",
+            "body_jacobians"
+        ])
     );
     for function in Function::ALL {
         assert_eq!(
@@ -130,7 +142,13 @@ fn asked_outputs_are_the_only_standard_functions_derived() {
     // The joints' own forces always come with a module: the runtime reads them.
     assert_eq!(
         names,
-        ["mass_matrix", "forward_dynamics", "contact_gaps", "limit_forces", "friction_forces"]
+        [
+            "mass_matrix",
+            "forward_dynamics",
+            "contact_gaps",
+            "limit_forces",
+            "friction_forces"
+        ]
     );
     assert_eq!(plan.skipped_automatically(), None);
 }

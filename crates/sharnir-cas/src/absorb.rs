@@ -48,7 +48,11 @@ pub(crate) fn absorb_common_terms(
     let mut sums = Sums::new(pool, roots, reachable);
     for (i, _) in reachable.iter().enumerate().filter(|(_, &seen)| seen) {
         let id = Id::from_index(i);
-        if sums.terms.get(&id).is_some_and(|terms| terms.len() <= LONG_SUM) {
+        if sums
+            .terms
+            .get(&id)
+            .is_some_and(|terms| terms.len() <= LONG_SUM)
+        {
             sums.spread_covered_terms(id);
             sums.move_terms_into_users(id);
         }

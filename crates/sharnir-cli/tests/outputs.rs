@@ -15,9 +15,17 @@ fn chain(n: usize) -> String {
         ));
     }
     for i in 0..n {
-        let parent = if i == 0 { "ground".to_owned() } else { format!("b{}", i - 1) };
+        let parent = if i == 0 {
+            "ground".to_owned()
+        } else {
+            format!("b{}", i - 1)
+        };
         let axis = if i % 2 == 0 { "[0, 0, 1]" } else { "[0, 1, 0]" };
-        let origin = if i == 0 { "" } else { "origin = { xyz = [0.2, 0, 0] }\n" };
+        let origin = if i == 0 {
+            ""
+        } else {
+            "origin = { xyz = [0.2, 0, 0] }\n"
+        };
         text.push_str(&format!(
             "\n[[joint]]\nname = \"j{i}\"\ntype = \"revolute\"\nparent = \"{parent}\"\n\
              child = \"b{i}\"\naxis = {axis}\n{origin}"
@@ -63,7 +71,10 @@ fn has_function(module: &str, name: &str) -> bool {
 
 #[test]
 fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
-    let (output, dir) = gen(&chain(3), &["--outputs", "inverse_dynamics,forward_dynamics"]);
+    let (output, dir) = gen(
+        &chain(3),
+        &["--outputs", "inverse_dynamics,forward_dynamics"],
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(!stderr.contains("note:"), "{stderr}");
@@ -71,7 +82,13 @@ fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
     for name in ["inverse_dynamics", "forward_dynamics"] {
         assert!(has_function(&module, name), "no {name}");
     }
-    for name in ["mass_matrix", "bias", "joint_space", "energy", "body_jacobians"] {
+    for name in [
+        "mass_matrix",
+        "bias",
+        "joint_space",
+        "energy",
+        "body_jacobians",
+    ] {
         assert!(!has_function(&module, name), "{name} was not asked for");
     }
     let header = header(&module);
@@ -83,9 +100,14 @@ fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
         ),
         "{header}"
     );
-    let note = module.lines().skip_while(|l| !l.starts_with("//! Not generated"));
+    let note = module
+        .lines()
+        .skip_while(|l| !l.starts_with("//! Not generated"));
     let note: Vec<&str> = note.take_while(|l| l.starts_with("//! ")).collect();
-    assert!(note.len() > 1 && note.iter().all(|l| l.chars().count() <= 80), "{note:?}");
+    assert!(
+        note.len() > 1 && note.iter().all(|l| l.chars().count() <= 80),
+        "{note:?}"
+    );
 }
 
 #[test]
@@ -101,10 +123,21 @@ fn a_mechanism_past_the_limit_skips_its_superlinear_outputs_with_a_note() {
         "{stderr}"
     );
     let module = module(dir.path());
-    for name in ["mass_matrix", "joint_space", "coriolis_matrix", "body_jacobians"] {
+    for name in [
+        "mass_matrix",
+        "joint_space",
+        "coriolis_matrix",
+        "body_jacobians",
+    ] {
         assert!(!has_function(&module, name), "{name} was generated");
     }
-    for name in ["inverse_dynamics", "bias", "gravity", "forward_dynamics", "energy"] {
+    for name in [
+        "inverse_dynamics",
+        "bias",
+        "gravity",
+        "forward_dynamics",
+        "energy",
+    ] {
         assert!(has_function(&module, name), "no {name}");
     }
     assert!(
@@ -124,7 +157,9 @@ fn an_unknown_output_is_refused_with_the_valid_names() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("unknown output `mass_matrx`"), "{stderr}");
     assert!(
-        stderr.contains("expected `all`, `linear` or a comma-separated list of inverse_dynamics, mass_matrix,"),
+        stderr.contains(
+            "expected `all`, `linear` or a comma-separated list of inverse_dynamics, mass_matrix,"
+        ),
         "{stderr}"
     );
     assert!(!dir.path().join("chain.rs").exists());

@@ -2,8 +2,8 @@
 //! variant: provenance, which formalism made what, conventions, the twins'
 //! own sentences and the operation-count table.
 
-use crate::plan::provenance::header_note;
 use crate::plan::outputs::AUTOMATIC_LIMIT;
+use crate::plan::provenance::header_note;
 use crate::plan::{Plan, Variant};
 use sharnir_cas::OpCount;
 use sharnir_mech::{Mechanism, ParameterMode};

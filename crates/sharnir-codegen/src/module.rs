@@ -516,8 +516,8 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
 mod tests {
     use super::*;
     use crate::header::HeaderFacts;
-    use crate::plan::provenance::{Provenance, Selection};
     use crate::plan::outputs::Outputs;
+    use crate::plan::provenance::{Provenance, Selection};
     use crate::plan::{lower, Lowering, Twins};
     use sharnir_cas::{Coeff, Pool};
     use sharnir_mech::ParameterMode;

@@ -241,9 +241,14 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias, outputs);
     let newton_euler_bias = terms.bias.clone();
     let dynamics = match options.method {
-        Some(method) => {
-            Dynamics::derive(mechanism, &mut costs, method, inverse_dynamics, terms, outputs)?
-        }
+        Some(method) => Dynamics::derive(
+            mechanism,
+            &mut costs,
+            method,
+            inverse_dynamics,
+            terms,
+            outputs,
+        )?,
         None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms, outputs)?,
     };
     let mut provenance = dynamics.provenance.clone();

@@ -141,7 +141,8 @@ pub(crate) fn header_note(
             line("`gravity`", of("gravity")),
             line(
                 "`joint_space`",
-                of("joint_space").map(|p| format!("its mass matrix by {p}, bias and gravity as above")),
+                of("joint_space")
+                    .map(|p| format!("its mass matrix by {p}, bias and gravity as above")),
             ),
             line("`forward_dynamics`", of("forward_dynamics")),
         ]
