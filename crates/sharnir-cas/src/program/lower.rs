@@ -6,6 +6,7 @@
 
 use super::ir::{signed_sum, Local, Program, Term};
 use super::passes;
+use crate::absorb::LONG_SUM;
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
 use std::collections::{HashMap, HashSet};
@@ -60,6 +61,12 @@ impl Program {
     fn factored(&self) -> Program {
         self.map_terms(passes::factor::factor)
     }
+}
+
+/// Whether a sum is long enough (more than [`LONG_SUM`] terms) to reuse
+/// contained sums with constant parts.
+fn is_long(terms: &[(Id, Coeff)]) -> bool {
+    terms.len() > LONG_SUM
 }
 
 /// The stack of the thread that lowers the shared program: as much as the
@@ -181,15 +188,25 @@ impl<'p> Lowering<'p> {
     /// of repeating their terms. In a chain, the joint force of joint `i` is
     /// joint `i + 1`'s plus what body `i` adds, so each row reads the next.
     fn nested_roots(&self, roots: &[Id]) -> Vec<Id> {
+        // A sum with a constant part takes part as a host longer than
+        // `LONG_SUM` (a chain's vertical positions start at the first
+        // joint's height), or as a sum such a host contains.
         let sum_terms = |id: Id| match self.pool.node(id) {
-            Node::Add(terms, c0) if c0.is_zero() && terms.len() >= 2 => Some(terms),
+            Node::Add(terms, c0) if terms.len() >= 2 && (c0.is_zero() || is_long(terms)) => {
+                Some(terms)
+            }
             _ => None,
         };
+        let has_constant = |id: Id| matches!(self.pool.node(id), Node::Add(_, c0) if !c0.is_zero());
         let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::new();
         // Every output sum's terms by id, so that a containment test is
         // linear in the contained sum (a chain's flat position sums are as
         // long as the chain, and there are as many of them).
         let mut coefficients: HashMap<Id, HashMap<Id, Coeff>> = HashMap::new();
+        let inner_terms = |id: Id| match self.pool.node(id) {
+            Node::Add(terms, _) if terms.len() >= 2 => Some(terms),
+            _ => None,
+        };
         for &root in roots {
             for &(t, _) in sum_terms(root).into_iter().flatten() {
                 hosts_of.entry(t).or_default().push(root);
@@ -200,10 +217,13 @@ impl<'p> Lowering<'p> {
                     .or_insert_with(|| terms.iter().copied().collect());
             }
         }
-        let contains = |host: Id, inner: &[(Id, Coeff)]| {
+        let contains = |host: Id, inner: &[(Id, Coeff)], constant: bool| {
             let Some(outer) = coefficients.get(&host).filter(|o| o.len() > inner.len()) else {
                 return false;
             };
+            if (constant || has_constant(host)) && outer.len() <= LONG_SUM {
+                return false;
+            }
             let coefficient = |t: Id| outer.get(&t).copied();
             inner.iter().all(|&(t, c)| coefficient(t) == Some(c))
                 || inner.iter().all(|&(t, c)| coefficient(t) == Some(-c))
@@ -213,14 +233,15 @@ impl<'p> Lowering<'p> {
             .copied()
             .filter(|&root| !self.local_of.contains_key(&root))
             .filter(|&root| {
-                sum_terms(root).is_some_and(|inner| {
+                inner_terms(root).is_some_and(|inner| {
+                    let constant = has_constant(root);
                     hosts_of
                         .get(&inner[0].0)
-                        .is_some_and(|hosts| hosts.iter().any(|&h| contains(h, inner)))
+                        .is_some_and(|hosts| hosts.iter().any(|&h| contains(h, inner, constant)))
                 })
             })
             .collect();
-        nested.sort_by_key(|&id| (sum_terms(id).map_or(0, |t| t.len()), id));
+        nested.sort_by_key(|&id| (inner_terms(id).map_or(0, |t| t.len()), id));
         nested.dedup();
         nested
     }
@@ -287,6 +308,12 @@ impl<'p> Lowering<'p> {
     fn expand_sum_reusing(&self, id: Id, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
         let mut rest: Vec<(Id, Coeff)> = terms.to_vec();
         let mut reused: Vec<(Term, bool)> = Vec::new();
+        // What is left of the constant part once the reused sums' own are
+        // taken out: a sum longer than `LONG_SUM` also reuses sums with a
+        // constant part (a chain's vertical positions), which no shorter one
+        // does, so that no bundled module changes.
+        let mut constant = c0;
+        let long = is_long(terms);
         while rest.len() >= 2 {
             let mut candidates: Vec<(usize, Id, usize, &[(Id, Coeff)])> = rest
                 .iter()
@@ -295,7 +322,7 @@ impl<'p> Lowering<'p> {
                 .filter(|(sum, _)| *sum != id)
                 .filter_map(|&(sum, local)| match self.pool.node(sum) {
                     Node::Add(inner, k)
-                        if k.is_zero() && inner.len() >= 2 && inner.len() <= rest.len() =>
+                        if (k.is_zero() || long) && inner.len() >= 2 && inner.len() <= rest.len() =>
                     {
                         Some((inner.len(), sum, local, &inner[..]))
                     }
@@ -325,16 +352,17 @@ impl<'p> Lowering<'p> {
             let Some((sum, local, negated)) = contained else {
                 break;
             };
-            if let Node::Add(inner, _) = self.pool.node(sum) {
+            if let Node::Add(inner, k) = self.pool.node(sum) {
                 let taken: HashSet<Id> = inner.iter().map(|&(t, _)| t).collect();
                 rest.retain(|(t, _)| !taken.contains(t));
+                constant = constant + if negated { *k } else { -*k };
             }
             reused.push((Term::Local(local), negated));
         }
         if reused.is_empty() {
             return self.expand_sum(terms, c0);
         }
-        reused.extend(self.sum_items(&rest, c0));
+        reused.extend(self.sum_items(&rest, constant));
         signed_sum(reused)
     }
 
@@ -501,4 +529,39 @@ fn identifier_part(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symbol::Symbol;
+
+    /// `x0 … x99` at 0.01 apart.
+    fn env(symbol: &Symbol) -> Option<f64> {
+        let name = symbol.to_string();
+        let index: f64 = name.strip_prefix('x')?.parse().ok()?;
+        Some(0.5 + 0.01 * index)
+    }
+
+    #[test]
+    fn long_sums_with_constants_reuse_the_ones_they_contain() {
+        // The vertical positions of a long chain: `1.5 + Σ_{i<k} x_i` for
+        // k past `LONG_SUM`, each the previous one plus one term.
+        let mut pool = Pool::new();
+        let x: Vec<Id> = (0..100).map(|i| pool.symbol(&format!("x{i}"))).collect();
+        let roots: Vec<Id> = (LONG_SUM + 2..LONG_SUM + 10)
+            .map(|k| {
+                let terms: Vec<(Id, Coeff)> = x[..k].iter().map(|&t| (t, Coeff::ONE)).collect();
+                pool.linear(&terms, Coeff::ratio(3, 2))
+            })
+            .collect();
+        let program = Program::lower(&pool, &roots);
+        // The first: its 82 terms and the constant; then one per sum.
+        assert_eq!(program.op_count().add as usize, LONG_SUM + 2 + 7);
+        let got = program.eval(&env).expect("bound");
+        let want = pool.eval(&roots, &env).expect("bound");
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-12 * w.abs(), "{got:?} vs {want:?}");
+        }
+    }
 }
