@@ -144,8 +144,9 @@ impl Dynamics {
     /// mechanism and keeps, output by output, the cheapest emitted code
     /// (ties go to the earlier formalism of [`Method::ALL`]). The
     /// joint-coordinate and Telegin's formalisms, whose every candidate is
-    /// superlinear (the first builds `M`, the second sums over subsystems),
-    /// are derived only when `outputs` has the mass matrix.
+    /// superlinear (the first builds `M`; the second's joint moments sum
+    /// over every outboard body, `Σ_{k>j}`, unless consecutive axes are
+    /// parallel), are derived only when `outputs` has the mass matrix.
     pub(crate) fn cheapest(
         mechanism: &mut Mechanism,
         costs: &mut Costs,
