@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 /// A serial chain of `n` revolute links, axes alternating z and y.
 fn chain(n: usize) -> String {
-    let mut text = format!("[mechanism]\nname = \"chain\"\ngravity = [0, 0, -9.81]\n");
+    let mut text = String::from("[mechanism]\nname = \"chain\"\ngravity = [0, 0, -9.81]\n");
     for i in 0..n {
         text.push_str(&format!(
             "\n[[body]]\nname = \"b{i}\"\nmass = 1.0\ncom = [0.1, 0.01, 0]\n\

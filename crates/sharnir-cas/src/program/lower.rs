@@ -63,6 +63,10 @@ impl Program {
     }
 }
 
+/// A local sum that a larger sum may contain: its length, node, local and
+/// terms.
+type Candidate<'a> = (usize, Id, usize, &'a [(Id, Coeff)]);
+
 /// Whether a sum is long enough (more than [`LONG_SUM`] terms) to reuse
 /// contained sums with constant parts.
 fn is_long(terms: &[(Id, Coeff)]) -> bool {
@@ -315,14 +319,16 @@ impl<'p> Lowering<'p> {
         let mut constant = c0;
         let long = is_long(terms);
         while rest.len() >= 2 {
-            let mut candidates: Vec<(usize, Id, usize, &[(Id, Coeff)])> = rest
+            let mut candidates: Vec<Candidate<'_>> = rest
                 .iter()
                 .filter_map(|(t, _)| self.local_sums.get(t))
                 .flatten()
                 .filter(|(sum, _)| *sum != id)
                 .filter_map(|&(sum, local)| match self.pool.node(sum) {
                     Node::Add(inner, k)
-                        if (k.is_zero() || long) && inner.len() >= 2 && inner.len() <= rest.len() =>
+                        if (k.is_zero() || long)
+                            && inner.len() >= 2
+                            && inner.len() <= rest.len() =>
                     {
                         Some((inner.len(), sum, local, &inner[..]))
                     }
