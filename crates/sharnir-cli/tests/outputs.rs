@@ -95,8 +95,8 @@ fn outputs_choose_the_standard_functions_and_the_header_names_the_others() {
     assert!(
         header.contains(
             "Not generated: `mass_matrix`, `bias`, `gravity`, `joint_space`, `coriolis_matrix`, \
-             `energy`, `body_poses`, `coordinate_rates`, `body_jacobians` (`--outputs` did not \
-             ask for them); `sharnir gen --outputs all` generates them."
+             `energy`, `body_poses`, `coordinate_rates`, `body_jacobians` (not asked for by \
+             `--outputs` or the spec's `outputs`); `sharnir gen --outputs all` generates them."
         ),
         "{header}"
     );
@@ -165,4 +165,24 @@ fn an_unknown_output_is_refused_with_the_valid_names() {
     assert!(!dir.path().join("chain.rs").exists());
     let (output, _) = gen(&chain(2), &["--outputs", ""]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn the_spec_can_choose_the_outputs_and_the_command_line_overrides_it() {
+    let spec = chain(2).replace(
+        "name = \"chain\"",
+        "name = \"chain\"\noutputs = [\"forward_dynamics\", \"energy\"]",
+    );
+    let (output, dir) = gen(&spec, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let chosen = module(dir.path());
+    assert!(has_function(&chosen, "forward_dynamics") && has_function(&chosen, "energy"));
+    assert!(!has_function(&chosen, "inverse_dynamics"));
+    let (output, dir) = gen(&spec, &["--outputs", "all"]);
+    assert!(output.status.success());
+    assert!(has_function(&module(dir.path()), "body_jacobians"));
 }

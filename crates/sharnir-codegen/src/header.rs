@@ -62,7 +62,7 @@ fn skipped_note(plan: &Plan) -> String {
              grows faster than linearly"
         )
     } else {
-        "`--outputs` did not ask for them".to_owned()
+        "not asked for by `--outputs` or the spec's `outputs`".to_owned()
     };
     let sentence = format!(
         "Not generated: {} ({why}); `sharnir gen --outputs all` generates them.",

@@ -128,7 +128,8 @@ pub struct Plan {
     pub twins: Twins,
     /// The standard functions the plan has.
     pub outputs: Outputs,
-    /// Whether the automatic rule chose [`Plan::outputs`] (no `--outputs`).
+    /// Whether the automatic rule chose [`Plan::outputs`] (no `--outputs`,
+    /// no `outputs` in the spec).
     pub automatic_outputs: bool,
     pub(crate) facts: Facts,
     pub(crate) header: HeaderFacts,
@@ -232,7 +233,7 @@ impl Plan {
 /// constant groups of runtime parameters hoisted into `Derived`; every
 /// function lowered.
 pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, EmitError> {
-    let outputs = outputs_of(mechanism, options);
+    let (outputs, automatic_outputs) = outputs_of(mechanism, options);
     // The order of derivations is part of the output: it numbers the
     // pool's nodes, and node numbers order canonical sums. Skipping an
     // output skips its derivations and leaves the others in this order.
@@ -329,7 +330,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
             selection,
             twins,
             outputs,
-            automatic_outputs: options.outputs.is_none(),
+            automatic_outputs,
             facts,
             header,
         },
@@ -338,21 +339,27 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     ))
 }
 
-/// The standard functions `options` asks of `mechanism` (the automatic
-/// rule without `--outputs`), with `inverse_dynamics` and `joint_space`
-/// always for a mechanism with loops: its constrained dynamics are solved
-/// from them.
-fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> Outputs {
-    let outputs = options
-        .outputs
-        .unwrap_or_else(|| Outputs::automatic(mechanism.dof()));
-    if mechanism.has_loops() {
+/// The standard functions `options` asks of `mechanism` (`--outputs`), else
+/// the spec (its `outputs`), else the automatic rule, and whether the rule
+/// chose them; with `inverse_dynamics` and `joint_space` always for a
+/// mechanism with loops, since its constrained dynamics are solved from
+/// them. The spec's names were checked when it was parsed
+/// (`sharnir_spec::OUTPUT_NAMES`, the names of [`Function`]).
+fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
+    let from_spec = || {
+        let names = mechanism.outputs.as_ref()?;
+        Outputs::parse_list(&names.join(",")).ok()
+    };
+    let asked = options.outputs.or_else(from_spec);
+    let outputs = asked.unwrap_or_else(|| Outputs::automatic(mechanism.dof()));
+    let outputs = if mechanism.has_loops() {
         outputs
             .with(Function::InverseDynamics)
             .with(Function::JointSpace)
     } else {
         outputs
-    }
+    };
+    (outputs, asked.is_none())
 }
 
 /// What a plan holds besides its functions.

@@ -281,6 +281,12 @@ mod tests {
     }
 
     #[test]
+    fn the_spec_knows_the_same_names() {
+        let names: Vec<&str> = Function::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names, sharnir_spec::OUTPUT_NAMES);
+    }
+
+    #[test]
     fn the_automatic_rule_skips_only_superlinear_outputs_of_big_mechanisms() {
         assert_eq!(Outputs::automatic(AUTOMATIC_LIMIT), Outputs::ALL);
         let big = Outputs::automatic(AUTOMATIC_LIMIT + 1);
