@@ -152,3 +152,36 @@ fn asked_outputs_are_the_only_standard_functions_derived() {
     );
     assert_eq!(plan.skipped_automatically(), None);
 }
+
+/// The functions of `stem`'s plan when only `forward_dynamics` is asked for.
+fn planned_with_forward_dynamics_only(stem: &str) -> Vec<String> {
+    let spec = sharnir_tests::oracle::load_spec(stem);
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let options = PlanOptions {
+        outputs: Some(Outputs::NONE.with(Function::ForwardDynamics)),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).expect("plans");
+    plan.functions.into_iter().map(|f| f.name).collect()
+}
+
+#[test]
+fn loops_and_releases_keep_the_outputs_the_runtime_reads() {
+    // Constrained dynamics solve with `joint_space` and `inverse_dynamics`.
+    let four_bar = planned_with_forward_dynamics_only("four_bar");
+    for name in [
+        "inverse_dynamics",
+        "joint_space",
+        "forward_dynamics",
+        "constraints",
+    ] {
+        assert!(four_bar.iter().any(|f| f == name), "{name}: {four_bar:?}");
+    }
+    assert!(!four_bar.iter().any(|f| f == "coriolis_matrix"));
+    // A release maps the state through the poses and Jacobians.
+    let sling = planned_with_forward_dynamics_only("sling_release");
+    for name in ["body_poses", "body_jacobians", "joint_reactions"] {
+        assert!(sling.iter().any(|f| f == name), "{name}: {sling:?}");
+    }
+    assert!(!sling.iter().any(|f| f == "mass_matrix"));
+}

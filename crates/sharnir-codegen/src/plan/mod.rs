@@ -343,7 +343,8 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
 /// the spec (its `outputs`), else the automatic rule, and whether the rule
 /// chose them; with `inverse_dynamics` and `joint_space` always for a
 /// mechanism with loops, since its constrained dynamics are solved from
-/// them. The spec's names were checked when it was parsed
+/// them, and `body_poses` and `body_jacobians` for one with detachable
+/// joints, which the runtime's release reads. The spec's names were checked when it was parsed
 /// (`sharnir_spec::OUTPUT_NAMES`, the names of [`Function`]).
 fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
     let from_spec = || {
@@ -358,6 +359,15 @@ fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
             .with(Function::JointSpace)
     } else {
         outputs
+    };
+    // The runtime maps a state across a release through the poses and
+    // Jacobians (`sharnir_runtime::detachments!`).
+    let outputs = if mechanism.detachments.is_empty() {
+        outputs
+    } else {
+        outputs
+            .with(Function::BodyPoses)
+            .with(Function::BodyJacobians)
     };
     (outputs, asked.is_none())
 }
