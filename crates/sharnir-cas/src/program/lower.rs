@@ -63,6 +63,54 @@ impl Program {
     }
 }
 
+/// The sums of more than [`LONG_SUM`] terms reachable in `pool` that
+/// another such sum contains (the same terms with the same coefficients,
+/// or all negated; constant parts aside). A long chain's positions are
+/// such sums, each containing the one before, and an expression that reads
+/// every one once (the potential energy's heights) would otherwise repeat
+/// them all: as locals, each is the one before plus its own terms. No
+/// bundled spec has a sum this long.
+fn contained_long_sums(pool: &Pool, reachable: &[bool]) -> HashSet<Id> {
+    let long: Vec<(Id, &[(Id, Coeff)])> = reachable
+        .iter()
+        .enumerate()
+        .filter(|(_, &seen)| seen)
+        .filter_map(|(i, _)| {
+            let id = Id::from_index(i);
+            match pool.node(id) {
+                Node::Add(terms, _) if is_long(terms) => Some((id, &terms[..])),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut hosts_of: HashMap<Id, Vec<usize>> = HashMap::new();
+    for (host, (_, terms)) in long.iter().enumerate() {
+        for &(t, _) in terms.iter() {
+            hosts_of.entry(t).or_default().push(host);
+        }
+    }
+    let mut coefficients: Vec<Option<HashMap<Id, Coeff>>> = vec![None; long.len()];
+    let mut nested = HashSet::new();
+    for (inner, &(id, terms)) in long.iter().enumerate() {
+        let hosts = hosts_of.get(&terms[0].0).map_or(&[][..], Vec::as_slice);
+        for &host in hosts {
+            let outer = long[host].1;
+            if host == inner || outer.len() <= terms.len() {
+                continue;
+            }
+            let outer = coefficients[host].get_or_insert_with(|| outer.iter().copied().collect());
+            let coefficient = |t: Id| outer.get(&t).copied();
+            if terms.iter().all(|&(t, c)| coefficient(t) == Some(c))
+                || terms.iter().all(|&(t, c)| coefficient(t) == Some(-c))
+            {
+                nested.insert(id);
+                break;
+            }
+        }
+    }
+    nested
+}
+
 /// A local sum that a larger sum may contain: its length, node, local and
 /// terms.
 type Candidate<'a> = (usize, Id, usize, &'a [(Id, Coeff)]);
@@ -94,6 +142,9 @@ struct Lowering<'p> {
     /// The same for products without divisions, by their first factor:
     /// candidates for reuse inside larger products.
     local_products: HashMap<Id, Vec<(Id, usize)>>,
+    /// The long sums another long sum contains: locals even when used
+    /// once, so that the larger reuse them (see [`contained_long_sums`]).
+    long_nested: HashSet<Id>,
     program: Program,
 }
 
@@ -134,6 +185,7 @@ impl<'p> Lowering<'p> {
             reciprocal_of: HashMap::new(),
             local_sums: HashMap::new(),
             local_products: HashMap::new(),
+            long_nested: contained_long_sums(pool, &reachable),
             program: Program::default(),
         }
     }
@@ -255,7 +307,10 @@ impl<'p> Lowering<'p> {
             self.pool.node(id),
             Node::Num(_) | Node::Pi | Node::Symbol(_)
         );
-        !leaf && (self.uses.get(&id).copied().unwrap_or(0) >= 2 || self.is_trig(id))
+        !leaf
+            && (self.uses.get(&id).copied().unwrap_or(0) >= 2
+                || self.is_trig(id)
+                || self.long_nested.contains(&id))
     }
 
     fn is_trig(&self, id: Id) -> bool {

@@ -2,7 +2,7 @@
 //! lists and result shapes, from the derived expressions.
 
 use super::choice::Dynamics;
-use super::outputs::{Function, Outputs};
+use super::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
 use crate::error::EmitError;
 use crate::module::{Argument, FunctionSpec, LoopFacts, Shape};
 use crate::{contacts, detachments};
@@ -38,7 +38,14 @@ impl FixedOutputs {
             Vec::new()
         };
         let (kinetic, potential) = if outputs.contains(Function::Energy) {
-            energy::energy(mechanism)
+            // Past the automatic rule's size, the heights that make a long
+            // chain's potential linear code; below it, as always.
+            let heights = if mechanism.dof() > AUTOMATIC_LIMIT {
+                energy::Heights::OfPositions
+            } else {
+                energy::Heights::OfCentres
+            };
+            energy::energy(mechanism, heights)
         } else {
             let zero = mechanism.pool.zero();
             (zero, zero)
