@@ -21,7 +21,7 @@ use std::str::FromStr;
 /// ones. Chosen from measurements (`docs/performance.md`, "Generation
 /// scaling"): every output of a 40-link spatial chain takes 13 s and
 /// 740 MB to generate, of an 80-link one 69 s and 5.3 GB, where the linear
-/// outputs of 80 links take 6 s and 200 MB; 48 keeps a humanoid's 38 and
+/// outputs of 80 links take 2.3 s and 190 MB; 48 keeps a humanoid's 38 and
 /// every bundled spec (18 at most) whole.
 pub const AUTOMATIC_LIMIT: usize = 48;
 
