@@ -5,6 +5,7 @@
 //! node used once is inlined into its user.
 
 use super::ir::{signed_sum, Local, Program, Term};
+use super::long_sums::{contained_long_sums, is_long};
 use super::passes;
 use crate::absorb::LONG_SUM;
 use crate::coeff::Coeff;
@@ -63,63 +64,9 @@ impl Program {
     }
 }
 
-/// The sums of more than [`LONG_SUM`] terms reachable in `pool` that
-/// another such sum contains (the same terms with the same coefficients,
-/// or all negated; constant parts aside). A long chain's positions are
-/// such sums, each containing the one before, and an expression that reads
-/// every one once (the potential energy's heights) would otherwise repeat
-/// them all: as locals, each is the one before plus its own terms. No
-/// bundled spec has a sum this long.
-fn contained_long_sums(pool: &Pool, reachable: &[bool]) -> HashSet<Id> {
-    let long: Vec<(Id, &[(Id, Coeff)])> = reachable
-        .iter()
-        .enumerate()
-        .filter(|(_, &seen)| seen)
-        .filter_map(|(i, _)| {
-            let id = Id::from_index(i);
-            match pool.node(id) {
-                Node::Add(terms, _) if is_long(terms) => Some((id, &terms[..])),
-                _ => None,
-            }
-        })
-        .collect();
-    let mut hosts_of: HashMap<Id, Vec<usize>> = HashMap::new();
-    for (host, (_, terms)) in long.iter().enumerate() {
-        for &(t, _) in terms.iter() {
-            hosts_of.entry(t).or_default().push(host);
-        }
-    }
-    let mut coefficients: Vec<Option<HashMap<Id, Coeff>>> = vec![None; long.len()];
-    let mut nested = HashSet::new();
-    for (inner, &(id, terms)) in long.iter().enumerate() {
-        let hosts = hosts_of.get(&terms[0].0).map_or(&[][..], Vec::as_slice);
-        for &host in hosts {
-            let outer = long[host].1;
-            if host == inner || outer.len() <= terms.len() {
-                continue;
-            }
-            let outer = coefficients[host].get_or_insert_with(|| outer.iter().copied().collect());
-            let coefficient = |t: Id| outer.get(&t).copied();
-            if terms.iter().all(|&(t, c)| coefficient(t) == Some(c))
-                || terms.iter().all(|&(t, c)| coefficient(t) == Some(-c))
-            {
-                nested.insert(id);
-                break;
-            }
-        }
-    }
-    nested
-}
-
 /// A local sum that a larger sum may contain: its length, node, local and
 /// terms.
 type Candidate<'a> = (usize, Id, usize, &'a [(Id, Coeff)]);
-
-/// Whether a sum is long enough (more than [`LONG_SUM`] terms) to reuse
-/// contained sums with constant parts.
-fn is_long(terms: &[(Id, Coeff)]) -> bool {
-    terms.len() > LONG_SUM
-}
 
 /// The stack of the thread that lowers the shared program: as much as the
 /// main thread's, since the recursion goes as deep as the expressions.
@@ -590,39 +537,4 @@ fn identifier_part(name: &str) -> String {
     name.chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::symbol::Symbol;
-
-    /// `x0 … x99` at 0.01 apart.
-    fn env(symbol: &Symbol) -> Option<f64> {
-        let name = symbol.to_string();
-        let index: f64 = name.strip_prefix('x')?.parse().ok()?;
-        Some(0.5 + 0.01 * index)
-    }
-
-    #[test]
-    fn long_sums_with_constants_reuse_the_ones_they_contain() {
-        // The vertical positions of a long chain: `1.5 + Σ_{i<k} x_i` for
-        // k past `LONG_SUM`, each the previous one plus one term.
-        let mut pool = Pool::new();
-        let x: Vec<Id> = (0..100).map(|i| pool.symbol(&format!("x{i}"))).collect();
-        let roots: Vec<Id> = (LONG_SUM + 2..LONG_SUM + 10)
-            .map(|k| {
-                let terms: Vec<(Id, Coeff)> = x[..k].iter().map(|&t| (t, Coeff::ONE)).collect();
-                pool.linear(&terms, Coeff::ratio(3, 2))
-            })
-            .collect();
-        let program = Program::lower(&pool, &roots);
-        // The first: its 82 terms and the constant; then one per sum.
-        assert_eq!(program.op_count().add as usize, LONG_SUM + 2 + 7);
-        let got = program.eval(&env).expect("bound");
-        let want = pool.eval(&roots, &env).expect("bound");
-        for (g, w) in got.iter().zip(&want) {
-            assert!((g - w).abs() < 1e-12 * w.abs(), "{got:?} vs {want:?}");
-        }
-    }
 }
