@@ -135,7 +135,7 @@ fn symbolic_agrees_with_pinocchio(stem: &str, urdf: &str) {
     let tau = rnea::inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
     let terms = joint_space::joint_space(&mut mechanism.pool, &tau);
     let forward = vereshchagin::forward_dynamics(&mut mechanism).unwrap_or_else(|e| panic!("{e}"));
-    let (kinetic, potential) = energy::energy(&mut mechanism);
+    let (kinetic, potential) = energy::energy(&mut mechanism, energy::Heights::OfCentres);
     let ee = robot.frame(&robot.reference.ee_frame).clone();
     let body = mechanism
         .bodies

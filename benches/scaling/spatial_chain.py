@@ -14,7 +14,7 @@ for i in range(n):
 name = "b{i}"
 mass = {1.0+0.1*i}
 com = [{0.1+0.01*i}, {0.02}, {0.03}]
-inertia = {{ xx = {0.1+0.001*i}, yy = 0.12, zz = 0.13, xy = 0.001, xz = 0.002, yz = 0.003 }}
+inertia = {{ xx = {0.1+0.001*(i%100)}, yy = 0.12, zz = 0.13, xy = 0.001, xz = 0.002, yz = 0.003 }}
 ''')
 for i in range(n):
     parent = "ground" if i==0 else f"b{i-1}"

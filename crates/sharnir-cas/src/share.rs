@@ -304,6 +304,10 @@ impl<F: Family> Extraction<F> {
                 .copied()
                 .filter(|&(key, _)| self.shared(key))
                 .collect();
+            // Quadratic in a host's length: see `absorb::LONG_SUM`.
+            if items.len() > crate::absorb::LONG_SUM {
+                continue;
+            }
             for (i, &first) in items.iter().enumerate() {
                 for &second in &items[i + 1..] {
                     self.touch(first, second, set, true);

@@ -9,13 +9,16 @@
 //! writes into the current directory, `cargo xtask` into the checkout's
 //! `generated/src`.
 
+mod args;
 mod context;
 mod ops;
 mod sim;
 
 pub use context::{find_checkout, Context};
 
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use args::GenArgs;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use sharnir_codegen::plan::outputs::AUTOMATIC_LIMIT;
 use sharnir_codegen::{GeneratedModule, Method, Plan};
 use sharnir_mech::{Mechanism, ParameterMode};
 use sharnir_spec::Spec;
@@ -88,68 +91,6 @@ struct OpsArgs {
 }
 
 #[derive(clap::Args)]
-struct GenArgs {
-    /// Spec files (`.spec`) or URDF files (`.urdf`) to compile.
-    #[arg(required_unless_present = "all", conflicts_with = "all")]
-    specs: Vec<PathBuf>,
-    /// Regenerate every spec under specs/ into generated/ (runtime and folded
-    /// variants) of the sharnir checkout the command runs in.
-    #[arg(long)]
-    all: bool,
-    /// Output directory (default: the current directory for `sharnir`,
-    /// generated/src of the checkout for `cargo xtask` and `--all`).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Also (re)write `lib.rs` in the output directory, declaring every module
-    /// there: a `no_std` crate of them. Always done in a checkout's
-    /// generated/src.
-    #[arg(long)]
-    lib_rs: bool,
-    /// Fold parameter values into constants instead of reading them from `Params`.
-    #[arg(long, conflicts_with = "all")]
-    fold: bool,
-    /// Formalism of the dynamics outputs (default: for each output, the formalism
-    /// whose code is cheapest; `--all` always uses the default).
-    #[arg(long, value_enum, conflicts_with = "all")]
-    method: Option<MethodArg>,
-    /// Also write a single-precision twin `<name>_f32` (`Real = f32`) of each
-    /// module (a spec can ask for one with `single_precision = true`).
-    #[arg(long, conflicts_with = "all")]
-    single_precision: bool,
-    /// Also write a fused multiply–add twin `<name>_fma` of each module, sums of
-    /// products through `libm`'s `fma` (a spec can ask for one with
-    /// `fused_multiply_add = true`); with `--single-precision`, also `<name>_fma_f32`.
-    #[arg(long, conflicts_with = "all")]
-    fma: bool,
-    #[command(flatten)]
-    urdf: UrdfArgs,
-}
-
-/// The values of `--method`, one per [`Method`] (clap needs its own enum).
-#[derive(Clone, Copy, ValueEnum)]
-enum MethodArg {
-    /// Recursive Newton–Euler inverse dynamics; M, bias and gravity read off it.
-    NewtonEuler,
-    /// Vereshchagin's separate-bodies forward dynamics; the rest by Newton–Euler.
-    Vereshchagin,
-    /// The joint-coordinate formalism: M = Σ BᵀMB, bias, and an L D Lᵀ forward dynamics.
-    Lagrange,
-    /// Telegin's direction-cosine formalism (serial chains); M, bias and gravity read off it.
-    Telegin,
-}
-
-impl From<MethodArg> for Method {
-    fn from(arg: MethodArg) -> Method {
-        match arg {
-            MethodArg::NewtonEuler => Method::NewtonEuler,
-            MethodArg::Vereshchagin => Method::Vereshchagin,
-            MethodArg::Lagrange => Method::Lagrange,
-            MethodArg::Telegin => Method::Telegin,
-        }
-    }
-}
-
-#[derive(clap::Args)]
 struct Urdf2specArgs {
     /// The URDF file to convert.
     urdf: PathBuf,
@@ -159,7 +100,7 @@ struct Urdf2specArgs {
 
 /// The conversion choices of URDF inputs (see docs/urdf.md).
 #[derive(clap::Args)]
-struct UrdfArgs {
+pub(crate) struct UrdfArgs {
     /// Mechanism and module name (URDF inputs; default: the robot name in snake case).
     #[arg(long)]
     name: Option<String>,
@@ -312,8 +253,18 @@ fn gen(args: GenArgs, context: &Context) -> miette::Result<()> {
             method,
             fused_multiply_add: args.fma,
             single_precision: args.single_precision,
+            outputs: args.outputs,
         };
         let plan = plan_one(spec, *mode, &options)?;
+        if let Some(skipped) = plan.skipped_automatically() {
+            eprintln!(
+                "note: {}: more than {AUTOMATIC_LIMIT} velocity coordinates, so {} {} not \
+                 generated; ask for them with --outputs all",
+                plan.name,
+                skipped.join(", "),
+                if skipped.len() == 1 { "is" } else { "are" }
+            );
+        }
         let rendered = plan
             .render_all()
             .map_err(|e| miette::miette!("{}: {e}", spec.source.name))?;

@@ -204,12 +204,21 @@ fn main_header(name: &str, modules: &[&GeneratedModule]) -> String {
 }
 
 /// The `model!` line that makes `module` the type `ty`, and the expression
-/// of its simulation: the constrained one for a mechanism with loops.
+/// of its simulation: the constrained one for a mechanism with loops
+/// (`, linear` for a module without `mass_matrix` or `coriolis_matrix`).
 fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
     let forces = if module.op_counts.iter().any(|(f, _)| f == "applied_forces") {
         ", forces"
     } else {
         ""
+    };
+    // A module without the quadratic outputs (a big mechanism) computes
+    // its mass matrix from its inverse dynamics instead.
+    let has = |name: &str| module.op_counts.iter().any(|(f, _)| f == name);
+    let linear = if has("mass_matrix") && has("coriolis_matrix") {
+        ""
+    } else {
+        ", linear"
     };
     let (loops, simulation) = if module.loops().is_some() {
         (
@@ -224,7 +233,7 @@ fn model_of(ty: &str, module: &GeneratedModule) -> (String, String) {
     };
     (
         format!(
-            "sharnir_runtime::model!({ty} = {}{forces}{loops});\n",
+            "sharnir_runtime::model!({ty} = {}{forces}{linear}{loops});\n",
             module.name
         ),
         simulation,

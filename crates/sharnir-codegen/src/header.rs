@@ -2,6 +2,7 @@
 //! variant: provenance, which formalism made what, conventions, the twins'
 //! own sentences and the operation-count table.
 
+use crate::plan::outputs::AUTOMATIC_LIMIT;
 use crate::plan::provenance::header_note;
 use crate::plan::{Plan, Variant};
 use sharnir_cas::OpCount;
@@ -46,6 +47,54 @@ impl HeaderFacts {
     }
 }
 
+/// The sentence that names the standard functions a module does not have
+/// and how to get them, as `//!` lines of at most 80 columns; empty when it
+/// has them all.
+fn skipped_note(plan: &Plan) -> String {
+    let skipped = plan.outputs.missing();
+    if skipped.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = skipped.iter().map(|f| format!("`{}`", f.name())).collect();
+    let why = if plan.automatic_outputs {
+        format!(
+            "the mechanism has more than {AUTOMATIC_LIMIT} velocity coordinates, and their size \
+             grows faster than linearly"
+        )
+    } else {
+        "not asked for by `--outputs` or the spec's `outputs`".to_owned()
+    };
+    let sentence = format!(
+        "Not generated: {} ({why}); `sharnir gen --outputs all` generates them.",
+        names.join(", ")
+    );
+    // Words, with code spans kept whole (`sharnir gen --outputs all`).
+    let mut words: Vec<String> = Vec::new();
+    for word in sentence.split(' ') {
+        match words.last_mut() {
+            Some(open) if open.matches('`').count() % 2 == 1 => {
+                open.push(' ');
+                open.push_str(word);
+            }
+            _ => words.push(word.to_owned()),
+        }
+    }
+    let mut text = String::new();
+    let mut line = String::from("//!");
+    for word in &words {
+        if line.len() + 1 + word.len() > 80 && line.len() > 3 {
+            text.push_str(&line);
+            text.push('\n');
+            line = String::from("//!");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    text.push_str(&line);
+    text.push('\n');
+    text
+}
+
 /// The header of module `name`, the `variant` of `plan`, whose functions
 /// cost `op_counts`.
 pub(crate) fn header(
@@ -69,6 +118,7 @@ pub(crate) fn header(
     h.push_str(&header_note(plan.selection, &|function| {
         plan.function(function).map(|f| f.provenance.clone())
     }));
+    h.push_str(&skipped_note(plan));
     if let Some(description) = &facts.description {
         h.push_str("//!\n");
         // The spec's free text is prose, not rustdoc: brackets are escaped so

@@ -541,6 +541,7 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
 mod tests {
     use super::*;
     use crate::header::HeaderFacts;
+    use crate::plan::outputs::Outputs;
     use crate::plan::provenance::{Provenance, Selection};
     use crate::plan::{lower, Lowering, Twins};
     use sharnir_cas::{Coeff, Pool};
@@ -608,6 +609,8 @@ mod tests {
                 fused_multiply_add: true,
                 single_precision: true,
             },
+            outputs: Outputs::ALL,
+            automatic_outputs: false,
             facts,
             header,
         };

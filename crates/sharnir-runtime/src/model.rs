@@ -39,6 +39,11 @@ pub trait Model<const NQ: usize, const NV: usize> {
     /// Names of the joints' unilateral contacts, in the order of
     /// [`Model::contact_gaps`] (the module's `CONTACT_NAMES`).
     const CONTACT_NAMES: &'static [&'static str] = &[];
+    /// Whether [`Model::coriolis_matrix`] is the module's: `false` for a
+    /// module generated without it (`model!(…, linear)`), whose
+    /// `coriolis_matrix` is NaN, so that the symplectic integrator, the one
+    /// user, refuses the model instead of stepping with a wrong momentum.
+    const HAS_CORIOLIS_MATRIX: bool = true;
 
     /// The parameter values in use.
     fn params(&self) -> &Self::Params;
@@ -303,7 +308,19 @@ where
 /// the forward dynamics, coordinate rates, energy, mass matrix, Coriolis
 /// matrix and gravity).
 ///
-/// Add `, loops` (after `, forces` if both) for a module of a mechanism
+/// Add `, linear` (after `, forces` if both) for a module generated
+/// without its superlinear outputs (`sharnir gen --outputs linear`, and the
+/// default above 48 velocity coordinates): it needs no `mass_matrix_with`
+/// or `coriolis_matrix_with`. The mass matrix is then computed from
+/// `inverse_dynamics_with`, column `j` as `τ(q, 0, eⱼ) − τ(q, 0, 0)` (`n`
+/// calls of an `O(n)` function, exact up to rounding), so closed loops
+/// and the state maps still have it; the Coriolis matrix is NaN and
+/// [`Model::HAS_CORIOLIS_MATRIX`] `false`, so `SymplecticEuler` refuses
+/// the model. Every other integrator needs only the forward dynamics.
+/// Without `, linear`, a module lacking those functions fails to compile
+/// with "cannot find function `mass_matrix_with`".
+///
+/// Add `, loops` (after `, forces` and `, linear`) for a module of a mechanism
 /// with closed loops (it has `NC` and `constraints`): the type then also
 /// implements [`LoopClosure`](crate::LoopClosure), so
 /// [`assemble`](crate::assemble) and
@@ -312,14 +329,26 @@ where
 macro_rules! model {
     ($vis:vis $name:ident = $($module:ident)::+) => {
         $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@impl $name = $($module)::+ ; {});
+        $crate::model!(@impl full $name = $($module)::+ ; {});
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, linear) => {
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@impl linear $name = $($module)::+ ; {});
     };
     ($vis:vis $name:ident = $($module:ident)::+, loops) => {
         $crate::model!($vis $name = $($module)::+);
         $crate::model!(@loops $name = $($module)::+);
     };
+    ($vis:vis $name:ident = $($module:ident)::+, linear, loops) => {
+        $crate::model!($vis $name = $($module)::+, linear);
+        $crate::model!(@loops $name = $($module)::+);
+    };
     ($vis:vis $name:ident = $($module:ident)::+, forces, loops) => {
         $crate::model!($vis $name = $($module)::+, forces);
+        $crate::model!(@loops $name = $($module)::+);
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, forces, linear, loops) => {
+        $crate::model!($vis $name = $($module)::+, forces, linear);
         $crate::model!(@loops $name = $($module)::+);
     };
     (@loops $name:ident = $($module:ident)::+) => {
@@ -353,7 +382,14 @@ macro_rules! model {
     };
     ($vis:vis $name:ident = $($module:ident)::+, forces) => {
         $crate::model!(@define $vis $name = $($module)::+);
-        $crate::model!(@impl $name = $($module)::+ ; {
+        $crate::model!(@forces full $name = $($module)::+);
+    };
+    ($vis:vis $name:ident = $($module:ident)::+, forces, linear) => {
+        $crate::model!(@define $vis $name = $($module)::+);
+        $crate::model!(@forces linear $name = $($module)::+);
+    };
+    (@forces $kind:ident $name:ident = $($module:ident)::+) => {
+        $crate::model!(@impl $kind $name = $($module)::+ ; {
             const HAS_APPLIED_FORCES: bool = true;
             fn applied_forces(
                 &self,
@@ -394,7 +430,7 @@ macro_rules! model {
             }
         }
     };
-    (@impl $name:ident = $($module:ident)::+ ; { $($extra:tt)* }) => {
+    (@impl $kind:ident $name:ident = $($module:ident)::+ ; { $($extra:tt)* }) => {
         impl $crate::Model<{ $($module)::+::NQ }, { $($module)::+::NV }> for $name {
             type Real = $($module)::+::Real;
             type Params = $($module)::+::Params;
@@ -441,20 +477,7 @@ macro_rules! model {
                 $($module)::+::energy_with(&self.derived, q, qd)
             }
 
-            fn mass_matrix(
-                &self,
-                q: &[Self::Real; $($module)::+::NQ],
-            ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
-                $($module)::+::mass_matrix_with(&self.derived, q)
-            }
-
-            fn coriolis_matrix(
-                &self,
-                q: &[Self::Real; $($module)::+::NQ],
-                qd: &[Self::Real; $($module)::+::NV],
-            ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
-                $($module)::+::coriolis_matrix_with(&self.derived, q, qd)
-            }
+            $crate::model!(@matrices $kind $($module)::+);
 
             fn gravity(
                 &self,
@@ -487,6 +510,57 @@ macro_rules! model {
             }
 
             $($extra)*
+        }
+    };
+    (@matrices full $($module:ident)::+) => {
+        fn mass_matrix(
+            &self,
+            q: &[Self::Real; $($module)::+::NQ],
+        ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+            $($module)::+::mass_matrix_with(&self.derived, q)
+        }
+
+        fn coriolis_matrix(
+            &self,
+            q: &[Self::Real; $($module)::+::NQ],
+            qd: &[Self::Real; $($module)::+::NV],
+        ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+            $($module)::+::coriolis_matrix_with(&self.derived, q, qd)
+        }
+    };
+    (@matrices linear $($module:ident)::+) => {
+        const HAS_CORIOLIS_MATRIX: bool = false;
+
+        /// Column `j` is `τ(q, 0, eⱼ) − τ(q, 0, 0)`: the module has no
+        /// `mass_matrix` (see [`model!`](crate::model)'s `linear`).
+        fn mass_matrix(
+            &self,
+            q: &[Self::Real; $($module)::+::NQ],
+        ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+            let zero = [<Self::Real as $crate::Real>::ZERO; $($module)::+::NV];
+            let at_rest = $($module)::+::inverse_dynamics_with(&self.derived, q, &zero, &zero);
+            let mut mass = [zero; $($module)::+::NV];
+            let mut unit = zero;
+            for j in 0..$($module)::+::NV {
+                unit[j] = <Self::Real as $crate::Real>::ONE;
+                let column = $($module)::+::inverse_dynamics_with(&self.derived, q, &zero, &unit);
+                unit[j] = <Self::Real as $crate::Real>::ZERO;
+                for (row, (tau, rest)) in mass.iter_mut().zip(column.iter().zip(&at_rest)) {
+                    row[j] = *tau - *rest;
+                }
+            }
+            mass
+        }
+
+        /// NaN everywhere: the module has no `coriolis_matrix`
+        /// ([`Model::HAS_CORIOLIS_MATRIX`](crate::Model::HAS_CORIOLIS_MATRIX)).
+        fn coriolis_matrix(
+            &self,
+            _q: &[Self::Real; $($module)::+::NQ],
+            _qd: &[Self::Real; $($module)::+::NV],
+        ) -> [[Self::Real; $($module)::+::NV]; $($module)::+::NV] {
+            let nan = <Self::Real as $crate::Real>::from_f64(f64::NAN);
+            [[nan; $($module)::+::NV]; $($module)::+::NV]
         }
     };
     (@default_forces const HAS_APPLIED_FORCES: bool = true; $($rest:tt)*) => {};

@@ -14,7 +14,8 @@
 //! using `∂L/∂q = Cᵀ q̇ − g` for the Coriolis matrix with `Ṁ − 2C` skew. The
 //! first line is implicit in `v` and solved by fixed-point iteration (a few
 //! Cholesky solves with `M(qₙ)`). It needs coordinates whose rates are the
-//! velocities, so mechanisms with spherical or free joints are refused.
+//! velocities, so mechanisms with spherical or free joints are refused, and
+//! the Coriolis matrix, so modules generated without it are too.
 //! First order; its virtue is the long-time behaviour, not the accuracy of
 //! one step. Applied forces and control enter through `τ` (the method is then
 //! no longer symplectic, as no method can be for a non-conservative system).
@@ -54,6 +55,12 @@ impl<R: Real, V: StateVector<R>> SymplecticEuler<R, V> {
     where
         M: Model<NQ, NV, Real = R>,
     {
+        if !M::HAS_CORIOLIS_MATRIX {
+            return Err(refuse(
+                "the symplectic integrator needs the module's coriolis_matrix: generate it \
+                 with `sharnir gen --outputs all` and use `model!` without `linear`",
+            ));
+        }
         if NQ != NV {
             return Err(refuse(
                 "the symplectic integrator needs coordinates whose rates are the velocities: \

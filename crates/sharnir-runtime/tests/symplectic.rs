@@ -96,3 +96,30 @@ fn quaternion_joints_are_refused() {
         Err(IntegrationError::InvalidArgument { .. })
     ));
 }
+
+model!(LinearPendulum = sharnir_generated::triple_pendulum, linear);
+
+#[test]
+fn a_linear_model_has_the_mass_matrix_from_inverse_dynamics_and_no_symplectic_stepper() {
+    let (full, linear) = (Pendulum::default(), LinearPendulum::default());
+    let q = [0.3, -1.1, 2.0];
+    let (want, got) = (full.mass_matrix(&q), linear.mass_matrix(&q));
+    for (w, g) in want.iter().flatten().zip(got.iter().flatten()) {
+        assert!(
+            (w - g).abs() < 1e-12 * (1.0 + w.abs()),
+            "{want:?} vs {got:?}"
+        );
+    }
+    const { assert!(!LinearPendulum::HAS_CORIOLIS_MATRIX && Pendulum::HAS_CORIOLIS_MATRIX) };
+    assert!(linear
+        .coriolis_matrix(&q, &q)
+        .iter()
+        .flatten()
+        .all(|c| c.is_nan()));
+    let mut system = ModelSystem::new(linear);
+    let refused = SymplecticEuler::new(&mut system, 0.0, [0.0; 6], 1e-3);
+    assert!(
+        matches!(refused, Err(IntegrationError::InvalidArgument { message }) if message.contains("coriolis_matrix")),
+        "{refused:?}"
+    );
+}

@@ -23,6 +23,7 @@ mod toml_tree;
 mod unused;
 mod validate;
 
+pub use document::outputs::OUTPUT_NAMES;
 pub use error::SpecError;
 pub use expr::{Expr, ExprKind, Function};
 pub use model::{

@@ -26,6 +26,11 @@ pub struct Spec {
     /// (`<name>_fma`, sums of products through `libm`'s `fma`) for
     /// floating-point units with a fused multiply–add instruction.
     pub fused_multiply_add: bool,
+    /// The standard functions the generated module has (`outputs`, the
+    /// names of [`OUTPUT_NAMES`](crate::OUTPUT_NAMES), `all` or `linear`,
+    /// checked), as `sharnir gen --outputs` would ask; `None` leaves the
+    /// choice to `gen`'s automatic rule for big mechanisms.
+    pub outputs: Option<Vec<String>>,
     /// Parameters in spec order, which is the field order of the generated
     /// `Params`.
     pub parameters: Vec<Parameter>,

@@ -5,10 +5,12 @@
 //! node used once is inlined into its user.
 
 use super::ir::{signed_sum, Local, Program, Term};
+use super::long_sums::{contained_long_sums, is_long};
 use super::passes;
+use crate::absorb::LONG_SUM;
 use crate::coeff::Coeff;
 use crate::pool::{Id, Node, Pool};
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 impl Program {
     /// Lowers `roots` to a program sharing every subexpression used twice,
@@ -84,6 +86,10 @@ impl Program {
 /// not built, which leaves the second core to another candidate.
 pub const SMALL_DAG: usize = 2000;
 
+/// A local sum that a larger sum may contain: its length, node, local and
+/// terms.
+type Candidate<'a> = (usize, Id, usize, &'a [(Id, Coeff)]);
+
 struct Lowering<'p> {
     pool: &'p Pool,
     uses: HashMap<Id, u32>,
@@ -101,6 +107,9 @@ struct Lowering<'p> {
     /// The same for products without divisions, by their first factor:
     /// candidates for reuse inside larger products.
     local_products: HashMap<Id, Vec<(Id, usize)>>,
+    /// The long sums another long sum contains: locals even when used
+    /// once, so that the larger reuse them (see [`contained_long_sums`]).
+    long_nested: HashSet<Id>,
     program: Program,
 }
 
@@ -141,6 +150,7 @@ impl<'p> Lowering<'p> {
             reciprocal_of: HashMap::default(),
             local_sums: HashMap::default(),
             local_products: HashMap::default(),
+            long_nested: contained_long_sums(pool, &reachable),
             program: Program::default(),
         }
     }
@@ -199,21 +209,43 @@ impl<'p> Lowering<'p> {
     /// of repeating their terms. In a chain, the joint force of joint `i` is
     /// joint `i + 1`'s plus what body `i` adds, so each row reads the next.
     fn nested_roots(&self, roots: &[Id]) -> Vec<Id> {
+        // A sum with a constant part takes part as a host longer than
+        // `LONG_SUM` (a chain's vertical positions start at the first
+        // joint's height), or as a sum such a host contains.
         let sum_terms = |id: Id| match self.pool.node(id) {
-            Node::Add(terms, c0) if c0.is_zero() && terms.len() >= 2 => Some(terms),
+            Node::Add(terms, c0) if terms.len() >= 2 && (c0.is_zero() || is_long(terms)) => {
+                Some(terms)
+            }
             _ => None,
         };
+        let has_constant = |id: Id| matches!(self.pool.node(id), Node::Add(_, c0) if !c0.is_zero());
         let mut hosts_of: HashMap<Id, Vec<Id>> = HashMap::default();
+        // Every output sum's terms by id, so that a containment test is
+        // linear in the contained sum (a chain's flat position sums are as
+        // long as the chain, and there are as many of them).
+        let mut coefficients: HashMap<Id, HashMap<Id, Coeff>> = HashMap::default();
+        let inner_terms = |id: Id| match self.pool.node(id) {
+            Node::Add(terms, _) if terms.len() >= 2 => Some(terms),
+            _ => None,
+        };
         for &root in roots {
             for &(t, _) in sum_terms(root).into_iter().flatten() {
                 hosts_of.entry(t).or_default().push(root);
             }
+            if let Some(terms) = sum_terms(root) {
+                coefficients
+                    .entry(root)
+                    .or_insert_with(|| terms.iter().copied().collect());
+            }
         }
-        let contains = |host: Id, inner: &[(Id, Coeff)]| {
-            let Some(outer) = sum_terms(host).filter(|outer| outer.len() > inner.len()) else {
+        let contains = |host: Id, inner: &[(Id, Coeff)], constant: bool| {
+            let Some(outer) = coefficients.get(&host).filter(|o| o.len() > inner.len()) else {
                 return false;
             };
-            let coefficient = |t: Id| outer.iter().find(|(o, _)| *o == t).map(|&(_, c)| c);
+            if (constant || has_constant(host)) && outer.len() <= LONG_SUM {
+                return false;
+            }
+            let coefficient = |t: Id| outer.get(&t).copied();
             inner.iter().all(|&(t, c)| coefficient(t) == Some(c))
                 || inner.iter().all(|&(t, c)| coefficient(t) == Some(-c))
         };
@@ -222,14 +254,15 @@ impl<'p> Lowering<'p> {
             .copied()
             .filter(|&root| !self.local_of.contains_key(&root))
             .filter(|&root| {
-                sum_terms(root).is_some_and(|inner| {
+                inner_terms(root).is_some_and(|inner| {
+                    let constant = has_constant(root);
                     hosts_of
                         .get(&inner[0].0)
-                        .is_some_and(|hosts| hosts.iter().any(|&h| contains(h, inner)))
+                        .is_some_and(|hosts| hosts.iter().any(|&h| contains(h, inner, constant)))
                 })
             })
             .collect();
-        nested.sort_by_key(|&id| (sum_terms(id).map_or(0, |t| t.len()), id));
+        nested.sort_by_key(|&id| (inner_terms(id).map_or(0, |t| t.len()), id));
         nested.dedup();
         nested
     }
@@ -239,7 +272,10 @@ impl<'p> Lowering<'p> {
             self.pool.node(id),
             Node::Num(_) | Node::Pi | Node::Symbol(_)
         );
-        !leaf && (self.uses.get(&id).copied().unwrap_or(0) >= 2 || self.is_trig(id))
+        !leaf
+            && (self.uses.get(&id).copied().unwrap_or(0) >= 2
+                || self.is_trig(id)
+                || self.long_nested.contains(&id))
     }
 
     fn is_trig(&self, id: Id) -> bool {
@@ -289,53 +325,70 @@ impl<'p> Lowering<'p> {
     /// that local instead of adding its terms again: with `t = q̇₁ + q̇₂`
     /// computed, `q̇₁ + q̇₂ + q̇₃` is emitted as `t + q̇₃`. Flat canonical sums
     /// otherwise repeat every shared partial sum; the largest contained
-    /// local is taken first, repeatedly.
+    /// local is taken first, repeatedly. The candidates are tried largest
+    /// first and the terms looked up by id, so that a chain's flat sums,
+    /// each containing all the previous ones, cost their length, not its
+    /// square.
     fn expand_sum_reusing(&self, id: Id, terms: &[(Id, Coeff)], c0: Coeff) -> Term {
         let mut rest: Vec<(Id, Coeff)> = terms.to_vec();
         let mut reused: Vec<(Term, bool)> = Vec::new();
+        // What is left of the constant part once the reused sums' own are
+        // taken out: a sum longer than `LONG_SUM` also reuses sums with a
+        // constant part (a chain's vertical positions), which no shorter one
+        // does, so that no bundled module changes.
+        let mut constant = c0;
+        let long = is_long(terms);
         while rest.len() >= 2 {
-            let contained = rest
+            let mut candidates: Vec<Candidate<'_>> = rest
                 .iter()
                 .filter_map(|(t, _)| self.local_sums.get(t))
                 .flatten()
                 .filter(|(sum, _)| *sum != id)
-                .filter_map(|&(sum, local)| {
-                    let Node::Add(inner, k) = self.pool.node(sum) else {
-                        return None;
-                    };
-                    if !k.is_zero() || inner.len() < 2 || inner.len() > rest.len() {
-                        return None;
+                .filter_map(|&(sum, local)| match self.pool.node(sum) {
+                    Node::Add(inner, k)
+                        if (k.is_zero() || long)
+                            && inner.len() >= 2
+                            && inner.len() <= rest.len() =>
+                    {
+                        Some((inner.len(), sum, local, &inner[..]))
                     }
-                    let sign = rest
-                        .iter()
-                        .find(|(t, _)| *t == inner[0].0)
-                        .map(|&(_, c)| c)?;
-                    let negated = if sign == inner[0].1 {
-                        false
-                    } else if sign == -inner[0].1 {
-                        true
-                    } else {
-                        return None;
-                    };
-                    let all = inner.iter().all(|&(t, c)| {
-                        let want = if negated { -c } else { c };
-                        rest.iter().any(|&(r, rc)| r == t && rc == want)
-                    });
-                    all.then_some((inner.len(), sum, local, negated))
+                    _ => None,
                 })
-                .max_by_key(|&(size, sum, _, _)| (size, sum));
-            let Some((_, sum, local, negated)) = contained else {
+                .collect();
+            if candidates.is_empty() {
+                break;
+            }
+            candidates.sort_unstable_by_key(|&(size, sum, _, _)| std::cmp::Reverse((size, sum)));
+            let coefficients: HashMap<Id, Coeff> = rest.iter().copied().collect();
+            let contained = candidates.into_iter().find_map(|(_, sum, local, inner)| {
+                let sign = coefficients.get(&inner[0].0).copied()?;
+                let negated = if sign == inner[0].1 {
+                    false
+                } else if sign == -inner[0].1 {
+                    true
+                } else {
+                    return None;
+                };
+                let all = inner.iter().all(|&(t, c)| {
+                    let want = if negated { -c } else { c };
+                    coefficients.get(&t) == Some(&want)
+                });
+                all.then_some((sum, local, negated))
+            });
+            let Some((sum, local, negated)) = contained else {
                 break;
             };
-            if let Node::Add(inner, _) = self.pool.node(sum) {
-                rest.retain(|(t, _)| !inner.iter().any(|(i, _)| i == t));
+            if let Node::Add(inner, k) = self.pool.node(sum) {
+                let taken: HashSet<Id> = inner.iter().map(|&(t, _)| t).collect();
+                rest.retain(|(t, _)| !taken.contains(t));
+                constant = constant + if negated { *k } else { -*k };
             }
             reused.push((Term::Local(local), negated));
         }
         if reused.is_empty() {
             return self.expand_sum(terms, c0);
         }
-        reused.extend(self.sum_items(&rest, c0));
+        reused.extend(self.sum_items(&rest, constant));
         signed_sum(reused)
     }
 

@@ -17,10 +17,13 @@
 //! - `lower.rs`: lowering from the pool ([`Program::lower`]), which tries the
 //!   plain and the shared lowering (`share.rs`, `absorb.rs`) and runs the
 //!   passes on both;
+//! - `long_sums.rs`: the long flat sums of long chains, which the lowering
+//!   writes each as the one before plus its own terms;
 //! - `passes/`: rewrites of lowered programs — `factor` (Horner), `signs`
 //!   (negations where they are free), `fuse` (fused multiply–add).
 
 mod ir;
+mod long_sums;
 mod lower;
 mod passes;
 

@@ -3,6 +3,7 @@
 //! and record what was compared.
 
 use super::cost::{Cost, Costs};
+use super::outputs::{Function, Outputs};
 use super::provenance::{Formalism, Provenance};
 use crate::error::EmitError;
 use crate::method::{Method, Output};
@@ -64,6 +65,7 @@ impl Dynamics {
         method: Method,
         newton_euler: Vec<Id>,
         terms: JointSpace,
+        outputs: Outputs,
     ) -> Result<Dynamics, EmitError> {
         let telegin = match method {
             Method::Telegin => Some(telegin::inverse_dynamics(mechanism)?),
@@ -107,6 +109,8 @@ impl Dynamics {
                 "Joint accelerations q̈(q, q̇, τ) by an L D Lᵀ factorisation of M(q) in\n\
                  `M(q) q̈ = τ − bias(q, q̇)` (joint-coordinate formalism), in O(n³).",
             ),
+            // Not derived at all when the module has no forward dynamics.
+            _ if !outputs.contains(Function::ForwardDynamics) => (Vec::new(), ""),
             _ => (
                 separate_bodies(mechanism, costs)?,
                 "Joint accelerations q̈(q, q̇, τ) by Vereshchagin's separate-bodies\n\
@@ -138,15 +142,25 @@ impl Dynamics {
 
     /// Derives every output by every formalism that can produce it for this
     /// mechanism and keeps, output by output, the cheapest emitted code
-    /// (ties go to the earlier formalism of [`Method::ALL`]).
+    /// (ties go to the earlier formalism of [`Method::ALL`]). The
+    /// joint-coordinate and Telegin's formalisms, whose every candidate is
+    /// superlinear (the first builds `M`; the second's joint moments sum
+    /// over every outboard body, `Σ_{k>j}`, unless consecutive axes are
+    /// parallel), are derived only when `outputs` has the mass matrix.
     pub(crate) fn cheapest(
         mechanism: &mut Mechanism,
         costs: &mut Costs,
         newton_euler: Vec<Id>,
         terms: JointSpace,
+        outputs: Outputs,
     ) -> Result<Dynamics, EmitError> {
         let mut candidates: Vec<Dynamics> = Vec::new();
-        for method in [Method::NewtonEuler, Method::Lagrange, Method::Telegin] {
+        let methods: &[Method] = if outputs.needs_mass_matrix() {
+            &[Method::NewtonEuler, Method::Lagrange, Method::Telegin]
+        } else {
+            &[Method::NewtonEuler]
+        };
+        for &method in methods {
             // Telegin's formalism is for serial chains only: skipped where
             // it does not apply, and any other failure is an error.
             if method == Method::Telegin && telegin::applies(mechanism).is_err() {
@@ -158,6 +172,7 @@ impl Dynamics {
                 method,
                 newton_euler.clone(),
                 terms.clone(),
+                outputs,
             )?;
             candidates.push(dynamics);
         }
@@ -243,16 +258,36 @@ impl Dynamics {
 /// velocity-dependent outputs (joint forces and bias) also try Khalil's
 /// acceleration field `U = ω̇̃ + ω̃ω̃` ([`rnea::PointAcceleration`]); the
 /// mass matrix and gravity, where ω is zero, keep the cross products.
-pub(crate) fn newton_euler(mechanism: &mut Mechanism, costs: &mut Costs) -> (Vec<Id>, JointSpace) {
+///
+/// Without the mass matrix among `outputs` it is not derived (its `n`
+/// columns are `n` walks of the joint forces), and `JointSpace::mass_matrix`
+/// is empty; nor are the bias and gravity where nothing reads them (see
+/// [`Outputs::needs_bias_or_gravity`]), which saves costing six candidates.
+pub(crate) fn newton_euler(
+    mechanism: &mut Mechanism,
+    costs: &mut Costs,
+    outputs: Outputs,
+) -> (Vec<Id>, JointSpace) {
     use rnea::PointAcceleration::{AccelerationField, CrossProducts};
+    let split = if outputs.needs_mass_matrix() {
+        joint_space::joint_space
+    } else if outputs.needs_bias_or_gravity() {
+        joint_space::bias_and_gravity
+    } else {
+        |_: &mut Pool, _: &[Id]| JointSpace {
+            mass_matrix: Vec::new(),
+            bias: Vec::new(),
+            gravity: Vec::new(),
+        }
+    };
     let own = rnea::inverse_dynamics(mechanism, CrossProducts);
-    let own_terms = joint_space::joint_space(&mut mechanism.pool, &own);
+    let own_terms = split(&mut mechanism.pool, &own);
     let base = rnea::inverse_dynamics_regrouped(mechanism, CrossProducts);
-    let base_terms = joint_space::joint_space(&mut mechanism.pool, &base);
+    let base_terms = split(&mut mechanism.pool, &base);
     let own_field = rnea::inverse_dynamics(mechanism, AccelerationField);
-    let own_field_bias = joint_space::joint_space(&mut mechanism.pool, &own_field).bias;
+    let own_field_bias = split(&mut mechanism.pool, &own_field).bias;
     let base_field = rnea::inverse_dynamics_regrouped(mechanism, AccelerationField);
-    let base_field_bias = joint_space::joint_space(&mut mechanism.pool, &base_field).bias;
+    let base_field_bias = split(&mut mechanism.pool, &base_field).bias;
     let pool = &mut mechanism.pool;
     let n = own.len();
     let mass_matrix = cheapest(

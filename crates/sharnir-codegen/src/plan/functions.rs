@@ -2,6 +2,7 @@
 //! lists and result shapes, from the derived expressions.
 
 use super::choice::Dynamics;
+use super::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
 use crate::error::EmitError;
 use crate::module::{Argument, FunctionSpec, LoopFacts, Shape};
 use crate::{contacts, detachments};
@@ -24,24 +25,57 @@ pub(crate) struct FixedOutputs {
 
 impl FixedOutputs {
     /// The Coriolis matrix (from Newton–Euler's bias, `newton_euler_bias`),
-    /// energy and kinematics of `mechanism`.
-    pub(crate) fn derive(mechanism: &mut Mechanism, newton_euler_bias: &[Id]) -> FixedOutputs {
-        let coriolis = coriolis::coriolis_matrix(mechanism, newton_euler_bias);
-        let (kinetic, potential) = energy::energy(mechanism);
+    /// energy and kinematics of `mechanism`: those among `outputs`, the
+    /// others left empty and not derived.
+    pub(crate) fn derive(
+        mechanism: &mut Mechanism,
+        newton_euler_bias: &[Id],
+        outputs: Outputs,
+    ) -> FixedOutputs {
+        let coriolis = if outputs.contains(Function::CoriolisMatrix) {
+            coriolis::coriolis_matrix(mechanism, newton_euler_bias)
+        } else {
+            Vec::new()
+        };
+        let (kinetic, potential) = if outputs.contains(Function::Energy) {
+            // Past the automatic rule's size, the heights that make a long
+            // chain's potential linear code; below it, as always.
+            let heights = if mechanism.dof() > AUTOMATIC_LIMIT {
+                energy::Heights::OfPositions
+            } else {
+                energy::Heights::OfCentres
+            };
+            energy::energy(mechanism, heights)
+        } else {
+            let zero = mechanism.pool.zero();
+            (zero, zero)
+        };
         let spec_body: Vec<bool> = mechanism.bodies.iter().map(|b| !b.auxiliary).collect();
-        let poses = kinematics::body_frame_poses(mechanism)
-            .iter()
-            .zip(&spec_body)
-            .filter(|(_, keep)| **keep)
-            .flat_map(|(pose, _)| pose.rotation.concat().into_iter().chain(pose.position))
-            .collect();
-        let jacobians = jacobian::body_jacobians(mechanism)
-            .into_iter()
-            .zip(&spec_body)
-            .filter(|(_, keep)| **keep)
-            .flat_map(|(rows, _)| rows.concat())
-            .collect();
-        let rates = kinematics::coordinate_rates(mechanism);
+        let poses = if outputs.contains(Function::BodyPoses) {
+            kinematics::body_frame_poses(mechanism)
+                .iter()
+                .zip(&spec_body)
+                .filter(|(_, keep)| **keep)
+                .flat_map(|(pose, _)| pose.rotation.concat().into_iter().chain(pose.position))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let jacobians = if outputs.contains(Function::BodyJacobians) {
+            jacobian::body_jacobians(mechanism)
+                .into_iter()
+                .zip(&spec_body)
+                .filter(|(_, keep)| **keep)
+                .flat_map(|(rows, _)| rows.concat())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let rates = if outputs.contains(Function::CoordinateRates) {
+            kinematics::coordinate_rates(mechanism)
+        } else {
+            Vec::new()
+        };
         FixedOutputs {
             coriolis,
             kinetic,
@@ -57,11 +91,13 @@ impl FixedOutputs {
 /// dynamics and the fixed outputs: the dynamics, the Coriolis matrix,
 /// energy and kinematics, the spec's applied forces, the joints' contacts,
 /// the detachable joints' reactions and, for a mechanism with loops, the
-/// loop functions and the facts that name their rows.
+/// loop functions and the facts that name their rows; of the standard
+/// functions, those among `outputs`.
 pub(crate) fn functions(
     mechanism: &mut Mechanism,
     dynamics: Dynamics,
     fixed: FixedOutputs,
+    outputs: Outputs,
 ) -> Result<(Vec<FunctionSpec>, Option<LoopFacts>), EmitError> {
     use Argument::{Acceleration, Position, Velocity};
     let FixedOutputs {
@@ -179,6 +215,7 @@ pub(crate) fn functions(
             outputs: jacobians,
         },
     ];
+    functions.retain(|f| outputs.contains_name(&f.name));
     if let Some(forces) = mechanism.applied_forces.clone() {
         functions.push(FunctionSpec {
             name: "applied_forces".to_owned(),

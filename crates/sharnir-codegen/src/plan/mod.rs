@@ -12,6 +12,8 @@
 //! - [`cost`]: the one cost model, remembering what it has costed;
 //! - `functions`: the functions every module has, from the derived
 //!   expressions;
+//! - [`outputs`]: which of them a plan derives (`--outputs`, and the
+//!   automatic rule that skips the superlinear ones of big mechanisms);
 //! - [`provenance`]: where each function comes from, and the header note
 //!   that says so.
 
@@ -19,6 +21,7 @@ mod choice;
 pub mod cost;
 mod evaluate;
 mod functions;
+pub mod outputs;
 pub mod provenance;
 
 use crate::derived::Derived;
@@ -28,6 +31,7 @@ use crate::method::Method;
 use crate::module::{Argument, Shape};
 use crate::module::{Facts, FunctionSpec, GeneratedModule, LoopFacts};
 use choice::Dynamics;
+use outputs::{Function, Outputs};
 use provenance::{Provenance, Selection};
 use sharnir_cas::{hoist_constants, Id, Pool, Program, Summation};
 use sharnir_mech::formalisms::coriolis;
@@ -45,6 +49,11 @@ pub struct PlanOptions {
     /// Add the single-precision twins whatever the spec says
     /// (`--single-precision`; runtime-parameter modules only).
     pub single_precision: bool,
+    /// The standard functions to derive (`--outputs`); `None` for the
+    /// automatic rule ([`Outputs::automatic`]): every one, except the
+    /// superlinear ones of a mechanism with more than
+    /// [`outputs::AUTOMATIC_LIMIT`] velocity coordinates.
+    pub outputs: Option<Outputs>,
 }
 
 /// Which modules a plan is rendered into besides its own.
@@ -117,12 +126,26 @@ pub struct Plan {
     pub functions: Vec<PlannedFunction>,
     /// The twins rendered besides the module itself.
     pub twins: Twins,
+    /// The standard functions the plan has.
+    pub outputs: Outputs,
+    /// Whether the automatic rule chose [`Plan::outputs`] (no `--outputs`,
+    /// no `outputs` in the spec).
+    pub automatic_outputs: bool,
     pub(crate) facts: Facts,
     pub(crate) header: HeaderFacts,
     pub(crate) derived: Derived,
 }
 
 impl Plan {
+    /// The standard functions the plan does not have, by name, if the
+    /// automatic rule skipped them: what `gen` notes on stderr and the
+    /// module header says.
+    pub fn skipped_automatically(&self) -> Option<Vec<&'static str>> {
+        let skipped = self.outputs.missing();
+        (self.automatic_outputs && !skipped.is_empty())
+            .then(|| skipped.into_iter().map(Function::name).collect())
+    }
+
     /// The function named `name`, if the plan has it.
     pub fn function(&self, name: &str) -> Option<&PlannedFunction> {
         self.functions.iter().find(|f| f.name == name)
@@ -210,19 +233,28 @@ impl Plan {
 /// constant groups of runtime parameters hoisted into `Derived`; every
 /// function lowered.
 pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, EmitError> {
+    let (outputs, automatic_outputs) = outputs_of(mechanism, options);
     // The order of derivations is part of the output: it numbers the
-    // pool's nodes, and node numbers order canonical sums.
+    // pool's nodes, and node numbers order canonical sums. Skipping an
+    // output skips its derivations and leaves the others in this order.
     let mut costs = cost::Costs::default();
-    let (inverse_dynamics, terms) = choice::newton_euler(mechanism, &mut costs);
-    let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias);
+    let (inverse_dynamics, terms) = choice::newton_euler(mechanism, &mut costs, outputs);
+    let fixed = functions::FixedOutputs::derive(mechanism, &terms.bias, outputs);
     let newton_euler_bias = terms.bias.clone();
     let dynamics = match options.method {
-        Some(method) => Dynamics::derive(mechanism, &mut costs, method, inverse_dynamics, terms)?,
-        None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms)?,
+        Some(method) => Dynamics::derive(
+            mechanism,
+            &mut costs,
+            method,
+            inverse_dynamics,
+            terms,
+            outputs,
+        )?,
+        None => Dynamics::cheapest(mechanism, &mut costs, inverse_dynamics, terms, outputs)?,
     };
     let mut provenance = dynamics.provenance.clone();
     let chosen_terms = dynamics.terms.clone();
-    let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed)?;
+    let (mut specs, loops) = functions::functions(mechanism, dynamics, fixed, outputs)?;
     if let Some(closed) = &mechanism.loops {
         // `J̇ q̇` summed per coordinate or by one walk, each with its angle
         // sums where they pay: whichever is cheaper.
@@ -239,7 +271,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         function.outputs =
             choice::with_angle_sums(&mut mechanism.pool, &mut costs, &function.outputs);
     }
-    if options.method.is_none() {
+    if options.method.is_none() && outputs.needs_mass_matrix() {
         // After every function's own angle sums, so that nothing the CRBA
         // adds to the pool reorders what the others are lowered from.
         let crba = choice::composite_rigid_body(mechanism, &mut costs);
@@ -297,6 +329,8 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
             mode: mechanism.mode,
             selection,
             twins,
+            outputs,
+            automatic_outputs,
             facts,
             header,
         },
@@ -305,12 +339,47 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     ))
 }
 
+/// The standard functions `options` asks of `mechanism` (`--outputs`), else
+/// the spec (its `outputs`), else the automatic rule, and whether the rule
+/// chose them; with `inverse_dynamics` and `joint_space` always for a
+/// mechanism with loops, since its constrained dynamics are solved from
+/// them, and `body_poses` and `body_jacobians` for one with detachable
+/// joints, which the runtime's release reads. The spec's names were checked when it was parsed
+/// (`sharnir_spec::OUTPUT_NAMES`, the names of [`Function`]).
+fn outputs_of(mechanism: &Mechanism, options: &PlanOptions) -> (Outputs, bool) {
+    let from_spec = || {
+        let names = mechanism.outputs.as_ref()?;
+        Outputs::parse_list(&names.join(",")).ok()
+    };
+    let asked = options.outputs.or_else(from_spec);
+    let outputs = asked.unwrap_or_else(|| Outputs::automatic(mechanism.dof()));
+    let outputs = if mechanism.has_loops() {
+        outputs
+            .with(Function::InverseDynamics)
+            .with(Function::JointSpace)
+    } else {
+        outputs
+    };
+    // The runtime maps a state across a release through the poses and
+    // Jacobians (`sharnir_runtime::detachments!`).
+    let outputs = if mechanism.detachments.is_empty() {
+        outputs
+    } else {
+        outputs
+            .with(Function::BodyPoses)
+            .with(Function::BodyJacobians)
+    };
+    (outputs, asked.is_none())
+}
+
 /// What a plan holds besides its functions.
 pub(crate) struct Lowering {
     pub(crate) name: String,
     pub(crate) mode: ParameterMode,
     pub(crate) selection: Selection,
     pub(crate) twins: Twins,
+    pub(crate) outputs: Outputs,
+    pub(crate) automatic_outputs: bool,
     pub(crate) facts: Facts,
     pub(crate) header: HeaderFacts,
 }
@@ -359,6 +428,8 @@ pub(crate) fn lower(
         selection: lowering.selection,
         functions: planned,
         twins: lowering.twins,
+        outputs: lowering.outputs,
+        automatic_outputs: lowering.automatic_outputs,
         facts: lowering.facts,
         header: lowering.header,
         derived,

@@ -120,39 +120,41 @@ pub enum Selection {
 }
 
 /// The header paragraph (`//!` lines) that says which formalism made each
-/// dynamics output; `provenance` finds a function's provenance by name.
+/// dynamics output; `provenance` finds a function's provenance by name,
+/// `None` for a function the module does not have, which gets no line.
 pub(crate) fn header_note(
     selection: Selection,
     provenance: &dyn Fn(&str) -> Option<Provenance>,
 ) -> String {
-    let of = |function: &str| provenance(function).map_or_else(String::new, |p| p.prose());
+    let of = |function: &str| provenance(function).map(|p| p.prose());
+    let line = |functions: &str, prose: Option<String>| {
+        prose.map_or_else(String::new, |p| format!("//! - {functions}: {p}.\n"))
+    };
     match selection {
-        Selection::Cheapest => {
-            let line = |function: &str| format!("//! - `{function}`: {}.\n", of(function));
-            [
-                "//! Each dynamics output by the formalism whose code is cheapest (`sharnir ops`\n\
-                 //! compares them all):\n"
-                    .to_owned(),
-                line("inverse_dynamics"),
-                line("mass_matrix"),
-                line("bias"),
-                line("gravity"),
-                format!(
-                    "//! - `joint_space`: its mass matrix by {}, bias and gravity as above.\n",
-                    of("joint_space")
-                ),
-                line("forward_dynamics"),
-            ]
-            .concat()
-        }
+        Selection::Cheapest => [
+            "//! Each dynamics output by the formalism whose code is cheapest (`sharnir ops`\n\
+             //! compares them all):\n"
+                .to_owned(),
+            line("`inverse_dynamics`", of("inverse_dynamics")),
+            line("`mass_matrix`", of("mass_matrix")),
+            line("`bias`", of("bias")),
+            line("`gravity`", of("gravity")),
+            line(
+                "`joint_space`",
+                of("joint_space")
+                    .map(|p| format!("its mass matrix by {p}, bias and gravity as above")),
+            ),
+            line("`forward_dynamics`", of("forward_dynamics")),
+        ]
+        .concat(),
         Selection::Method(method) => [
             format!("//! Method `{}` (`sharnir gen --method`):\n", method.name()),
-            format!("//! - `inverse_dynamics`: {}.\n", of("inverse_dynamics")),
-            format!(
-                "//! - `mass_matrix`, `bias`, `gravity`: {}.\n",
-                of("mass_matrix")
+            line("`inverse_dynamics`", of("inverse_dynamics")),
+            line(
+                "`mass_matrix`, `bias`, `gravity`",
+                of("mass_matrix").or_else(|| of("bias")),
             ),
-            format!("//! - `forward_dynamics`: {}.\n", of("forward_dynamics")),
+            line("`forward_dynamics`", of("forward_dynamics")),
         ]
         .concat(),
     }

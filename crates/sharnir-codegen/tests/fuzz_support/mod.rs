@@ -134,6 +134,7 @@ pub fn generate_all(spec: &Spec) -> Result<usize, String> {
             method: None,
             fused_multiply_add: true,
             single_precision: true,
+            outputs: None,
         };
         let rendered =
             sharnir_codegen::plan(&mut mechanism, &options).and_then(|plan| plan.render_all());

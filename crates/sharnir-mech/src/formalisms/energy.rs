@@ -14,8 +14,23 @@ use crate::model::vec3::Vec3Ops;
 use crate::model::Mechanism;
 use sharnir_cas::{Coeff, Id};
 
-/// `(T, V)` as expressions over `q`, `qd` and the parameters.
-pub fn energy(mechanism: &mut Mechanism) -> (Id, Id) {
+/// How the potential energy reads a body's height.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heights {
+    /// `g · (r + R c)`: the centre of mass's position as one sum (the
+    /// canonical form flattens it with every inboard offset), what modules
+    /// have always had.
+    OfCentres,
+    /// `g · r + g · (R c)`: the body frame's position kept whole, as
+    /// `body_poses` has it, so that the lowering writes each as the one
+    /// before plus its own terms (a sum of a chain's positions is then
+    /// linear code, where `OfCentres` has n²/2 additions); for long chains.
+    OfPositions,
+}
+
+/// `(T, V)` as expressions over `q`, `qd` and the parameters, the heights of
+/// the potential read as `heights` says.
+pub fn energy(mechanism: &mut Mechanism, heights: Heights) -> (Id, Id) {
     let poses = poses(mechanism);
     let twists = twists(mechanism);
     let Mechanism {
@@ -36,8 +51,17 @@ pub fn energy(mechanism: &mut Mechanism) -> (Id, Id) {
         let twice_kinetic = pool.add(translational, rotational);
         kinetic.push(pool.scale(Coeff::ratio(1, 2), twice_kinetic));
         let com_offset = pool.mat_vec(&pose.rotation, body.com);
-        let com = pool.add3(pose.position, com_offset);
-        let height = pool.dot3(*gravity, com);
+        let height = match heights {
+            Heights::OfCentres => {
+                let com = pool.add3(pose.position, com_offset);
+                pool.dot3(*gravity, com)
+            }
+            Heights::OfPositions => {
+                let origin = pool.dot3(*gravity, pose.position);
+                let offset = pool.dot3(*gravity, com_offset);
+                pool.add(origin, offset)
+            }
+        };
         let weight_work = pool.mul(body.mass, height);
         potential.push(pool.neg(weight_work));
     }

@@ -28,7 +28,9 @@ pub struct JointSpace {
 /// coordinates, into its joint-space terms.
 pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
     let n = tau.len();
-    let zero = pool.zero();
+    // Zero is interned first, as it always was: node numbers order the
+    // terms of canonical sums, and so the emitted text.
+    pool.zero();
     let symbol = |pool: &mut Pool, input: Input| pool.input(input);
     // Column j is ∂τ/∂q̈_j; the lower triangle is mirrored so that M is
     // symmetric to the bit.
@@ -41,6 +43,20 @@ pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
     let mass_matrix: Vec<Vec<Id>> = (0..n)
         .map(|i| (0..n).map(|j| columns[i.min(j)][i.max(j)]).collect())
         .collect();
+    JointSpace {
+        mass_matrix,
+        ..bias_and_gravity(pool, tau)
+    }
+}
+
+/// The bias and gravity terms of `tau` without the mass matrix (left
+/// empty): what a module without `mass_matrix` and `joint_space` needs,
+/// in time linear in the size of `tau` where the `n` columns of `M` would
+/// take `n` walks of it.
+pub fn bias_and_gravity(pool: &mut Pool, tau: &[Id]) -> JointSpace {
+    let n = tau.len();
+    let zero = pool.zero();
+    let symbol = |pool: &mut Pool, input: Input| pool.input(input);
     let at_rest_acceleration: HashMap<Id, Id> = (0..n)
         .map(|j| (symbol(pool, Input::Acceleration(j)), zero))
         .collect();
@@ -50,7 +66,7 @@ pub fn joint_space(pool: &mut Pool, tau: &[Id]) -> JointSpace {
         .collect();
     let gravity = pool.substitute(&bias, &at_rest);
     JointSpace {
-        mass_matrix,
+        mass_matrix: Vec::new(),
         bias,
         gravity,
     }

@@ -43,6 +43,9 @@ pub struct Mechanism {
     /// The spec asks for single-precision twins of its module
     /// (`single_precision = true`).
     pub single_precision: bool,
+    /// The standard functions the spec asks its module to have (`outputs`,
+    /// checked names); `None` for `gen`'s automatic rule.
+    pub outputs: Option<Vec<String>>,
     /// How parameters were treated.
     pub mode: ParameterMode,
     /// The pool owning every expression below.
@@ -175,6 +178,7 @@ impl Mechanism {
             source_digest: spec.source.digest(),
             fused_multiply_add: spec.fused_multiply_add,
             single_precision: spec.single_precision,
+            outputs: spec.outputs.clone(),
             mode,
             pool: lowering.pool,
             parameters,

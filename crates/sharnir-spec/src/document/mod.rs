@@ -8,6 +8,7 @@ mod fields;
 mod forces;
 mod initial;
 mod joint;
+pub(crate) mod outputs;
 
 pub(crate) use initial::InitialTable;
 
@@ -27,6 +28,7 @@ pub(crate) struct Document {
     pub gravity: [Expr; 3],
     pub single_precision: bool,
     pub fused_multiply_add: bool,
+    pub outputs: Option<Vec<String>>,
     pub parameters: Vec<Parameter>,
     pub bodies: Vec<Body>,
     pub joints: Vec<Joint>,
@@ -58,6 +60,7 @@ impl Document {
             gravity: self.gravity,
             single_precision: self.single_precision,
             fused_multiply_add: self.fused_multiply_add,
+            outputs: self.outputs,
             parameters: self.parameters,
             bodies: self.bodies,
             joints: self.joints,
@@ -100,6 +103,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
             "gravity",
             "single_precision",
             "fused_multiply_add",
+            "outputs",
             "independent",
         ],
     )?;
@@ -120,6 +124,10 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         .map(|node| boolean(node, "`fused_multiply_add`"))
         .transpose()?
         .unwrap_or(false);
+    let outputs = mechanism
+        .optional("outputs")
+        .map(outputs::read)
+        .transpose()?;
     let independent = match mechanism.optional("independent") {
         Some(node) => independent(node)?,
         None => Vec::new(),
@@ -162,6 +170,7 @@ pub(crate) fn read(text: &str) -> Result<Document, Problem> {
         gravity,
         single_precision,
         fused_multiply_add,
+        outputs,
         parameters,
         bodies,
         joints,

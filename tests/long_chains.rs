@@ -1,0 +1,187 @@
+//! A chain long enough for the automatic rule of `sharnir gen`: its plan
+//! has only the linear outputs (no mass matrix, `joint_space`, Coriolis
+//! matrix or body Jacobians), and those are checked, as the module would
+//! compute them (`Plan::evaluate`), against the numeric oracle.
+
+use sharnir_codegen::plan::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
+use sharnir_codegen::{plan, PlanOptions};
+use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_tests::oracle::{relative_error, Oracle, States};
+
+/// Links: one more than the automatic rule allows every output for.
+const LINKS: usize = AUTOMATIC_LIMIT + 1;
+
+/// Room for the chain's coordinates in the oracle's sampler.
+const MAX_COORDINATES: usize = 64;
+
+/// Agreement with the oracle, relative to the largest entry (or 1), as in
+/// `shipped_programs.rs`.
+const TOLERANCE: f64 = 1e-8;
+
+/// A serial chain of `n` revolute links with general inertias, offsets and
+/// axes cycling z, y, x (`benches/scaling/spatial_chain.py` without the
+/// tilts between joints), with its masses as runtime parameters.
+fn chain_spec(n: usize) -> String {
+    let axes = ["[0, 0, 1]", "[0, 1, 0]", "[1, 0, 0]"];
+    let mut text =
+        format!("[mechanism]\nname = \"chain{n}\"\ngravity = [0, 0, -9.81]\n\n[parameters]\n");
+    for i in 0..n {
+        text.push_str(&format!("m{i} = {}\n", 1.0 + 0.01 * i as f64));
+    }
+    for i in 0..n {
+        text.push_str(&format!(
+            "\n[[body]]\nname = \"b{i}\"\nmass = \"m{i}\"\ncom = [{}, 0.02, 0.03]\n\
+             inertia = {{ xx = 0.1, yy = 0.12, zz = 0.13, xy = 0.001, xz = 0.002, yz = 0.003 }}\n",
+            0.1 + 0.001 * i as f64
+        ));
+    }
+    for i in 0..n {
+        let parent = if i == 0 {
+            "ground".to_owned()
+        } else {
+            format!("b{}", i - 1)
+        };
+        let origin = if i == 0 {
+            ""
+        } else {
+            "origin = { xyz = [0.3, 0.05, 0.02] }\n"
+        };
+        text.push_str(&format!(
+            "\n[[joint]]\nname = \"j{i}\"\ntype = \"revolute\"\nparent = \"{parent}\"\n\
+             child = \"b{i}\"\naxis = {}\n{origin}",
+            axes[i % 3]
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
+    let source = sharnir_spec::Source {
+        name: "chain.spec".to_owned(),
+        text: chain_spec(LINKS),
+    };
+    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let plan = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
+    assert_eq!(plan.outputs, Outputs::linear());
+    assert_eq!(
+        plan.skipped_automatically(),
+        Some(vec![
+            "mass_matrix",
+            "joint_space",
+            "coriolis_matrix",
+            "body_jacobians"
+        ])
+    );
+    for function in Function::ALL {
+        assert_eq!(
+            plan.function(function.name()).is_some(),
+            !function.is_superlinear(),
+            "{}",
+            function.name()
+        );
+    }
+
+    let oracle = Oracle::for_parsed_spec(&spec);
+    let parameters = spec.parameter_values();
+    let names: Vec<&str> = plan.body_names().iter().map(String::as_str).collect();
+    let mut states = States::seeded(15);
+    for _ in 0..2 {
+        let (q, qd, qdd) = states.next::<MAX_COORDINATES, MAX_COORDINATES>(&oracle.sampling);
+        let (q, qd, qdd) = (&q[..LINKS], &qd[..LINKS], &qdd[..LINKS]);
+        let tau = oracle.inverse_dynamics(q, qd, qdd);
+        let input = |input: &Input| match input {
+            Input::Parameter(name) => parameters.get(name).copied(),
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => qd.get(*i).copied(),
+            Input::Acceleration(i) => qdd.get(*i).copied(),
+            Input::Force(i) => tau.get(*i).copied(),
+            _ => None,
+        };
+        let (kinetic, potential) = oracle.energy(q, qd);
+        let poses: Vec<f64> = oracle
+            .body_poses_named(q, &names)
+            .iter()
+            .flat_map(|(rotation, origin)| rotation.concat().into_iter().chain(*origin))
+            .collect();
+        let expected = [
+            ("inverse_dynamics", tau.clone()),
+            ("bias", oracle.bias(q, qd)),
+            ("gravity", oracle.bias(q, &[0.0; LINKS])),
+            ("forward_dynamics", qdd.to_vec()),
+            ("energy", vec![kinetic, potential]),
+            ("coordinate_rates", oracle.coordinate_rates(q, qd)),
+            ("body_poses", poses),
+        ];
+        for (function, want) in expected {
+            let got = plan
+                .evaluate(function, &input)
+                .unwrap_or_else(|| panic!("`{function}` cannot be evaluated"));
+            let error = relative_error(&got, &want);
+            assert!(error < TOLERANCE, "`{function}` differs by {error:e}");
+        }
+    }
+}
+
+#[test]
+fn asked_outputs_are_the_only_standard_functions_derived() {
+    let source = sharnir_spec::Source {
+        name: "chain.spec".to_owned(),
+        text: chain_spec(4),
+    };
+    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let outputs = Outputs::parse_list("forward_dynamics,mass_matrix").expect("valid names");
+    let options = PlanOptions {
+        outputs: Some(outputs),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).expect("plans");
+    let names: Vec<&str> = plan.functions.iter().map(|f| f.name.as_str()).collect();
+    // The joints' own forces always come with a module: the runtime reads them.
+    assert_eq!(
+        names,
+        [
+            "mass_matrix",
+            "forward_dynamics",
+            "contact_gaps",
+            "limit_forces",
+            "friction_forces"
+        ]
+    );
+    assert_eq!(plan.skipped_automatically(), None);
+}
+
+/// The functions of `stem`'s plan when only `forward_dynamics` is asked for.
+fn planned_with_forward_dynamics_only(stem: &str) -> Vec<String> {
+    let spec = sharnir_tests::oracle::load_spec(stem);
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let options = PlanOptions {
+        outputs: Some(Outputs::NONE.with(Function::ForwardDynamics)),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).expect("plans");
+    plan.functions.into_iter().map(|f| f.name).collect()
+}
+
+#[test]
+fn loops_and_releases_keep_the_outputs_the_runtime_reads() {
+    // Constrained dynamics solve with `joint_space` and `inverse_dynamics`.
+    let four_bar = planned_with_forward_dynamics_only("four_bar");
+    for name in [
+        "inverse_dynamics",
+        "joint_space",
+        "forward_dynamics",
+        "constraints",
+    ] {
+        assert!(four_bar.iter().any(|f| f == name), "{name}: {four_bar:?}");
+    }
+    assert!(!four_bar.iter().any(|f| f == "coriolis_matrix"));
+    // A release maps the state through the poses and Jacobians.
+    let sling = planned_with_forward_dynamics_only("sling_release");
+    for name in ["body_poses", "body_jacobians", "joint_reactions"] {
+        assert!(sling.iter().any(|f| f == name), "{name}: {sling:?}");
+    }
+    assert!(!sling.iter().any(|f| f == "mass_matrix"));
+}
