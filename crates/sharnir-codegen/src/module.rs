@@ -614,7 +614,13 @@ mod tests {
             facts,
             header,
         };
-        lower(&mut pool, lowering, &[function], &|_| Provenance::Fixed)
+        lower(
+            &mut pool,
+            lowering,
+            &[function],
+            &|_| Provenance::Fixed,
+            &mut crate::plan::cost::Costs::default(),
+        )
     }
 
     /// The module `tiny` in `variant`.

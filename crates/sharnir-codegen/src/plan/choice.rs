@@ -197,6 +197,9 @@ impl Dynamics {
                 listed.extend(formalism(candidate).map(|f| (f, cost)));
             }
             let chosen = chosen.map_or(0, |(i, _)| i);
+            if let Some(kept) = slices.get(chosen) {
+                costs.forget_all_but(kept, &slices);
+            }
             let provenance = Provenance::Cheapest {
                 chosen: candidates
                     .get(chosen)
@@ -354,8 +357,11 @@ pub(crate) fn offer_composite_rigid_body(
     }
     candidates.push((Formalism::CompositeRigidBody, Cost::Lowered(theirs)));
     if theirs < ours {
+        costs.forget_all_but(&contracted, &[current.as_slice()]);
         *current = contracted;
         *chosen = Formalism::CompositeRigidBody;
+    } else {
+        costs.forget_all_but(current, &[contracted.as_slice()]);
     }
 }
 
@@ -398,13 +404,15 @@ pub(crate) fn cheapest<const N: usize>(
     }
     let slices: Vec<&[Id]> = distinct.iter().map(Vec::as_slice).collect();
     let costed = costs.in_turn(pool, &slices);
-    let mut best: Option<(u64, Vec<Id>)> = None;
-    for (candidate, cost) in distinct.into_iter().zip(costed) {
+    let mut best: Option<(u64, &[Id])> = None;
+    for (candidate, cost) in slices.iter().zip(costed) {
         if let Cost::Lowered(c) = cost {
-            if best.as_ref().is_none_or(|(b, _)| c < *b) {
+            if best.is_none_or(|(b, _)| c < b) {
                 best = Some((c, candidate));
             }
         }
     }
-    best.map(|(_, b)| b).unwrap_or_default()
+    let chosen = best.map(|(_, b)| b.to_vec()).unwrap_or_default();
+    costs.forget_all_but(&chosen, &slices);
+    chosen
 }

@@ -44,6 +44,12 @@ impl Cost {
 #[derive(Default)]
 pub(crate) struct Costs {
     lowered: HashMap<Vec<Id>, u64>,
+    /// The lowered programs of the candidates that read no group of
+    /// parameters, by their roots: such a function is lowered from these
+    /// same roots in the end, and takes its program from here instead of
+    /// lowering it again. (A candidate with groups reads them under scratch
+    /// names here, so its program is not the module's.)
+    programs: HashMap<Vec<Id>, Program>,
 }
 
 impl Costs {
@@ -69,9 +75,36 @@ impl Costs {
                 return Cost::Hopeless(naive);
             }
         }
-        let weight = Program::lower(pool, &per_call).op_count().weight();
+        let program = Program::lower(pool, &per_call);
+        let weight = program.op_count().weight();
         self.lowered.insert(outputs.to_vec(), weight);
+        self.remember(per_call, outputs, program);
         Cost::Lowered(weight)
+    }
+
+    /// Keeps `program`, lowered from `roots` (`outputs` with their groups
+    /// hoisted), if it is the module's own: if no group was hoisted.
+    fn remember(&mut self, roots: Vec<Id>, outputs: &[Id], program: Program) {
+        if roots == outputs {
+            self.programs.insert(roots, program);
+        }
+    }
+
+    /// Drops the programs of the candidates a choice did not take (all of
+    /// `candidates` but `chosen`): only the chosen one is lowered again.
+    pub(crate) fn forget_all_but(&mut self, chosen: &[Id], candidates: &[&[Id]]) {
+        for candidate in candidates {
+            if *candidate != chosen {
+                self.programs.remove(*candidate);
+            }
+        }
+    }
+
+    /// The program lowered from exactly `roots` while costing, if any:
+    /// lowering is deterministic, so it is the program lowering them again
+    /// would give.
+    pub(crate) fn take_program(&mut self, roots: &[Id]) -> Option<Program> {
+        self.programs.remove(roots)
     }
 }
 
@@ -125,12 +158,15 @@ impl Costs {
                                 (candidates[k] != *outputs && likely_needed(*other, *naive, best))
                                     .then_some((k, per_call.as_slice()))
                             });
-                            let mut programs = vec![per_call.as_slice()];
-                            programs.extend(beside.map(|(_, p)| p));
-                            let weights: Vec<u64> = Program::lower_each(pool, &programs)
-                                .iter()
-                                .map(|p| p.op_count().weight())
-                                .collect();
+                            let mut roots = vec![per_call.as_slice()];
+                            roots.extend(beside.map(|(_, p)| p));
+                            let programs = Program::lower_each(pool, &roots);
+                            let weights: Vec<u64> =
+                                programs.iter().map(|p| p.op_count().weight()).collect();
+                            let owners = std::iter::once(i).chain(beside.map(|(k, _)| k));
+                            for ((roots, program), k) in roots.iter().zip(programs).zip(owners) {
+                                self.remember(roots.to_vec(), candidates[k], program);
+                            }
                             if let (Some((k, _)), Some(&w)) = (beside, weights.get(1)) {
                                 ahead.insert(k, w);
                             }
@@ -300,6 +336,34 @@ mod tests {
             turn_pool.len(),
             one_pool.len(),
             "the same nodes, in the same order"
+        );
+    }
+
+    #[test]
+    fn a_costed_program_without_groups_is_the_one_lowering_gives_and_a_loser_is_forgotten() {
+        let mut pool = Pool::new();
+        let list = candidates(&mut pool);
+        let slices: Vec<&[Id]> = list.iter().map(Vec::as_slice).collect();
+        let mut costs = Costs::default();
+        costs.in_turn(&mut pool, &slices);
+        // [cheap, close] reads no group of parameters: kept, and the same
+        // program.
+        let kept = costs.take_program(&list[1]).expect("costed without groups");
+        assert_eq!(kept, Program::lower(&pool, &list[1]));
+        assert!(costs.take_program(&list[1]).is_none(), "taken once");
+        // m²·q[0] reads the group m², under a scratch name: not kept.
+        let m = pool.input(Input::Parameter("m".to_owned()));
+        let a = pool.symbol("q[0]");
+        let m2 = pool.mul(m, m);
+        let grouped = pool.mul(m2, a);
+        costs.of(&mut pool, &[grouped]);
+        assert!(costs.take_program(&[grouped]).is_none());
+        costs.in_turn(&mut pool, &slices[5..]);
+        costs.forget_all_but(&list[0], &[&list[5], &list[0]]);
+        assert!(costs.take_program(&list[5]).is_none());
+        assert!(
+            costs.take_program(&list[0]).is_some(),
+            "the chosen one stays"
         );
     }
 

@@ -336,6 +336,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
         },
         &specs,
         &|name| provenance.of(name),
+        &mut costs,
     ))
 }
 
@@ -387,12 +388,13 @@ pub(crate) struct Lowering {
 /// The plan of `functions`: constant groups of runtime parameters hoisted
 /// out of every function (shared by all of them) into the `Derived`
 /// constants that `Params::derived` computes once, then every function
-/// lowered.
+/// lowered, or taken from `costs` where its choice lowered the same roots.
 pub(crate) fn lower(
     pool: &mut Pool,
     lowering: Lowering,
     functions: &[FunctionSpec],
     provenance: &dyn Fn(&str) -> Provenance,
+    costs: &mut cost::Costs,
 ) -> Plan {
     let roots: Vec<Id> = functions
         .iter()
@@ -409,7 +411,23 @@ pub(crate) fn lower(
         rest = tail;
         outputs.push(own);
     }
-    let programs = Program::lower_each(pool, &outputs);
+    let known: Vec<Option<Program>> = outputs.iter().map(|o| costs.take_program(o)).collect();
+    let unknown: Vec<&[Id]> = outputs
+        .iter()
+        .zip(&known)
+        .filter(|(_, known)| known.is_none())
+        .map(|(o, _)| *o)
+        .collect();
+    let mut lowered = Program::lower_each(pool, &unknown).into_iter();
+    let programs: Vec<Program> = known
+        .into_iter()
+        .zip(&outputs)
+        .map(|(known, roots)| {
+            known
+                .or_else(|| lowered.next())
+                .unwrap_or_else(|| Program::lower(pool, roots))
+        })
+        .collect();
     let planned = functions
         .iter()
         .zip(programs)
