@@ -94,7 +94,7 @@ type Key = usize;
 /// What distinguishes sums from products in the extraction.
 trait Family {
     /// The weight of an item: a coefficient of a term, an exponent of a factor.
-    type Weight: Copy + PartialEq;
+    type Weight: Copy + Eq + Hash;
     /// What two items must agree on to be the same pair in two hosts.
     type Shape: Copy + Eq + Hash;
     /// The shape of the pair `(x, a), (y, b)` (with `x < y`), and the weight
@@ -262,6 +262,10 @@ struct Extraction<F: Family> {
     /// the pair nodes, shared by construction) are paired: a long sum of
     /// terms of its own would otherwise add pairs quadratic in its length.
     hosts_of: HashMap<Key, u32>,
+    /// The shape of every pair of weights met so far: a ratio of two
+    /// coefficients costs two greatest common divisors, and a sum's
+    /// coefficients are few distinct numbers met over and over.
+    shapes: HashMap<(F::Weight, F::Weight), F::Shape>,
 }
 
 impl<F: Family> Extraction<F> {
@@ -274,6 +278,7 @@ impl<F: Family> Extraction<F> {
             queue: BinaryHeap::new(),
             extracted: Vec::new(),
             hosts_of: HashMap::default(),
+            shapes: HashMap::default(),
         }
     }
 
@@ -329,7 +334,14 @@ impl<F: Family> Extraction<F> {
         } else {
             (second, first)
         };
-        let (shape, _) = F::shape(a, b);
+        let shape = match self.shapes.get(&(a, b)) {
+            Some(&shape) => shape,
+            None => {
+                let (shape, _) = F::shape(a, b);
+                self.shapes.insert((a, b), shape);
+                shape
+            }
+        };
         let next = self.pairs.len();
         let index = *self.pair_of.entry((x, y, shape)).or_insert(next);
         if index == next {
