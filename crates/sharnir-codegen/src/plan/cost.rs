@@ -285,11 +285,10 @@ mod tests {
         assert_eq!(naive_weight(&pool, &[quotient]), 1 + 2 + 3);
     }
 
-    /// Candidates over `q[0]`, `q[1]` and a parameter: a cheap one, a
-    /// hopeless one, a twin of the first and two close to each other.
-    fn candidates(pool: &mut Pool) -> Vec<Vec<Id>> {
+    /// `q[0]·q[1]` (one multiplication) and `Σ_k sin(k·q[0])` (sixty as
+    /// written), with `q[0]` and `q[1]`.
+    fn cheap_and_dear(pool: &mut Pool) -> ([Id; 2], Id, Id) {
         let [a, b] = ["q[0]", "q[1]"].map(|s| pool.symbol(s));
-        let m = pool.input(Input::Parameter("m".to_owned()));
         let cheap = pool.mul(a, b);
         let sines: Vec<Id> = (1..=6)
             .map(|k| {
@@ -297,7 +296,14 @@ mod tests {
                 pool.sin(scaled)
             })
             .collect();
-        let dear = pool.sum(&sines);
+        ([a, b], cheap, pool.sum(&sines))
+    }
+
+    /// Candidates over `q[0]`, `q[1]` and a parameter: a cheap one, a
+    /// hopeless one, a twin of the first and two close to each other.
+    fn candidates(pool: &mut Pool) -> Vec<Vec<Id>> {
+        let ([a, b], cheap, dear) = cheap_and_dear(pool);
+        let m = pool.input(Input::Parameter("m".to_owned()));
         let ma = pool.mul(m, a);
         let mb = pool.mul(m, b);
         let close = pool.add(ma, mb);
@@ -370,15 +376,7 @@ mod tests {
     #[test]
     fn a_hopeless_candidate_is_not_lowered_and_a_costed_one_is_remembered() {
         let mut pool = Pool::new();
-        let [a, b] = ["q[0]", "q[1]"].map(|s| pool.symbol(s));
-        let cheap = pool.mul(a, b);
-        let sines: Vec<Id> = (1..=6)
-            .map(|k| {
-                let scaled = pool.scale(Coeff::int(k), a);
-                pool.sin(scaled)
-            })
-            .collect();
-        let dear = pool.sum(&sines);
+        let (_, cheap, dear) = cheap_and_dear(&mut pool);
         let mut costs = Costs::default();
         let best = costs.of(&mut pool, &[cheap]);
         assert_eq!(best, 1);
