@@ -26,7 +26,7 @@ impl Program {
     /// greedy and can cut across the larger shared sums the plain lowering
     /// reuses whole, so the plain and the rewritten program are both built
     /// and the one of lower [`OpCount::weight`](super::OpCount::weight) is
-    /// kept — up to [`SMALL_DAG`] nodes: beyond, the rewritten one is built
+    /// kept — up to 2 000 DAG nodes (`SMALL_DAG`): beyond, the rewritten one is built
     /// alone (the plain one only where the rewriting fails).
     pub fn lower(pool: &Pool, roots: &[Id]) -> Program {
         let finish = |program: Program| {
@@ -84,7 +84,7 @@ impl Program {
 /// cheaper or as cheap for 1 234, none of them above 495 nodes (402 were
 /// above 500). Beyond this bound, four times that, the plain lowering is
 /// not built, which leaves the second core to another candidate.
-pub const SMALL_DAG: usize = 2000;
+pub(crate) const SMALL_DAG: usize = 2000;
 
 /// A local sum that a larger sum may contain: its length, node, local and
 /// terms.
