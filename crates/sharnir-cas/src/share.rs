@@ -34,13 +34,17 @@ use std::hash::Hash;
 /// or more sums, and every pair of factors shared by two or more products,
 /// is a node of its own, after the sums gave up the terms their users
 /// already have (see `absorb.rs`); the values are the same for every input.
+/// `reachable` is what the roots reach (`Pool::reachable`).
 /// `None` if the rebuilt pool would be inconsistent (a node before one of
 /// its operands), which the children-first order of ids rules out; the
 /// caller then keeps the plain lowering.
-pub(crate) fn share_partial_results(pool: &Pool, roots: &[Id]) -> Option<(Pool, Vec<Id>)> {
-    let reachable = pool.reachable(roots);
+pub(crate) fn share_partial_results(
+    pool: &Pool,
+    roots: &[Id],
+    reachable: &[bool],
+) -> Option<(Pool, Vec<Id>)> {
     let base = reachable.len();
-    let absorbed = crate::absorb::absorb_common_terms(pool, roots, &reachable);
+    let absorbed = crate::absorb::absorb_common_terms(pool, roots, reachable);
     let mut sums = Extraction::<Terms>::new(base);
     let mut products = Extraction::<Factors>::new(base);
     let mut set_of: HashMap<Id, usize> = HashMap::default();
@@ -566,7 +570,8 @@ mod tests {
         let roots = [first, second, third];
         let ops = Program::lower(&p, &roots).op_count();
         assert_eq!((ops.mul, ops.add), (1, 4));
-        let (shared, shared_roots) = share_partial_results(&p, &roots).expect("consistent");
+        let (shared, shared_roots) =
+            share_partial_results(&p, &roots, &p.reachable(&roots)).expect("consistent");
         assert_eq!(
             shared.eval(&shared_roots, &env).expect("bound"),
             p.eval(&roots, &env).expect("bound")
@@ -590,7 +595,8 @@ mod tests {
         );
         let ops = Program::lower(&p, &[host]).op_count();
         assert_eq!((ops.mul, ops.add), (2, 2));
-        let (shared, roots) = share_partial_results(&p, &[host]).expect("consistent");
+        let (shared, roots) =
+            share_partial_results(&p, &[host], &p.reachable(&[host])).expect("consistent");
         let want = p.eval(&[host], &env).expect("bound")[0];
         let got = shared.eval(&roots, &env).expect("bound")[0];
         assert!((got - want).abs() < 1e-15, "{got} vs {want}");
@@ -677,7 +683,7 @@ mod tests {
                 let sum = p.add(product, scaled);
                 roots.push(sum);
             }
-            let (shared, shared_roots) = share_partial_results(&p, &roots).expect("consistent");
+            let (shared, shared_roots) = share_partial_results(&p, &roots, &p.reachable(&roots)).expect("consistent");
             let want = p.eval(&roots, &env).expect("bound");
             let got = shared.eval(&shared_roots, &env).expect("bound");
             for (g, w) in got.iter().zip(&want) {

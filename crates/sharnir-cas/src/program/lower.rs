@@ -32,14 +32,19 @@ impl Program {
         let finish = |program: Program| {
             passes::peephole::peephole(passes::signs::settle(program.factored()))
         };
-        let plain = || finish(Lowering::new(pool, roots).run(roots));
+        // What the roots reach, walked once for the size test, the plain
+        // lowering and the sharing.
+        let reachable = pool.reachable(roots);
+        let plain = || finish(Lowering::new(pool, roots, reachable.clone()).run(roots));
         let shared = || {
-            let (shared_pool, shared_roots) = crate::share::share_partial_results(pool, roots)?;
+            let (shared_pool, shared_roots) =
+                crate::share::share_partial_results(pool, roots, &reachable)?;
+            let shared_reachable = shared_pool.reachable(&shared_roots);
             Some(finish(
-                Lowering::new(&shared_pool, &shared_roots).run(&shared_roots),
+                Lowering::new(&shared_pool, &shared_roots, shared_reachable).run(&shared_roots),
             ))
         };
-        if pool.reachable(roots).iter().filter(|&&r| r).count() > SMALL_DAG {
+        if reachable.iter().filter(|&&r| r).count() > SMALL_DAG {
             return shared().unwrap_or_else(plain);
         }
         // The two lowerings read the pool only: on a second core the shared
@@ -110,12 +115,14 @@ struct Lowering<'p> {
     /// The long sums another long sum contains: locals even when used
     /// once, so that the larger reuse them (see [`contained_long_sums`]).
     long_nested: HashSet<Id>,
+    /// Which nodes of the pool the roots reach, by index.
+    reachable: Vec<bool>,
     program: Program,
 }
 
 impl<'p> Lowering<'p> {
-    fn new(pool: &'p Pool, roots: &[Id]) -> Lowering<'p> {
-        let reachable = pool.reachable(roots);
+    /// The lowering of `roots`, which reach `reachable` (`Pool::reachable`).
+    fn new(pool: &'p Pool, roots: &[Id], reachable: Vec<bool>) -> Lowering<'p> {
         let mut uses: HashMap<Id, u32> = HashMap::default();
         let mut divisions: HashMap<Id, u32> = HashMap::default();
         for &r in roots {
@@ -151,12 +158,13 @@ impl<'p> Lowering<'p> {
             local_sums: HashMap::default(),
             local_products: HashMap::default(),
             long_nested: contained_long_sums(pool, &reachable),
+            reachable,
             program: Program::default(),
         }
     }
 
     fn run(mut self, roots: &[Id]) -> Program {
-        let reachable = self.pool.reachable(roots);
+        let reachable = std::mem::take(&mut self.reachable);
         for (i, &seen) in reachable.iter().enumerate() {
             let id = Id::from_index(i);
             if seen && self.needs_local(id) {
