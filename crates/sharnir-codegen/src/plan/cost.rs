@@ -58,28 +58,10 @@ impl Costs {
     /// (it is hash-consed and the groups' names are numbered from zero each
     /// time), so skipping it leaves every later node numbered the same.
     pub(crate) fn of(&mut self, pool: &mut Pool, outputs: &[Id]) -> u64 {
-        self.against(pool, outputs, None).weight()
-    }
-
-    /// The cost of `outputs` as a candidate against the best one so far
-    /// (`None` for the first): lowered, unless hopeless against `best`
-    /// (see [`HOPELESS`]).
-    pub(crate) fn against(&mut self, pool: &mut Pool, outputs: &[Id], best: Option<u64>) -> Cost {
-        if let Some(&weight) = self.lowered.get(outputs) {
-            return Cost::Lowered(weight);
-        }
-        let per_call = per_call(pool, outputs);
-        if let Some(best) = best {
-            let naive = naive_weight(pool, &per_call);
-            if naive > HOPELESS.saturating_mul(best) {
-                return Cost::Hopeless(naive);
-            }
-        }
-        let program = Program::lower(pool, &per_call);
-        let weight = program.op_count().weight();
-        self.lowered.insert(outputs.to_vec(), weight);
-        self.remember(per_call, outputs, program);
-        Cost::Lowered(weight)
+        // Alone, a candidate is never hopeless.
+        self.in_turn(pool, &[outputs])
+            .first()
+            .map_or(0, |cost| cost.weight())
     }
 
     /// Keeps `program`, lowered from `roots` (`outputs` with their groups
@@ -106,12 +88,10 @@ impl Costs {
     pub(crate) fn take_program(&mut self, roots: &[Id]) -> Option<Program> {
         self.programs.remove(roots)
     }
-}
-
-impl Costs {
     /// The costs of `candidates` in turn, each against the cheapest one
-    /// lowered before it: exactly what [`Costs::against`] called on each in
-    /// order gives, the pool included (hoisting is all it adds, in the same
+    /// lowered before it: exactly what costing each in order gives (from
+    /// memory if costed before, not lowered if hopeless against the best
+    /// so far, see [`HOPELESS`]), the pool included (hoisting is all it adds, in the same
     /// order), but with two lowerings at a time where the later one will
     /// most likely be needed too: lowering is most of generation's time,
     /// and a choice's candidates do not depend on each other.
@@ -324,11 +304,26 @@ mod tests {
         let (mut one_pool, mut turn_pool) = (Pool::new(), Pool::new());
         let one_list = candidates(&mut one_pool);
         let turn_list = candidates(&mut turn_pool);
-        let mut one_by_one = Costs::default();
+        // The rule, one candidate at a time: remembered, else hoisted, then
+        // hopeless against the best so far, else lowered and remembered.
+        let mut remembered: HashMap<Vec<Id>, u64> = HashMap::new();
         let mut best = None;
         let mut expected = Vec::new();
         for outputs in &one_list {
-            let cost = one_by_one.against(&mut one_pool, outputs, best);
+            let cost = match remembered.get(outputs) {
+                Some(&w) => Cost::Lowered(w),
+                None => {
+                    let hoisted = per_call(&mut one_pool, outputs);
+                    let naive = naive_weight(&one_pool, &hoisted);
+                    if best.is_some_and(|b: u64| naive > HOPELESS * b) {
+                        Cost::Hopeless(naive)
+                    } else {
+                        let w = Program::lower(&one_pool, &hoisted).op_count().weight();
+                        remembered.insert(outputs.clone(), w);
+                        Cost::Lowered(w)
+                    }
+                }
+            };
             if let Cost::Lowered(w) = cost {
                 best = Some(best.map_or(w, |b: u64| b.min(w)));
             }
@@ -380,12 +375,15 @@ mod tests {
         let mut costs = Costs::default();
         let best = costs.of(&mut pool, &[cheap]);
         assert_eq!(best, 1);
-        assert!(
-            matches!(costs.against(&mut pool, &[dear], Some(best)), Cost::Hopeless(w) if w > HOPELESS * best)
-        );
+        let [_, dear_cost] = costs.in_turn(&mut pool, &[&[cheap], &[dear]])[..] else {
+            panic!("two costs");
+        };
+        assert!(matches!(dear_cost, Cost::Hopeless(w) if w > HOPELESS * best));
+        // Remembered even against a better candidate (q[0] alone costs 0).
+        let ([a, _], _, _) = cheap_and_dear(&mut pool);
         assert_eq!(
-            costs.against(&mut pool, &[cheap], Some(0)),
-            Cost::Lowered(1)
+            costs.in_turn(&mut pool, &[&[a], &[cheap]]),
+            [Cost::Lowered(0), Cost::Lowered(1)]
         );
         let nodes = pool.len();
         assert_eq!(costs.of(&mut pool, &[cheap]), 1);
