@@ -2167,18 +2167,18 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t38 = p.la * s_q7;
     let t39 = c_q8 * t38;
     let t40 = s_q8 * t38;
-    let t41 = s_q10 * t20;
-    let t42 = p.lb * s_q9;
-    let t43 = c_q10 * t42;
-    let t44 = s_q10 * t42;
-    let t45 = c_q10 * t16;
-    let t46 = p.rp * t45;
-    let t47 = s_q10 * t22;
-    let t48 = t20 * t45 + t23 * t26 - t15 * t17;
-    let t49 = c_q10 * t23 - t41;
-    let t50 = t15 * t15 + t26 * t26 + t45 * t45;
-    let t51 = t15 * t18 + t22 * t45 + t25 * t26;
-    let t52 = c_q10 * t25 - t47;
+    let t41 = c_q10 * t16;
+    let t42 = t20 * t41 + t23 * t26 - t15 * t17;
+    let t43 = t15 * t15 + t41 * t41 + t26 * t26;
+    let t44 = t15 * t18 + t22 * t41 + t25 * t26;
+    let t45 = s_q10 * t20;
+    let t46 = s_q10 * t22;
+    let t47 = p.lb * s_q9;
+    let t48 = c_q10 * t47;
+    let t49 = s_q10 * t47;
+    let t50 = c_q10 * t23 - t45;
+    let t51 = c_q10 * t25 - t46;
+    let t52 = p.rp * t41;
     let t53 = s_q6 * d.k56;
     let t54 = c_q6 * t9;
     let t55 = d.k54 * t54 - t53;
@@ -2349,21 +2349,21 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t20 * t31 + t23 * t30 + t17 * t28,
                 0.0,
                 0.0,
-                t0 * t41 + t17 * t27 + t23 * t32,
-                t20 * t43 + t23 * t44 - t4 * t17,
+                t0 * t45 + t17 * t27 + t23 * t32,
+                t20 * t48 + t23 * t49 - t4 * t17,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t6 * t46,
+                t6 * t52,
                 p.rp * t23,
             ],
             [
-                t31 * t45 + t26 * t30 - t15 * t28,
+                t31 * t41 + t26 * t30 - t15 * t28,
                 0.0,
                 0.0,
                 t26 * (t3 + t32) - t15 * t27,
-                t43 * t45 + t4 * t15 + t26 * t44,
+                t41 * t48 + t4 * t15 + t26 * t49,
                 0.0,
                 0.0,
                 0.0,
@@ -2375,18 +2375,18 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t22 * t31 + t25 * t30 - t18 * t28,
                 0.0,
                 0.0,
-                t0 * t47 + t25 * t32 - t18 * t27,
-                t22 * t43 + t4 * t18 + t25 * t44,
+                t0 * t46 + t25 * t32 - t18 * t27,
+                t22 * t48 + t4 * t18 + t25 * t49,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                -t7 * t46,
+                -t7 * t52,
                 p.rp * t25,
             ],
-            [t48, 0.0, 0.0, t48, t49, 0.0, 0.0, 0.0, 0.0, t49, -t17],
-            [t50, 0.0, 0.0, t50, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t15],
-            [t51, 0.0, 0.0, t51, t52, 0.0, 0.0, 0.0, 0.0, t52, t18],
+            [t42, 0.0, 0.0, t42, t50, 0.0, 0.0, 0.0, 0.0, t50, -t17],
+            [t43, 0.0, 0.0, t43, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t15],
+            [t44, 0.0, 0.0, t44, t51, 0.0, 0.0, 0.0, 0.0, t51, t18],
         ],
     ]
 }

@@ -1830,13 +1830,13 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t32 = s_q5 * s_q6;
     let t33 = s_q7 * c_q8;
     let t34 = s_q7 * s_q8;
-    let t35 = c_q4 * s_q10;
-    let t36 = s_q9 * c_q10;
-    let t37 = s_q9 * s_q10;
-    let t38 = t18 * t23 + t21 * t22 - t13 * t15;
-    let t39 = c_q10 * t21 - s_q10 * t18;
-    let t40 = t13 * t13 + t22 * t22 + t23 * t23;
-    let t41 = t13 * t16 + t22 * t24 - t20 * t23;
+    let t35 = t18 * t23 + t21 * t22 - t13 * t15;
+    let t36 = t13 * t13 + t23 * t23 + t22 * t22;
+    let t37 = t13 * t16 + t22 * t24 - t20 * t23;
+    let t38 = c_q4 * s_q10;
+    let t39 = s_q9 * c_q10;
+    let t40 = s_q9 * s_q10;
+    let t41 = c_q10 * t21 - s_q10 * t18;
     let t42 = c_q10 * t24 + s_q10 * t20;
     let t43 = s_q6 * d.k2;
     let t44 = c_q6 * t7;
@@ -2010,8 +2010,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t18 * t27 + t21 * t26 - t15 * t25,
                 0.0,
                 0.0,
-                0.45 * t18 * t35 + 0.05 * t15 * t22 + t21 * t28,
-                0.45 * (t18 * t36 + t21 * t37) - t2 * t15,
+                0.45 * t18 * t38 + 0.05 * t15 * t22 + t21 * t28,
+                0.45 * (t18 * t39 + t21 * t40) - t2 * t15,
                 0.0,
                 0.0,
                 0.0,
@@ -2024,7 +2024,7 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 0.0,
                 0.0,
                 t22 * (0.45 * t1 + t28 - 0.05 * t13),
-                0.45 * (t23 * t36 + t22 * t37) + t2 * t13,
+                0.45 * (t23 * t39 + t22 * t40) + t2 * t13,
                 0.0,
                 0.0,
                 0.0,
@@ -2036,8 +2036,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 t16 * t25 + t24 * t26 - t20 * t27,
                 0.0,
                 0.0,
-                t24 * t28 - 0.45 * t20 * t35 - 0.05 * t16 * t22,
-                0.45 * (t24 * t37 - t20 * t36) + t2 * t16,
+                t24 * t28 - 0.45 * t20 * t38 - 0.05 * t16 * t22,
+                0.45 * (t24 * t40 - t20 * t39) + t2 * t16,
                 0.0,
                 0.0,
                 0.0,
@@ -2045,9 +2045,9 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
                 -0.05 * (t5 * t23),
                 0.05 * t24,
             ],
-            [t38, 0.0, 0.0, t38, t39, 0.0, 0.0, 0.0, 0.0, t39, -t15],
-            [t40, 0.0, 0.0, t40, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t13],
-            [t41, 0.0, 0.0, t41, t42, 0.0, 0.0, 0.0, 0.0, t42, t16],
+            [t35, 0.0, 0.0, t35, t41, 0.0, 0.0, 0.0, 0.0, t41, -t15],
+            [t36, 0.0, 0.0, t36, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, t13],
+            [t37, 0.0, 0.0, t37, t42, 0.0, 0.0, 0.0, 0.0, t42, t16],
         ],
     ]
 }

@@ -6011,55 +6011,55 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t232 = t15 * c_q18 - t17 * s_q18;
     let t233 = t15 * s_q18 + t17 * c_q18;
     let t234 = t19 * t181 + t59 * t189 + t60 * t190;
-    let t235 = t21 * t181 + t68 * t189 + t69 * t190;
-    let t236 = t24 * t181 + t78 * t190 - t77 * t189;
-    let t237 = t19 * t184 + t59 * t191 + t60 * t192;
+    let t235 = t19 * t184 + t59 * t191 + t60 * t192;
+    let t236 = t19 * t187 + t59 * t193 + t60 * t194;
+    let t237 = t21 * t181 + t68 * t189 + t69 * t190;
     let t238 = t21 * t184 + t68 * t191 + t69 * t192;
-    let t239 = t24 * t184 + t78 * t192 - t77 * t191;
-    let t240 = t19 * t187 + t59 * t193 + t60 * t194;
-    let t241 = t21 * t187 + t68 * t193 + t69 * t194;
+    let t239 = t21 * t187 + t68 * t193 + t69 * t194;
+    let t240 = t24 * t181 + t78 * t190 - t77 * t189;
+    let t241 = t24 * t184 + t78 * t192 - t77 * t191;
     let t242 = t24 * t187 + t78 * t194 - t77 * t193;
     let t243 = t61 * t195 + t63 * t197 + t64 * t198;
-    let t244 = t70 * t195 + t72 * t197 + t73 * t198;
-    let t245 = t79 * t195 + t81 * t197 + t82 * t198;
-    let t246 = t61 * t199 + t63 * t201 + t64 * t202;
+    let t244 = t61 * t199 + t63 * t201 + t64 * t202;
+    let t245 = t61 * t203 + t63 * t205 + t64 * t206;
+    let t246 = t70 * t195 + t72 * t197 + t73 * t198;
     let t247 = t70 * t199 + t72 * t201 + t73 * t202;
-    let t248 = t79 * t199 + t81 * t201 + t82 * t202;
-    let t249 = t61 * t203 + t63 * t205 + t64 * t206;
-    let t250 = t70 * t203 + t72 * t205 + t73 * t206;
+    let t248 = t70 * t203 + t72 * t205 + t73 * t206;
+    let t249 = t79 * t195 + t81 * t197 + t82 * t198;
+    let t250 = t79 * t199 + t81 * t201 + t82 * t202;
     let t251 = t79 * t203 + t81 * t205 + t82 * t206;
     let t252 = t65 * t207 + t66 * t208 + t67 * t209;
-    let t253 = t74 * t207 + t75 * t208 + t76 * t209;
-    let t254 = t83 * t207 + t84 * t208 + t85 * t209;
-    let t255 = t65 * t210 + t66 * t211 + t67 * t212;
+    let t253 = t65 * t210 + t66 * t211 + t67 * t212;
+    let t254 = t65 * t213 + t66 * t214 + t67 * t215;
+    let t255 = t74 * t207 + t75 * t208 + t76 * t209;
     let t256 = t74 * t210 + t75 * t211 + t76 * t212;
-    let t257 = t83 * t210 + t84 * t211 + t85 * t212;
-    let t258 = t65 * t213 + t66 * t214 + t67 * t215;
-    let t259 = t74 * t213 + t75 * t214 + t76 * t215;
+    let t257 = t74 * t213 + t75 * t214 + t76 * t215;
+    let t258 = t83 * t207 + t84 * t208 + t85 * t209;
+    let t259 = t83 * t210 + t84 * t211 + t85 * t212;
     let t260 = t83 * t213 + t84 * t214 + t85 * t215;
     let t261 = c_q17 * t222 - s_q17 * t223;
-    let t262 = s_q17 * t222 + c_q17 * t223;
-    let t263 = 0.9800665778412416 * t262 - 0.19866933079506122 * t217;
-    let t264 = 0.9800665778412416 * t217 + 0.19866933079506122 * t262;
-    let t265 = c_q17 * t224 - s_q17 * t225;
+    let t262 = c_q17 * t224 - s_q17 * t225;
+    let t263 = c_q17 * t226 - s_q17 * t227;
+    let t264 = s_q17 * t222 + c_q17 * t223;
+    let t265 = 0.9800665778412416 * t264 - 0.19866933079506122 * t217;
     let t266 = s_q17 * t224 + c_q17 * t225;
     let t267 = 0.9800665778412416 * t266 - 0.19866933079506122 * t219;
-    let t268 = 0.9800665778412416 * t219 + 0.19866933079506122 * t266;
-    let t269 = c_q17 * t226 - s_q17 * t227;
-    let t270 = s_q17 * t226 + c_q17 * t227;
-    let t271 = 0.9800665778412416 * t270 - 0.19866933079506122 * t221;
-    let t272 = 0.9800665778412416 * t221 + 0.19866933079506122 * t270;
+    let t268 = s_q17 * t226 + c_q17 * t227;
+    let t269 = 0.9800665778412416 * t268 - 0.19866933079506122 * t221;
+    let t270 = 0.9800665778412416 * t217 + 0.19866933079506122 * t264;
+    let t271 = 0.9800665778412416 * t219 + 0.19866933079506122 * t266;
+    let t272 = 0.9800665778412416 * t221 + 0.19866933079506122 * t268;
     let t273 = s_q18 * t229;
     let t274 = 0.1 * (c_q18 * t228 + t273);
     let t275 = 10.0 * t274;
-    let t276 = c_q18 * t229 - s_q18 * t228;
-    let t277 = s_q18 * t231;
-    let t278 = 0.1 * (c_q18 * t230 + t277);
-    let t279 = 10.0 * t278;
-    let t280 = c_q18 * t231 - s_q18 * t230;
-    let t281 = s_q18 * t233;
-    let t282 = 0.1 * (c_q18 * t232 + t281);
-    let t283 = 10.0 * t282;
+    let t276 = s_q18 * t231;
+    let t277 = 0.1 * (c_q18 * t230 + t276);
+    let t278 = 10.0 * t277;
+    let t279 = s_q18 * t233;
+    let t280 = 0.1 * (c_q18 * t232 + t279);
+    let t281 = 10.0 * t280;
+    let t282 = c_q18 * t229 - s_q18 * t228;
+    let t283 = c_q18 * t231 - s_q18 * t230;
     let t284 = c_q18 * t233 - s_q18 * t232;
     let t285 = s_q18 * t58;
     [
@@ -6188,8 +6188,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t234,
-                t235,
-                t236,
+                t237,
+                t240,
                 t89 * t181 + t87 * t189 + t91 * t190,
                 t104 * t181 + t102 * t189 + t106 * t190,
                 t117 * t181 + t115 * t189 + t119 * t190,
@@ -6207,9 +6207,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t237,
+                t235,
                 t238,
-                t239,
+                t241,
                 t89 * t184 + t87 * t191 + t91 * t192,
                 t104 * t184 + t102 * t191 + t106 * t192,
                 t117 * t184 + t115 * t191 + t119 * t192,
@@ -6227,8 +6227,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t240,
-                t241,
+                t236,
+                t239,
                 t242,
                 t89 * t187 + t87 * t193 + t91 * t194,
                 t104 * t187 + t102 * t193 + t106 * t194,
@@ -6251,8 +6251,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t234,
-                t235,
-                t236,
+                t237,
+                t240,
                 c_q8 * t189 + s_q8 * t190,
                 t181,
                 0.0,
@@ -6270,9 +6270,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t237,
+                t235,
                 t238,
-                t239,
+                t241,
                 c_q8 * t191 + s_q8 * t192,
                 t184,
                 0.0,
@@ -6290,8 +6290,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t240,
-                t241,
+                t236,
+                t239,
                 t242,
                 c_q8 * t193 + s_q8 * t194,
                 t187,
@@ -6310,8 +6310,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t243,
-                t244,
-                t245,
+                t246,
+                t249,
                 t93 * t195 + t96 * t197 + t98 * t198,
                 t108 * t195 + t111 * t197 + t113 * t198,
                 t121 * t195 + t124 * t197 + t126 * t198,
@@ -6329,9 +6329,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t246,
+                t244,
                 t247,
-                t248,
+                t250,
                 t93 * t199 + t96 * t201 + t98 * t202,
                 t108 * t199 + t111 * t201 + t113 * t202,
                 t121 * t199 + t124 * t201 + t126 * t202,
@@ -6349,8 +6349,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t249,
-                t250,
+                t245,
+                t248,
                 t251,
                 t93 * t203 + t96 * t205 + t98 * t206,
                 t108 * t203 + t111 * t205 + t113 * t206,
@@ -6373,8 +6373,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t243,
-                t244,
-                t245,
+                t246,
+                t249,
                 t136 * t195 + t130 * t197 + t140 * t198,
                 t28 * t197 - 0.8 * s_q10 * t195 - 0.4799999999999999 * t27 * t198,
                 0.0,
@@ -6392,9 +6392,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t246,
+                t244,
                 t247,
-                t248,
+                t250,
                 t136 * t199 + t130 * t201 + t140 * t202,
                 t28 * t201 - 0.8 * s_q10 * t199 - 0.4799999999999999 * t27 * t202,
                 0.0,
@@ -6412,8 +6412,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t249,
-                t250,
+                t245,
+                t248,
                 t251,
                 t136 * t203 + t130 * t205 + t140 * t206,
                 t28 * t205 - 0.8 * s_q10 * t203 - 0.4799999999999999 * t27 * t206,
@@ -6432,8 +6432,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t252,
-                t253,
-                t254,
+                t255,
+                t258,
                 t162 * t207 + t160 * t208 + t161 * t209,
                 t166 * t207 + t164 * t208 + t165 * t209,
                 t171 * t207 + t169 * t208 + t170 * t209,
@@ -6451,9 +6451,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t255,
+                t253,
                 t256,
-                t257,
+                t259,
                 t162 * t210 + t160 * t211 + t161 * t212,
                 t166 * t210 + t164 * t211 + t165 * t212,
                 t171 * t210 + t169 * t211 + t170 * t212,
@@ -6471,8 +6471,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t258,
-                t259,
+                t254,
+                t257,
                 t260,
                 t162 * t213 + t160 * t214 + t161 * t215,
                 t166 * t213 + t164 * t214 + t165 * t215,
@@ -6495,8 +6495,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t252,
-                t253,
-                t254,
+                t255,
+                t258,
                 t143 * t207 + t141 * t208 + t142 * t209,
                 t149 * t207 + t147 * t208 + t148 * t209,
                 0.0,
@@ -6514,9 +6514,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t255,
+                t253,
                 t256,
-                t257,
+                t259,
                 t143 * t210 + t141 * t211 + t142 * t212,
                 t149 * t210 + t147 * t211 + t148 * t212,
                 0.0,
@@ -6534,8 +6534,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t258,
-                t259,
+                t254,
+                t257,
                 t260,
                 t143 * t213 + t141 * t214 + t142 * t215,
                 t149 * t213 + t147 * t214 + t148 * t215,
@@ -6554,9 +6554,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t261,
-                t263,
-                t264,
-                t159 * t217 + 0.04900332889206208 * t262,
+                t265,
+                t270,
+                t159 * t217 + 0.04900332889206208 * t264,
                 0.9800665778412416 * t100 * t217 + t167 * t222 + t168 * t223,
                 t172 * t222 + t173 * t223 - 0.19866933079506122 * t57 * t217,
                 0.0,
@@ -6567,15 +6567,15 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t261,
-                t262,
+                t264,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t265,
+                t262,
                 t267,
-                t268,
+                t271,
                 t159 * t219 + 0.04900332889206208 * t266,
                 0.9800665778412416 * t100 * t219 + t167 * t224 + t168 * t225,
                 t172 * t224 + t173 * t225 - 0.19866933079506122 * t57 * t219,
@@ -6586,17 +6586,17 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t265,
+                t262,
                 t266,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
+                t263,
                 t269,
-                t271,
                 t272,
-                t159 * t221 + 0.04900332889206208 * t270,
+                t159 * t221 + 0.04900332889206208 * t268,
                 0.9800665778412416 * t100 * t221 + t167 * t226 + t168 * t227,
                 t172 * t226 + t173 * t227 - 0.19866933079506122 * t57 * t221,
                 0.0,
@@ -6606,8 +6606,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t269,
-                t270,
+                t263,
+                t268,
                 0.0,
                 0.0,
                 0.0,
@@ -6617,8 +6617,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t261,
-                t263,
-                t264,
+                t265,
+                t270,
                 0.0,
                 0.0,
                 0.0,
@@ -6636,9 +6636,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t265,
+                t262,
                 t267,
-                t268,
+                t271,
                 0.0,
                 0.0,
                 0.0,
@@ -6656,8 +6656,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
+                t263,
                 t269,
-                t271,
                 t272,
                 0.0,
                 0.0,
@@ -6677,8 +6677,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t275,
                 t10,
-                t276,
-                0.1 * (t10 - t276),
+                t282,
+                0.1 * (t10 - t282),
                 -t274,
                 t274,
                 0.0,
@@ -6695,12 +6695,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t279,
-                t13,
-                t280,
-                0.1 * (t13 - t280),
-                -t278,
                 t278,
+                t13,
+                t283,
+                0.1 * (t13 - t283),
+                -t277,
+                t277,
                 0.0,
                 0.0,
                 0.0,
@@ -6715,12 +6715,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t283,
+                t281,
                 t16,
                 t284,
                 0.1 * (t16 - t284),
-                -t282,
-                t282,
+                -t280,
+                t280,
                 0.0,
                 0.0,
                 0.0,
@@ -6740,7 +6740,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t275,
                 t10,
-                t276,
+                t282,
                 0.0,
                 0.0,
                 0.0,
@@ -6758,9 +6758,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t279,
+                t278,
                 t13,
-                t280,
+                t283,
                 0.0,
                 0.0,
                 0.0,
@@ -6778,7 +6778,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t283,
+                t281,
                 t16,
                 t284,
                 0.0,
@@ -6799,8 +6799,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t275,
                 t10,
-                t276,
-                t10 * t158 - 0.1 * t276,
+                t282,
+                t10 * t158 - 0.1 * t282,
                 t163 * t228 - 0.1 * t273,
                 t274 + t10 * t285,
                 0.0,
@@ -6817,12 +6817,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 -t229,
             ],
             [
-                t279,
+                t278,
                 t13,
-                t280,
-                t13 * t158 - 0.1 * t280,
-                t163 * t230 - 0.1 * t277,
-                t278 + t13 * t285,
+                t283,
+                t13 * t158 - 0.1 * t283,
+                t163 * t230 - 0.1 * t276,
+                t277 + t13 * t285,
                 0.0,
                 0.0,
                 0.0,
@@ -6837,12 +6837,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 -t231,
             ],
             [
-                t283,
+                t281,
                 t16,
                 t284,
                 t16 * t158 - 0.1 * t284,
-                t163 * t232 - 0.1 * t281,
-                t282 + t16 * t285,
+                t163 * t232 - 0.1 * t279,
+                t280 + t16 * t285,
                 0.0,
                 0.0,
                 0.0,
@@ -6862,7 +6862,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t275,
                 t10,
-                t276,
+                t282,
                 0.0,
                 0.0,
                 0.0,
@@ -6880,9 +6880,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t279,
+                t278,
                 t13,
-                t280,
+                t283,
                 0.0,
                 0.0,
                 0.0,
@@ -6900,7 +6900,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t283,
+                t281,
                 t16,
                 t284,
                 0.0,

@@ -3035,16 +3035,16 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t96 = c_q6 * t88 - s_q6 * t91;
     let t97 = c_q6 * t93 + s_q6 * t90;
     let t98 = c_q6 * t90 - s_q6 * t93;
-    let t99 = s_q2 * t0;
-    let t100 = t0 * t0;
+    let t99 = t0 * t0;
+    let t100 = s_q2 * t0;
     let t101 = t4 * t84;
-    let t102 = t24 * t84;
-    let t103 = c_q3 * t84;
-    let t104 = t4 * t86;
+    let t102 = t4 * t86;
+    let t103 = t4 * t4;
+    let t104 = t24 * t84;
     let t105 = t24 * t86;
-    let t106 = c_q3 * t86;
-    let t107 = t4 * t4;
-    let t108 = t4 * t24;
+    let t106 = t4 * t24;
+    let t107 = c_q3 * t84;
+    let t108 = c_q3 * t86;
     let t109 = c_q3 * t4;
     let t110 = c_q5 * s_q6;
     let t111 = c_q5 * c_q6;
@@ -3086,7 +3086,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
             ],
-            [0.0, -0.316 * (c_q2 * t3 + t99), 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, -0.316 * (c_q2 * t3 + t100), 0.0, 0.0, 0.0, 0.0, 0.0],
             [
                 c_q1 * t74 - t0 * t80 - t3 * t78,
                 s_q2 * t78 - c_q2 * t80,
@@ -3105,7 +3105,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
             ],
-            [c_q1 * c_q1 + t100 + t3 * t3, 0.0, c_q1, 0.0, 0.0, 0.0, 0.0],
+            [c_q1 * c_q1 + t3 * t3 + t99, 0.0, c_q1, 0.0, 0.0, 0.0, 0.0],
         ],
         [
             [
@@ -3128,7 +3128,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t5 * t7 + t4 * t12 - t0 * t8,
-                t7 * t25 + t4 * t31 - 0.316 * t99,
+                t7 * t25 + t4 * t31 - 0.316 * t100,
                 0.0825 * t0,
                 0.0,
                 0.0,
@@ -3137,26 +3137,26 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t7 * t83 + t101 - t0 * t80,
-                t27 * t83 - t102 - c_q2 * t80,
-                s_q3 * t83 + t103,
+                t27 * t83 - t104 - c_q2 * t80,
+                s_q3 * t83 + t107,
                 t80,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t7 * t85 + t104 - t0 * t82,
+                t7 * t85 + t102 - t0 * t82,
                 t27 * t85 - t105 - c_q2 * t82,
-                s_q3 * t85 + t106,
+                s_q3 * t85 + t108,
                 t82,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t100 + t107 + t7 * t7,
-                c_q2 * t0 + t7 * t27 - t108,
-                t109 + s_q3 * t7,
+                t99 + t7 * t7 + t103,
+                c_q2 * t0 + t7 * t27 - t106,
+                s_q3 * t7 + t109,
                 -t0,
                 0.0,
                 0.0,
@@ -3193,25 +3193,25 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t101 + t14 * t87 + t10 * t88,
-                t33 * t87 + t29 * t88 - t102,
-                t103 + t43 * t87 + t42 * t88,
+                t33 * t87 + t29 * t88 - t104,
+                t107 + t43 * t87 + t42 * t88,
                 c_q4 * t88 - s_q4 * t87,
                 t84,
                 0.0,
                 0.0,
             ],
             [
-                t104 + t14 * t89 + t10 * t90,
+                t102 + t14 * t89 + t10 * t90,
                 t33 * t89 + t29 * t90 - t105,
-                t106 + t43 * t89 + t42 * t90,
+                t108 + t43 * t89 + t42 * t90,
                 c_q4 * t90 - s_q4 * t89,
                 t86,
                 0.0,
                 0.0,
             ],
             [
-                t107 + t10 * t10 + t14 * t14,
-                t10 * t29 + t14 * t33 - t108,
+                t103 + t14 * t14 + t10 * t10,
+                t14 * t33 + t10 * t29 - t106,
                 t109 + t14 * t43 + t10 * t42,
                 c_q4 * t10 - s_q4 * t14,
                 t4,
@@ -3266,9 +3266,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t15 * t15 + t10 * t10 + t19 * t19,
-                t15 * t34 + t10 * t29 + t19 * t38,
-                t15 * t44 + t10 * t42 + t19 * t49,
+                t19 * t19 + t15 * t15 + t10 * t10,
+                t19 * t38 + t15 * t34 + t10 * t29,
+                t19 * t49 + t15 * t44 + t10 * t42,
                 c_q4 * t10 - t15 * t53 - t19 * t56,
                 s_q5 * t19 - c_q5 * t15,
                 t10,
@@ -3322,12 +3322,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 t94,
             ],
             [
-                t15 * t15 + t20 * t20 + t21 * t21,
-                t15 * t34 + t20 * t39 + t21 * t40,
-                t15 * t44 + t20 * t50 + t21 * t51,
-                t20 * t57 + t21 * t58 - t15 * t53,
-                t21 * t112 - c_q5 * t15 - t20 * t113,
-                c_q6 * t20 + s_q6 * t21,
+                t21 * t21 + t20 * t20 + t15 * t15,
+                t21 * t40 + t20 * t39 + t15 * t34,
+                t21 * t51 + t20 * t50 + t15 * t44,
+                t21 * t58 + t20 * t57 - t15 * t53,
+                t21 * t112 - t20 * t113 - c_q5 * t15,
+                s_q6 * t21 + c_q6 * t20,
                 t15,
             ],
         ],

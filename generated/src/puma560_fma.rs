@@ -2291,43 +2291,43 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t57 = t8 * t39;
     let t58 = t8 * t41;
     let t59 = t8 * t8;
-    let t60 = t13 * t31;
-    let t61 = t13 * t36;
+    let t60 = t13 * t13;
+    let t61 = t13 * t31;
     let t62 = c_q3 * t43 - s_q3 * t42;
     let t63 = c_q3 * t45 - s_q3 * t44;
-    let t64 = t13 * t13;
+    let t64 = t13 * t36;
     let t65 = t21 * t47;
-    let t66 = t33 * t47;
-    let t67 = t37 * t47;
-    let t68 = t21 * t49;
-    let t69 = t33 * t49;
-    let t70 = t37 * t49;
-    let t71 = t20 * t21;
-    let t72 = t20 * t33;
-    let t73 = t20 * t37;
-    let t74 = t20 * t47;
-    let t75 = s_q3 * s_q4;
-    let t76 = t47 * t75;
-    let t77 = fma(c_q3, t43, t76) - t26 * t46;
-    let t78 = c_q4 * t47;
-    let t79 = t20 * t49;
-    let t80 = t49 * t75;
-    let t81 = fma(c_q3, t45, t80) - t26 * t48;
-    let t82 = c_q4 * t49;
-    let t83 = t20 * t20;
-    let t84 = t20 * t75;
-    let t85 = fma(c_q3, t13, t84) - t12 * t26;
+    let t66 = t21 * t49;
+    let t67 = t20 * t21;
+    let t68 = t20 * t47;
+    let t69 = t20 * t49;
+    let t70 = t20 * t20;
+    let t71 = t33 * t47;
+    let t72 = t33 * t49;
+    let t73 = t20 * t33;
+    let t74 = s_q3 * s_q4;
+    let t75 = t47 * t74;
+    let t76 = fma(c_q3, t43, t75) - t26 * t46;
+    let t77 = t49 * t74;
+    let t78 = fma(c_q3, t45, t77) - t26 * t48;
+    let t79 = t20 * t74;
+    let t80 = fma(c_q3, t13, t79) - t12 * t26;
+    let t81 = t37 * t47;
+    let t82 = t37 * t49;
+    let t83 = t20 * t37;
+    let t84 = c_q4 * t47;
+    let t85 = c_q4 * t49;
     let t86 = c_q5 * t17 - s_q5 * t18;
     let t87 = fma(c_q5, t18, s_q5 * t17);
     let t88 = c_q5 * t30 - s_q5 * t31;
     let t89 = fma(c_q5, t31, s_q5 * t30);
     let t90 = fma(s_q5, t36, c_q5 * t35);
     let t91 = c_q5 * t36 - s_q5 * t35;
-    let t92 = t76 - fma(t32, t51, t27 * t50);
-    let t93 = s_q4 * c_q5;
-    let t94 = s_q4 * s_q5;
-    let t95 = t80 - fma(t32, t53, t27 * t52);
-    let t96 = t84 - fma(t19, t32, t14 * t27);
+    let t92 = t75 - fma(t32, t51, t27 * t50);
+    let t93 = t77 - fma(t32, t53, t27 * t52);
+    let t94 = t79 - fma(t19, t32, t14 * t27);
+    let t95 = s_q4 * c_q5;
+    let t96 = s_q4 * s_q5;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -2386,91 +2386,91 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
             ],
             [
                 fma(t13, t18, fma(t11, t15, t56)),
-                fma(t8, t29, fma(t11, t28, t60)),
-                t9 - fma(t11, t34, t61),
+                fma(t8, t29, fma(t11, t28, t61)),
+                t9 - fma(t11, t34, t64),
                 0.0,
                 0.0,
                 0.0,
             ],
             [fma(t13, t43, fma(t11, t42, t57)), t62, t62, t39, 0.0, 0.0],
             [fma(t13, t45, fma(t11, t44, t58)), t63, t63, t41, 0.0, 0.0],
-            [fma(t11, t11, t59 + t64), 0.0, 0.0, t8, 0.0, 0.0],
+            [fma(t11, t11, t59 + t60), 0.0, 0.0, t8, 0.0, 0.0],
         ],
         [
             [
                 fma(t18, t43, fma(t17, t46, t65)),
-                fma(t31, t43, fma(t30, t46, t66)),
-                fma(t35, t46, t67) - t36 * t43,
+                fma(t31, t43, fma(t30, t46, t71)),
+                fma(t35, t46, t81) - t36 * t43,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t18, t45, fma(t17, t48, t68)),
-                fma(t31, t45, fma(t30, t48, t69)),
-                fma(t35, t48, t70) - t36 * t45,
+                fma(t18, t45, fma(t17, t48, t66)),
+                fma(t31, t45, fma(t30, t48, t72)),
+                fma(t35, t48, t82) - t36 * t45,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t13, t18, fma(t12, t17, t71)),
-                fma(t12, t30, t60 + t72),
-                fma(t12, t35, t73) - t61,
+                fma(t13, t18, fma(t12, t17, t67)),
+                fma(t12, t30, t61 + t73),
+                fma(t12, t35, t83) - t64,
                 0.0,
                 0.0,
                 0.0,
             ],
-            [fma(t13, t43, fma(t12, t46, t74)), t77, t77, fma(s_q4, t46, t78), t43, 0.0],
-            [fma(t13, t45, fma(t12, t48, t79)), t81, t81, fma(s_q4, t48, t82), t45, 0.0],
-            [fma(t12, t12, t64 + t83), t85, t85, fma(s_q4, t12, t22), t13, 0.0],
+            [fma(t13, t43, fma(t12, t46, t68)), t76, t76, fma(s_q4, t46, t84), t43, 0.0],
+            [fma(t13, t45, fma(t12, t48, t69)), t78, t78, fma(s_q4, t48, t85), t45, 0.0],
+            [fma(t12, t12, t60 + t70), t80, t80, fma(s_q4, t12, t22), t13, 0.0],
         ],
         [
             [
                 fma(t51, t87, fma(t50, t86, t65)),
-                fma(t51, t89, fma(t50, t88, t66)),
-                fma(t50, t90, t67) - t51 * t91,
+                fma(t51, t89, fma(t50, t88, t71)),
+                fma(t50, t90, t81) - t51 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t53, t87, fma(t52, t86, t68)),
-                fma(t53, t89, fma(t52, t88, t69)),
-                fma(t52, t90, t70) - t53 * t91,
+                fma(t53, t87, fma(t52, t86, t66)),
+                fma(t53, t89, fma(t52, t88, t72)),
+                fma(t52, t90, t82) - t53 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t19, t87, fma(t14, t86, t71)),
-                fma(t19, t89, fma(t14, t88, t72)),
-                fma(t14, t90, t73) - t19 * t91,
+                fma(t19, t87, fma(t14, t86, t67)),
+                fma(t19, t89, fma(t14, t88, t73)),
+                fma(t14, t90, t83) - t19 * t91,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                fma(t19, t51, fma(t14, t50, t74)),
+                fma(t19, t51, fma(t14, t50, t68)),
                 t92,
                 t92,
-                fma(t51, t94, fma(t50, t93, t78)),
+                fma(t51, t96, fma(t50, t95, t84)),
                 c_q5 * t51 - s_q5 * t50,
                 t47,
             ],
             [
-                fma(t19, t53, fma(t14, t52, t79)),
-                t95,
-                t95,
-                fma(t53, t94, fma(t52, t93, t82)),
+                fma(t19, t53, fma(t14, t52, t69)),
+                t93,
+                t93,
+                fma(t53, t96, fma(t52, t95, t85)),
                 c_q5 * t53 - s_q5 * t52,
                 t49,
             ],
             [
-                fma(t19, t19, fma(t14, t14, t83)),
-                t96,
-                t96,
-                fma(t19, t94, fma(t14, t93, t22)),
+                fma(t19, t19, fma(t14, t14, t70)),
+                t94,
+                t94,
+                fma(t19, t96, fma(t14, t95, t22)),
                 c_q5 * t19 - s_q5 * t14,
                 t20,
             ],

@@ -238,6 +238,8 @@ pub struct Derived {
     pub k11: Real,
     /// Parameter group 12.
     pub k12: Real,
+    /// Parameter group 13.
+    pub k13: Real,
 }
 impl Params {
     /// Computes the parameter groups; call again after changing a
@@ -246,28 +248,30 @@ impl Params {
         let p = self;
         let t0 = p.m1 * (p.length * p.length);
         let t1 = p.s10 + p.s12;
-        let t2 = -p.h10 - p.h12;
-        let t3 = p.m2 * (p.length * p.length);
-        let t4 = p.m2 * p.s21;
-        let t5 = p.m2 * p.h21;
-        let t6 = p.h21 * t5 + 0.08333333333333333 * t3 + p.s21 * t4;
-        let t7 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
-        let t8 = p.m2 * (t1 * t1 + t2 * t2) + t7;
+        let t2 = p.h10 + p.h12;
+        let t3 = -t2;
+        let t4 = p.m2 * (p.length * p.length);
+        let t5 = p.m2 * p.s21;
+        let t6 = p.m2 * p.h21;
+        let t7 = p.h21 * t6 + 0.08333333333333333 * t4 + p.s21 * t5;
+        let t8 = 0.08333333333333333 * t0 + p.m1 * (p.h10 * p.h10 + p.s10 * p.s10);
+        let t9 = p.m2 * (t1 * t1 + t3 * t3) + t8;
         Derived {
             params: *self,
-            k0: t8,
-            k1: t6,
-            k2: t2,
+            k0: t9,
+            k1: t7,
+            k2: t3,
             k3: t1,
-            k4: t4,
-            k5: t5,
-            k6: t6 + t8,
-            k7: 0.08333333333333333 * t3 + t7,
-            k8: 0.08333333333333333 * t3,
+            k4: t5,
+            k5: t6,
+            k6: t7 + t9,
+            k7: 0.08333333333333333 * t4 + t8,
+            k8: 0.08333333333333333 * t4,
             k9: p.h10 * p.h10,
             k10: p.s10 * p.s10,
             k11: t0,
-            k12: t3,
+            k12: t4,
+            k13: t2,
         }
     }
 }
@@ -670,8 +674,8 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
     let t2 = sin(t0);
-    let t3 = s_q1 * d.k3 - c_q1 * d.k2;
-    let t4 = c_q1 * d.k3 + s_q1 * d.k2;
+    let t3 = s_q1 * d.k3 + c_q1 * d.k13;
+    let t4 = c_q1 * d.k3 - s_q1 * d.k13;
     [
         [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0]],
         [

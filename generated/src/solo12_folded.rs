@@ -6830,123 +6830,123 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t229 = s_q18 * t222 + c_q18 * t223;
     let t230 = c_q7 * t158;
     let t231 = t230 - s_q7 * t159;
-    let t232 = s_q7 * t158;
-    let t233 = t232 + c_q7 * t159;
-    let t234 = c_q7 * t160;
-    let t235 = t234 - s_q7 * t161;
-    let t236 = s_q7 * t160;
-    let t237 = t236 + c_q7 * t161;
-    let t238 = c_q7 * t162;
-    let t239 = t238 - s_q7 * t163;
+    let t232 = c_q7 * t160;
+    let t233 = t232 - s_q7 * t161;
+    let t234 = c_q7 * t162;
+    let t235 = t234 - s_q7 * t163;
+    let t236 = s_q7 * t158;
+    let t237 = t236 + c_q7 * t159;
+    let t238 = s_q7 * t160;
+    let t239 = t238 + c_q7 * t161;
     let t240 = s_q7 * t162;
     let t241 = t240 + c_q7 * t163;
     let t242 = c_q8 * t164 + s_q8 * t165;
-    let t243 = t230 + t38 * t164 - t39 * t165;
-    let t244 = t232 + t55 * t165 - t54 * t164;
-    let t245 = c_q8 * t166 + s_q8 * t167;
-    let t246 = t234 + t38 * t166 - t39 * t167;
-    let t247 = t236 + t55 * t167 - t54 * t166;
-    let t248 = c_q8 * t168 + s_q8 * t169;
-    let t249 = t238 + t38 * t168 - t39 * t169;
+    let t243 = c_q8 * t166 + s_q8 * t167;
+    let t244 = c_q8 * t168 + s_q8 * t169;
+    let t245 = t230 + t38 * t164 - t39 * t165;
+    let t246 = t232 + t38 * t166 - t39 * t167;
+    let t247 = t234 + t38 * t168 - t39 * t169;
+    let t248 = t236 + t55 * t165 - t54 * t164;
+    let t249 = t238 + t55 * t167 - t54 * t166;
     let t250 = t240 + t55 * t169 - t54 * t168;
     let t251 = t24 * t170 + t25 * t171;
-    let t252 = t230 + t40 * t170 + t41 * t171;
-    let t253 = t232 + t57 * t171 - t56 * t170;
-    let t254 = t24 * t172 + t25 * t173;
-    let t255 = t234 + t40 * t172 + t41 * t173;
-    let t256 = t236 + t57 * t173 - t56 * t172;
-    let t257 = t24 * t174 + t25 * t175;
-    let t258 = t238 + t40 * t174 + t41 * t175;
+    let t252 = t24 * t172 + t25 * t173;
+    let t253 = t24 * t174 + t25 * t175;
+    let t254 = t230 + t40 * t170 + t41 * t171;
+    let t255 = t232 + t40 * t172 + t41 * t173;
+    let t256 = t234 + t40 * t174 + t41 * t175;
+    let t257 = t236 + t57 * t171 - t56 * t170;
+    let t258 = t238 + t57 * t173 - t56 * t172;
     let t259 = t240 + t57 * t175 - t56 * t174;
     let t260 = c_q10 * t176;
     let t261 = t260 - s_q10 * t177;
-    let t262 = s_q10 * t176;
-    let t263 = t262 + c_q10 * t177;
-    let t264 = c_q10 * t178;
-    let t265 = t264 - s_q10 * t179;
-    let t266 = s_q10 * t178;
-    let t267 = t266 + c_q10 * t179;
-    let t268 = c_q10 * t180;
-    let t269 = t268 - s_q10 * t181;
+    let t262 = c_q10 * t178;
+    let t263 = t262 - s_q10 * t179;
+    let t264 = c_q10 * t180;
+    let t265 = t264 - s_q10 * t181;
+    let t266 = s_q10 * t176;
+    let t267 = t266 + c_q10 * t177;
+    let t268 = s_q10 * t178;
+    let t269 = t268 + c_q10 * t179;
     let t270 = s_q10 * t180;
     let t271 = t270 + c_q10 * t181;
     let t272 = c_q11 * t182 + s_q11 * t183;
-    let t273 = t260 + t34 * t182 - t35 * t183;
-    let t274 = t262 + t51 * t183 - t50 * t182;
-    let t275 = c_q11 * t184 + s_q11 * t185;
-    let t276 = t264 + t34 * t184 - t35 * t185;
-    let t277 = t266 + t51 * t185 - t50 * t184;
-    let t278 = c_q11 * t186 + s_q11 * t187;
-    let t279 = t268 + t34 * t186 - t35 * t187;
+    let t273 = c_q11 * t184 + s_q11 * t185;
+    let t274 = c_q11 * t186 + s_q11 * t187;
+    let t275 = t260 + t34 * t182 - t35 * t183;
+    let t276 = t262 + t34 * t184 - t35 * t185;
+    let t277 = t264 + t34 * t186 - t35 * t187;
+    let t278 = t266 + t51 * t183 - t50 * t182;
+    let t279 = t268 + t51 * t185 - t50 * t184;
     let t280 = t270 + t51 * t187 - t50 * t186;
     let t281 = t22 * t188 + t23 * t189;
-    let t282 = t260 + t36 * t188 + t37 * t189;
-    let t283 = t262 + t53 * t189 - t52 * t188;
-    let t284 = t22 * t190 + t23 * t191;
-    let t285 = t264 + t36 * t190 + t37 * t191;
-    let t286 = t266 + t53 * t191 - t52 * t190;
-    let t287 = t22 * t192 + t23 * t193;
-    let t288 = t268 + t36 * t192 + t37 * t193;
+    let t282 = t22 * t190 + t23 * t191;
+    let t283 = t22 * t192 + t23 * t193;
+    let t284 = t260 + t36 * t188 + t37 * t189;
+    let t285 = t262 + t36 * t190 + t37 * t191;
+    let t286 = t264 + t36 * t192 + t37 * t193;
+    let t287 = t266 + t53 * t189 - t52 * t188;
+    let t288 = t268 + t53 * t191 - t52 * t190;
     let t289 = t270 + t53 * t193 - t52 * t192;
     let t290 = c_q13 * t194;
     let t291 = t290 - s_q13 * t195;
-    let t292 = s_q13 * t194;
-    let t293 = t292 + c_q13 * t195;
-    let t294 = c_q13 * t196;
-    let t295 = t294 - s_q13 * t197;
-    let t296 = s_q13 * t196;
-    let t297 = t296 + c_q13 * t197;
-    let t298 = c_q13 * t198;
-    let t299 = t298 - s_q13 * t199;
+    let t292 = c_q13 * t196;
+    let t293 = t292 - s_q13 * t197;
+    let t294 = c_q13 * t198;
+    let t295 = t294 - s_q13 * t199;
+    let t296 = s_q13 * t194;
+    let t297 = t296 + c_q13 * t195;
+    let t298 = s_q13 * t196;
+    let t299 = t298 + c_q13 * t197;
     let t300 = s_q13 * t198;
     let t301 = t300 + c_q13 * t199;
     let t302 = c_q14 * t200 + s_q14 * t201;
-    let t303 = t290 + t30 * t200 - t31 * t201;
-    let t304 = t292 + t47 * t201 - t46 * t200;
-    let t305 = c_q14 * t202 + s_q14 * t203;
-    let t306 = t294 + t30 * t202 - t31 * t203;
-    let t307 = t296 + t47 * t203 - t46 * t202;
-    let t308 = c_q14 * t204 + s_q14 * t205;
-    let t309 = t298 + t30 * t204 - t31 * t205;
+    let t303 = c_q14 * t202 + s_q14 * t203;
+    let t304 = c_q14 * t204 + s_q14 * t205;
+    let t305 = t290 + t30 * t200 - t31 * t201;
+    let t306 = t292 + t30 * t202 - t31 * t203;
+    let t307 = t294 + t30 * t204 - t31 * t205;
+    let t308 = t296 + t47 * t201 - t46 * t200;
+    let t309 = t298 + t47 * t203 - t46 * t202;
     let t310 = t300 + t47 * t205 - t46 * t204;
     let t311 = t20 * t206 + t21 * t207;
-    let t312 = t290 + t32 * t206 + t33 * t207;
-    let t313 = t292 + t49 * t207 - t48 * t206;
-    let t314 = t20 * t208 + t21 * t209;
-    let t315 = t294 + t32 * t208 + t33 * t209;
-    let t316 = t296 + t49 * t209 - t48 * t208;
-    let t317 = t20 * t210 + t21 * t211;
-    let t318 = t298 + t32 * t210 + t33 * t211;
+    let t312 = t20 * t208 + t21 * t209;
+    let t313 = t20 * t210 + t21 * t211;
+    let t314 = t290 + t32 * t206 + t33 * t207;
+    let t315 = t292 + t32 * t208 + t33 * t209;
+    let t316 = t294 + t32 * t210 + t33 * t211;
+    let t317 = t296 + t49 * t207 - t48 * t206;
+    let t318 = t298 + t49 * t209 - t48 * t208;
     let t319 = t300 + t49 * t211 - t48 * t210;
     let t320 = c_q16 * t212;
     let t321 = t320 - s_q16 * t213;
-    let t322 = s_q16 * t212;
-    let t323 = t322 + c_q16 * t213;
-    let t324 = c_q16 * t214;
-    let t325 = t324 - s_q16 * t215;
-    let t326 = s_q16 * t214;
-    let t327 = t326 + c_q16 * t215;
-    let t328 = c_q16 * t216;
-    let t329 = t328 - s_q16 * t217;
+    let t322 = c_q16 * t214;
+    let t323 = t322 - s_q16 * t215;
+    let t324 = c_q16 * t216;
+    let t325 = t324 - s_q16 * t217;
+    let t326 = s_q16 * t212;
+    let t327 = t326 + c_q16 * t213;
+    let t328 = s_q16 * t214;
+    let t329 = t328 + c_q16 * t215;
     let t330 = s_q16 * t216;
     let t331 = t330 + c_q16 * t217;
     let t332 = c_q17 * t218 + s_q17 * t219;
-    let t333 = t320 + t26 * t218 - t27 * t219;
-    let t334 = t322 + t43 * t219 - t42 * t218;
-    let t335 = c_q17 * t220 + s_q17 * t221;
-    let t336 = t324 + t26 * t220 - t27 * t221;
-    let t337 = t326 + t43 * t221 - t42 * t220;
-    let t338 = c_q17 * t222 + s_q17 * t223;
-    let t339 = t328 + t26 * t222 - t27 * t223;
+    let t333 = c_q17 * t220 + s_q17 * t221;
+    let t334 = c_q17 * t222 + s_q17 * t223;
+    let t335 = t320 + t26 * t218 - t27 * t219;
+    let t336 = t322 + t26 * t220 - t27 * t221;
+    let t337 = t324 + t26 * t222 - t27 * t223;
+    let t338 = t326 + t43 * t219 - t42 * t218;
+    let t339 = t328 + t43 * t221 - t42 * t220;
     let t340 = t330 + t43 * t223 - t42 * t222;
     let t341 = t18 * t224 + t19 * t225;
-    let t342 = t320 + t28 * t224 + t29 * t225;
-    let t343 = t322 + t45 * t225 - t44 * t224;
-    let t344 = t18 * t226 + t19 * t227;
-    let t345 = t324 + t28 * t226 + t29 * t227;
-    let t346 = t326 + t45 * t227 - t44 * t226;
-    let t347 = t18 * t228 + t19 * t229;
-    let t348 = t328 + t28 * t228 + t29 * t229;
+    let t342 = t18 * t226 + t19 * t227;
+    let t343 = t18 * t228 + t19 * t229;
+    let t344 = t320 + t28 * t224 + t29 * t225;
+    let t345 = t322 + t28 * t226 + t29 * t227;
+    let t346 = t324 + t28 * t228 + t29 * t229;
+    let t347 = t326 + t45 * t225 - t44 * t224;
+    let t348 = t328 + t45 * t227 - t44 * t226;
     let t349 = t330 + t45 * t229 - t44 * t228;
     [
         [
@@ -7075,9 +7075,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t9,
                 t231,
-                t233,
-                0.0875 * t233,
-                -0.1946 * t233,
+                t237,
+                0.0875 * t237,
+                -0.1946 * t237,
                 0.1946 * t231 - 0.0875 * t9,
                 0.0,
                 0.0,
@@ -7094,11 +7094,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t12,
-                t235,
-                t237,
-                0.0875 * t237,
-                -0.1946 * t237,
-                0.1946 * t235 - 0.0875 * t12,
+                t233,
+                t239,
+                0.0875 * t239,
+                -0.1946 * t239,
+                0.1946 * t233 - 0.0875 * t12,
                 0.0,
                 0.0,
                 0.0,
@@ -7114,11 +7114,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t15,
-                t239,
+                t235,
                 t241,
                 0.0875 * t241,
                 -0.1946 * t241,
-                0.1946 * t239 - 0.0875 * t15,
+                0.1946 * t235 - 0.0875 * t15,
                 0.0,
                 0.0,
                 0.0,
@@ -7138,7 +7138,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t9,
                 t231,
-                t233,
+                t237,
                 t9,
                 0.0,
                 0.0,
@@ -7157,8 +7157,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t12,
-                t235,
-                t237,
+                t233,
+                t239,
                 t12,
                 0.0,
                 0.0,
@@ -7177,7 +7177,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t15,
-                t239,
+                t235,
                 t241,
                 t15,
                 0.0,
@@ -7196,10 +7196,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t242,
-                t243,
-                t244,
-                0.0875 * t232 + t76 * t165 - t74 * t164,
-                t127 * t164 + t128 * t165 - 0.1946 * t232,
+                t245,
+                t248,
+                0.0875 * t236 + t76 * t165 - t74 * t164,
+                t127 * t164 + t128 * t165 - 0.1946 * t236,
                 0.1946 * t230 + t102 * t164 + t104 * t165,
                 0.014 * (c_q8 * t165 - s_q8 * t164),
                 0.0,
@@ -7215,12 +7215,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t245,
+                t243,
                 t246,
-                t247,
-                0.0875 * t236 + t76 * t167 - t74 * t166,
-                t127 * t166 + t128 * t167 - 0.1946 * t236,
-                0.1946 * t234 + t102 * t166 + t104 * t167,
+                t249,
+                0.0875 * t238 + t76 * t167 - t74 * t166,
+                t127 * t166 + t128 * t167 - 0.1946 * t238,
+                0.1946 * t232 + t102 * t166 + t104 * t167,
                 0.014 * (c_q8 * t167 - s_q8 * t166),
                 0.0,
                 0.0,
@@ -7235,12 +7235,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t248,
-                t249,
+                t244,
+                t247,
                 t250,
                 0.0875 * t240 + t76 * t169 - t74 * t168,
                 t127 * t168 + t128 * t169 - 0.1946 * t240,
-                0.1946 * t238 + t102 * t168 + t104 * t169,
+                0.1946 * t234 + t102 * t168 + t104 * t169,
                 0.014 * (c_q8 * t169 - s_q8 * t168),
                 0.0,
                 0.0,
@@ -7259,8 +7259,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t242,
-                t243,
-                t244,
+                t245,
+                t248,
                 t242,
                 t158,
                 0.0,
@@ -7278,10 +7278,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t245,
+                t243,
                 t246,
-                t247,
-                t245,
+                t249,
+                t243,
                 t160,
                 0.0,
                 0.0,
@@ -7298,10 +7298,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t248,
-                t249,
+                t244,
+                t247,
                 t250,
-                t248,
+                t244,
                 t162,
                 0.0,
                 0.0,
@@ -7318,8 +7318,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t251,
-                t252,
-                t253,
+                t254,
+                t257,
                 t113 * t170 + t109 * t158 + t142 * t171,
                 t129 * t170 + t117 * t158 + t143 * t171,
                 t137 * t170 + t133 * t158 + t144 * t171,
@@ -7337,9 +7337,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t254,
+                t252,
                 t255,
-                t256,
+                t258,
                 t113 * t172 + t109 * t160 + t142 * t173,
                 t129 * t172 + t117 * t160 + t143 * t173,
                 t137 * t172 + t133 * t160 + t144 * t173,
@@ -7357,8 +7357,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t257,
-                t258,
+                t253,
+                t256,
                 t259,
                 t113 * t174 + t109 * t162 + t142 * t175,
                 t129 * t174 + t117 * t162 + t143 * t175,
@@ -7381,8 +7381,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t251,
-                t252,
-                t253,
+                t254,
+                t257,
                 t251,
                 t158,
                 t158,
@@ -7400,10 +7400,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t254,
+                t252,
                 t255,
-                t256,
-                t254,
+                t258,
+                t252,
                 t160,
                 t160,
                 0.0,
@@ -7420,10 +7420,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t257,
-                t258,
+                t253,
+                t256,
                 t259,
-                t257,
+                t253,
                 t162,
                 t162,
                 0.0,
@@ -7441,9 +7441,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t9,
                 t261,
-                t263,
-                -0.0875 * t263,
-                -0.1946 * t263,
+                t267,
+                -0.0875 * t267,
+                -0.1946 * t267,
                 0.0875 * t9 + 0.1946 * t261,
                 0.0,
                 0.0,
@@ -7460,11 +7460,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t12,
-                t265,
-                t267,
-                -0.0875 * t267,
-                -0.1946 * t267,
-                0.0875 * t12 + 0.1946 * t265,
+                t263,
+                t269,
+                -0.0875 * t269,
+                -0.1946 * t269,
+                0.0875 * t12 + 0.1946 * t263,
                 0.0,
                 0.0,
                 0.0,
@@ -7480,11 +7480,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t15,
-                t269,
+                t265,
                 t271,
                 -0.0875 * t271,
                 -0.1946 * t271,
-                0.0875 * t15 + 0.1946 * t269,
+                0.0875 * t15 + 0.1946 * t265,
                 0.0,
                 0.0,
                 0.0,
@@ -7504,7 +7504,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t9,
                 t261,
-                t263,
+                t267,
                 0.0,
                 0.0,
                 0.0,
@@ -7523,8 +7523,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t12,
-                t265,
-                t267,
+                t263,
+                t269,
                 0.0,
                 0.0,
                 0.0,
@@ -7543,7 +7543,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t15,
-                t269,
+                t265,
                 t271,
                 0.0,
                 0.0,
@@ -7562,10 +7562,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t272,
-                t273,
-                t274,
-                t71 * t183 - 0.0875 * t262 - t69 * t182,
-                t124 * t182 + t125 * t183 - 0.1946 * t262,
+                t275,
+                t278,
+                t71 * t183 - 0.0875 * t266 - t69 * t182,
+                t124 * t182 + t125 * t183 - 0.1946 * t266,
                 0.1946 * t260 + t97 * t182 + t99 * t183,
                 0.0,
                 0.0,
@@ -7581,12 +7581,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t275,
+                t273,
                 t276,
-                t277,
-                t71 * t185 - 0.0875 * t266 - t69 * t184,
-                t124 * t184 + t125 * t185 - 0.1946 * t266,
-                0.1946 * t264 + t97 * t184 + t99 * t185,
+                t279,
+                t71 * t185 - 0.0875 * t268 - t69 * t184,
+                t124 * t184 + t125 * t185 - 0.1946 * t268,
+                0.1946 * t262 + t97 * t184 + t99 * t185,
                 0.0,
                 0.0,
                 0.0,
@@ -7601,12 +7601,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t278,
-                t279,
+                t274,
+                t277,
                 t280,
                 t71 * t187 - 0.0875 * t270 - t69 * t186,
                 t124 * t186 + t125 * t187 - 0.1946 * t270,
-                0.1946 * t268 + t97 * t186 + t99 * t187,
+                0.1946 * t264 + t97 * t186 + t99 * t187,
                 0.0,
                 0.0,
                 0.0,
@@ -7625,8 +7625,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t272,
-                t273,
-                t274,
+                t275,
+                t278,
                 0.0,
                 0.0,
                 0.0,
@@ -7644,13 +7644,13 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t275,
+                t273,
                 t276,
-                t277,
+                t279,
                 0.0,
                 0.0,
                 0.0,
-                t275,
+                t273,
                 t178,
                 0.0,
                 0.0,
@@ -7664,13 +7664,13 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t278,
-                t279,
+                t274,
+                t277,
                 t280,
                 0.0,
                 0.0,
                 0.0,
-                t278,
+                t274,
                 t180,
                 0.0,
                 0.0,
@@ -7684,8 +7684,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t281,
-                t282,
-                t283,
+                t284,
+                t287,
                 t112 * t188 + t108 * t176 + t146 * t189,
                 t126 * t188 + t116 * t176 + t147 * t189,
                 t136 * t188 + t132 * t176 + t148 * t189,
@@ -7703,9 +7703,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t284,
+                t282,
                 t285,
-                t286,
+                t288,
                 t112 * t190 + t108 * t178 + t146 * t191,
                 t126 * t190 + t116 * t178 + t147 * t191,
                 t136 * t190 + t132 * t178 + t148 * t191,
@@ -7723,8 +7723,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t287,
-                t288,
+                t283,
+                t286,
                 t289,
                 t112 * t192 + t108 * t180 + t146 * t193,
                 t126 * t192 + t116 * t180 + t147 * t193,
@@ -7747,8 +7747,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t281,
-                t282,
-                t283,
+                t284,
+                t287,
                 0.0,
                 0.0,
                 0.0,
@@ -7766,13 +7766,13 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t284,
+                t282,
                 t285,
-                t286,
+                t288,
                 0.0,
                 0.0,
                 0.0,
-                t284,
+                t282,
                 t178,
                 t178,
                 0.0,
@@ -7786,13 +7786,13 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t287,
-                t288,
+                t283,
+                t286,
                 t289,
                 0.0,
                 0.0,
                 0.0,
-                t287,
+                t283,
                 t180,
                 t180,
                 0.0,
@@ -7807,9 +7807,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t9,
                 t291,
-                t293,
-                0.0875 * t293,
-                0.1946 * t293,
+                t297,
+                0.0875 * t297,
+                0.1946 * t297,
                 -0.0875 * t9 - 0.1946 * t291,
                 0.0,
                 0.0,
@@ -7826,11 +7826,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t12,
-                t295,
-                t297,
-                0.0875 * t297,
-                0.1946 * t297,
-                -0.0875 * t12 - 0.1946 * t295,
+                t293,
+                t299,
+                0.0875 * t299,
+                0.1946 * t299,
+                -0.0875 * t12 - 0.1946 * t293,
                 0.0,
                 0.0,
                 0.0,
@@ -7846,11 +7846,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t15,
-                t299,
+                t295,
                 t301,
                 0.0875 * t301,
                 0.1946 * t301,
-                -0.0875 * t15 - 0.1946 * t299,
+                -0.0875 * t15 - 0.1946 * t295,
                 0.0,
                 0.0,
                 0.0,
@@ -7870,7 +7870,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t9,
                 t291,
-                t293,
+                t297,
                 0.0,
                 0.0,
                 0.0,
@@ -7889,8 +7889,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t12,
-                t295,
-                t297,
+                t293,
+                t299,
                 0.0,
                 0.0,
                 0.0,
@@ -7909,7 +7909,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t15,
-                t299,
+                t295,
                 t301,
                 0.0,
                 0.0,
@@ -7928,10 +7928,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t302,
-                t303,
-                t304,
-                0.0875 * t292 + t66 * t201 - t64 * t200,
-                0.1946 * t292 + t121 * t200 + t122 * t201,
+                t305,
+                t308,
+                0.0875 * t296 + t66 * t201 - t64 * t200,
+                0.1946 * t296 + t121 * t200 + t122 * t201,
                 t92 * t200 + t94 * t201 - 0.1946 * t290,
                 0.0,
                 0.0,
@@ -7947,12 +7947,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t305,
+                t303,
                 t306,
-                t307,
-                0.0875 * t296 + t66 * t203 - t64 * t202,
-                0.1946 * t296 + t121 * t202 + t122 * t203,
-                t92 * t202 + t94 * t203 - 0.1946 * t294,
+                t309,
+                0.0875 * t298 + t66 * t203 - t64 * t202,
+                0.1946 * t298 + t121 * t202 + t122 * t203,
+                t92 * t202 + t94 * t203 - 0.1946 * t292,
                 0.0,
                 0.0,
                 0.0,
@@ -7967,12 +7967,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t308,
-                t309,
+                t304,
+                t307,
                 t310,
                 0.0875 * t300 + t66 * t205 - t64 * t204,
                 0.1946 * t300 + t121 * t204 + t122 * t205,
-                t92 * t204 + t94 * t205 - 0.1946 * t298,
+                t92 * t204 + t94 * t205 - 0.1946 * t294,
                 0.0,
                 0.0,
                 0.0,
@@ -7991,8 +7991,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t302,
-                t303,
-                t304,
+                t305,
+                t308,
                 0.0,
                 0.0,
                 0.0,
@@ -8010,16 +8010,16 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t305,
+                t303,
                 t306,
-                t307,
+                t309,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t305,
+                t303,
                 t196,
                 0.0,
                 0.0,
@@ -8030,8 +8030,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t308,
-                t309,
+                t304,
+                t307,
                 t310,
                 0.0,
                 0.0,
@@ -8039,7 +8039,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t308,
+                t304,
                 t198,
                 0.0,
                 0.0,
@@ -8050,8 +8050,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t311,
-                t312,
-                t313,
+                t314,
+                t317,
                 t111 * t206 + t107 * t194 + t150 * t207,
                 t123 * t206 + t115 * t194 + t151 * t207,
                 t135 * t206 + t131 * t194 + t152 * t207,
@@ -8069,9 +8069,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t314,
+                t312,
                 t315,
-                t316,
+                t318,
                 t111 * t208 + t107 * t196 + t150 * t209,
                 t123 * t208 + t115 * t196 + t151 * t209,
                 t135 * t208 + t131 * t196 + t152 * t209,
@@ -8089,8 +8089,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t317,
-                t318,
+                t313,
+                t316,
                 t319,
                 t111 * t210 + t107 * t198 + t150 * t211,
                 t123 * t210 + t115 * t198 + t151 * t211,
@@ -8113,8 +8113,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t311,
-                t312,
-                t313,
+                t314,
+                t317,
                 0.0,
                 0.0,
                 0.0,
@@ -8132,16 +8132,16 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t314,
+                t312,
                 t315,
-                t316,
+                t318,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
                 0.0,
-                t314,
+                t312,
                 t196,
                 t196,
                 0.0,
@@ -8152,8 +8152,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t317,
-                t318,
+                t313,
+                t316,
                 t319,
                 0.0,
                 0.0,
@@ -8161,7 +8161,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t317,
+                t313,
                 t198,
                 t198,
                 0.0,
@@ -8173,9 +8173,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             [
                 t9,
                 t321,
-                t323,
-                -0.0875 * t323,
-                0.1946 * t323,
+                t327,
+                -0.0875 * t327,
+                0.1946 * t327,
                 0.0875 * t9 - 0.1946 * t321,
                 0.0,
                 0.0,
@@ -8192,11 +8192,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t12,
-                t325,
-                t327,
-                -0.0875 * t327,
-                0.1946 * t327,
-                0.0875 * t12 - 0.1946 * t325,
+                t323,
+                t329,
+                -0.0875 * t329,
+                0.1946 * t329,
+                0.0875 * t12 - 0.1946 * t323,
                 0.0,
                 0.0,
                 0.0,
@@ -8212,11 +8212,11 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
             ],
             [
                 t15,
-                t329,
+                t325,
                 t331,
                 -0.0875 * t331,
                 0.1946 * t331,
-                0.0875 * t15 - 0.1946 * t329,
+                0.0875 * t15 - 0.1946 * t325,
                 0.0,
                 0.0,
                 0.0,
@@ -8236,7 +8236,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 t9,
                 t321,
-                t323,
+                t327,
                 0.0,
                 0.0,
                 0.0,
@@ -8255,8 +8255,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t12,
-                t325,
-                t327,
+                t323,
+                t329,
                 0.0,
                 0.0,
                 0.0,
@@ -8275,7 +8275,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t15,
-                t329,
+                t325,
                 t331,
                 0.0,
                 0.0,
@@ -8294,10 +8294,10 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t332,
-                t333,
-                t334,
-                t61 * t219 - 0.0875 * t322 - t59 * t218,
-                0.1946 * t322 + t118 * t218 + t119 * t219,
+                t335,
+                t338,
+                t61 * t219 - 0.0875 * t326 - t59 * t218,
+                0.1946 * t326 + t118 * t218 + t119 * t219,
                 t87 * t218 + t89 * t219 - 0.1946 * t320,
                 0.0,
                 0.0,
@@ -8313,12 +8313,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t335,
+                t333,
                 t336,
-                t337,
-                t61 * t221 - 0.0875 * t326 - t59 * t220,
-                0.1946 * t326 + t118 * t220 + t119 * t221,
-                t87 * t220 + t89 * t221 - 0.1946 * t324,
+                t339,
+                t61 * t221 - 0.0875 * t328 - t59 * t220,
+                0.1946 * t328 + t118 * t220 + t119 * t221,
+                t87 * t220 + t89 * t221 - 0.1946 * t322,
                 0.0,
                 0.0,
                 0.0,
@@ -8333,12 +8333,12 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t338,
-                t339,
+                t334,
+                t337,
                 t340,
                 t61 * t223 - 0.0875 * t330 - t59 * t222,
                 0.1946 * t330 + t118 * t222 + t119 * t223,
-                t87 * t222 + t89 * t223 - 0.1946 * t328,
+                t87 * t222 + t89 * t223 - 0.1946 * t324,
                 0.0,
                 0.0,
                 0.0,
@@ -8357,8 +8357,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t332,
-                t333,
-                t334,
+                t335,
+                t338,
                 0.0,
                 0.0,
                 0.0,
@@ -8376,9 +8376,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t335,
+                t333,
                 t336,
-                t337,
+                t339,
                 0.0,
                 0.0,
                 0.0,
@@ -8388,7 +8388,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t335,
+                t333,
                 t214,
                 0.0,
             ],
@@ -8396,8 +8396,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t338,
-                t339,
+                t334,
+                t337,
                 t340,
                 0.0,
                 0.0,
@@ -8408,7 +8408,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t338,
+                t334,
                 t216,
                 0.0,
             ],
@@ -8416,8 +8416,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t341,
-                t342,
-                t343,
+                t344,
+                t347,
                 t110 * t224 + t106 * t212 + t154 * t225,
                 t120 * t224 + t114 * t212 + t155 * t225,
                 t134 * t224 + t130 * t212 + t156 * t225,
@@ -8435,9 +8435,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t344,
+                t342,
                 t345,
-                t346,
+                t348,
                 t110 * t226 + t106 * t214 + t154 * t227,
                 t120 * t226 + t114 * t214 + t155 * t227,
                 t134 * t226 + t130 * t214 + t156 * t227,
@@ -8455,8 +8455,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
             ],
             [
-                t347,
-                t348,
+                t343,
+                t346,
                 t349,
                 t110 * t228 + t106 * t216 + t154 * t229,
                 t120 * t228 + t114 * t216 + t155 * t229,
@@ -8479,8 +8479,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 t341,
-                t342,
-                t343,
+                t344,
+                t347,
                 0.0,
                 0.0,
                 0.0,
@@ -8498,9 +8498,9 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t344,
+                t342,
                 t345,
-                t346,
+                t348,
                 0.0,
                 0.0,
                 0.0,
@@ -8510,7 +8510,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t344,
+                t342,
                 t214,
                 t214,
             ],
@@ -8518,8 +8518,8 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t347,
-                t348,
+                t343,
+                t346,
                 t349,
                 0.0,
                 0.0,
@@ -8530,7 +8530,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
                 0.0,
-                t347,
+                t343,
                 t216,
                 t216,
             ],

@@ -1468,24 +1468,24 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t49 = c_q4 * t26 - 0.10915 * s_q4 * t25;
     let t50 = t49 - 0.09465 * t28;
     let t51 = t24 * t33;
-    let t52 = t5 * t33;
-    let t53 = t24 * t34;
+    let t52 = t24 * t34;
+    let t53 = t5 * t33;
     let t54 = t5 * t34;
     let t55 = t5 * t25;
     let t56 = t27 * t37;
-    let t57 = c_q4 * t37;
-    let t58 = s_q4 * t36 + t57;
-    let t59 = t27 * t40;
-    let t60 = c_q4 * t40;
-    let t61 = s_q4 * t39 + t60;
-    let t62 = t27 * t27;
-    let t63 = c_q4 * c_q5;
-    let t64 = c_q4 * s_q5;
-    let t65 = s_q4 * c_q5;
-    let t66 = s_q4 * s_q5;
-    let t67 = t57 + t41 * t65 + t42 * t66;
-    let t68 = t60 + t43 * t65 + t44 * t66;
-    let t69 = t30 * t65 + t29 * t66 - c_q4 * t27;
+    let t57 = t27 * t40;
+    let t58 = t27 * t27;
+    let t59 = c_q4 * t37;
+    let t60 = s_q4 * t36 + t59;
+    let t61 = c_q4 * t40;
+    let t62 = s_q4 * t39 + t61;
+    let t63 = s_q4 * c_q5;
+    let t64 = s_q4 * s_q5;
+    let t65 = t59 + t41 * t63 + t42 * t64;
+    let t66 = t61 + t43 * t63 + t44 * t64;
+    let t67 = t30 * t63 + t29 * t64 - c_q4 * t27;
+    let t68 = c_q4 * c_q5;
+    let t69 = c_q4 * s_q5;
     [
         [
             [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
@@ -1528,14 +1528,14 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 -0.01615 * (t25 * t35 + t51) - s_q0 * t26,
-                -t2 * t35 - t52,
+                -t2 * t35 - t53,
                 -0.39225 * t31,
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                c_q0 * t26 - 0.01615 * (t25 * t38 + t53),
+                c_q0 * t26 - 0.01615 * (t25 * t38 + t52),
                 -t2 * t38 - t54,
                 -0.39225 * t32,
                 0.0,
@@ -1550,14 +1550,14 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         [
             [
                 t36 * t45 + t37 * t49 - 0.10915 * t51,
-                t3 * t36 - t52 - t8 * t37,
+                t3 * t36 - t53 - t8 * t37,
                 0.39225 * (t14 * t37 - c_q3 * t33 - t10 * t36),
                 0.0,
                 0.0,
                 0.0,
             ],
             [
-                t39 * t45 + t40 * t49 - 0.10915 * t53,
+                t39 * t45 + t40 * t49 - 0.10915 * t52,
                 t3 * t39 - t54 - t8 * t40,
                 0.39225 * (t14 * t40 - c_q3 * t34 - t10 * t39),
                 0.0,
@@ -1572,16 +1572,16 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 0.0,
                 0.0,
             ],
-            [t25 * t33 + t28 * t36 - t56, t58, t58, t58, -t33, 0.0],
-            [t25 * t34 + t28 * t39 - t59, t61, t61, t61, -t34, 0.0],
-            [t25 * t25 + t28 * t28 + t62, 0.0, 0.0, 0.0, -t25, 0.0],
+            [t25 * t33 + t28 * t36 - t56, t60, t60, t60, -t33, 0.0],
+            [t25 * t34 + t28 * t39 - t57, t62, t62, t62, -t34, 0.0],
+            [t25 * t25 + t28 * t28 + t58, 0.0, 0.0, 0.0, -t25, 0.0],
         ],
         [
             [
                 t41 * t47 + t37 * t50 + t42 * t48,
                 t6 * t41 + t9 * t37 + t7 * t42,
                 t12 * t41 + t15 * t37 + t13 * t42,
-                0.09465 * (t41 * t63 + t42 * t64 - s_q4 * t37),
+                0.09465 * (t41 * t68 + t42 * t69 - s_q4 * t37),
                 0.0,
                 0.0,
             ],
@@ -1589,7 +1589,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 t43 * t47 + t40 * t50 + t44 * t48,
                 t6 * t43 + t9 * t40 + t7 * t44,
                 t12 * t43 + t15 * t40 + t13 * t44,
-                0.09465 * (t43 * t63 + t44 * t64 - s_q4 * t40),
+                0.09465 * (t43 * t68 + t44 * t69 - s_q4 * t40),
                 0.0,
                 0.0,
             ],
@@ -1597,13 +1597,13 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
                 t30 * t47 + t29 * t48 - t27 * t50,
                 t6 * t30 + t7 * t29 - t9 * t27,
                 t12 * t30 + t13 * t29 - t15 * t27,
-                0.09465 * (s_q4 * t27 + t30 * t63 + t29 * t64),
+                0.09465 * (s_q4 * t27 + t30 * t68 + t29 * t69),
                 0.0,
                 0.0,
             ],
-            [t30 * t41 + t29 * t42 - t56, t67, t67, t67, c_q5 * t42 - s_q5 * t41, t37],
-            [t30 * t43 + t29 * t44 - t59, t68, t68, t68, c_q5 * t44 - s_q5 * t43, t40],
-            [t62 + t30 * t30 + t29 * t29, t69, t69, t69, c_q5 * t29 - s_q5 * t30, -t27],
+            [t30 * t41 + t29 * t42 - t56, t65, t65, t65, c_q5 * t42 - s_q5 * t41, t37],
+            [t30 * t43 + t29 * t44 - t57, t66, t66, t66, c_q5 * t44 - s_q5 * t43, t40],
+            [t58 + t30 * t30 + t29 * t29, t67, t67, t67, c_q5 * t29 - s_q5 * t30, -t27],
         ],
     ]
 }

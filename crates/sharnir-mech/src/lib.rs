@@ -22,6 +22,8 @@
 pub mod formalisms;
 pub mod geometry;
 pub mod model;
+#[cfg(test)]
+mod test_support;
 
 pub use model::{Input, JointKind, Mechanism, ParameterMode};
 /// The mechanism graph (its own crate, shared with the spec's validation).

@@ -8,60 +8,8 @@ use crate::formalisms::joint_space::joint_space;
 use crate::formalisms::rnea::{inverse_dynamics, PointAcceleration};
 use crate::model::inputs::Input;
 use crate::model::{Mechanism, ParameterMode};
+use crate::test_support::{positions, specs, Lcg};
 use sharnir_cas::Id;
-use std::path::PathBuf;
-
-/// A small deterministic generator (no dependency for a unit test).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    }
-}
-
-fn specs() -> Vec<(String, sharnir_spec::Spec)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../specs");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("specs/ exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "spec"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).expect("spec readable");
-            let name = path.display().to_string();
-            let source = sharnir_spec::Source {
-                name: name.clone(),
-                text,
-            };
-            let spec = sharnir_spec::parse(source).expect("bundled spec is valid");
-            (name, spec)
-        })
-        .collect()
-}
-
-/// Random positions (unit quaternions where the mechanism has them).
-fn positions(mechanism: &Mechanism, rng: &mut Lcg) -> Vec<f64> {
-    let mut q: Vec<f64> = (0..mechanism.nq()).map(|_| 3.0 * rng.next()).collect();
-    for &start in &mechanism.quaternions {
-        let norm = q[start..start + 4]
-            .iter()
-            .map(|x| x * x)
-            .sum::<f64>()
-            .sqrt();
-        for x in &mut q[start..start + 4] {
-            *x /= norm;
-        }
-    }
-    q
-}
 
 fn evaluate(mechanism: &Mechanism, roots: &[Id], q: &[f64]) -> Vec<f64> {
     let env = |symbol: &Input| match symbol {
