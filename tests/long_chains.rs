@@ -1,9 +1,12 @@
 //! A chain long enough for the automatic rule of `sharnir gen`: its plan
 //! has only the linear outputs (no mass matrix, `joint_space`, Coriolis
 //! matrix or body Jacobians), and those are checked, as the module would
-//! compute them (`Plan::evaluate`), against the numeric oracle.
+//! compute them (`Plan::evaluate`), against the numeric oracle. Asked for
+//! its mass matrix, it takes the CRBA's without deriving the other
+//! formalisms' for comparison.
 
 use sharnir_codegen::plan::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
+use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_tests::oracle::{relative_error, Oracle, States};
@@ -121,6 +124,58 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
             let error = relative_error(&got, &want);
             assert!(error < TOLERANCE, "`{function}` differs by {error:e}");
         }
+    }
+}
+
+#[test]
+fn a_long_chain_asked_for_its_mass_matrix_takes_the_crba_alone_and_it_agrees_with_the_oracle() {
+    let source = sharnir_spec::Source {
+        name: "chain.spec".to_owned(),
+        text: chain_spec(LINKS),
+    };
+    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
+    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let options = PlanOptions {
+        outputs: Some(Outputs::parse_list("mass_matrix,joint_space").expect("valid names")),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).expect("plans");
+    for name in ["mass_matrix", "joint_space"] {
+        let function = plan.function(name).expect("asked for");
+        let Provenance::Cheapest { chosen, candidates } = &function.provenance else {
+            panic!("{name}: {:?}", function.provenance);
+        };
+        assert_eq!(*chosen, Formalism::CompositeRigidBody, "{name}");
+        let compared: Vec<Formalism> = candidates.iter().map(|(f, _)| *f).collect();
+        assert_eq!(
+            compared,
+            [Formalism::CompositeRigidBody],
+            "{name}: nothing else derived"
+        );
+    }
+
+    let oracle = Oracle::for_parsed_spec(&spec);
+    let parameters = spec.parameter_values();
+    let mut states = States::seeded(16);
+    let (q, qd, _) = states.next::<MAX_COORDINATES, MAX_COORDINATES>(&oracle.sampling);
+    let (q, qd) = (&q[..LINKS], &qd[..LINKS]);
+    let input = |input: &Input| match input {
+        Input::Parameter(name) => parameters.get(name).copied(),
+        Input::Position(i) => q.get(*i).copied(),
+        Input::Velocity(i) => qd.get(*i).copied(),
+        _ => None,
+    };
+    let mass_matrix = oracle.mass_matrix(q).concat();
+    let terms = [
+        mass_matrix.clone(),
+        oracle.bias(q, qd),
+        oracle.bias(q, &[0.0; LINKS]),
+    ]
+    .concat();
+    for (function, want) in [("mass_matrix", mass_matrix), ("joint_space", terms)] {
+        let got = plan.evaluate(function, &input).expect("evaluates");
+        let error = relative_error(&got, &want);
+        assert!(error < TOLERANCE, "`{function}` differs by {error:e}");
     }
 }
 

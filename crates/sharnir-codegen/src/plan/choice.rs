@@ -3,7 +3,7 @@
 //! and record what was compared.
 
 use super::cost::{Cost, Costs};
-use super::outputs::{Function, Outputs};
+use super::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
 use super::provenance::{Formalism, Provenance};
 use crate::error::EmitError;
 use crate::method::{Method, Output};
@@ -146,7 +146,9 @@ impl Dynamics {
     /// joint-coordinate and Telegin's formalisms, whose every candidate is
     /// superlinear (the first builds `M`; the second's joint moments sum
     /// over every outboard body, `Σ_{k>j}`, unless consecutive axes are
-    /// parallel), are derived only when `outputs` has the mass matrix.
+    /// parallel), are derived only when `outputs` has the mass matrix, and
+    /// only up to [`AUTOMATIC_LIMIT`] coordinates (see
+    /// [`compares_every_formalism`]).
     pub(crate) fn cheapest(
         mechanism: &mut Mechanism,
         costs: &mut Costs,
@@ -155,11 +157,12 @@ impl Dynamics {
         outputs: Outputs,
     ) -> Result<Dynamics, EmitError> {
         let mut candidates: Vec<Dynamics> = Vec::new();
-        let methods: &[Method] = if outputs.needs_mass_matrix() {
-            &[Method::NewtonEuler, Method::Lagrange, Method::Telegin]
-        } else {
-            &[Method::NewtonEuler]
-        };
+        let methods: &[Method] =
+            if outputs.needs_mass_matrix() && compares_every_formalism(mechanism) {
+                &[Method::NewtonEuler, Method::Lagrange, Method::Telegin]
+            } else {
+                &[Method::NewtonEuler]
+            };
         for &method in methods {
             // Telegin's formalism is for serial chains only: skipped where
             // it does not apply, and any other failure is an error.
@@ -253,6 +256,21 @@ impl Dynamics {
     }
 }
 
+/// Whether the mass matrix is compared across every formalism that builds
+/// it — read off Newton–Euler (`n` walks of the joint forces), the
+/// joint-coordinate formalism, Telegin's, the CRBA — or taken from the
+/// CRBA alone: up to [`AUTOMATIC_LIMIT`] velocity coordinates, which
+/// covers a humanoid and every bundled spec. Above, the others cost more
+/// to derive and cost than the whole rest of generation and do not win:
+/// on the 80-link spatial chain (`docs/performance.md`, "Generation
+/// scaling") Newton–Euler's `M` weighs 2.6 times the CRBA's once lowered,
+/// Telegin's and the joint-coordinate one more than three times as
+/// written, and deriving and costing them took 11 of the 13 s the mass
+/// matrix alone took to generate. `--method` still derives any of them.
+pub(crate) fn compares_every_formalism(mechanism: &Mechanism) -> bool {
+    mechanism.dof() <= AUTOMATIC_LIMIT
+}
+
 /// Newton–Euler's joint forces and the joint-space terms read off them,
 /// each from the bodies' own inertias or from the base inertias
 /// ([`sharnir_mech::formalisms::base_parameters`]), whichever gives cheaper code. Both
@@ -262,9 +280,10 @@ impl Dynamics {
 /// acceleration field `U = ω̇̃ + ω̃ω̃` ([`rnea::PointAcceleration`]); the
 /// mass matrix and gravity, where ω is zero, keep the cross products.
 ///
-/// Without the mass matrix among `outputs` it is not derived (its `n`
-/// columns are `n` walks of the joint forces), and `JointSpace::mass_matrix`
-/// is empty; nor are the bias and gravity where nothing reads them (see
+/// Without the mass matrix among `outputs`, or where the CRBA's is taken
+/// without comparison ([`compares_every_formalism`]), it is not derived
+/// (its `n` columns are `n` walks of the joint forces), and
+/// `JointSpace::mass_matrix` is empty; nor are the bias and gravity where nothing reads them (see
 /// [`Outputs::needs_bias_or_gravity`]), which saves costing six candidates.
 pub(crate) fn newton_euler(
     mechanism: &mut Mechanism,
@@ -272,7 +291,7 @@ pub(crate) fn newton_euler(
     outputs: Outputs,
 ) -> (Vec<Id>, JointSpace) {
     use rnea::PointAcceleration::{AccelerationField, CrossProducts};
-    let split = if outputs.needs_mass_matrix() {
+    let split = if outputs.needs_mass_matrix() && compares_every_formalism(mechanism) {
         joint_space::joint_space
     } else if outputs.needs_bias_or_gravity() {
         joint_space::bias_and_gravity
@@ -363,6 +382,27 @@ pub(crate) fn offer_composite_rigid_body(
     } else {
         costs.forget_all_but(current, &[contracted.as_slice()]);
     }
+}
+
+/// The CRBA's mass matrix `candidate` (with its angle sums where they pay)
+/// as the function's outputs, where nothing was compared with it
+/// ([`compares_every_formalism`]): `current` holds only what follows the
+/// matrix (`joint_space`'s bias and gravity), and the provenance records
+/// the one candidate.
+pub(crate) fn take_composite_rigid_body(
+    pool: &mut Pool,
+    costs: &mut Costs,
+    current: &mut Vec<Id>,
+    provenance: &mut Provenance,
+    candidate: &[Id],
+) {
+    let contracted = with_angle_sums(pool, costs, candidate);
+    let cost = Cost::Lowered(costs.of(pool, &contracted));
+    *current = contracted;
+    *provenance = Provenance::Cheapest {
+        chosen: Formalism::CompositeRigidBody,
+        candidates: vec![(Formalism::CompositeRigidBody, cost)],
+    };
 }
 
 /// Vereshchagin's forward dynamics from the bodies' own inertias or from

@@ -274,6 +274,7 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
     if options.method.is_none() && outputs.needs_mass_matrix() {
         // After every function's own angle sums, so that nothing the CRBA
         // adds to the pool reorders what the others are lowered from.
+        let compared = choice::compares_every_formalism(mechanism);
         let crba = choice::composite_rigid_body(mechanism, &mut costs);
         let with_terms = [crba.as_slice(), &chosen_terms.bias, &chosen_terms.gravity].concat();
         for function in &mut specs {
@@ -282,7 +283,12 @@ pub fn plan(mechanism: &mut Mechanism, options: &PlanOptions) -> Result<Plan, Em
                 "joint_space" => (&with_terms, &mut provenance.joint_space),
                 _ => continue,
             };
-            choice::offer_composite_rigid_body(
+            let offer = if compared {
+                choice::offer_composite_rigid_body
+            } else {
+                choice::take_composite_rigid_body
+            };
+            offer(
                 &mut mechanism.pool,
                 &mut costs,
                 &mut function.outputs,
