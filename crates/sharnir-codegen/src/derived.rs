@@ -83,7 +83,7 @@ impl Derived {
         let ops = op_count_literal(self.op_count(), fma);
         // `p` only where a group reads a parameter (no unused variable).
         let reads_parameters = quote!(#(#statements)* #(#values)*);
-        let parameters = if crate::tokens::reads(&reads_parameters, "p") {
+        let parameters = if crate::tokens::Usage::of(&reads_parameters, &["p"]).reads("p") {
             quote!(let p = self;)
         } else {
             TokenStream::new()

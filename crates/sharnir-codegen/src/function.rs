@@ -8,6 +8,7 @@ use crate::error::EmitError;
 use crate::module::{op_count_literal, Argument, Facts, Shape};
 use crate::plan::PlannedFunction;
 use crate::printer::Printer;
+use crate::tokens::Usage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use sharnir_cas::{OpCount, Program, Term};
@@ -263,10 +264,11 @@ fn argument_name(argument: Argument) -> &'static str {
 /// How a function taking `function`'s arguments and running `body` is
 /// declared: `d` (or `_d`), every argument (`_q` for one it does not read),
 /// and `let p = &d.params;` where it reads the parameters — so that the
-/// module needs no `allow(unused_variables)`.
+/// module needs no `allow(unused_variables)`; `usage` is the body's, asked
+/// about [`USED_NAMES`].
 fn signature(
     function: &PlannedFunction,
-    body: &TokenStream,
+    usage: &Usage,
 ) -> (TokenStream, Vec<TokenStream>, TokenStream) {
     let arguments = function
         .arguments
@@ -281,7 +283,7 @@ fn signature(
                 Argument::Time => quote!(Real),
                 Argument::Multipliers => quote!(&[Real; NC]),
             };
-            let name = if crate::tokens::reads(body, name) {
+            let name = if usage.reads(name) {
                 Ident::new(name, Span::call_site())
             } else {
                 Ident::new(&format!("_{name}"), Span::call_site())
@@ -289,12 +291,12 @@ fn signature(
             quote!(#name: #ty)
         })
         .collect();
-    let parameters = if crate::tokens::reads(body, "p") {
+    let parameters = if usage.reads("p") {
         quote!(let p = &d.params;)
     } else {
         TokenStream::new()
     };
-    let derived = if crate::tokens::reads(body, "d") || !parameters.is_empty() {
+    let derived = if usage.reads("d") || !parameters.is_empty() {
         quote!(d)
     } else {
         quote!(_d)
@@ -302,15 +304,24 @@ fn signature(
     (derived, arguments, parameters)
 }
 
-/// One `OPS_*` constant and one function; `dof` is the row length of
-/// matrix results; `fma` gives the constant its `fma` field.
+/// The names a function's body is walked for, once: its possible
+/// arguments, `p` and `d` ([`signature`]), and the module's helpers
+/// ([`crate::math::HELPERS`]).
+const USED_NAMES: [&str; 12] = [
+    "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "sqrt", "sin_cos", "sin", "cos",
+];
+
+/// One `OPS_*` constant and one function, and which of the module's
+/// helpers it calls (flagged in the order of [`crate::math::HELPERS`]);
+/// `dof` is the row length of matrix results; `fma` gives the constant
+/// its `fma` field.
 pub(crate) fn emit(
     function: &PlannedFunction,
     program: &Program,
     ops: OpCount,
     facts: &Facts,
     fma: bool,
-) -> Result<TokenStream, EmitError> {
+) -> Result<(TokenStream, [bool; 4]), EmitError> {
     let dof = facts.dof;
     let in_function = |error: EmitError| EmitError::InFunction {
         function: function.name.clone(),
@@ -426,21 +437,27 @@ pub(crate) fn emit(
         quote!(#part_name(d, #(#passed,)* &mut live);)
     });
     let body = quote!(#(#statements)* #(#calls)* #value);
-    let (derived, with_arguments, parameters) = signature(function, &body);
-    let parts = parts.iter().enumerate().map(|(k, part)| {
+    let usage = Usage::of(&body, &USED_NAMES);
+    let mut helpers = [false; 4];
+    crate::math::called_in(&usage, &mut helpers);
+    let (derived, with_arguments, parameters) = signature(function, &usage);
+    let mut split_parts = Vec::with_capacity(parts.len());
+    for (k, part) in parts.iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
-        let (derived, arguments, parameters) = signature(function, &part.statements);
+        let usage = Usage::of(&part.statements, &USED_NAMES);
+        crate::math::called_in(&usage, &mut helpers);
+        let (derived, arguments, parameters) = signature(function, &usage);
         let statements = &part.statements;
         let size = Literal::usize_unsuffixed(part.live);
-        quote! {
+        split_parts.push(quote! {
             #[inline(never)]
             fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size]) {
                 #parameters
                 #statements
             }
-        }
-    });
-    Ok(quote! {
+        });
+    }
+    let item = quote! {
         #[doc = #ops_doc]
         pub const #ops_name: OpCount = #ops_literal;
 
@@ -459,8 +476,9 @@ pub(crate) fn emit(
             #body
         }
 
-        #(#parts)*
-    })
+        #(#split_parts)*
+    };
+    Ok((item, helpers))
 }
 
 /// One `#[doc]` attribute per line, so prettyplease prints `///` comments

@@ -11,24 +11,27 @@
 //! call site changes.
 
 use crate::error::EmitError;
+use crate::tokens::Usage;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The helpers, in the order they are emitted.
-const HELPERS: [&str; 4] = ["sqrt", "sin_cos", "sin", "cos"];
+pub(crate) const HELPERS: [&str; 4] = ["sqrt", "sin_cos", "sin", "cos"];
 
-/// Which helpers `tokens` calls, flagged in the order of [`HELPERS`]: the
-/// names written as a plain call, `name(…)`, not as the last segment of a
-/// path (`libm::Libm::<Real>::sqrt(…)` in the hand-written solves calls
-/// `libm` itself).
+/// Flags in `found`, in the order of [`HELPERS`], the helpers that code
+/// calls by `usage` (which must have asked about them): the names written
+/// as a plain call, `name(…)`, not as the last segment of a path
+/// (`libm::Libm::<Real>::sqrt(…)` in the hand-written solves calls `libm`
+/// itself).
+pub(crate) fn called_in(usage: &Usage, found: &mut [bool; 4]) {
+    for (flag, helper) in found.iter_mut().zip(HELPERS) {
+        *flag |= usage.calls(helper);
+    }
+}
+
+/// [`called_in`] for `tokens`, walked for the helpers alone.
 pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; 4]) {
-    crate::tokens::walk(tokens, &mut |name, before, call| {
-        if call && !matches!(before, Some(':' | '.')) {
-            if let Some(i) = HELPERS.iter().position(|h| *h == name) {
-                found[i] = true;
-            }
-        }
-    });
+    called_in(&Usage::of(tokens, &HELPERS), found);
 }
 
 /// The helpers flagged in `used`, in the order of [`HELPERS`]; with

@@ -229,9 +229,7 @@ fn render(
         })
         .collect();
     let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
-        let item = crate::function::emit(function, program, ops, &plan.facts, fma)?;
-        let mut used = [false; 4];
-        crate::math::called(&item, &mut used);
+        let (item, used) = crate::function::emit(function, program, ops, &plan.facts, fma)?;
         Ok::<(String, [bool; 4]), EmitError>((format_items(item)?, used))
     });
     let mut used = [false; 4];

@@ -4,44 +4,72 @@
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 
-/// Calls `visit(name, before, call)` for every identifier in `tokens`,
-/// nested groups included: `before` is the punctuation character right
-/// before it (`.` for a field, `:` for a path segment), `call` whether a
-/// parenthesised group follows it.
-pub(crate) fn walk(tokens: &TokenStream, visit: &mut dyn FnMut(&str, Option<char>, bool)) {
-    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    for (i, tree) in trees.iter().enumerate() {
-        match tree {
-            TokenTree::Ident(ident) => {
-                let before = i
-                    .checked_sub(1)
-                    .and_then(|j| trees.get(j))
-                    .and_then(|t| match t {
-                        TokenTree::Punct(p) => Some(p.as_char()),
-                        _ => None,
-                    });
-                let call = matches!(
-                    trees.get(i + 1),
-                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
-                );
-                visit(&ident.to_string(), before, call);
-            }
-            TokenTree::Group(group) => walk(&group.stream(), visit),
-            _ => {}
-        }
-    }
+/// Which of a few names a piece of emitted code uses, found in one walk
+/// of its tokens: each walk clones the whole token tree, and a big
+/// function's body is hundreds of thousands of tokens.
+pub(crate) struct Usage<'a> {
+    names: &'a [&'a str],
+    /// Read as a variable: anywhere but as a field (`x.name`) or a path
+    /// segment (`a::name`).
+    read: Vec<bool>,
+    /// Called as a plain function, `name(…)`: read and followed by a
+    /// parenthesised group.
+    called: Vec<bool>,
 }
 
-/// Whether `tokens` reads the variable `name`: the identifier anywhere but
-/// as a field (`x.name`) or a path segment (`a::name`).
-pub(crate) fn reads(tokens: &TokenStream, name: &str) -> bool {
-    let mut found = false;
-    walk(tokens, &mut |ident, before, _| {
-        if ident == name && !matches!(before, Some('.' | ':')) {
-            found = true;
+impl<'a> Usage<'a> {
+    /// How `tokens` uses each of `names`.
+    pub(crate) fn of(tokens: &TokenStream, names: &'a [&'a str]) -> Usage<'a> {
+        let mut usage = Usage {
+            names,
+            read: vec![false; names.len()],
+            called: vec![false; names.len()],
+        };
+        usage.walk(tokens);
+        usage
+    }
+
+    /// Whether `name` (one of the names asked about) is read as a variable.
+    pub(crate) fn reads(&self, name: &str) -> bool {
+        self.position(name).is_some_and(|k| self.read[k])
+    }
+
+    /// Whether `name` (one of the names asked about) is called as a plain
+    /// function.
+    pub(crate) fn calls(&self, name: &str) -> bool {
+        self.position(name).is_some_and(|k| self.called[k])
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| *n == name)
+    }
+
+    fn walk(&mut self, tokens: &TokenStream) {
+        let mut before: Option<char> = None;
+        let mut trees = tokens.clone().into_iter().peekable();
+        while let Some(tree) = trees.next() {
+            match &tree {
+                TokenTree::Ident(ident) => {
+                    if !matches!(before, Some('.' | ':')) {
+                        if let Some(k) = self.names.iter().position(|n| ident == n) {
+                            self.read[k] = true;
+                            let call = matches!(
+                                trees.peek(),
+                                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                            );
+                            self.called[k] |= call;
+                        }
+                    }
+                }
+                TokenTree::Group(group) => self.walk(&group.stream()),
+                _ => {}
+            }
+            before = match tree {
+                TokenTree::Punct(p) => Some(p.as_char()),
+                _ => None,
+            };
         }
-    });
-    found
+    }
 }
 
 #[cfg(test)]
@@ -50,9 +78,19 @@ mod tests {
     use quote::quote;
 
     #[test]
-    fn variables_not_fields_or_paths() {
-        let code = quote!(let a = p.q * qd[1] + core::f64::consts::PI + f(t););
-        assert!(reads(&code, "p") && reads(&code, "qd") && reads(&code, "t"));
-        assert!(!reads(&code, "q") && !reads(&code, "PI") && !reads(&code, "tau"));
+    fn variables_not_fields_or_paths_and_plain_calls() {
+        let code = quote!(let a = p.q * qd[1] + core::f64::consts::PI + f(t) + libm::g(x););
+        let names = ["p", "qd", "t", "q", "PI", "tau", "f", "g"];
+        let usage = Usage::of(&code, &names);
+        assert!(usage.reads("p") && usage.reads("qd") && usage.reads("t"));
+        assert!(!usage.reads("q") && !usage.reads("PI") && !usage.reads("tau"));
+        assert!(
+            usage.calls("f") && !usage.calls("t"),
+            "f(…) is a call, t an argument"
+        );
+        assert!(
+            !usage.calls("g") && !usage.reads("g"),
+            "a path's last segment"
+        );
     }
 }
