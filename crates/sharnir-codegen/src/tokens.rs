@@ -49,16 +49,14 @@ impl<'a> Usage<'a> {
         let mut trees = tokens.clone().into_iter().peekable();
         while let Some(tree) = trees.next() {
             match &tree {
-                TokenTree::Ident(ident) => {
-                    if !matches!(before, Some('.' | ':')) {
-                        if let Some(k) = self.names.iter().position(|n| ident == n) {
-                            self.read[k] = true;
-                            let call = matches!(
-                                trees.peek(),
-                                Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
-                            );
-                            self.called[k] |= call;
-                        }
+                TokenTree::Ident(ident) if !matches!(before, Some('.' | ':')) => {
+                    if let Some(k) = self.names.iter().position(|n| ident == n) {
+                        self.read[k] = true;
+                        let call = matches!(
+                            trees.peek(),
+                            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                        );
+                        self.called[k] |= call;
                     }
                 }
                 TokenTree::Group(group) => self.walk(&group.stream()),
