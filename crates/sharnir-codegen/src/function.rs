@@ -41,7 +41,7 @@ struct Body {
 struct Part {
     /// Its statements: `let`s, then the values later parts read stored
     /// into `live`.
-    statements: TokenStream,
+    statements: Vec<TokenStream>,
     /// The length of the `live` array.
     live: usize,
 }
@@ -191,16 +191,16 @@ fn body(program: &Program) -> Result<Body, EmitError> {
             locals: &names,
             slots: &earlier,
         };
-        let mut tokens = TokenStream::new();
+        let mut tokens = Vec::with_capacity(group.len());
         for statement in group {
-            tokens.extend(statement.print(program, &printer)?);
+            tokens.push(statement.print(program, &printer)?);
         }
         for statement in group {
             for i in statement.defines() {
                 if let Some(s) = slot[i] {
                     let name = Ident::new(&names[i], Span::call_site());
                     let s = Literal::usize_unsuffixed(s);
-                    tokens.extend(quote!(live[#s] = #name;));
+                    tokens.push(quote!(live[#s] = #name;));
                 }
             }
         }
@@ -311,17 +311,29 @@ const USED_NAMES: [&str; 12] = [
     "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "sqrt", "sin_cos", "sin", "cos",
 ];
 
-/// One `OPS_*` constant and one function, and which of the module's
-/// helpers it calls (flagged in the order of [`crate::math::HELPERS`]);
-/// `dof` is the row length of matrix results; `fma` gives the constant
-/// its `fma` field.
+/// One function of a module, as [`emit`] makes it.
+pub(crate) struct Emitted {
+    /// Its `OPS_*` constant and the function (and its parts), with a
+    /// marker statement for each line of `lines`.
+    pub(crate) item: TokenStream,
+    /// The module's helpers it calls, flagged in the order of
+    /// [`crate::math::HELPERS`].
+    pub(crate) helpers: [bool; 4],
+    /// Its statements printed on one line ([`crate::line`]), for
+    /// [`crate::line::splice`] to put in place of their markers once the
+    /// item is formatted.
+    pub(crate) lines: Vec<String>,
+}
+
+/// One `OPS_*` constant and one function; `dof` is the row length of
+/// matrix results; `fma` gives the constant its `fma` field.
 pub(crate) fn emit(
     function: &PlannedFunction,
     program: &Program,
     ops: OpCount,
     facts: &Facts,
     fma: bool,
-) -> Result<(TokenStream, [bool; 4]), EmitError> {
+) -> Result<Emitted, EmitError> {
     let dof = facts.dof;
     let in_function = |error: EmitError| EmitError::InFunction {
         function: function.name.clone(),
@@ -436,24 +448,35 @@ pub(crate) fn emit(
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         quote!(#part_name(d, #(#passed,)* &mut live);)
     });
-    let body = quote!(#(#statements)* #(#calls)* #value);
-    let usage = Usage::of(&body, &USED_NAMES);
+    let mut lines = Vec::new();
+    let mut usage = Usage::new(&USED_NAMES);
+    let statements: Vec<TokenStream> = statements
+        .into_iter()
+        .map(|statement| shortened(statement, &mut usage, &mut lines))
+        .collect();
+    let rest = quote!(#(#calls)* #value);
+    usage.add(&rest);
+    let body = quote!(#(#statements)* #rest);
     let mut helpers = [false; 4];
     crate::math::called_in(&usage, &mut helpers);
     let (derived, with_arguments, parameters) = signature(function, &usage);
     let mut split_parts = Vec::with_capacity(parts.len());
-    for (k, part) in parts.iter().enumerate() {
+    for (k, part) in parts.into_iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
-        let usage = Usage::of(&part.statements, &USED_NAMES);
+        let mut usage = Usage::new(&USED_NAMES);
+        let statements: Vec<TokenStream> = part
+            .statements
+            .into_iter()
+            .map(|statement| shortened(statement, &mut usage, &mut lines))
+            .collect();
         crate::math::called_in(&usage, &mut helpers);
         let (derived, arguments, parameters) = signature(function, &usage);
-        let statements = &part.statements;
         let size = Literal::usize_unsuffixed(part.live);
         split_parts.push(quote! {
             #[inline(never)]
             fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size]) {
                 #parameters
-                #statements
+                #(#statements)*
             }
         });
     }
@@ -478,7 +501,27 @@ pub(crate) fn emit(
 
         #(#split_parts)*
     };
-    Ok((item, helpers))
+    Ok(Emitted {
+        item,
+        helpers,
+        lines,
+    })
+}
+
+/// `statement`, or the marker of its line if [`crate::line`] prints it on
+/// one line (kept in `lines`); what it reads is noted in `usage` either
+/// way.
+fn shortened(statement: TokenStream, usage: &mut Usage, lines: &mut Vec<String>) -> TokenStream {
+    match crate::line::one_line(&statement, usage) {
+        Some(line) => {
+            lines.push(line);
+            crate::line::marker(lines.len() - 1)
+        }
+        None => {
+            usage.add(&statement);
+            statement
+        }
+    }
 }
 
 /// One `#[doc]` attribute per line, so prettyplease prints `///` comments
@@ -549,7 +592,12 @@ mod tests {
         let mut stored = std::collections::HashMap::new();
         let mut got = String::new();
         for part in &split.parts {
-            for statement in part.statements.to_string().split_inclusive(" ;") {
+            let text: String = part
+                .statements
+                .iter()
+                .map(|s| s.to_string() + " ")
+                .collect();
+            for statement in text.split_inclusive(" ;") {
                 let statement = statement.trim_start();
                 match statement.strip_prefix("live [") {
                     Some(store) => {

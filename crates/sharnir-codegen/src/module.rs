@@ -229,8 +229,9 @@ fn render(
         })
         .collect();
     let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
-        let (item, used) = crate::function::emit(function, program, ops, &plan.facts, fma)?;
-        Ok::<(String, [bool; 4]), EmitError>((format_items(item)?, used))
+        let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
+        let text = crate::line::splice(&format_items(emitted.item)?, &emitted.lines);
+        Ok::<(String, [bool; 4]), EmitError>((text, emitted.helpers))
     });
     let mut used = [false; 4];
     crate::math::called(&derived, &mut used);

@@ -2,7 +2,7 @@
 //! only where the code uses it, so that the generated modules need no
 //! blanket `allow` of unused variables or dead code.
 
-use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Ident, TokenStream, TokenTree};
 
 /// Which of a few names a piece of emitted code uses, found in one walk
 /// of its tokens: each walk clones the whole token tree, and a big
@@ -18,14 +18,19 @@ pub(crate) struct Usage<'a> {
 }
 
 impl<'a> Usage<'a> {
-    /// How `tokens` uses each of `names`.
-    pub(crate) fn of(tokens: &TokenStream, names: &'a [&'a str]) -> Usage<'a> {
-        let mut usage = Usage {
+    /// Nothing used yet of `names`.
+    pub(crate) fn new(names: &'a [&'a str]) -> Usage<'a> {
+        Usage {
             names,
             read: vec![false; names.len()],
             called: vec![false; names.len()],
-        };
-        usage.walk(tokens);
+        }
+    }
+
+    /// How `tokens` uses each of `names`.
+    pub(crate) fn of(tokens: &TokenStream, names: &'a [&'a str]) -> Usage<'a> {
+        let mut usage = Usage::new(names);
+        usage.add(tokens);
         usage
     }
 
@@ -44,22 +49,33 @@ impl<'a> Usage<'a> {
         self.names.iter().position(|n| *n == name)
     }
 
-    fn walk(&mut self, tokens: &TokenStream) {
+    /// Notes one identifier: `before` is the punctuation character right
+    /// before it (`.` for a field, `:` for a path segment), `call` whether
+    /// a parenthesised group follows it.
+    pub(crate) fn note(&mut self, ident: &Ident, before: Option<char>, call: bool) {
+        if matches!(before, Some('.' | ':')) {
+            return;
+        }
+        if let Some(k) = self.names.iter().position(|n| ident == n) {
+            self.read[k] = true;
+            self.called[k] |= call;
+        }
+    }
+
+    /// Notes every identifier of `tokens`, nested groups included.
+    pub(crate) fn add(&mut self, tokens: &TokenStream) {
         let mut before: Option<char> = None;
         let mut trees = tokens.clone().into_iter().peekable();
         while let Some(tree) = trees.next() {
             match &tree {
-                TokenTree::Ident(ident) if !matches!(before, Some('.' | ':')) => {
-                    if let Some(k) = self.names.iter().position(|n| ident == n) {
-                        self.read[k] = true;
-                        let call = matches!(
-                            trees.peek(),
-                            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
-                        );
-                        self.called[k] |= call;
-                    }
+                TokenTree::Ident(ident) => {
+                    let call = matches!(
+                        trees.peek(),
+                        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                    );
+                    self.note(ident, before, call);
                 }
-                TokenTree::Group(group) => self.walk(&group.stream()),
+                TokenTree::Group(group) => self.add(&group.stream()),
                 _ => {}
             }
             before = match tree {
