@@ -5,6 +5,7 @@
 
 use crate::contacts;
 use crate::error::EmitError;
+use crate::lines::Lines;
 use crate::module::{op_count_literal, Argument, Facts, Shape};
 use crate::plan::PlannedFunction;
 use crate::printer::Printer;
@@ -319,8 +320,8 @@ pub(crate) struct Emitted {
     /// The module's helpers it calls, flagged in the order of
     /// [`crate::math::HELPERS`].
     pub(crate) helpers: [bool; 4],
-    /// Its statements printed on one line ([`crate::line`]), for
-    /// [`crate::line::splice`] to put in place of their markers once the
+    /// Its statements as text ([`crate::lines`]), for
+    /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
     pub(crate) lines: Vec<String>,
 }
@@ -448,12 +449,12 @@ pub(crate) fn emit(
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         quote!(#part_name(d, #(#passed,)* &mut live);)
     });
-    let mut lines = Vec::new();
+    let mut lines = Lines::default();
     let mut usage = Usage::new(&USED_NAMES);
     let statements: Vec<TokenStream> = statements
         .into_iter()
-        .map(|statement| shortened(statement, &mut usage, &mut lines))
-        .collect();
+        .map(|statement| lines.add(statement, &mut usage))
+        .collect::<Result<_, _>>()?;
     let rest = quote!(#(#calls)* #value);
     usage.add(&rest);
     let body = quote!(#(#statements)* #rest);
@@ -467,8 +468,8 @@ pub(crate) fn emit(
         let statements: Vec<TokenStream> = part
             .statements
             .into_iter()
-            .map(|statement| shortened(statement, &mut usage, &mut lines))
-            .collect();
+            .map(|statement| lines.add(statement, &mut usage))
+            .collect::<Result<_, _>>()?;
         crate::math::called_in(&usage, &mut helpers);
         let (derived, arguments, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
@@ -504,24 +505,8 @@ pub(crate) fn emit(
     Ok(Emitted {
         item,
         helpers,
-        lines,
+        lines: lines.finish()?,
     })
-}
-
-/// `statement`, or the marker of its line if [`crate::line`] prints it on
-/// one line (kept in `lines`); what it reads is noted in `usage` either
-/// way.
-fn shortened(statement: TokenStream, usage: &mut Usage, lines: &mut Vec<String>) -> TokenStream {
-    match crate::line::one_line(&statement, usage) {
-        Some(line) => {
-            lines.push(line);
-            crate::line::marker(lines.len() - 1)
-        }
-        None => {
-            usage.add(&statement);
-            statement
-        }
-    }
 }
 
 /// One `#[doc]` attribute per line, so prettyplease prints `///` comments

@@ -22,7 +22,7 @@ pub mod error;
 mod function;
 pub mod generate;
 mod header;
-mod line;
+mod lines;
 mod math;
 pub mod method;
 pub mod module;

@@ -230,7 +230,7 @@ fn render(
         .collect();
     let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
         let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
-        let text = crate::line::splice(&format_items(emitted.item)?, &emitted.lines);
+        let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
         Ok::<(String, [bool; 4]), EmitError>((text, emitted.helpers))
     });
     let mut used = [false; 4];
@@ -265,7 +265,7 @@ fn render(
 
 /// `tokens`, a list of items (the inner attributes of a module first, if
 /// any), formatted as Rust source.
-fn format_items(tokens: TokenStream) -> Result<String, EmitError> {
+pub(crate) fn format_items(tokens: TokenStream) -> Result<String, EmitError> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| EmitError::Internal(format!("generated tokens do not parse: {e}")))?;
     Ok(prettyplease::unparse(&file))

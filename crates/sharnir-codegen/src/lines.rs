@@ -1,0 +1,391 @@
+//! A function's statements as text, formatted apart from the function.
+//!
+//! A big module is hundreds of thousands of `let` statements. Formatting a
+//! function whole means one `syn` syntax tree of all of them, built from
+//! their tokens only for `prettyplease` to print them back: most of the
+//! time and the peak memory of writing a big module. So each statement
+//! goes into the function as a marker statement ([`marker`]) and is
+//! formatted here ([`Lines`]), and [`splice`] puts the text in place of
+//! the markers once the (now small) function is formatted:
+//!
+//! - a statement of the few shapes the printer emits (`let t = …;`,
+//!   `let (s, c) = sin_cos(…);`, `live[k] = t;`) whose one-line form is
+//!   short enough that `prettyplease` keeps it on one line is printed here
+//!   directly, with `prettyplease`'s spacing;
+//! - any other is formatted by `prettyplease` in a batch of statements, as
+//!   the body of a scratch function: a statement of a block is formatted
+//!   the same whatever the statements around it, at the same indentation.
+//!
+//! The generated modules are byte-identical to formatting each function
+//! whole (`cargo xtask gen --all` in CI checks it on every bundled module).
+
+use crate::error::EmitError;
+use crate::tokens::Usage;
+use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
+use quote::quote;
+
+/// The longest statement printed on one line here. `prettyplease` breaks
+/// a line only past its margin (89 columns), and a function body's
+/// statements are indented by 4: 80 leaves room for both.
+const LONGEST: usize = 80;
+
+/// How many statements are formatted together: enough that the scratch
+/// function costs nothing, few enough that their syntax tree stays small.
+const BATCH: usize = 256;
+
+/// The prefix of a marker statement's name.
+const MARKER: &str = "__sharnir_line_";
+
+/// The indentation of a function body's statements, which a batch's
+/// statements are formatted at too.
+const BODY_INDENT: &str = "    ";
+
+/// The statements of one function (its parts included), as text.
+#[derive(Default)]
+pub(crate) struct Lines {
+    /// Statement `k`'s text: its first line without the indentation, and
+    /// any further lines with the indentation they have at [`BODY_INDENT`].
+    blocks: Vec<String>,
+    /// The statements left to `prettyplease`, with their numbers, until
+    /// a batch is full.
+    pending: Vec<(usize, TokenStream)>,
+}
+
+impl Lines {
+    /// The marker that stands for `statement` in the function, and the
+    /// statement kept here as text; what it reads is noted in `usage`.
+    pub(crate) fn add(
+        &mut self,
+        statement: TokenStream,
+        usage: &mut Usage,
+    ) -> Result<TokenStream, EmitError> {
+        let k = self.blocks.len();
+        match one_line(&statement, usage) {
+            Some(line) => self.blocks.push(line),
+            None => {
+                usage.add(&statement);
+                self.blocks.push(String::new());
+                self.pending.push((k, statement));
+                if self.pending.len() >= BATCH {
+                    self.format_pending()?;
+                }
+            }
+        }
+        Ok(marker(k))
+    }
+
+    /// Every statement's text, in the order added.
+    pub(crate) fn finish(mut self) -> Result<Vec<String>, EmitError> {
+        self.format_pending()?;
+        Ok(self.blocks)
+    }
+
+    /// Formats the pending statements as the body of a scratch function
+    /// and cuts its text back into statements: each begins on a line
+    /// indented by exactly [`BODY_INDENT`], its continuation lines are
+    /// indented further.
+    fn format_pending(&mut self) -> Result<(), EmitError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let statements = pending.iter().map(|(_, statement)| statement);
+        let text = crate::module::format_items(quote!(fn scratch() { #(#statements)* }))?;
+        let mut texts: Vec<String> = Vec::with_capacity(pending.len());
+        for line in text.lines().filter(|l| l.starts_with(' ')) {
+            let inner = &line[BODY_INDENT.len().min(line.len())..];
+            match (inner.starts_with(' '), texts.last_mut()) {
+                (true, Some(block)) => {
+                    block.push('\n');
+                    block.push_str(line);
+                }
+                _ => texts.push(inner.to_owned()),
+            }
+        }
+        if texts.len() != pending.len() {
+            return Err(EmitError::Internal(format!(
+                "{} statements formatted as {} blocks",
+                pending.len(),
+                texts.len()
+            )));
+        }
+        for ((k, _), text) in pending.into_iter().zip(texts) {
+            self.blocks[k] = text;
+        }
+        Ok(())
+    }
+}
+
+/// `tokens` (one statement) on one line, if it is short and of a known
+/// shape; the identifiers it reads are noted in `usage` as it goes (the
+/// caller notes them again from the tokens when this gives up).
+fn one_line(tokens: &TokenStream, usage: &mut Usage) -> Option<String> {
+    let mut line = String::new();
+    let mut last = Last::Start;
+    print(tokens, &mut line, &mut last, usage, true)?;
+    (line.len() <= LONGEST && line.ends_with(';')).then_some(line)
+}
+
+/// The statement that stands for statement `k` of a function's [`Lines`]
+/// until [`splice`] puts its text back.
+fn marker(k: usize) -> TokenStream {
+    let name = Ident::new(&format!("{MARKER}{k}"), Span::call_site());
+    quote!(#name;)
+}
+
+/// `formatted` with every marker statement replaced by its statement of
+/// `blocks` ([`Lines::finish`]), at the marker's indentation.
+pub(crate) fn splice(formatted: &str, blocks: &[String]) -> String {
+    let size = blocks.iter().map(String::len).sum::<usize>();
+    let mut out = String::with_capacity(formatted.len() + size);
+    for text in formatted.split_inclusive('\n') {
+        let trimmed = text.trim_start();
+        let block = trimmed
+            .strip_prefix(MARKER)
+            .and_then(|rest| rest.trim_end().strip_suffix(';'))
+            .and_then(|k| k.parse::<usize>().ok())
+            .and_then(|k| blocks.get(k));
+        let Some(block) = block else {
+            out.push_str(text);
+            continue;
+        };
+        let indent = &text[..text.len() - trimmed.len()];
+        for (i, line) in block.split('\n').enumerate() {
+            // Continuation lines carry the indentation they have at the
+            // body's; moved with the marker's.
+            let line = if i == 0 {
+                line
+            } else {
+                line.strip_prefix(BODY_INDENT).unwrap_or(line)
+            };
+            out.push_str(indent);
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// What was printed last, for the space before the next token.
+#[derive(Clone, Copy, PartialEq)]
+enum Last {
+    /// Nothing yet, or an opening bracket.
+    Start,
+    /// An identifier, a literal or a closing bracket: a value ends there.
+    Operand,
+    /// A keyword (`let`, `mut`, `as`), which a space follows.
+    Keyword,
+    /// A binary operator, `=` or `,` with its space after it.
+    Spaced,
+    /// A prefix minus, or a `.` or `::`: nothing between it and what follows.
+    Tight,
+}
+
+/// Prints `tokens` into `line`; `None` for anything outside the shapes the
+/// printer emits. `top` is true outside every bracket, the only place a
+/// `;` may be (last).
+fn print(
+    tokens: &TokenStream,
+    line: &mut String,
+    last: &mut Last,
+    usage: &mut Usage,
+    top: bool,
+) -> Option<()> {
+    let mut trees = tokens.clone().into_iter().peekable();
+    let mut before: Option<char> = None;
+    while let Some(tree) = trees.next() {
+        if line.len() > LONGEST {
+            return None;
+        }
+        let mut punct = None;
+        match &tree {
+            TokenTree::Ident(ident) => {
+                let call = matches!(
+                    trees.peek(),
+                    Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis
+                );
+                usage.note(ident, before, call);
+                let text = ident.to_string();
+                if matches!(*last, Last::Operand | Last::Keyword) {
+                    line.push(' ');
+                }
+                line.push_str(&text);
+                *last = if matches!(text.as_str(), "let" | "mut" | "as") {
+                    Last::Keyword
+                } else {
+                    Last::Operand
+                };
+            }
+            TokenTree::Literal(literal) => {
+                if matches!(*last, Last::Operand | Last::Keyword) {
+                    line.push(' ');
+                }
+                line.push_str(&literal.to_string());
+                *last = Last::Operand;
+            }
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Parenthesis => ('(', ')'),
+                    Delimiter::Bracket => ('[', ']'),
+                    _ => return None,
+                };
+                // A call or an index follows its name directly.
+                if *last == Last::Keyword {
+                    line.push(' ');
+                }
+                line.push(open);
+                *last = Last::Start;
+                print(&group.stream(), line, last, usage, false)?;
+                line.push(close);
+                *last = Last::Operand;
+            }
+            TokenTree::Punct(p) => {
+                let c = p.as_char();
+                punct = Some(c);
+                match c {
+                    '+' | '*' | '/' | '=' => spaced(line, last, c)?,
+                    '-' if *last == Last::Operand => spaced(line, last, c)?,
+                    '-' => {
+                        line.push('-');
+                        *last = Last::Tight;
+                    }
+                    ',' => {
+                        line.push_str(", ");
+                        *last = Last::Spaced;
+                    }
+                    '.' => {
+                        line.push('.');
+                        *last = Last::Tight;
+                    }
+                    ':' => {
+                        line.push(':');
+                        *last = Last::Tight;
+                    }
+                    ';' if top && trees.peek().is_none() => line.push(';'),
+                    _ => return None,
+                }
+                // Only `::` is two characters; every other operator this
+                // printer knows stands alone.
+                if p.spacing() == proc_macro2::Spacing::Joint && c != ':' {
+                    return None;
+                }
+            }
+        }
+        before = punct;
+    }
+    Some(())
+}
+
+/// A binary operator (or `=`) with a space on each side, after an operand.
+fn spaced(line: &mut String, last: &mut Last, c: char) -> Option<()> {
+    if *last != Last::Operand {
+        return None;
+    }
+    line.push(' ');
+    line.push(c);
+    line.push(' ');
+    *last = Last::Spaced;
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(tokens: TokenStream) -> Option<String> {
+        one_line(&tokens, &mut Usage::new(&[]))
+    }
+
+    #[test]
+    fn the_printers_shapes_with_prettyplease_spacing() {
+        assert_eq!(
+            line(quote!(let t5 = -0.5 * (q[1] + p.m1) - -t2 / t3;)).as_deref(),
+            Some("let t5 = -0.5 * (q[1] + p.m1) - -t2 / t3;")
+        );
+        assert_eq!(
+            line(quote!(let (s_q1, c_q1) = sin_cos(q[1]);)).as_deref(),
+            Some("let (s_q1, c_q1) = sin_cos(q[1]);")
+        );
+        assert_eq!(
+            line(quote!(live[3] = t7 * (core::f64::consts::PI as Real);)).as_deref(),
+            Some("live[3] = t7 * (core::f64::consts::PI as Real);")
+        );
+        assert_eq!(
+            line(quote!(let t1 = fma(d.k0, -(t0 + 1.0), t2);)).as_deref(),
+            Some("let t1 = fma(d.k0, -(t0 + 1.0), t2);")
+        );
+    }
+
+    #[test]
+    fn what_it_does_not_know_or_might_be_broken_is_left_to_prettyplease() {
+        assert_eq!(
+            line(quote!(let mut live = [0.0; 12];)),
+            None,
+            "`;` in brackets"
+        );
+        assert_eq!(line(quote!(f(d, &mut live);)), None, "`&`");
+        assert_eq!(line(quote!(let t0 = a + b)), None, "no `;`");
+        assert_eq!(line(long_sum(30)), None, "past the margin");
+    }
+
+    /// `let x = t0 + t1 + …;` with `n` terms.
+    fn long_sum(n: usize) -> TokenStream {
+        let sum = (0..n)
+            .map(|k| format!("t{k}"))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        format!("let x = {sum};").parse().expect("parses")
+    }
+
+    #[test]
+    fn it_notes_what_it_reads() {
+        let names = ["q", "p", "sin_cos", "d"];
+        let mut usage = Usage::new(&names);
+        let tokens = quote!(let (s, c) = sin_cos(q[0] * p.d););
+        assert!(one_line(&tokens, &mut usage).is_some());
+        assert!(usage.reads("q") && usage.reads("p") && usage.calls("sin_cos"));
+        assert!(!usage.reads("d"), "a field, not the variable");
+    }
+
+    #[test]
+    fn statements_formatted_apart_are_the_function_formatted_whole() {
+        let statements = vec![
+            quote!(let a = 1.0;),
+            long_sum(40),
+            quote!(let mut live = [0.0; 3];),
+            quote!(live[0] = a;),
+            long_sum(3),
+        ];
+        let whole = crate::module::format_items(quote! {
+            fn f() { #(#statements)* }
+        })
+        .expect("formats");
+        let mut lines = Lines::default();
+        let mut usage = Usage::new(&[]);
+        let markers: Vec<TokenStream> = statements
+            .into_iter()
+            .map(|s| lines.add(s, &mut usage).expect("formats"))
+            .collect();
+        let blocks = lines.finish().expect("formats");
+        assert!(blocks[1].contains('\n'), "the long sum is broken");
+        let apart = crate::module::format_items(quote! {
+            fn f() { #(#markers)* }
+        })
+        .expect("formats");
+        assert_eq!(splice(&apart, &blocks), whole);
+    }
+
+    #[test]
+    fn markers_are_replaced_by_their_statements_at_their_indentation() {
+        let blocks = [
+            "let a = 1.0;".to_owned(),
+            "let b = a\n        + a;".to_owned(),
+        ];
+        let formatted = "fn f() {\n    __sharnir_line_1;\n        __sharnir_line_0;\n    g();\n}\n";
+        assert_eq!(
+            splice(formatted, &blocks),
+            "fn f() {\n    let b = a\n        + a;\n        let a = 1.0;\n    g();\n}\n"
+        );
+        assert_eq!(marker(7).to_string(), "__sharnir_line_7 ;");
+    }
+}
