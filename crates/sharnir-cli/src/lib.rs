@@ -30,6 +30,15 @@ use std::process::ExitCode;
 
 use context::{same_directory, simulation_sources};
 
+/// The allocator of every program built on this crate (`sharnir`,
+/// `cargo xtask`). Generation builds and drops millions of small nodes,
+/// token trees and syntax trees, and glibc's allocator spent a fifth of a
+/// big module's generation time in `malloc` and `free`, coalescing its
+/// free lists; mimalloc's per-size pages do not (`docs/performance.md`,
+/// "Generation scaling").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "sharnir",
