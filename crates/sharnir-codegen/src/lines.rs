@@ -81,9 +81,9 @@ impl Lines {
     }
 
     /// Formats the pending statements as the body of a scratch function
-    /// and cuts its text back into statements: each begins on a line
-    /// indented by exactly [`BODY_INDENT`], its continuation lines are
-    /// indented further.
+    /// and cuts its text back into statements: each ends with the first
+    /// line that ends with `;` (no statement of the printer has one inside
+    /// an expression that `prettyplease` would break).
     fn format_pending(&mut self) -> Result<(), EmitError> {
         if self.pending.is_empty() {
             return Ok(());
@@ -92,15 +92,16 @@ impl Lines {
         let statements = pending.iter().map(|(_, statement)| statement);
         let text = crate::module::format_items(quote!(fn scratch() { #(#statements)* }))?;
         let mut texts: Vec<String> = Vec::with_capacity(pending.len());
+        let mut complete = true;
         for line in text.lines().filter(|l| l.starts_with(' ')) {
-            let inner = &line[BODY_INDENT.len().min(line.len())..];
-            match (inner.starts_with(' '), texts.last_mut()) {
-                (true, Some(block)) => {
+            match texts.last_mut() {
+                Some(block) if !complete => {
                     block.push('\n');
                     block.push_str(line);
                 }
-                _ => texts.push(inner.to_owned()),
+                _ => texts.push(line.strip_prefix(BODY_INDENT).unwrap_or(line).to_owned()),
             }
+            complete = line.ends_with(';');
         }
         if texts.len() != pending.len() {
             return Err(EmitError::Internal(format!(
@@ -352,6 +353,8 @@ mod tests {
         let statements = vec![
             quote!(let a = 1.0;),
             long_sum(40),
+            // Broken with its closing parenthesis at the body's indentation.
+            quote!(let b = fma(t0 + t1 + t2 + t3 + t4 + t5 + t6 + t7, t8 + t9 + t10 + t11 + t12, t13 + t14 + t15) - t16;),
             quote!(let mut live = [0.0; 3];),
             quote!(live[0] = a;),
             long_sum(3),
@@ -368,6 +371,7 @@ mod tests {
             .collect();
         let blocks = lines.finish().expect("formats");
         assert!(blocks[1].contains('\n'), "the long sum is broken");
+        assert!(blocks[2].contains("\n    ) - t16;"), "{}", blocks[2]);
         let apart = crate::module::format_items(quote! {
             fn f() { #(#markers)* }
         })
