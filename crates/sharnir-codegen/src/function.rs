@@ -45,23 +45,28 @@ struct Part {
     live: usize,
 }
 
-/// One statement of a body: a local, or a sine and a cosine of the same
+/// One statement of a body: a local, a sine and a cosine of the same
 /// angle computed together by one `sin_cos` (one argument reduction
-/// instead of two); the cosine's local moves up to the sine's, which only
-/// locals defined earlier can have needed.
+/// instead of two; the cosine's local moves up to the sine's, which only
+/// locals defined earlier can have needed), or two such statements in a
+/// row computed together by one `sin_cos_pair`, which evaluates both angles
+/// in the two lanes of one vector register where the target has them
+/// (`math.rs`, `double_trig.rs`).
 enum Statement<'p> {
     Let(usize),
     SinCos(usize, usize, &'p Term),
+    SinCosPair([(usize, usize, &'p Term); 2]),
 }
 
 impl Statement<'_> {
     /// The locals the statement defines.
     fn defines(&self) -> impl Iterator<Item = usize> {
-        let (first, second) = match self {
-            Statement::Let(i) => (*i, None),
-            Statement::SinCos(i, j, _) => (*i, Some(*j)),
+        let (first, rest) = match self {
+            Statement::Let(i) => (*i, [None, None, None]),
+            Statement::SinCos(i, j, _) => (*i, [Some(*j), None, None]),
+            Statement::SinCosPair([(i, j, _), (k, l, _)]) => (*i, [Some(*j), Some(*k), Some(*l)]),
         };
-        std::iter::once(first).chain(second)
+        std::iter::once(first).chain(rest.into_iter().flatten())
     }
 
     /// The statement's tokens.
@@ -75,6 +80,12 @@ impl Statement<'_> {
                 let (sine, cosine) = (ident(*i), ident(*j));
                 let angle = printer.expr(angle)?;
                 quote!(let (#sine, #cosine) = sin_cos(#angle);)
+            }
+            Statement::SinCosPair([(i, j, a), (k, l, b)]) => {
+                let (sine_a, cosine_a, sine_b, cosine_b) =
+                    (ident(*i), ident(*j), ident(*k), ident(*l));
+                let (a, b) = (printer.expr(a)?, printer.expr(b)?);
+                quote!(let ((#sine_a, #cosine_a), (#sine_b, #cosine_b)) = sin_cos_pair(#a, #b);)
             }
             Statement::Let(i) => {
                 let name = ident(*i);
@@ -91,7 +102,9 @@ impl Statement<'_> {
 }
 
 /// The program's statements in order, sines paired with the cosines of
-/// the same angle.
+/// the same angle, and each two such pairs in a row (the second angle not
+/// reading the first's sine or cosine) as one `sin_cos_pair`: a function's
+/// trigonometry of its coordinates comes first, in one run.
 fn statements(program: &Program) -> Vec<Statement<'_>> {
     let locals = &program.locals;
     let mut paired_cosine = vec![None; locals.len()];
@@ -108,15 +121,23 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
             }
         }
     }
-    locals
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !is_paired[*i])
-        .map(|(i, local)| match (&local.value, paired_cosine[i]) {
-            (Term::Sin(angle), Some(j)) => Statement::SinCos(i, j, angle),
+    let mut statements = Vec::with_capacity(locals.len());
+    for (i, local) in locals.iter().enumerate().filter(|(i, _)| !is_paired[*i]) {
+        let statement = match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => match statements.last() {
+                Some(&Statement::SinCos(k, l, first))
+                    if !locals_read(angle).iter().any(|r| *r == k || *r == l) =>
+                {
+                    statements.pop();
+                    Statement::SinCosPair([(k, l, first), (i, j, angle)])
+                }
+                _ => Statement::SinCos(i, j, angle),
+            },
             _ => Statement::Let(i),
-        })
-        .collect()
+        };
+        statements.push(statement);
+    }
+    statements
 }
 
 /// The body of `program`'s `_with` function: straight-line `let`s, or, past
@@ -561,6 +582,60 @@ mod tests {
         assert_eq!(
             text(&split.statements),
             format!("let mut live = [0.0 ; {}] ;", stored.len())
+        );
+    }
+
+    /// Sines and cosines of `angles` in order (each sine before its
+    /// cosine), printed as the body's statements.
+    fn trigonometry(angles: Vec<Term>) -> Vec<String> {
+        let mut locals = Vec::new();
+        for (i, angle) in angles.into_iter().enumerate() {
+            locals.push(Local {
+                name: format!("s{i}"),
+                value: Term::Sin(Box::new(angle.clone())),
+            });
+            locals.push(Local {
+                name: format!("c{i}"),
+                value: Term::Cos(Box::new(angle)),
+            });
+        }
+        let program = Program {
+            outputs: vec![Term::Local(locals.len() - 1)],
+            locals,
+        };
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        statements(&program)
+            .iter()
+            .map(|s| {
+                s.print(&program, &printer)
+                    .expect("prints")
+                    .to_string()
+                    .replace(' ', "")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sines_and_cosines_in_a_row_go_two_by_two_unless_the_second_reads_the_first() {
+        let q = |i| Term::Input(Symbol::Position(i));
+        assert_eq!(
+            trigonometry(vec![q(0), q(1), q(2)]),
+            [
+                "let((s0,c0),(s1,c1))=sin_cos_pair(q[0],q[1]);",
+                "let(s2,c2)=sin_cos(q[2]);"
+            ]
+        );
+        // The second angle reads the first's sine: it waits for it.
+        assert_eq!(
+            trigonometry(vec![q(0), Term::Local(0), q(1)]),
+            [
+                "let(s0,c0)=sin_cos(q[0]);",
+                "let((s1,c1),(s2,c2))=sin_cos_pair(s0,q[1]);"
+            ]
         );
     }
 }

@@ -41,6 +41,16 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
 }
 "#;
 
+/// The twin's two angles at once, where the module calls `sin_cos_pair`
+/// (the double-precision modules' two-lane routine, `double_trig.rs`):
+/// two calls of the twin's `sin_cos`, so its call sites stay the module's.
+pub(crate) const SIN_COS_PAIR: &str = r#"/// The sines and cosines of two angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
+}
+"#;
+
 /// The twin's sine, where the module calls `sin` alone.
 pub(crate) const SIN: &str = r#"/// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {
