@@ -1,7 +1,12 @@
 //! The double-precision modules' `sin_cos_pair` (the sines and cosines of
 //! two angles at once, in SSE2 lanes on x86-64; `libm` elsewhere) against
 //! `libm`'s `sincos`, which the modules used before and still use for a
-//! lone angle: every result within one ulp of `libm`'s.
+//! lone angle: every result within one ulp of `libm`'s. And their
+//! `sin_cos_quad` (four at once, in AVX2 lanes where the build enables
+//! AVX2; two `sin_cos_pair` otherwise) against `sin_cos_pair`: bit for bit
+//! the same, or `libm`'s where a lane's partners send the group to `libm`. The AVX2 routine is compiled only for such builds:
+//! `RUSTFLAGS="-C target-cpu=native" cargo test --release --test
+//! trigonometry` on an AVX2 machine runs it.
 //!
 //! Arguments (about 1.2 · 10⁶ pairs, every argument's lane partner drawn
 //! from another family, so that one lane's fall-back to `libm` meets every
@@ -19,7 +24,7 @@
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sharnir_generated::panda::sin_cos_pair;
+use sharnir_generated::panda::{sin_cos_pair, sin_cos_quad};
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
 /// Arguments per random family.
@@ -190,4 +195,25 @@ fn sin_cos_pair_is_within_one_ulp_of_libm() {
         );
     }
     assert!(pairs >= 1_000_000, "only {pairs} pairs");
+}
+
+#[test]
+fn sin_cos_quad_is_sin_cos_pair_or_libm_bit_for_bit() {
+    let everything: Vec<f64> = families().into_iter().flat_map(|(_, xs)| xs).collect();
+    let mut rng = SmallRng::seed_from_u64(19);
+    let bits = |(s, c): (f64, f64)| (s.to_bits(), c.to_bits());
+    // Each argument once in a random lane, with three random partners.
+    for &x in &everything {
+        let mut xs: [f64; 4] =
+            std::array::from_fn(|_| everything[rng.gen_range(0..everything.len())]);
+        xs[rng.gen_range(0..4)] = x;
+        let quad = sin_cos_quad(xs[0], xs[1], xs[2], xs[3]);
+        for (got, y) in quad.into_iter().zip(xs) {
+            let (alone, _) = sin_cos_pair(y, y);
+            assert!(
+                bits(got) == bits(alone) || bits(got) == bits(libm::sincos(y)),
+                "sin_cos_quad differs from sin_cos_pair and libm at {y:e}"
+            );
+        }
+    }
 }

@@ -1236,8 +1236,12 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let ((s_q2, c_q2), (s_q4, c_q4)) = sin_cos_pair(q[2], q[4]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[4],
+    );
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.l1 * c_q1;
     let t1 = p.l1 * s_q1;
@@ -1476,6 +1480,11 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
 #[inline(always)]
 fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
+}
+/// The sines and cosines of four angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
 /// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {

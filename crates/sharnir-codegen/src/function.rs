@@ -48,25 +48,30 @@ struct Part {
 /// One statement of a body: a local, a sine and a cosine of the same
 /// angle computed together by one `sin_cos` (one argument reduction
 /// instead of two; the cosine's local moves up to the sine's, which only
-/// locals defined earlier can have needed), or two such statements in a
-/// row computed together by one `sin_cos_pair`, which evaluates both angles
-/// in the two lanes of one vector register where the target has them
-/// (`math.rs`, `double_trig.rs`).
+/// locals defined earlier can have needed), or two or four such statements
+/// in a row computed together by one `sin_cos_pair` or `sin_cos_quad`,
+/// which evaluate the angles in the lanes of one vector register where the
+/// target has them (`math.rs`, `double_trig.rs`).
 enum Statement<'p> {
     Let(usize),
     SinCos(usize, usize, &'p Term),
     SinCosPair([(usize, usize, &'p Term); 2]),
+    SinCosQuad([(usize, usize, &'p Term); 4]),
 }
 
 impl Statement<'_> {
     /// The locals the statement defines.
     fn defines(&self) -> impl Iterator<Item = usize> {
-        let (first, rest) = match self {
-            Statement::Let(i) => (*i, [None, None, None]),
-            Statement::SinCos(i, j, _) => (*i, [Some(*j), None, None]),
-            Statement::SinCosPair([(i, j, _), (k, l, _)]) => (*i, [Some(*j), Some(*k), Some(*l)]),
+        let both = |angles: &[(usize, usize, &Term)]| -> Vec<usize> {
+            angles.iter().flat_map(|(i, j, _)| [*i, *j]).collect()
         };
-        std::iter::once(first).chain(rest.into_iter().flatten())
+        match self {
+            Statement::Let(i) => vec![*i],
+            Statement::SinCos(i, j, _) => vec![*i, *j],
+            Statement::SinCosPair(angles) => both(angles),
+            Statement::SinCosQuad(angles) => both(angles),
+        }
+        .into_iter()
     }
 
     /// The statement's tokens.
@@ -75,17 +80,30 @@ impl Statement<'_> {
             let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
             Ident::new(name, Span::call_site())
         };
+        // `(s, c)` patterns and the angles of a run.
+        let run = |angles: &[(usize, usize, &Term)]| {
+            let mut patterns = Vec::with_capacity(angles.len());
+            let mut arguments = Vec::with_capacity(angles.len());
+            for (i, j, angle) in angles {
+                let (sine, cosine) = (ident(*i), ident(*j));
+                patterns.push(quote!((#sine, #cosine)));
+                arguments.push(printer.expr(angle)?);
+            }
+            Ok::<_, EmitError>((patterns, arguments))
+        };
         Ok(match self {
             Statement::SinCos(i, j, angle) => {
                 let (sine, cosine) = (ident(*i), ident(*j));
                 let angle = printer.expr(angle)?;
                 quote!(let (#sine, #cosine) = sin_cos(#angle);)
             }
-            Statement::SinCosPair([(i, j, a), (k, l, b)]) => {
-                let (sine_a, cosine_a, sine_b, cosine_b) =
-                    (ident(*i), ident(*j), ident(*k), ident(*l));
-                let (a, b) = (printer.expr(a)?, printer.expr(b)?);
-                quote!(let ((#sine_a, #cosine_a), (#sine_b, #cosine_b)) = sin_cos_pair(#a, #b);)
+            Statement::SinCosPair(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let (#(#patterns),*) = sin_cos_pair(#(#arguments),*);)
+            }
+            Statement::SinCosQuad(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let [#(#patterns),*] = sin_cos_quad(#(#arguments),*);)
             }
             Statement::Let(i) => {
                 let name = ident(*i);
@@ -101,10 +119,28 @@ impl Statement<'_> {
     }
 }
 
+/// Sines and cosines of angles in a row, as statements: four by one
+/// `sin_cos_quad` (at most four are ever pending), two by one
+/// `sin_cos_pair`, a last one alone by `sin_cos`.
+fn flush<'p>(pending: &mut Vec<(usize, usize, &'p Term)>, statements: &mut Vec<Statement<'p>>) {
+    match pending[..] {
+        [a, b, c, d] => statements.push(Statement::SinCosQuad([a, b, c, d])),
+        [a, b, c] => {
+            statements.push(Statement::SinCosPair([a, b]));
+            statements.push(Statement::SinCos(c.0, c.1, c.2));
+        }
+        [a, b] => statements.push(Statement::SinCosPair([a, b])),
+        [a] => statements.push(Statement::SinCos(a.0, a.1, a.2)),
+        _ => {}
+    }
+    pending.clear();
+}
+
 /// The program's statements in order, sines paired with the cosines of
-/// the same angle, and each two such pairs in a row (the second angle not
-/// reading the first's sine or cosine) as one `sin_cos_pair`: a function's
-/// trigonometry of its coordinates comes first, in one run.
+/// the same angle, and such pairs in a row computed together, four or two
+/// at a time (`flush`), an angle that reads a sine or cosine of the run
+/// starting a run of its own: a function's trigonometry of its coordinates
+/// comes first, in one run.
 fn statements(program: &Program) -> Vec<Statement<'_>> {
     let locals = &program.locals;
     let mut paired_cosine = vec![None; locals.len()];
@@ -122,21 +158,28 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
         }
     }
     let mut statements = Vec::with_capacity(locals.len());
+    let mut pending: Vec<(usize, usize, &Term)> = Vec::with_capacity(4);
     for (i, local) in locals.iter().enumerate().filter(|(i, _)| !is_paired[*i]) {
-        let statement = match (&local.value, paired_cosine[i]) {
-            (Term::Sin(angle), Some(j)) => match statements.last() {
-                Some(&Statement::SinCos(k, l, first))
-                    if !locals_read(angle).iter().any(|r| *r == k || *r == l) =>
-                {
-                    statements.pop();
-                    Statement::SinCosPair([(k, l, first), (i, j, angle)])
+        match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => {
+                let reads_run = locals_read(angle)
+                    .iter()
+                    .any(|r| pending.iter().any(|(k, l, _)| r == k || r == l));
+                if reads_run {
+                    flush(&mut pending, &mut statements);
                 }
-                _ => Statement::SinCos(i, j, angle),
-            },
-            _ => Statement::Let(i),
-        };
-        statements.push(statement);
+                pending.push((i, j, angle));
+                if pending.len() == 4 {
+                    flush(&mut pending, &mut statements);
+                }
+            }
+            _ => {
+                flush(&mut pending, &mut statements);
+                statements.push(Statement::Let(i));
+            }
+        }
     }
+    flush(&mut pending, &mut statements);
     statements
 }
 
@@ -620,13 +663,21 @@ mod tests {
     }
 
     #[test]
-    fn sines_and_cosines_in_a_row_go_two_by_two_unless_the_second_reads_the_first() {
+    fn sines_and_cosines_in_a_row_go_four_or_two_at_a_time_unless_one_reads_another() {
         let q = |i| Term::Input(Symbol::Position(i));
         assert_eq!(
             trigonometry(vec![q(0), q(1), q(2)]),
             [
                 "let((s0,c0),(s1,c1))=sin_cos_pair(q[0],q[1]);",
                 "let(s2,c2)=sin_cos(q[2]);"
+            ]
+        );
+        assert_eq!(
+            trigonometry((0..7).map(q).collect()),
+            [
+                "let[(s0,c0),(s1,c1),(s2,c2),(s3,c3)]=sin_cos_quad(q[0],q[1],q[2],q[3]);",
+                "let((s4,c4),(s5,c5))=sin_cos_pair(q[4],q[5]);",
+                "let(s6,c6)=sin_cos(q[6]);"
             ]
         );
         // The second angle reads the first's sine: it waits for it.

@@ -230,11 +230,11 @@ fn render(
         .collect();
     let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
         let item = crate::function::emit(function, program, ops, &plan.facts, fma)?;
-        let mut used = [false; 5];
+        let mut used = [false; 6];
         crate::math::called(&item, &mut used);
-        Ok::<(String, [bool; 5]), EmitError>((format_items(item)?, used))
+        Ok::<(String, [bool; 6]), EmitError>((format_items(item)?, used))
     });
-    let mut used = [false; 5];
+    let mut used = [false; 6];
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();
     for ((function, _, ops), printed) in jobs.iter().zip(printed) {
