@@ -24,31 +24,41 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
 
+// The results come back by value, as structs of doubles: the C ABI passes
+// the caller's memory as the hidden result pointer and sharnir's function
+// writes straight into it (an out-parameter would cost a copy of the
+// result on the Rust side, see ffi/src/lib.rs). The sizes are compile-time
+// constants here, checked against sharnir_<r>_nv() before anything is timed.
+template <size_t N> struct Doubles {
+  double v[N];
+};
+
 extern "C" {
-#define SHARNIR_DECLARE(r)                                                                 \
+#define SHARNIR_DECLARE(r, nv)                                                             \
   size_t sharnir_##r##_nq();                                                               \
   size_t sharnir_##r##_nv();                                                               \
   const char *sharnir_##r##_position_name(size_t, size_t *);                               \
   const char *sharnir_##r##_coordinate_name(size_t, size_t *);                             \
-  void sharnir_##r##_inverse_dynamics(const double *, const double *, const double *,      \
-                                      double *);                                           \
-  void sharnir_##r##_mass_matrix(const double *, double *);                                \
-  void sharnir_##r##_forward_dynamics(const double *, const double *, const double *,      \
-                                      double *);
-SHARNIR_DECLARE(ur5)
-SHARNIR_DECLARE(panda)
-SHARNIR_DECLARE(solo12)
-SHARNIR_DECLARE(talos)
+  Doubles<nv> sharnir_##r##_inverse_dynamics(const double *, const double *,               \
+                                             const double *);                              \
+  Doubles<nv * nv> sharnir_##r##_mass_matrix(const double *);                              \
+  Doubles<nv> sharnir_##r##_forward_dynamics(const double *, const double *, const double *);
+SHARNIR_DECLARE(ur5, 6)
+SHARNIR_DECLARE(panda, 7)
+SHARNIR_DECLARE(solo12, 18)
+SHARNIR_DECLARE(talos, 38)
 }
 
 namespace pin = pinocchio;
 using Vec = Eigen::VectorXd;
 
 struct Sharnir {
+  size_t nv_declared; // the nv the declarations above were written for
   size_t (*nq)();
   size_t (*nv)();
   const char *(*position_name)(size_t, size_t *);
@@ -57,11 +67,21 @@ struct Sharnir {
   void (*mm)(const double *, double *);
   void (*fd)(const double *, const double *, const double *, double *);
 };
-#define SHARNIR(r)                                                                         \
+// Out-parameter adapters: placement new from the returned prvalue is
+// C++17's guaranteed copy elision, so `out` is the hidden result pointer.
+#define SHARNIR(r, n)                                                                      \
   Sharnir {                                                                                \
-    sharnir_##r##_nq, sharnir_##r##_nv, sharnir_##r##_position_name,                       \
-        sharnir_##r##_coordinate_name, sharnir_##r##_inverse_dynamics,                     \
-        sharnir_##r##_mass_matrix, sharnir_##r##_forward_dynamics                          \
+    n, sharnir_##r##_nq, sharnir_##r##_nv, sharnir_##r##_position_name,                    \
+        sharnir_##r##_coordinate_name,                                                     \
+        [](const double *q, const double *qd, const double *qdd, double *out) {            \
+          new (out) Doubles<n>(sharnir_##r##_inverse_dynamics(q, qd, qdd));                \
+        },                                                                                 \
+        [](const double *q, double *out) {                                                 \
+          new (out) Doubles<n * n>(sharnir_##r##_mass_matrix(q));                          \
+        },                                                                                 \
+        [](const double *q, const double *qd, const double *tau, double *out) {            \
+          new (out) Doubles<n>(sharnir_##r##_forward_dynamics(q, qd, tau));                \
+        }                                                                                  \
   }
 
 struct Robot {
@@ -195,10 +215,10 @@ int main(int argc, char **argv) {
   const int nstates = 64;
   const double tolerance = 1e-8;
   Robot robots[] = {
-      {"ur5", SHARNIR(ur5)},
-      {"panda", SHARNIR(panda)},
-      {"solo12", SHARNIR(solo12)},
-      {"talos", SHARNIR(talos)},
+      {"ur5", SHARNIR(ur5, 6)},
+      {"panda", SHARNIR(panda, 7)},
+      {"solo12", SHARNIR(solo12, 18)},
+      {"talos", SHARNIR(talos, 38)},
   };
   std::printf("| robot | nv | algorithm | Pinocchio (ns) | sharnir (ns) | Pinocchio / sharnir "
               "| agreement |\n|---|---:|---|---:|---:|---:|---:|\n");
@@ -212,6 +232,11 @@ int main(int argc, char **argv) {
     pinocchio_names(model, qn, vn);
     const std::vector<int> qi = map_names(r.s.position_name, r.s.nq(), qn, r.name);
     const std::vector<int> vi = map_names(r.s.coordinate_name, r.s.nv(), vn, r.name);
+    if (r.s.nv() != r.s.nv_declared) {
+      std::fprintf(stderr, "%s: sharnir has nv = %zu, the harness declares %zu\n", r.name,
+                   r.s.nv(), r.s.nv_declared);
+      std::exit(2);
+    }
 
     // Random states, the same for both sides: angles in ±π, base position
     // in ±1, a uniformly random unit quaternion, velocities in ±2,

@@ -214,8 +214,7 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let s_q3 = sin(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = qdd[0] + qdd[1];
@@ -260,8 +259,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t0 = -0.008 * (s_q1 * s_q2);
     let t1 = c_q2 * (0.008 * c_q1 + 0.017056666666666668 * c_q2);
     let t2 = t1 + 0.00001;
@@ -293,8 +291,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let s_q3 = sin(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = s_q2 * t0;
@@ -360,8 +357,7 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let s_q3 = sin(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = s_q2 * t0;
@@ -425,8 +421,7 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let s_q3 = sin(q[3]);
     let t0 = qd[0] * (c_q1 * qd[0]);
     let t1 = qd[0] * (s_q1 * qd[0]);
@@ -484,8 +479,7 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t0 = s_q2 * qd[2];
     let t1 = c_q2 * t0;
     let t2 = qd[0] + qd[1];
@@ -533,8 +527,7 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let c_q3 = cos(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = c_q2 * t0;
@@ -570,8 +563,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
     let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
@@ -647,8 +639,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t0 = q[0] + q[1];
     let t1 = cos(t0);
     let t2 = sin(t0);
@@ -783,8 +774,7 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
     let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
     let t1 = q[0] + q[1];
@@ -822,8 +812,7 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
     let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
     let t1 = q[0] + q[1];
@@ -885,8 +874,7 @@ pub fn constraint_bias_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
     let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = 0.32 * s_q2 + 0.1 - 0.2 * c_q3;
     let t1 = q[0] + q[1];
@@ -1396,6 +1384,126 @@ pub fn constrained_inverse_dynamics_with(
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
+}
+/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
+/// by the module's `sin_cos` (`libm`; this target has no routine of its
+/// own for two at once).
+/// Public, like the x86-64 routine it stands for, which tests measure.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
+}
+/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
+/// both in the two lanes of SSE2 registers (x86-64's baseline): one
+/// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
+/// below 2²⁰ rad), fdlibm's minimax polynomials on `[−π/4, π/4]`, the
+/// quadrant applied by bit masks. Within one ulp of `libm`'s `sincos`
+/// (0.77 ulp of the exact values); `libm` for both angles where either is
+/// beyond 2²⁰ rad, not finite, ±0, tiny or too close to a multiple of π/2.
+/// The `unsafe` block calls SSE2 intrinsics only, which every x86-64
+/// target has and which touch no memory. Public so that tests can hold it
+/// to `libm` (`tests/trigonometry.rs`). Its arithmetic is `f64`'s whatever
+/// `Real` is (the conversions, no-ops for `f64`, let a module whose `Real`
+/// is edited to `f32` compile).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+#[inline(always)]
+pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    use core::arch::x86_64::*;
+    const BOUND: f64 = 1_048_576.0;
+    const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    const S1: f64 = -1.666_666_666_666_663_2e-1;
+    const S2: f64 = 8.333_333_333_322_49e-3;
+    const S3: f64 = -1.984_126_982_985_795e-4;
+    const S4: f64 = 2.755_731_370_707_006_8e-6;
+    const S5: f64 = -2.505_076_025_340_686_3e-8;
+    const S6: f64 = 1.589_690_995_211_55e-10;
+    const C1: f64 = 4.166_666_666_666_66e-2;
+    const C2: f64 = -1.388_888_888_887_411e-3;
+    const C3: f64 = 2.480_158_728_947_673e-5;
+    const C4: f64 = -2.755_731_435_139_066_3e-7;
+    const C5: f64 = 2.087_572_321_298_175e-9;
+    const C6: f64 = -1.135_964_755_778_819_5e-11;
+    unsafe {
+        let all = _mm_set1_pd;
+        let x = _mm_set_pd(f64::from(b), f64::from(a));
+        let t = _mm_add_pd(_mm_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
+        let k = _mm_sub_pd(t, all(ROUND));
+        let d = _mm_sub_pd(x, _mm_mul_pd(k, all(PIO2_1)));
+        let w = _mm_mul_pd(k, all(PIO2_1T));
+        let r = _mm_sub_pd(d, w);
+        let rr = _mm_sub_pd(_mm_sub_pd(d, r), w);
+        let z = _mm_mul_pd(r, r);
+        let fine = _mm_and_pd(
+            _mm_cmplt_pd(_mm_andnot_pd(all(-0.0), x), all(BOUND)),
+            _mm_cmpgt_pd(z, _mm_mul_pd(_mm_mul_pd(k, k), all(CANCELLATION))),
+        );
+        if _mm_movemask_pd(fine) != 3 {
+            return sin_cos_pair_by_libm(a, b);
+        }
+        let z2 = _mm_mul_pd(z, z);
+        let z4 = _mm_mul_pd(z2, z2);
+        let estrin = |c: [f64; 6]| {
+            let pair = |c0, c1| _mm_add_pd(all(c0), _mm_mul_pd(all(c1), z));
+            _mm_add_pd(
+                _mm_add_pd(pair(c[0], c[1]), _mm_mul_pd(z2, pair(c[2], c[3]))),
+                _mm_mul_pd(z4, pair(c[4], c[5])),
+            )
+        };
+        let sp = estrin([S1, S2, S3, S4, S5, S6]);
+        let cp = estrin([C1, C2, C3, C4, C5, C6]);
+        let h = _mm_mul_pd(all(0.5), z);
+        let one_h = _mm_sub_pd(all(1.0), h);
+        let s = _mm_add_pd(
+            r,
+            _mm_add_pd(_mm_mul_pd(_mm_mul_pd(r, z), sp), _mm_mul_pd(rr, one_h)),
+        );
+        let c = _mm_add_pd(
+            one_h,
+            _mm_add_pd(
+                _mm_sub_pd(_mm_sub_pd(all(1.0), one_h), h),
+                _mm_sub_pd(_mm_mul_pd(z2, cp), _mm_mul_pd(r, rr)),
+            ),
+        );
+        let quadrant = _mm_and_si128(_mm_castpd_si128(t), _mm_set1_epi64x(3));
+        let odd = _mm_castsi128_pd(
+            _mm_sub_epi64(
+                _mm_setzero_si128(),
+                _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
+            ),
+        );
+        let sign = |q| _mm_castsi128_pd(
+            _mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))),
+        );
+        let sine = _mm_xor_pd(
+            _mm_or_pd(_mm_andnot_pd(odd, s), _mm_and_pd(odd, c)),
+            sign(quadrant),
+        );
+        let cosine = _mm_xor_pd(
+            _mm_or_pd(_mm_andnot_pd(odd, c), _mm_and_pd(odd, s)),
+            sign(_mm_add_epi64(quadrant, _mm_set1_epi64x(1))),
+        );
+        let first = _mm_unpacklo_pd(sine, cosine);
+        let second = _mm_unpackhi_pd(sine, cosine);
+        let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
+        (
+            (_mm_cvtsd_f64(first) as Real, high(first)),
+            (_mm_cvtsd_f64(second) as Real, high(second)),
+        )
+    }
+}
+/// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
+/// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
 }
 /// Trigonometry of this module, by `libm`: the sine of `x`.
 #[inline(always)]

@@ -511,8 +511,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = p.icy6 * c_q4;
     let t1 = c_q2 * s_q4;
@@ -1032,8 +1031,7 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
     let (s_q0, c_q0) = sin_cos(q[0]);
     let t0 = -q[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
-    let (s_q5, c_q5) = sin_cos(q[5]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t1 = p.l1 * c_q0;
     let t2 = p.l1 * s_q0;
     let t3 = q[0] + q[1];
@@ -1133,10 +1131,12 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
-    let (s_q4, c_q4) = sin_cos(q[4]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[4],
+    );
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.l1 * c_q1;
     let t1 = p.l1 * s_q1;
@@ -1367,6 +1367,16 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
         2 => (-s, -c),
         _ => (-c, s),
     }
+}
+/// The sines and cosines of two angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
+}
+/// The sines and cosines of four angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }
 /// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {

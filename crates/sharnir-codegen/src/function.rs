@@ -47,23 +47,33 @@ struct Part {
     live: usize,
 }
 
-/// One statement of a body: a local, or a sine and a cosine of the same
+/// One statement of a body: a local, a sine and a cosine of the same
 /// angle computed together by one `sin_cos` (one argument reduction
-/// instead of two); the cosine's local moves up to the sine's, which only
-/// locals defined earlier can have needed.
+/// instead of two; the cosine's local moves up to the sine's, which only
+/// locals defined earlier can have needed), or two or four such statements
+/// in a row computed together by one `sin_cos_pair` or `sin_cos_quad`,
+/// which evaluate the angles in the lanes of one vector register where the
+/// target has them (`math.rs`, `double_trig.rs`).
 enum Statement<'p> {
     Let(usize),
     SinCos(usize, usize, &'p Term),
+    SinCosPair([(usize, usize, &'p Term); 2]),
+    SinCosQuad([(usize, usize, &'p Term); 4]),
 }
 
 impl Statement<'_> {
     /// The locals the statement defines.
     fn defines(&self) -> impl Iterator<Item = usize> {
-        let (first, second) = match self {
-            Statement::Let(i) => (*i, None),
-            Statement::SinCos(i, j, _) => (*i, Some(*j)),
+        let both = |angles: &[(usize, usize, &Term)]| -> Vec<usize> {
+            angles.iter().flat_map(|(i, j, _)| [*i, *j]).collect()
         };
-        std::iter::once(first).chain(second)
+        match self {
+            Statement::Let(i) => vec![*i],
+            Statement::SinCos(i, j, _) => vec![*i, *j],
+            Statement::SinCosPair(angles) => both(angles),
+            Statement::SinCosQuad(angles) => both(angles),
+        }
+        .into_iter()
     }
 
     /// The statement's tokens.
@@ -72,11 +82,30 @@ impl Statement<'_> {
             let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
             Ident::new(name, Span::call_site())
         };
+        // `(s, c)` patterns and the angles of a run.
+        let run = |angles: &[(usize, usize, &Term)]| {
+            let mut patterns = Vec::with_capacity(angles.len());
+            let mut arguments = Vec::with_capacity(angles.len());
+            for (i, j, angle) in angles {
+                let (sine, cosine) = (ident(*i), ident(*j));
+                patterns.push(quote!((#sine, #cosine)));
+                arguments.push(printer.expr(angle)?);
+            }
+            Ok::<_, EmitError>((patterns, arguments))
+        };
         Ok(match self {
             Statement::SinCos(i, j, angle) => {
                 let (sine, cosine) = (ident(*i), ident(*j));
                 let angle = printer.expr(angle)?;
                 quote!(let (#sine, #cosine) = sin_cos(#angle);)
+            }
+            Statement::SinCosPair(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let (#(#patterns),*) = sin_cos_pair(#(#arguments),*);)
+            }
+            Statement::SinCosQuad(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let [#(#patterns),*] = sin_cos_quad(#(#arguments),*);)
             }
             Statement::Let(i) => {
                 let name = ident(*i);
@@ -92,8 +121,28 @@ impl Statement<'_> {
     }
 }
 
+/// Sines and cosines of angles in a row, as statements: four by one
+/// `sin_cos_quad` (at most four are ever pending), two by one
+/// `sin_cos_pair`, a last one alone by `sin_cos`.
+fn flush<'p>(pending: &mut Vec<(usize, usize, &'p Term)>, statements: &mut Vec<Statement<'p>>) {
+    match pending[..] {
+        [a, b, c, d] => statements.push(Statement::SinCosQuad([a, b, c, d])),
+        [a, b, c] => {
+            statements.push(Statement::SinCosPair([a, b]));
+            statements.push(Statement::SinCos(c.0, c.1, c.2));
+        }
+        [a, b] => statements.push(Statement::SinCosPair([a, b])),
+        [a] => statements.push(Statement::SinCos(a.0, a.1, a.2)),
+        _ => {}
+    }
+    pending.clear();
+}
+
 /// The program's statements in order, sines paired with the cosines of
-/// the same angle.
+/// the same angle, and such pairs in a row computed together, four or two
+/// at a time (`flush`), an angle that reads a sine or cosine of the run
+/// starting a run of its own: a function's trigonometry of its coordinates
+/// comes first, in one run.
 fn statements(program: &Program) -> Vec<Statement<'_>> {
     let locals = &program.locals;
     let mut paired_cosine = vec![None; locals.len()];
@@ -110,15 +159,30 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
             }
         }
     }
-    locals
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !is_paired[*i])
-        .map(|(i, local)| match (&local.value, paired_cosine[i]) {
-            (Term::Sin(angle), Some(j)) => Statement::SinCos(i, j, angle),
-            _ => Statement::Let(i),
-        })
-        .collect()
+    let mut statements = Vec::with_capacity(locals.len());
+    let mut pending: Vec<(usize, usize, &Term)> = Vec::with_capacity(4);
+    for (i, local) in locals.iter().enumerate().filter(|(i, _)| !is_paired[*i]) {
+        match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => {
+                let reads_run = locals_read(angle)
+                    .iter()
+                    .any(|r| pending.iter().any(|(k, l, _)| r == k || r == l));
+                if reads_run {
+                    flush(&mut pending, &mut statements);
+                }
+                pending.push((i, j, angle));
+                if pending.len() == 4 {
+                    flush(&mut pending, &mut statements);
+                }
+            }
+            _ => {
+                flush(&mut pending, &mut statements);
+                statements.push(Statement::Let(i));
+            }
+        }
+    }
+    flush(&mut pending, &mut statements);
+    statements
 }
 
 /// The body of `program`'s `_with` function: straight-line `let`s, or, past
@@ -308,8 +372,21 @@ fn signature(
 /// The names a function's body is walked for, once: its possible
 /// arguments, `p` and `d` ([`signature`]), and the module's helpers
 /// ([`crate::math::HELPERS`]).
-const USED_NAMES: [&str; 12] = [
-    "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "sqrt", "sin_cos", "sin", "cos",
+const USED_NAMES: [&str; 14] = [
+    "q",
+    "qd",
+    "qdd",
+    "tau",
+    "t",
+    "lambda",
+    "p",
+    "d",
+    "sqrt",
+    "sin_cos",
+    "sin_cos_pair",
+    "sin_cos_quad",
+    "sin",
+    "cos",
 ];
 
 /// One function of a module, as [`emit`] makes it.
@@ -319,7 +396,7 @@ pub(crate) struct Emitted {
     pub(crate) item: TokenStream,
     /// The module's helpers it calls, flagged in the order of
     /// [`crate::math::HELPERS`].
-    pub(crate) helpers: [bool; 4],
+    pub(crate) helpers: [bool; crate::math::HELPERS.len()],
     /// Its statements as text ([`crate::lines`]), for
     /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
@@ -458,7 +535,7 @@ pub(crate) fn emit(
     let rest = quote!(#(#calls)* #value);
     usage.add(&rest);
     let body = quote!(#(#statements)* #rest);
-    let mut helpers = [false; 4];
+    let mut helpers = [false; crate::math::HELPERS.len()];
     crate::math::called_in(&usage, &mut helpers);
     let (derived, with_arguments, parameters) = signature(function, &usage);
     let mut split_parts = Vec::with_capacity(parts.len());
@@ -520,6 +597,13 @@ fn doc_lines(text: &str) -> TokenStream {
 mod tests {
     use super::*;
     use sharnir_cas::{Local, Symbol};
+
+    #[test]
+    fn a_body_is_walked_for_every_helper() {
+        for helper in crate::math::HELPERS {
+            assert!(USED_NAMES.contains(&helper), "{helper}");
+        }
+    }
 
     /// A chain of `n` locals, each reading the one before and one half-way
     /// back (so that reads cross the parts), with a sine and cosine of the
@@ -612,6 +696,68 @@ mod tests {
         assert_eq!(
             text(&split.statements),
             format!("let mut live = [0.0 ; {}] ;", stored.len())
+        );
+    }
+
+    /// Sines and cosines of `angles` in order (each sine before its
+    /// cosine), printed as the body's statements.
+    fn trigonometry(angles: Vec<Term>) -> Vec<String> {
+        let mut locals = Vec::new();
+        for (i, angle) in angles.into_iter().enumerate() {
+            locals.push(Local {
+                name: format!("s{i}"),
+                value: Term::Sin(Box::new(angle.clone())),
+            });
+            locals.push(Local {
+                name: format!("c{i}"),
+                value: Term::Cos(Box::new(angle)),
+            });
+        }
+        let program = Program {
+            outputs: vec![Term::Local(locals.len() - 1)],
+            locals,
+        };
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        statements(&program)
+            .iter()
+            .map(|s| {
+                s.print(&program, &printer)
+                    .expect("prints")
+                    .to_string()
+                    .replace(' ', "")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sines_and_cosines_in_a_row_go_four_or_two_at_a_time_unless_one_reads_another() {
+        let q = |i| Term::Input(Symbol::Position(i));
+        assert_eq!(
+            trigonometry(vec![q(0), q(1), q(2)]),
+            [
+                "let((s0,c0),(s1,c1))=sin_cos_pair(q[0],q[1]);",
+                "let(s2,c2)=sin_cos(q[2]);"
+            ]
+        );
+        assert_eq!(
+            trigonometry((0..7).map(q).collect()),
+            [
+                "let[(s0,c0),(s1,c1),(s2,c2),(s3,c3)]=sin_cos_quad(q[0],q[1],q[2],q[3]);",
+                "let((s4,c4),(s5,c5))=sin_cos_pair(q[4],q[5]);",
+                "let(s6,c6)=sin_cos(q[6]);"
+            ]
+        );
+        // The second angle reads the first's sine: it waits for it.
+        assert_eq!(
+            trigonometry(vec![q(0), Term::Local(0), q(1)]),
+            [
+                "let(s0,c0)=sin_cos(q[0]);",
+                "let((s1,c1),(s2,c2))=sin_cos_pair(s0,q[1]);"
+            ]
         );
     }
 }

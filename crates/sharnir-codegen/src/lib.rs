@@ -18,6 +18,7 @@ mod constrained;
 mod contacts;
 mod derived;
 mod detachments;
+mod double_trig;
 pub mod error;
 mod function;
 pub mod generate;

@@ -1,14 +1,16 @@
-//! The module's own `sin`, `cos`, `sin_cos` and `sqrt`: short private
-//! helpers around `libm`, so that every call site reads `sin(x)` rather
-//! than `libm::Libm::<Real>::sin(x)`.
+//! The module's own `sin`, `cos`, `sin_cos`, `sin_cos_pair`,
+//! `sin_cos_quad` and `sqrt`:
+//! short private helpers around `libm`, so that every call site reads
+//! `sin(x)` rather than `libm::Libm::<Real>::sin(x)`, and the double
+//! precision's routines for two and four angles at once (`double_trig.rs`).
 //!
 //! Only the helpers a module calls are emitted (an unused private function
 //! would be dead code), at the very end of the module, `sqrt` first and
 //! then the trigonometric ones. The single-precision variant's
 //! trigonometric helpers are its own `sin_cos` in `f32` arithmetic
 //! (`single_trig.rs`), with `sin` and `cos` by it where the module calls
-//! them: every sine and cosine of a twin goes through its `sin_cos`, and no
-//! call site changes.
+//! them, and `sin_cos_pair` and `sin_cos_quad` as calls of its `sin_cos`: every sine and
+//! cosine of a twin goes through its `sin_cos`, and no call site changes.
 
 use crate::error::EmitError;
 use crate::tokens::Usage;
@@ -16,21 +18,28 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The helpers, in the order they are emitted.
-pub(crate) const HELPERS: [&str; 4] = ["sqrt", "sin_cos", "sin", "cos"];
+pub(crate) const HELPERS: [&str; 6] = [
+    "sqrt",
+    "sin_cos",
+    "sin_cos_pair",
+    "sin_cos_quad",
+    "sin",
+    "cos",
+];
 
 /// Flags in `found`, in the order of [`HELPERS`], the helpers that code
 /// calls by `usage` (which must have asked about them): the names written
 /// as a plain call, `name(…)`, not as the last segment of a path
 /// (`libm::Libm::<Real>::sqrt(…)` in the hand-written solves calls `libm`
 /// itself).
-pub(crate) fn called_in(usage: &Usage, found: &mut [bool; 4]) {
+pub(crate) fn called_in(usage: &Usage, found: &mut [bool; HELPERS.len()]) {
     for (flag, helper) in found.iter_mut().zip(HELPERS) {
         *flag |= usage.calls(helper);
     }
 }
 
 /// [`called_in`] for `tokens`, walked for the helpers alone.
-pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; 4]) {
+pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; HELPERS.len()]) {
     called_in(&Usage::of(tokens, &HELPERS), found);
 }
 
@@ -38,8 +47,15 @@ pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; 4]) {
 /// `single_precision`, the trigonometric ones are the single-precision
 /// routine's (its `sin_cos` always, public, so a twin offers it whether or
 /// not its own code calls it).
-pub(crate) fn helpers(used: &[bool; 4], single_precision: bool) -> Result<TokenStream, EmitError> {
-    let [sqrt, sin_cos, sin, cos] = *used;
+pub(crate) fn helpers(
+    used: &[bool; HELPERS.len()],
+    single_precision: bool,
+) -> Result<TokenStream, EmitError> {
+    let [sqrt, sin_cos, sin_cos_pair, sin_cos_quad, sin, cos] = *used;
+    // `sin_cos_quad` falls back on `sin_cos_pair` (in `f64`), which falls
+    // back on `sin_cos`.
+    let sin_cos_pair = sin_cos_pair || (sin_cos_quad && !single_precision);
+    let sin_cos = sin_cos || sin_cos_pair || sin_cos_quad;
     let mut items = TokenStream::new();
     if sqrt {
         items.extend(quote! {
@@ -50,13 +66,19 @@ pub(crate) fn helpers(used: &[bool; 4], single_precision: bool) -> Result<TokenS
             }
         });
     }
+    let routine = |text: &str| {
+        text.parse::<TokenStream>().map_err(|e| {
+            EmitError::Internal(format!("a trigonometric routine does not parse: {e}"))
+        })
+    };
     if single_precision {
-        let routine = |text: &str| {
-            text.parse::<TokenStream>().map_err(|e| {
-                EmitError::Internal(format!("the single-precision routine does not parse: {e}"))
-            })
-        };
         items.extend(routine(crate::single_trig::SIN_COS)?);
+        if sin_cos_pair {
+            items.extend(routine(crate::single_trig::SIN_COS_PAIR)?);
+        }
+        if sin_cos_quad {
+            items.extend(routine(crate::single_trig::SIN_COS_QUAD)?);
+        }
         if sin {
             items.extend(routine(crate::single_trig::SIN)?);
         }
@@ -74,6 +96,12 @@ pub(crate) fn helpers(used: &[bool; 4], single_precision: bool) -> Result<TokenS
                 libm::Libm::<Real>::sincos(x)
             }
         });
+    }
+    if sin_cos_pair {
+        items.extend(routine(crate::double_trig::SIN_COS_PAIR)?);
+    }
+    if sin_cos_quad {
+        items.extend(routine(crate::double_trig::SIN_COS_QUAD)?);
     }
     if sin {
         items.extend(quote! {
@@ -100,8 +128,8 @@ pub(crate) fn helpers(used: &[bool; 4], single_precision: bool) -> Result<TokenS
 mod tests {
     use super::*;
 
-    fn calls(tokens: TokenStream) -> [bool; 4] {
-        let mut found = [false; 4];
+    fn calls(tokens: TokenStream) -> [bool; 6] {
+        let mut found = [false; 6];
         called(&tokens, &mut found);
         found
     }
@@ -110,11 +138,11 @@ mod tests {
     fn plain_calls_count_and_paths_do_not() {
         assert_eq!(
             calls(quote!(let a = sin(x) * cos(y);)),
-            [false, false, true, true]
+            [false, false, false, false, true, true]
         );
         assert_eq!(
             calls(quote!(let (s, c) = sin_cos(x); let r = libm::Libm::<Real>::sqrt(z);)),
-            [false, true, false, false]
+            [false, true, false, false, false, false]
         );
         assert_eq!(
             calls(quote!(
@@ -122,13 +150,13 @@ mod tests {
                     [sqrt(a + b), sin];
                 }
             )),
-            [true, false, false, false]
+            [true, false, false, false, false, false]
         );
     }
 
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let helpers = helpers(&[true, true, false, true], true).expect("parses");
+        let helpers = helpers(&[true, true, false, false, false, true], true).expect("parses");
         let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
         let twin = prettyplease::unparse(&file);
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));
@@ -136,5 +164,26 @@ mod tests {
         assert!(twin.contains("\nfn cos(x: Real) -> Real"));
         assert!(!twin.contains("\nfn sin(x: Real) -> Real"));
         assert!(!twin.contains("Libm::<Real>::cos("));
+    }
+
+    #[test]
+    fn four_angles_at_once_bring_two_and_one_along() {
+        let print = |single_precision| {
+            let helpers = helpers(&[false, false, false, true, false, false], single_precision)
+                .expect("parses");
+            let file: syn::File = syn::parse2(quote!(#helpers)).expect("parses");
+            prettyplease::unparse(&file)
+        };
+        let double = print(false);
+        assert!(double.contains("fn sin_cos(x: Real) -> (Real, Real)"));
+        assert!(double.contains("pub fn sin_cos_pair(a: Real, b: Real)"));
+        assert!(double.contains("_mm_mul_pd("));
+        assert!(double.contains("_mm256_mul_pd("));
+        assert_eq!(double.matches("libm::Libm::<Real>::sincos(").count(), 1);
+        let single = print(true);
+        assert!(single.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
+        assert!(single.contains("[sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]"));
+        assert!(!single.contains("sin_cos_pair"));
+        assert!(!single.contains("_mm_"));
     }
 }

@@ -12,6 +12,7 @@ use crate::constrained;
 use crate::contacts::{self, ContactFacts};
 use crate::detachments;
 use crate::error::EmitError;
+use crate::math::HELPERS;
 use crate::plan::{Plan, Variant};
 use crate::printer::float_literal;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -231,9 +232,9 @@ fn render(
     let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
         let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
         let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
-        Ok::<(String, [bool; 4]), EmitError>((text, emitted.helpers))
+        Ok::<(String, [bool; HELPERS.len()]), EmitError>((text, emitted.helpers))
     });
-    let mut used = [false; 4];
+    let mut used = [false; HELPERS.len()];
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();
     for ((function, _, ops), printed) in jobs.iter().zip(printed) {

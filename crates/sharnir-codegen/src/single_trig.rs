@@ -41,6 +41,31 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
 }
 "#;
 
+/// The twin's two angles at once, where the module calls `sin_cos_pair`
+/// (the double-precision modules' two-lane routine, `double_trig.rs`):
+/// two calls of the twin's `sin_cos`, so its call sites stay the module's.
+pub(crate) const SIN_COS_PAIR: &str = r#"/// The sines and cosines of two angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
+}
+"#;
+
+/// The twin's four angles at once, where the module calls `sin_cos_quad`
+/// (the double-precision modules' four-lane routine): four calls of the
+/// twin's `sin_cos`.
+pub(crate) const SIN_COS_QUAD: &str = r#"/// The sines and cosines of four angles by [`sin_cos`].
+#[inline(always)]
+fn sin_cos_quad(
+    a: Real,
+    b: Real,
+    c: Real,
+    d: Real,
+) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
+}
+"#;
+
 /// The twin's sine, where the module calls `sin` alone.
 pub(crate) const SIN: &str = r#"/// The sine of `x` by [`sin_cos`].
 fn sin(x: Real) -> Real {
