@@ -1,5 +1,5 @@
 // Pinocchio against sharnir's generated code: RNEA, CRBA, ABA on UR5,
-// Panda, Solo12 (free flyer) and Talos (free flyer). Built and run by
+// Panda, KUKA iiwa, Solo12 (free flyer) and Talos (free flyer). Built and run by
 // run.sh; see README.md. Usage: harness <models dir> [batches], where the
 // directory holds export_models.py's <robot>.txt.
 //
@@ -50,6 +50,7 @@ extern "C" {
   Doubles<nv> sharnir_##r##_forward_dynamics(const double *, const double *, const double *);
 SHARNIR_DECLARE(ur5, 6)
 SHARNIR_DECLARE(panda, 7)
+SHARNIR_DECLARE(iiwa, 7)
 SHARNIR_DECLARE(solo12, 18)
 SHARNIR_DECLARE(talos, 38)
 }
@@ -217,6 +218,7 @@ int main(int argc, char **argv) {
   Robot robots[] = {
       {"ur5", SHARNIR(ur5, 6)},
       {"panda", SHARNIR(panda, 7)},
+      {"iiwa", SHARNIR(iiwa, 7)},
       {"solo12", SHARNIR(solo12, 18)},
       {"talos", SHARNIR(talos, 38)},
   };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sharnir's generated dynamics against Pinocchio 4.1.0 (RNEA, CRBA, ABA) on
-# UR5, Panda, Solo12 and Talos. Opt-in, not part of CI; see README.md.
+# UR5, Panda, KUKA iiwa, Solo12 and Talos. Opt-in, not part of CI; see README.md.
 #
 #   bash benches/pinocchio/run.sh            # native and portable builds
 #   SHARNIR_PINOCCHIO_BUILDS=native bash benches/pinocchio/run.sh
@@ -16,8 +16,9 @@
 #                            (neither); default "native portable"
 #   SHARNIR_PINOCCHIO_BATCHES interleaved batches per case (default 201)
 #   SHARNIR_PINOCCHIO_KANE   1 (default) also times SymPy's Kane method on UR5
-#                            (kane_ur5.py, sympy==1.14.0 in the venv) against
-#                            `xtask gen specs/ur5.spec` (release); 0 skips it
+#                            and the iiwa (kane.py, sympy==1.14.0 in the venv)
+#                            against `xtask gen` of the same model (release);
+#                            0 skips it
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,8 +51,11 @@ fi
 prefix=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/cmeel.prefix
 test -f "$prefix/include/pinocchio/algorithm/crba.hpp" || { echo "no Pinocchio headers under $prefix" >&2; exit 1; }
 
-# 2. Talos's module (the other three are generated/src's, included by path).
+# 2. The iiwa's and Talos's modules (the other three are generated/src's,
+# included by path).
 mkdir -p "$build" "$here/ffi/src/gen"
+(cd "$repo" && cargo run --quiet --release -p xtask -- gen tests/fixtures/kuka_iiwa.urdf \
+    --name iiwa --out "$here/ffi/src/gen") >&2
 (cd "$repo" && cargo run --quiet --release -p xtask -- gen tests/fixtures/talos_reduced.urdf \
     --floating --name talos --out "$here/ffi/src/gen") >&2
 
@@ -89,17 +93,24 @@ for variant in $builds; do
     "$target/harness" "$build/models" "$batches"
 done
 
-# 5. Generation time: SymPy's Kane method against sharnir on UR5.
+# 5. Generation time: SymPy's Kane method against sharnir on UR5 and the
+# iiwa, each followed by `xtask gen` of the same model (the whole process).
 if [ "$kane" = 1 ]; then
     "$venv/bin/python" -c 'import sympy' 2>/dev/null || "$venv/bin/pip" install --quiet sympy==1.14.0
     echo
-    echo "### generation, UR5"
+    echo "### generation, UR5 and iiwa"
     echo
-    "$venv/bin/python" "$here/kane_ur5.py"
-    mkdir -p "$build/ur5-gen"
-    start=$(date +%s.%N)
-    (cd "$repo" && target/release/xtask gen specs/ur5.spec --out "$build/ur5-gen" > /dev/null)
-    end=$(date +%s.%N)
-    echo "sharnir: \`xtask gen specs/ur5.spec\` (release build, every output of the module) in" \
-        "$("$venv/bin/python" -c "print(f'{$end - $start:.2f}')") s"
+    for robot in ur5 iiwa; do
+        case $robot in
+            ur5) model=(specs/ur5.spec) ;;
+            iiwa) model=(tests/fixtures/kuka_iiwa.urdf --name iiwa) ;;
+        esac
+        "$venv/bin/python" "$here/kane.py" $robot
+        mkdir -p "$build/$robot-gen"
+        start=$(date +%s.%N)
+        (cd "$repo" && target/release/xtask gen "${model[@]}" --out "$build/$robot-gen" > /dev/null)
+        end=$(date +%s.%N)
+        echo "$robot: sharnir: \`xtask gen ${model[*]}\` (release build, every output of the" \
+            "module) in $("$venv/bin/python" -c "print(f'{$end - $start:.2f}')") s"
+    done
 fi
