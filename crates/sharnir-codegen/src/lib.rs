@@ -14,6 +14,7 @@
 //! - `detachments`: the joints that let go, their variant modules and the
 //!   reactions their release conditions watch.
 
+mod body;
 mod constrained;
 mod contacts;
 mod derived;

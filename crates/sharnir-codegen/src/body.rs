@@ -1,0 +1,474 @@
+//! The statements of a generated function's body, from its program: one
+//! `let` per local, sines paired with the cosines of the same angle and
+//! runs of such pairs computed together, and, for a program too long for
+//! the compiler to optimise in time linear in its size, the parts the body
+//! is split into (see [`SPLIT_ABOVE`]). [`crate::function`] wraps them
+//! into the function.
+
+use crate::error::EmitError;
+use crate::printer::Printer;
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+use sharnir_cas::{Program, Term};
+
+/// A function with more locals than this is emitted in parts of at most
+/// [`PART`] locals, each an `#[inline(never)]` function that keeps the
+/// values later parts read in one `live` array: `rustc` and LLVM take time
+/// that grows faster than the length of one straight-line function
+/// (register allocation and scheduling over one huge block), so a long
+/// chain's module compiled in minutes. Every bundled module's functions
+/// are below it; a 20-link spatial chain's Coriolis matrix (7 900 locals)
+/// is above.
+pub(crate) const SPLIT_ABOVE: usize = 1500;
+
+/// The most locals of one part of a split function.
+pub(crate) const PART: usize = 1000;
+
+/// The statements of a function's `_with` body and the parts it calls.
+pub(crate) struct Body {
+    /// The `let`s of the body (for a split function: the `live` array and
+    /// the calls of its parts).
+    pub(crate) statements: Vec<TokenStream>,
+    /// Every output, as the body reads it.
+    pub(crate) outputs: Vec<TokenStream>,
+    /// The parts of a split function, in order; empty otherwise.
+    pub(crate) parts: Vec<Part>,
+}
+
+/// One part of a split function.
+pub(crate) struct Part {
+    /// Its statements: `let`s, then the values later parts read stored
+    /// into `live`.
+    pub(crate) statements: Vec<TokenStream>,
+    /// The length of the `live` array.
+    pub(crate) live: usize,
+}
+
+/// One statement of a body: a local, a sine and a cosine of the same
+/// angle computed together by one `sin_cos` (one argument reduction
+/// instead of two; the cosine's local moves up to the sine's, which only
+/// locals defined earlier can have needed), or two or four such statements
+/// in a row computed together by one `sin_cos_pair` or `sin_cos_quad`,
+/// which evaluate the angles in the lanes of one vector register where the
+/// target has them (`math.rs`, `double_trig.rs`).
+enum Statement<'p> {
+    Let(usize),
+    SinCos(usize, usize, &'p Term),
+    SinCosPair([(usize, usize, &'p Term); 2]),
+    SinCosQuad([(usize, usize, &'p Term); 4]),
+}
+
+impl Statement<'_> {
+    /// The locals the statement defines.
+    fn defines(&self) -> impl Iterator<Item = usize> {
+        let both = |angles: &[(usize, usize, &Term)]| -> Vec<usize> {
+            angles.iter().flat_map(|(i, j, _)| [*i, *j]).collect()
+        };
+        match self {
+            Statement::Let(i) => vec![*i],
+            Statement::SinCos(i, j, _) => vec![*i, *j],
+            Statement::SinCosPair(angles) => both(angles),
+            Statement::SinCosQuad(angles) => both(angles),
+        }
+        .into_iter()
+    }
+
+    /// The statement's tokens.
+    fn print(&self, program: &Program, printer: &Printer<'_>) -> Result<TokenStream, EmitError> {
+        let ident = |i: usize| {
+            let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
+            Ident::new(name, Span::call_site())
+        };
+        // `(s, c)` patterns and the angles of a run.
+        let run = |angles: &[(usize, usize, &Term)]| {
+            let mut patterns = Vec::with_capacity(angles.len());
+            let mut arguments = Vec::with_capacity(angles.len());
+            for (i, j, angle) in angles {
+                let (sine, cosine) = (ident(*i), ident(*j));
+                patterns.push(quote!((#sine, #cosine)));
+                arguments.push(printer.expr(angle)?);
+            }
+            Ok::<_, EmitError>((patterns, arguments))
+        };
+        Ok(match self {
+            Statement::SinCos(i, j, angle) => {
+                let (sine, cosine) = (ident(*i), ident(*j));
+                let angle = printer.expr(angle)?;
+                quote!(let (#sine, #cosine) = sin_cos(#angle);)
+            }
+            Statement::SinCosPair(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let (#(#patterns),*) = sin_cos_pair(#(#arguments),*);)
+            }
+            Statement::SinCosQuad(angles) => {
+                let (patterns, arguments) = run(angles)?;
+                quote!(let [#(#patterns),*] = sin_cos_quad(#(#arguments),*);)
+            }
+            Statement::Let(i) => {
+                let name = ident(*i);
+                let value = program
+                    .locals
+                    .get(*i)
+                    .map(|l| printer.expr(&l.value))
+                    .transpose()?
+                    .unwrap_or_default();
+                quote!(let #name = #value;)
+            }
+        })
+    }
+}
+
+/// Sines and cosines of angles in a row, as statements: four by one
+/// `sin_cos_quad` (at most four are ever pending), two by one
+/// `sin_cos_pair`, a last one alone by `sin_cos`.
+fn flush<'p>(pending: &mut Vec<(usize, usize, &'p Term)>, statements: &mut Vec<Statement<'p>>) {
+    match pending[..] {
+        [a, b, c, d] => statements.push(Statement::SinCosQuad([a, b, c, d])),
+        [a, b, c] => {
+            statements.push(Statement::SinCosPair([a, b]));
+            statements.push(Statement::SinCos(c.0, c.1, c.2));
+        }
+        [a, b] => statements.push(Statement::SinCosPair([a, b])),
+        [a] => statements.push(Statement::SinCos(a.0, a.1, a.2)),
+        _ => {}
+    }
+    pending.clear();
+}
+
+/// The program's statements in order, sines paired with the cosines of
+/// the same angle, and such pairs in a row computed together, four or two
+/// at a time (`flush`), an angle that reads a sine or cosine of the run
+/// starting a run of its own: a function's trigonometry of its coordinates
+/// comes first, in one run.
+fn statements(program: &Program) -> Vec<Statement<'_>> {
+    let locals = &program.locals;
+    let mut paired_cosine = vec![None; locals.len()];
+    let mut is_paired = vec![false; locals.len()];
+    for (i, local) in locals.iter().enumerate() {
+        if let Term::Sin(angle) = &local.value {
+            let cosine =
+                locals.iter().enumerate().skip(i + 1).find(|(j, l)| {
+                    !is_paired[*j] && matches!(&l.value, Term::Cos(b) if b == angle)
+                });
+            if let Some((j, _)) = cosine {
+                paired_cosine[i] = Some(j);
+                is_paired[j] = true;
+            }
+        }
+    }
+    let mut statements = Vec::with_capacity(locals.len());
+    let mut pending: Vec<(usize, usize, &Term)> = Vec::with_capacity(4);
+    for (i, local) in locals.iter().enumerate().filter(|(i, _)| !is_paired[*i]) {
+        match (&local.value, paired_cosine[i]) {
+            (Term::Sin(angle), Some(j)) => {
+                let reads_run = locals_read(angle)
+                    .iter()
+                    .any(|r| pending.iter().any(|(k, l, _)| r == k || r == l));
+                if reads_run {
+                    flush(&mut pending, &mut statements);
+                }
+                pending.push((i, j, angle));
+                if pending.len() == 4 {
+                    flush(&mut pending, &mut statements);
+                }
+            }
+            _ => {
+                flush(&mut pending, &mut statements);
+                statements.push(Statement::Let(i));
+            }
+        }
+    }
+    flush(&mut pending, &mut statements);
+    statements
+}
+
+/// The body of `program`'s `_with` function: straight-line `let`s, or, past
+/// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts and
+/// the outputs read through one `live` array.
+pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
+    let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+    let statements = statements(program);
+    if program.locals.len() <= SPLIT_ABOVE {
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        return Ok(Body {
+            statements: statements
+                .iter()
+                .map(|s| s.print(program, &printer))
+                .collect::<Result<_, _>>()?,
+            outputs: print_all(&program.outputs, &printer)?,
+            parts: Vec::new(),
+        });
+    }
+    // The part of every statement, and of every local.
+    let mut part_of = vec![0; program.locals.len()];
+    let mut groups: Vec<Vec<&Statement<'_>>> = vec![Vec::new()];
+    let mut in_part = 0;
+    for statement in &statements {
+        let count = statement.defines().count();
+        if in_part + count > PART {
+            groups.push(Vec::new());
+            in_part = 0;
+        }
+        in_part += count;
+        let k = groups.len() - 1;
+        for i in statement.defines() {
+            part_of[i] = k;
+        }
+        groups[k].push(statement);
+    }
+    // A local read by a later part or by the outputs lives in `live`.
+    let mut is_live = vec![false; program.locals.len()];
+    for (k, group) in groups.iter().enumerate() {
+        let values = group
+            .iter()
+            .flat_map(|statement| statement.defines())
+            .filter_map(|i| program.locals.get(i).map(|l| &l.value));
+        for read in values.flat_map(locals_read) {
+            is_live[read] |= part_of[read] < k;
+        }
+    }
+    for read in program.outputs.iter().flat_map(locals_read) {
+        is_live[read] = true;
+    }
+    let mut live = 0;
+    let slot: Vec<Option<usize>> = is_live
+        .iter()
+        .map(|&kept| {
+            kept.then(|| {
+                live += 1;
+                live - 1
+            })
+        })
+        .collect();
+    let mut parts = Vec::with_capacity(groups.len());
+    for (k, group) in groups.iter().enumerate() {
+        // In part k, the locals of earlier parts are read from `live`.
+        let earlier: Vec<Option<usize>> = (0..program.locals.len())
+            .map(|i| slot[i].filter(|_| part_of[i] < k))
+            .collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &earlier,
+        };
+        let mut tokens = Vec::with_capacity(group.len());
+        for statement in group {
+            tokens.push(statement.print(program, &printer)?);
+        }
+        for statement in group {
+            for i in statement.defines() {
+                if let Some(s) = slot[i] {
+                    let name = Ident::new(&names[i], Span::call_site());
+                    let s = Literal::usize_unsuffixed(s);
+                    tokens.push(quote!(live[#s] = #name;));
+                }
+            }
+        }
+        parts.push(Part {
+            statements: tokens,
+            live,
+        });
+    }
+    let printer = Printer {
+        locals: &names,
+        slots: &slot,
+    };
+    let size = Literal::usize_unsuffixed(live);
+    Ok(Body {
+        statements: vec![quote!(let mut live = [0.0; #size];)],
+        outputs: print_all(&program.outputs, &printer)?,
+        parts,
+    })
+}
+
+/// `terms`, printed.
+fn print_all(terms: &[Term], printer: &Printer<'_>) -> Result<Vec<TokenStream>, EmitError> {
+    terms.iter().map(|t| printer.expr(t)).collect()
+}
+
+/// The locals `term` reads.
+fn locals_read(term: &Term) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut stack = vec![term];
+    while let Some(t) = stack.pop() {
+        match t {
+            Term::Local(i) => found.push(*i),
+            Term::Const(_) | Term::Pi | Term::Input(_) => {}
+            Term::Neg(a) | Term::Sin(a) | Term::Cos(a) | Term::Sqrt(a) => stack.push(a),
+            Term::Add(a, b) | Term::Sub(a, b) | Term::Mul(a, b) | Term::Div(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            Term::Fma(a, b, c) => {
+                stack.push(a);
+                stack.push(b);
+                stack.push(c);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sharnir_cas::{Local, Symbol};
+
+    /// A chain of `n` locals, each reading the one before and one half-way
+    /// back (so that reads cross the parts), with a sine and cosine of the
+    /// same angle to pair, and two outputs reading early and late locals.
+    fn chain(n: usize) -> Program {
+        let local = |i: usize| Box::new(Term::Local(i));
+        let q = || Box::new(Term::Input(Symbol::Position(0)));
+        let mut locals = vec![
+            Local {
+                name: "s0".to_owned(),
+                value: Term::Sin(q()),
+            },
+            Local {
+                name: "c0".to_owned(),
+                value: Term::Cos(q()),
+            },
+        ];
+        for i in 2..n {
+            let value = Term::Add(Box::new(Term::Mul(local(i - 1), q())), local(i / 2));
+            locals.push(Local {
+                name: format!("t{i}"),
+                value,
+            });
+        }
+        Program {
+            locals,
+            outputs: vec![Term::Local(1), Term::Add(local(n - 1), local(3))],
+        }
+    }
+
+    /// The statements of `body` as text, `;`-separated.
+    fn text(statements: &[TokenStream]) -> String {
+        statements.iter().map(TokenStream::to_string).collect()
+    }
+
+    #[test]
+    fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
+        let short = body(&chain(SPLIT_ABOVE)).expect("prints");
+        assert!(short.parts.is_empty());
+        let program = chain(2 * PART + 500);
+        let split = body(&program).expect("prints");
+        assert_eq!(split.parts.len(), 3);
+        // Undo the split on the text: drop the stores into `live`, read
+        // every `live[s]` as the local stored there. What remains is, token
+        // for token, the body printed without parts.
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let straight = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        let want: String = statements(&program)
+            .iter()
+            .map(|s| s.print(&program, &straight).expect("prints").to_string())
+            .collect();
+        let mut stored = std::collections::HashMap::new();
+        let mut got = String::new();
+        for part in &split.parts {
+            let text: String = part
+                .statements
+                .iter()
+                .map(|s| s.to_string() + " ")
+                .collect();
+            for statement in text.split_inclusive(" ;") {
+                let statement = statement.trim_start();
+                match statement.strip_prefix("live [") {
+                    Some(store) => {
+                        let (slot, rest) = store.split_once("] = ").expect("a store");
+                        stored.insert(slot.to_owned(), rest.trim_end_matches(" ;").to_owned());
+                    }
+                    None => got.push_str(statement),
+                }
+            }
+        }
+        let unsplit = |mut text: String| {
+            for (slot, name) in &stored {
+                text = text.replace(&format!("live [{slot}]"), name);
+            }
+            text
+        };
+        assert_eq!(unsplit(got).replace(' ', ""), want.replace(' ', ""));
+        let outputs: Vec<String> = split
+            .outputs
+            .iter()
+            .map(|o| unsplit(o.to_string()))
+            .collect();
+        assert_eq!(
+            outputs,
+            ["c0".to_owned(), format!("t{} + t3", 2 * PART + 499)]
+        );
+        assert_eq!(
+            text(&split.statements),
+            format!("let mut live = [0.0 ; {}] ;", stored.len())
+        );
+    }
+
+    /// Sines and cosines of `angles` in order (each sine before its
+    /// cosine), printed as the body's statements.
+    fn trigonometry(angles: Vec<Term>) -> Vec<String> {
+        let mut locals = Vec::new();
+        for (i, angle) in angles.into_iter().enumerate() {
+            locals.push(Local {
+                name: format!("s{i}"),
+                value: Term::Sin(Box::new(angle.clone())),
+            });
+            locals.push(Local {
+                name: format!("c{i}"),
+                value: Term::Cos(Box::new(angle)),
+            });
+        }
+        let program = Program {
+            outputs: vec![Term::Local(locals.len() - 1)],
+            locals,
+        };
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
+        };
+        statements(&program)
+            .iter()
+            .map(|s| {
+                s.print(&program, &printer)
+                    .expect("prints")
+                    .to_string()
+                    .replace(' ', "")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sines_and_cosines_in_a_row_go_four_or_two_at_a_time_unless_one_reads_another() {
+        let q = |i| Term::Input(Symbol::Position(i));
+        assert_eq!(
+            trigonometry(vec![q(0), q(1), q(2)]),
+            [
+                "let((s0,c0),(s1,c1))=sin_cos_pair(q[0],q[1]);",
+                "let(s2,c2)=sin_cos(q[2]);"
+            ]
+        );
+        assert_eq!(
+            trigonometry((0..7).map(q).collect()),
+            [
+                "let[(s0,c0),(s1,c1),(s2,c2),(s3,c3)]=sin_cos_quad(q[0],q[1],q[2],q[3]);",
+                "let((s4,c4),(s5,c5))=sin_cos_pair(q[4],q[5]);",
+                "let(s6,c6)=sin_cos(q[6]);"
+            ]
+        );
+        // The second angle reads the first's sine: it waits for it.
+        assert_eq!(
+            trigonometry(vec![q(0), Term::Local(0), q(1)]),
+            [
+                "let(s0,c0)=sin_cos(q[0]);",
+                "let((s1,c1),(s2,c2))=sin_cos_pair(s0,q[1]);"
+            ]
+        );
+    }
+}
