@@ -29,6 +29,7 @@ mod math;
 pub mod method;
 pub mod module;
 pub mod plan;
+mod preamble;
 pub mod printer;
 mod single_trig;
 mod tokens;
