@@ -9,6 +9,7 @@ use sharnir_codegen::plan::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
 use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
+use sharnir_tests::chains::chain_spec;
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
 /// Links: one more than the automatic rule allows every output for.
@@ -20,43 +21,6 @@ const MAX_COORDINATES: usize = 64;
 /// Agreement with the oracle, relative to the largest entry (or 1), as in
 /// `shipped_programs.rs`.
 const TOLERANCE: f64 = 1e-8;
-
-/// A serial chain of `n` revolute links with general inertias, offsets and
-/// axes cycling z, y, x (`benches/scaling/spatial_chain.py` without the
-/// tilts between joints), with its masses as runtime parameters.
-fn chain_spec(n: usize) -> String {
-    let axes = ["[0, 0, 1]", "[0, 1, 0]", "[1, 0, 0]"];
-    let mut text =
-        format!("[mechanism]\nname = \"chain{n}\"\ngravity = [0, 0, -9.81]\n\n[parameters]\n");
-    for i in 0..n {
-        text.push_str(&format!("m{i} = {}\n", 1.0 + 0.01 * i as f64));
-    }
-    for i in 0..n {
-        text.push_str(&format!(
-            "\n[[body]]\nname = \"b{i}\"\nmass = \"m{i}\"\ncom = [{}, 0.02, 0.03]\n\
-             inertia = {{ xx = 0.1, yy = 0.12, zz = 0.13, xy = 0.001, xz = 0.002, yz = 0.003 }}\n",
-            0.1 + 0.001 * i as f64
-        ));
-    }
-    for i in 0..n {
-        let parent = if i == 0 {
-            "ground".to_owned()
-        } else {
-            format!("b{}", i - 1)
-        };
-        let origin = if i == 0 {
-            ""
-        } else {
-            "origin = { xyz = [0.3, 0.05, 0.02] }\n"
-        };
-        text.push_str(&format!(
-            "\n[[joint]]\nname = \"j{i}\"\ntype = \"revolute\"\nparent = \"{parent}\"\n\
-             child = \"b{i}\"\naxis = {}\n{origin}",
-            axes[i % 3]
-        ));
-    }
-    text
-}
 
 #[test]
 fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {

@@ -1,6 +1,7 @@
 //! Test support: independent numeric oracles and reimplementations of
 //! published formulas, shared by the end-to-end tests.
 
+pub mod chains;
 pub mod geometry;
 pub mod loop_oracle;
 pub mod oracle;

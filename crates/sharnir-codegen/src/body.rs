@@ -13,24 +13,33 @@ use sharnir_cas::{Program, Term};
 
 /// A function with more locals than this is emitted in parts of at most
 /// [`PART`] locals, each an `#[inline(never)]` function that keeps the
-/// values later parts read in one `live` array: `rustc` and LLVM take time
-/// that grows faster than the length of one straight-line function
-/// (register allocation and scheduling over one huge block), so a long
-/// chain's module compiled in minutes. Every bundled module's functions
-/// are below it; a 20-link spatial chain's Coriolis matrix (7 900 locals)
-/// is above.
+/// values later parts read in one `live` array and writes the outputs it
+/// can into the result: `rustc` and LLVM take time that grows faster than
+/// the length of one straight-line function (instruction scheduling,
+/// register allocation and the SLP vectorizer work over one huge block),
+/// so a long chain's module compiled in minutes. Every bundled module's
+/// functions are below it; a 20-link spatial chain's Coriolis matrix
+/// (7 900 locals) is above.
 pub(crate) const SPLIT_ABOVE: usize = 1500;
 
-/// The most locals of one part of a split function.
-pub(crate) const PART: usize = 1000;
+/// The most locals of one part of a split function. Small enough that
+/// every part is cheap to optimise (a 40-link chain's body Jacobians: LLVM
+/// 21 s with parts of 1 000 locals, 11 s with 300, 8 s with 150, where
+/// the SLP vectorizer's cost per block dominates), large enough that
+/// calls and the values passed through `live` cost little at run time
+/// (the 20-link chain's split functions ran 0–55 % faster with parts of
+/// 150 than with 1 000; `docs/performance.md`, "Generation scaling").
+pub(crate) const PART: usize = 150;
 
 /// The statements of a function's `_with` body and the parts it calls.
 pub(crate) struct Body {
     /// The `let`s of the body (for a split function: the `live` array and
     /// the calls of its parts).
     pub(crate) statements: Vec<TokenStream>,
-    /// Every output, as the body reads it.
-    pub(crate) outputs: Vec<TokenStream>,
+    /// Every output, as the body reads it; `None` where the parts of a
+    /// split function write the outputs into the result themselves (the
+    /// `out` argument of every part, at the places [`body`] was given).
+    pub(crate) outputs: Option<Vec<TokenStream>>,
     /// The parts of a split function, in order; empty otherwise.
     pub(crate) parts: Vec<Part>,
 }
@@ -38,10 +47,13 @@ pub(crate) struct Body {
 /// One part of a split function.
 pub(crate) struct Part {
     /// Its statements: `let`s, then the values later parts read stored
-    /// into `live`.
+    /// into `live`, then the outputs whose locals are all defined by now
+    /// written into `out`.
     pub(crate) statements: Vec<TokenStream>,
     /// The length of the `live` array.
     pub(crate) live: usize,
+    /// Whether it writes any output into `out`.
+    pub(crate) writes_outputs: bool,
 }
 
 /// One statement of a body: a local, a sine and a cosine of the same
@@ -183,9 +195,16 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
 }
 
 /// The body of `program`'s `_with` function: straight-line `let`s, or, past
-/// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts and
-/// the outputs read through one `live` array.
-pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
+/// [`SPLIT_ABOVE`] locals, calls of parts that pass on what later parts
+/// read through one `live` array. `places` gives, per output, where in
+/// the result it goes (`[i][j]`, `.bias[i]`, …): with them, each part
+/// writes the outputs it can compute straight into the result, so that no
+/// statement of the function grows with the number of outputs (a `_with`
+/// body reading thousands of `live` values into one array literal was one
+/// basic block that LLVM scheduled in superlinear time); without them
+/// (the contact law, written around its outputs), the outputs are read
+/// from `live` at the end.
+pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<Body, EmitError> {
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let statements = statements(program);
     if program.locals.len() <= SPLIT_ABOVE {
@@ -198,7 +217,7 @@ pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
                 .iter()
                 .map(|s| s.print(program, &printer))
                 .collect::<Result<_, _>>()?,
-            outputs: print_all(&program.outputs, &printer)?,
+            outputs: Some(print_all(&program.outputs, &printer)?),
             parts: Vec::new(),
         });
     }
@@ -219,7 +238,22 @@ pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
         }
         groups[k].push(statement);
     }
-    // A local read by a later part or by the outputs lives in `live`.
+    // With places, the part that writes each output: the first at whose
+    // end every local it reads is defined (`None` for a zero output, which
+    // is the result's initial value).
+    let writer: Option<Vec<Option<usize>>> = places.map(|_| {
+        program
+            .outputs
+            .iter()
+            .map(|output| {
+                let zero = matches!(output, Term::Const(c) if c.to_bits() == 0);
+                let last = locals_read(output).into_iter().map(|i| part_of[i]).max();
+                (!zero).then(|| last.unwrap_or(0))
+            })
+            .collect()
+    });
+    // A local read by a later part, or by an output that a later part
+    // writes or that the body reads at the end, lives in `live`.
     let mut is_live = vec![false; program.locals.len()];
     for (k, group) in groups.iter().enumerate() {
         let values = group
@@ -230,8 +264,15 @@ pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
             is_live[read] |= part_of[read] < k;
         }
     }
-    for read in program.outputs.iter().flat_map(locals_read) {
-        is_live[read] = true;
+    for (j, output) in program.outputs.iter().enumerate() {
+        let part = writer.as_ref().map(|w| w[j]);
+        for read in locals_read(output) {
+            is_live[read] |= match part {
+                None => true,
+                Some(Some(k)) => part_of[read] < k,
+                Some(None) => false,
+            };
+        }
     }
     let mut live = 0;
     let slot: Vec<Option<usize>> = is_live
@@ -266,19 +307,36 @@ pub(crate) fn body(program: &Program) -> Result<Body, EmitError> {
                 }
             }
         }
+        let mut writes_outputs = false;
+        if let (Some(places), Some(writer)) = (places, &writer) {
+            for ((output, part), place) in program.outputs.iter().zip(writer).zip(places) {
+                if *part == Some(k) {
+                    let value = printer.expr(output)?;
+                    tokens.push(quote!(out #place = #value;));
+                    writes_outputs = true;
+                }
+            }
+        }
         parts.push(Part {
             statements: tokens,
             live,
+            writes_outputs,
         });
     }
-    let printer = Printer {
-        locals: &names,
-        slots: &slot,
-    };
     let size = Literal::usize_unsuffixed(live);
+    let outputs = match places {
+        Some(_) => None,
+        None => {
+            let printer = Printer {
+                locals: &names,
+                slots: &slot,
+            };
+            Some(print_all(&program.outputs, &printer)?)
+        }
+    };
     Ok(Body {
         statements: vec![quote!(let mut live = [0.0; #size];)],
-        outputs: print_all(&program.outputs, &printer)?,
+        outputs,
         parts,
     })
 }
@@ -315,10 +373,12 @@ fn locals_read(term: &Term) -> Vec<usize> {
 mod tests {
     use super::*;
     use sharnir_cas::{Local, Symbol};
+    use std::collections::HashMap;
 
     /// A chain of `n` locals, each reading the one before and one half-way
     /// back (so that reads cross the parts), with a sine and cosine of the
-    /// same angle to pair, and two outputs reading early and late locals.
+    /// same angle to pair, and outputs reading early and late locals, a
+    /// zero and an input.
     fn chain(n: usize) -> Program {
         let local = |i: usize| Box::new(Term::Local(i));
         let q = || Box::new(Term::Input(Symbol::Position(0)));
@@ -341,73 +401,155 @@ mod tests {
         }
         Program {
             locals,
-            outputs: vec![Term::Local(1), Term::Add(local(n - 1), local(3))],
+            outputs: vec![
+                Term::Local(1),
+                Term::Add(local(n - 1), local(3)),
+                Term::Const(0.0),
+                *q(),
+            ],
         }
     }
+
+    /// Locals of a program long enough to be split, in a last part that
+    /// is not full.
+    const LONG: usize = SPLIT_ABOVE + PART / 2;
 
     /// The statements of `body` as text, `;`-separated.
     fn text(statements: &[TokenStream]) -> String {
         statements.iter().map(TokenStream::to_string).collect()
     }
 
-    #[test]
-    fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
-        let short = body(&chain(SPLIT_ABOVE)).expect("prints");
-        assert!(short.parts.is_empty());
-        let program = chain(2 * PART + 500);
-        let split = body(&program).expect("prints");
-        assert_eq!(split.parts.len(), 3);
-        // Undo the split on the text: drop the stores into `live`, read
-        // every `live[s]` as the local stored there. What remains is, token
-        // for token, the body printed without parts.
-        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
-        let straight = Printer {
-            locals: &names,
-            slots: &[],
-        };
-        let want: String = statements(&program)
-            .iter()
-            .map(|s| s.print(&program, &straight).expect("prints").to_string())
-            .collect();
-        let mut stored = std::collections::HashMap::new();
-        let mut got = String::new();
-        for part in &split.parts {
-            let text: String = part
-                .statements
-                .iter()
-                .map(|s| s.to_string() + " ")
-                .collect();
-            for statement in text.split_inclusive(" ;") {
-                let statement = statement.trim_start();
-                match statement.strip_prefix("live [") {
-                    Some(store) => {
+    /// A split body with its split undone on the text: its parts'
+    /// statements without the stores into `live` and the writes into `out`,
+    /// every `live[s]` read as the local stored there, and each output
+    /// written into `out`, by its place, with the part that writes it.
+    struct Unsplit {
+        statements: String,
+        stored: HashMap<String, String>,
+        written: HashMap<String, (String, usize)>,
+    }
+
+    impl Unsplit {
+        fn of(split: &Body) -> Unsplit {
+            let mut stored = HashMap::new();
+            let mut written = HashMap::new();
+            let mut statements = String::new();
+            for (k, part) in split.parts.iter().enumerate() {
+                let text: String = part
+                    .statements
+                    .iter()
+                    .map(|s| s.to_string() + " ")
+                    .collect();
+                for statement in text.split_inclusive(" ;") {
+                    let statement = statement.trim_start();
+                    if let Some(store) = statement.strip_prefix("live [") {
                         let (slot, rest) = store.split_once("] = ").expect("a store");
                         stored.insert(slot.to_owned(), rest.trim_end_matches(" ;").to_owned());
+                    } else if let Some(write) = statement.strip_prefix("out ") {
+                        let (place, rest) = write.split_once(" = ").expect("a write");
+                        let value = rest.trim_end_matches(" ;").to_owned();
+                        let earlier = written.insert(place.replace(' ', ""), (value, k));
+                        assert!(earlier.is_none(), "{place} written twice");
+                    } else {
+                        statements.push_str(statement);
                     }
-                    None => got.push_str(statement),
                 }
             }
+            let mut unsplit = Unsplit {
+                statements: String::new(),
+                stored,
+                written: HashMap::new(),
+            };
+            unsplit.statements = unsplit.read(statements);
+            unsplit.written = written
+                .into_iter()
+                .map(|(place, (value, k))| (place, (unsplit.read(value), k)))
+                .collect();
+            unsplit
         }
-        let unsplit = |mut text: String| {
-            for (slot, name) in &stored {
+
+        /// `text` with every `live[s]` read as the local stored there.
+        fn read(&self, mut text: String) -> String {
+            for (slot, name) in &self.stored {
                 text = text.replace(&format!("live [{slot}]"), name);
             }
             text
+        }
+    }
+
+    /// The body of `program` printed without parts, as text.
+    fn straight(program: &Program) -> String {
+        let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
+        let printer = Printer {
+            locals: &names,
+            slots: &[],
         };
-        assert_eq!(unsplit(got).replace(' ', ""), want.replace(' ', ""));
+        statements(program)
+            .iter()
+            .map(|s| s.print(program, &printer).expect("prints").to_string())
+            .collect::<String>()
+            .replace(' ', "")
+    }
+
+    #[test]
+    fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
+        let short = body(&chain(SPLIT_ABOVE), None).expect("prints");
+        assert!(short.parts.is_empty());
+        let program = chain(LONG);
+        let split = body(&program, None).expect("prints");
+        assert_eq!(split.parts.len(), LONG.div_ceil(PART));
+        assert!(split.parts.iter().all(|part| !part.writes_outputs));
+        // Undone, the split is, token for token, the body printed without
+        // parts; the outputs are read from `live` at the end.
+        let unsplit = Unsplit::of(&split);
+        assert!(unsplit.written.is_empty());
+        assert_eq!(unsplit.statements.replace(' ', ""), straight(&program));
         let outputs: Vec<String> = split
             .outputs
+            .expect("read at the end")
             .iter()
-            .map(|o| unsplit(o.to_string()))
+            .map(|o| unsplit.read(o.to_string()))
             .collect();
-        assert_eq!(
-            outputs,
-            ["c0".to_owned(), format!("t{} + t3", 2 * PART + 499)]
-        );
+        let last = format!("t{} + t3", LONG - 1);
+        assert_eq!(outputs, ["c0", &last, "0.0", "q [0]"]);
         assert_eq!(
             text(&split.statements),
-            format!("let mut live = [0.0 ; {}] ;", stored.len())
+            format!("let mut live = [0.0 ; {}] ;", unsplit.stored.len())
         );
+    }
+
+    #[test]
+    fn a_split_body_with_places_writes_each_output_once_where_its_locals_are() {
+        let program = chain(LONG);
+        let places: Vec<TokenStream> = (0..program.outputs.len())
+            .map(|j| {
+                let j = Literal::usize_unsuffixed(j);
+                quote!([#j])
+            })
+            .collect();
+        let split = body(&program, Some(&places)).expect("prints");
+        assert!(split.outputs.is_none());
+        let unsplit = Unsplit::of(&split);
+        assert_eq!(unsplit.statements.replace(' ', ""), straight(&program));
+        let last = format!("t{} + t3", LONG - 1);
+        let parts = LONG.div_ceil(PART);
+        let want: HashMap<String, (String, usize)> = [
+            ("[0]", "c0", 0),
+            ("[1]", last.as_str(), parts - 1),
+            ("[3]", "q [0]", 0),
+        ]
+        .into_iter()
+        .map(|(place, value, k)| (place.to_owned(), (value.to_owned(), k)))
+        .collect();
+        // The zero output is the result's initial value, never written.
+        assert_eq!(unsplit.written, want);
+        let writers: Vec<usize> = (0..parts)
+            .filter(|&k| split.parts[k].writes_outputs)
+            .collect();
+        assert_eq!(writers, [0, parts - 1]);
+        // `c0` is written in its own part, so no later part keeps it.
+        let c0_kept = unsplit.stored.values().any(|name| name == "c0");
+        assert!(!c0_kept, "c0 is read by no later part");
     }
 
     /// Sines and cosines of `angles` in order (each sine before its

@@ -4,11 +4,11 @@
 //! split into (their statements: [`crate::body`]).
 
 use crate::body::{body, Body};
-use crate::contacts;
 use crate::error::EmitError;
 use crate::lines::Lines;
-use crate::module::{op_count_literal, Argument, Facts, Shape};
+use crate::module::{op_count_literal, Argument, Facts};
 use crate::plan::PlannedFunction;
+use crate::result::{places, result_type, result_value, zero};
 use crate::tokens::Usage;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -116,11 +116,13 @@ pub(crate) fn emit(
         function: function.name.clone(),
         error: Box::new(error),
     };
+    let places = places(function.shape, dof, program.outputs.len());
     let Body {
         statements,
         outputs,
         parts,
-    } = body(program).map_err(in_function)?;
+    } = body(program, places.as_deref()).map_err(in_function)?;
+    let returns = result_type(function.shape);
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
         &format!("OPS_{}", function.name.to_uppercase()),
@@ -158,61 +160,6 @@ pub(crate) fn emit(
         " [`{}`] with the parameter groups already computed by [`Params::derived`].",
         function.name
     );
-    let (returns, value) = match function.shape {
-        Shape::JointVector => (quote!([Real; NV]), quote!([#(#outputs),*])),
-        Shape::PositionVector => (quote!([Real; NQ]), quote!([#(#outputs),*])),
-        Shape::JointMatrix => {
-            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (quote!([[Real; NV]; NV]), quote!([#(#rows),*]))
-        }
-        Shape::Pair => (quote!((Real, Real)), quote!((#(#outputs),*))),
-        Shape::Poses => {
-            let poses = outputs.chunks(12).map(|pose| {
-                let (rotation, position) = pose.split_at(9.min(pose.len()));
-                let rows = rotation.chunks(3).map(|row| quote!([#(#row),*]));
-                quote!(Pose { rotation: [#(#rows),*], position: [#(#position),*] })
-            });
-            (quote!([Pose; NB]), quote!([#(#poses),*]))
-        }
-        Shape::BodyJacobians => {
-            let bodies = outputs.chunks((6 * dof).max(1)).map(|body| {
-                let rows = body.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-                quote!([#(#rows),*])
-            });
-            (quote!([[[Real; NV]; 6]; NB]), quote!([#(#bodies),*]))
-        }
-        Shape::ConstraintVector => (quote!([Real; NC]), quote!([#(#outputs),*])),
-        Shape::ContactVector => (quote!([Real; N_CONTACTS]), quote!([#(#outputs),*])),
-        Shape::LimitForces => (
-            quote!([Real; NV]),
-            contacts::law_value(&facts.contacts, &outputs),
-        ),
-        Shape::Reactions => {
-            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
-            (quote!([[Real; 6]; N_CUT]), quote!([#(#joints),*]))
-        }
-        Shape::JointReactions => {
-            let joints = outputs.chunks(6).map(|wrench| quote!([#(#wrench),*]));
-            (quote!([[Real; 6]; N_DETACHABLE]), quote!([#(#joints),*]))
-        }
-        Shape::ConstraintJacobian => {
-            let rows = outputs.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (quote!([[Real; NV]; NC]), quote!([#(#rows),*]))
-        }
-        Shape::JointSpace => {
-            let (mass, terms) = outputs.split_at((dof * dof).min(outputs.len()));
-            let (bias, gravity) = terms.split_at(dof.min(terms.len()));
-            let rows = mass.chunks(dof.max(1)).map(|row| quote!([#(#row),*]));
-            (
-                quote!(JointSpace),
-                quote!(JointSpace {
-                    mass_matrix: [#(#rows),*],
-                    bias: [#(#bias),*],
-                    gravity: [#(#gravity),*],
-                }),
-            )
-        }
-    };
     let passed: Vec<TokenStream> = function
         .arguments
         .iter()
@@ -221,9 +168,25 @@ pub(crate) fn emit(
             quote!(#name)
         })
         .collect();
+    // A split function's parts write the outputs into `out` themselves.
+    let (start, out, value) = match &outputs {
+        Some(outputs) => (
+            TokenStream::new(),
+            TokenStream::new(),
+            result_value(function.shape, dof, outputs, &facts.contacts),
+        ),
+        None => {
+            let zero = zero(function.shape);
+            (
+                quote!(let mut out: #returns = #zero;),
+                quote!(&mut out),
+                quote!(out),
+            )
+        }
+    };
     let calls = (0..parts.len()).map(|k| {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
-        quote!(#part_name(d, #(#passed,)* &mut live);)
+        quote!(#part_name(d, #(#passed,)* &mut live, #out);)
     });
     let mut lines = Lines::default();
     let mut usage = Usage::new(&USED_NAMES);
@@ -231,7 +194,7 @@ pub(crate) fn emit(
         .into_iter()
         .map(|statement| lines.add(statement, &mut usage))
         .collect::<Result<_, _>>()?;
-    let rest = quote!(#(#calls)* #value);
+    let rest = quote!(#start #(#calls)* #value);
     usage.add(&rest);
     let body = quote!(#(#statements)* #rest);
     let mut helpers = [false; crate::math::HELPERS.len()];
@@ -249,9 +212,14 @@ pub(crate) fn emit(
         crate::math::called_in(&usage, &mut helpers);
         let (derived, arguments, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
+        let out = match (&outputs, part.writes_outputs) {
+            (Some(_), _) => TokenStream::new(),
+            (None, true) => quote!(, out: &mut #returns),
+            (None, false) => quote!(, _out: &mut #returns),
+        };
         split_parts.push(quote! {
             #[inline(never)]
-            fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size]) {
+            fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size] #out) {
                 #parameters
                 #(#statements)*
             }

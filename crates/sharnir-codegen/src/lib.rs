@@ -31,6 +31,7 @@ pub mod module;
 pub mod plan;
 mod preamble;
 pub mod printer;
+mod result;
 mod single_trig;
 mod tokens;
 
