@@ -357,55 +357,59 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t1 = p.g * c_q0 + p.l * qdd[0];
     let t2 = c_q1 * t1 - s_q1 * t0;
     let t3 = qd[0] + qd[1];
     let t4 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = c_q1 * t0 + s_q1 * t1 - p.l * t3 * t3;
     let t6 = t2 + p.l * t4;
     let t7 = c_q2 * t6 - s_q2 * t5;
     let t8 = t3 + qd[2];
     let t9 = t4 + qdd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t10 = c_q2 * t5 + s_q2 * t6 - p.l * t8 * t8;
     let t11 = t7 + p.l * t9;
     let t12 = c_q3 * t11 - s_q3 * t10;
     let t13 = t8 + qd[3];
     let t14 = t9 + qdd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t15 = c_q3 * t10 + s_q3 * t11 - p.l * t13 * t13;
     let t16 = t12 + p.l * t14;
     let t17 = c_q4 * t16 - s_q4 * t15;
     let t18 = t13 + qd[4];
     let t19 = t14 + qdd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t20 = c_q4 * t15 + s_q4 * t16 - p.l * t18 * t18;
     let t21 = t17 + p.l * t19;
     let t22 = c_q5 * t21 - s_q5 * t20;
     let t23 = t18 + qd[5];
     let t24 = t19 + qdd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t25 = c_q5 * t20 + s_q5 * t21 - p.l * t23 * t23;
     let t26 = t22 + p.l * t24;
     let t27 = c_q6 * t26 - s_q6 * t25;
     let t28 = t23 + qd[6];
     let t29 = t24 + qdd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t30 = c_q6 * t25 + s_q6 * t26 - p.l * t28 * t28;
     let t31 = t27 + p.l * t29;
     let t32 = c_q7 * t31 - s_q7 * t30;
     let t33 = t28 + qd[7];
     let t34 = t29 + qdd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t35 = c_q7 * t30 + s_q7 * t31 - p.l * t33 * t33;
     let t36 = t32 + p.l * t34;
     let t37 = c_q8 * t36 - s_q8 * t35;
     let t38 = t33 + qd[8];
     let t39 = t34 + qdd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t40 = t38 + qd[9];
     let t41 = t39 + qdd[9];
     let t42 = s_q9 * d.k2;
@@ -708,24 +712,28 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = t2 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t4 = t3 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t5 = t4 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t6 = t5 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t7 = t6 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t8 = t7 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t9 = t8 + qd[9];
     let t10 = p.g * c_q0;
     let t11 = c_q1 * t10 - s_q1 * t0;
@@ -858,26 +866,29 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = p.g * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = t0 - p.l * qd[0] * qd[0];
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = t2 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t4 = t3 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = t4 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t6 = t5 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t7 = t6 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t8 = t7 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t9 = t8 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t10 = t9 + qd[9];
     let t11 = p.g * c_q0;
     let t12 = c_q1 * t11;
@@ -1198,25 +1209,28 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = t2 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t4 = t3 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t5 = t4 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t6 = t5 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t7 = t6 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t8 = t7 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t9 = t8 + qd[9];
     let t10 = p.g * s_q0;
     let t11 = qd[0] * (p.l * qd[0]);
@@ -1487,30 +1501,34 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let [(s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
+        q[5],
+        q[6],
+        q[7],
+        q[8],
+    );
+    let (s_q9, c_q9) = sin_cos(q[9]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = p.l * t0;
     let t2 = t0 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = p.l * t2;
     let t4 = t2 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = p.l * t4;
     let t6 = t4 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t7 = p.l * t6;
     let t8 = t6 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t9 = p.l * t8;
     let t10 = t8 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t11 = p.l * t10;
     let t12 = t10 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t13 = p.l * t12;
     let t14 = t12 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t15 = p.l * t14;
     let t16 = t14 + qd[9];
     let t17 = p.l * qd[0];
@@ -1901,30 +1919,34 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = p.l * t0;
     let t2 = t0 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = p.l * t2;
     let t4 = t2 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = p.l * t4;
     let t6 = t4 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t7 = p.l * t6;
     let t8 = t6 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t9 = p.l * t8;
     let t10 = t8 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t11 = p.l * t10;
     let t12 = t10 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t13 = p.l * t12;
     let t14 = t12 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t15 = p.l * t14;
     let t16 = t14 + qd[9];
     let t17 = p.l * qd[0];

@@ -230,7 +230,19 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t1 = 9.81 * c_q0 + 0.1 * qdd[0];
     let t2 = s_q1 * t0;
@@ -238,7 +250,6 @@ pub fn inverse_dynamics_with(
     let t4 = t3 - t2;
     let t5 = qd[0] + qd[1];
     let t6 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t7 = t5 * t5;
     let t8 = c_q1 * t0 + s_q1 * t1 - 0.1 * t7;
     let t9 = t4 + 0.1 * t6;
@@ -247,7 +258,6 @@ pub fn inverse_dynamics_with(
     let t12 = t11 - t10;
     let t13 = t5 + qd[2];
     let t14 = t6 + qdd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t15 = t13 * t13;
     let t16 = c_q2 * t8 + s_q2 * t9 - 0.1 * t15;
     let t17 = t12 + 0.1 * t14;
@@ -256,7 +266,6 @@ pub fn inverse_dynamics_with(
     let t20 = t19 - t18;
     let t21 = t13 + qd[3];
     let t22 = t14 + qdd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t23 = t21 * t21;
     let t24 = c_q3 * t16 + s_q3 * t17 - 0.1 * t23;
     let t25 = t20 + 0.1 * t22;
@@ -265,7 +274,6 @@ pub fn inverse_dynamics_with(
     let t28 = t27 - t26;
     let t29 = t21 + qd[4];
     let t30 = t22 + qdd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t31 = t29 * t29;
     let t32 = c_q4 * t24 + s_q4 * t25 - 0.1 * t31;
     let t33 = t28 + 0.1 * t30;
@@ -274,7 +282,6 @@ pub fn inverse_dynamics_with(
     let t36 = t35 - t34;
     let t37 = t29 + qd[5];
     let t38 = t30 + qdd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t39 = t37 * t37;
     let t40 = c_q5 * t32 + s_q5 * t33 - 0.1 * t39;
     let t41 = t36 + 0.1 * t38;
@@ -283,7 +290,6 @@ pub fn inverse_dynamics_with(
     let t44 = t43 - t42;
     let t45 = t37 + qd[6];
     let t46 = t38 + qdd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t47 = t45 * t45;
     let t48 = c_q6 * t40 + s_q6 * t41 - 0.1 * t47;
     let t49 = t44 + 0.1 * t46;
@@ -292,7 +298,6 @@ pub fn inverse_dynamics_with(
     let t52 = t51 - t50;
     let t53 = t45 + qd[7];
     let t54 = t46 + qdd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t55 = t53 * t53;
     let t56 = c_q7 * t48 + s_q7 * t49 - 0.1 * t55;
     let t57 = t52 + 0.1 * t54;
@@ -301,7 +306,6 @@ pub fn inverse_dynamics_with(
     let t60 = t59 - t58;
     let t61 = t53 + qd[8];
     let t62 = t54 + qdd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t63 = t61 * t61;
     let t64 = c_q9 * (t60 + 0.1 * t62) - s_q9 * (c_q8 * t56 + s_q8 * t57 - 0.1 * t63);
     let t65 = t61 + qd[9];
@@ -655,31 +659,35 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t4 = t3 * t3;
     let t5 = t3 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t6 = t5 * t5;
     let t7 = t5 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t8 = t7 * t7;
     let t9 = t7 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t10 = t9 * t9;
     let t11 = t9 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t12 = t11 * t11;
     let t13 = t11 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t14 = t13 * t13;
     let t15 = t13 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t16 = t15 * t15;
     let t17 = t15 + qd[9];
     let t18 = 9.81 * c_q0 * c_q1 - s_q1 * t0;
@@ -806,31 +814,35 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t4 = t3 * t3;
     let t5 = t3 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t6 = t5 * t5;
     let t7 = t5 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t8 = t7 * t7;
     let t9 = t7 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t10 = t9 * t9;
     let t11 = t9 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t12 = t11 * t11;
     let t13 = t11 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t14 = t13 * t13;
     let t15 = t13 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t16 = t15 * t15;
     let t17 = t15 + qd[9];
     let t18 = s_q8 * s_q9;
@@ -1233,23 +1245,27 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t2 = t1 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t3 = t2 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t4 = t3 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t5 = t4 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t6 = t5 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t7 = t6 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t8 = t7 + qd[9];
     let t9 = s_q9 * c_q9;
     let t10 = qd[0] * (qd[0] * c_q1);
@@ -1500,23 +1516,27 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
-    let t1 = t0 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
-    let t2 = t1 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
-    let t3 = t2 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
-    let t4 = t3 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
-    let t5 = t4 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
-    let t6 = t5 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
-    let t7 = t6 + qd[8];
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let [(s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
+        q[5],
+        q[6],
+        q[7],
+        q[8],
+    );
     let (s_q9, c_q9) = sin_cos(q[9]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 + qd[2];
+    let t2 = t1 + qd[3];
+    let t3 = t2 + qd[4];
+    let t4 = t3 + qd[5];
+    let t5 = t4 + qd[6];
+    let t6 = t5 + qd[7];
+    let t7 = t6 + qd[8];
     let t8 = t7 + qd[9];
     let t9 = qd[0] * s_q1;
     let t10 = -0.2 * (t0 + qd[0] * c_q1);
@@ -1902,23 +1922,27 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t2 = t1 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t3 = t2 + qd[4];
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t4 = t3 + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t5 = t4 + qd[6];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t6 = t5 + qd[7];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t7 = t6 + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t8 = t7 + qd[9];
     let t9 = qd[0] * c_q1;
     let t10 = qd[0] * s_q1;

@@ -213,12 +213,11 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t2 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = qd[0] + qd[1];
     let t4 = qdd[0] + qdd[1];
     let t5 = 0.125
@@ -284,11 +283,10 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t1 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
+    let t1 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
     let t2 = qd[0] + qd[1];
     let t3 = 9.81 * t0 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
         - t1 * (9.81 * (0.25 * s_q0 - 0.9682458365518543 * c_q0) - 0.5 * qd[0] * qd[0]);
@@ -318,9 +316,9 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
-    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t1 = 9.81
         * (t0 * (0.25 * c_q1 - 0.9682458365518543 * s_q1)
             + (0.25 * s_q0 - 0.9682458365518543 * c_q0)
@@ -350,14 +348,13 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
     let t4 = t0 * t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = qd[0] + qd[1];
     let t6 = 0.0625 * t2 + 0.041666666666666664;
     let t7 = 9.81 * t4 + t3 * (9.81 * t1 - 0.5 * qd[0] * qd[0]);
@@ -405,13 +402,12 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = qd[0] + qd[1];
     let t5 = t3 * (qd[0] * qd[0]);
     let t6 = t2 * t2;
@@ -479,12 +475,11 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t2 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = qd[0] + qd[1];
     let t4 = 0.25 * t3 + 0.5 * t1 * qd[0];
     (
@@ -517,15 +512,14 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
     let t2 = -t1;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t3 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t4 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
     let t5 = t0 * t3;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     [
         Pose {
             rotation: [[t0, t1, 0.0], [t2, t0, 0.0], [0.0, 0.0, 1.0]],
@@ -597,10 +591,9 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
     let t4 = t0 * t2;
@@ -733,16 +726,15 @@ pub fn constraints(p: &Params, q: &[Real; NQ]) -> [Real; NC] {
 }
 /// [`constraints`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraints_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t3 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
     let t4 = t0 * t2;
     let t5 = t4 - t1 * t3;
     let t6 = t1 * t2 + t0 * t3;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t7 = 0.4841229182759271 * s_q2 + 0.75 - 0.5 * (t0 + t5) - 0.125 * c_q2;
     let t8 = -0.5 * (t1 + t6) - 0.125 * s_q2 - 0.4841229182759271 * c_q2;
     [t5 * t7 + t6 * t8, (t4 - t1 * t3) * t8 - (t0 * t3 + t1 * t2) * t7]
@@ -769,11 +761,11 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 }
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
     let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
     let t2 = -t1;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t3 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
     let t4 = -t3;
     let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
@@ -785,7 +777,6 @@ pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t11 = t9 + t10;
     let t12 = t1 * t4 + t0 * t5;
     let t13 = t7 + t1 * t6;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t14 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
     let t15 = -0.5 * (t0 + t8);
     let t16 = t14 + t15 + 0.75;
@@ -831,11 +822,11 @@ pub fn constraint_bias_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [Real; NC] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = 0.9682458365518543 * s_q0 + 0.24999999999999997 * c_q0;
     let t1 = 0.25 * s_q0 - 0.9682458365518543 * c_q0;
     let t2 = -t1;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t3 = 0.9682458365518543 * s_q1 - 0.24999999999999997 * c_q1;
     let t4 = -t3;
     let t5 = 0.25 * s_q1 + 0.9682458365518543 * c_q1;
@@ -849,7 +840,6 @@ pub fn constraint_bias_with(
     let t13 = t0 * t5;
     let t14 = t12 + t13;
     let t15 = t7 + t1 * t6;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t16 = 0.4841229182759271 * s_q2 - 0.12499999999999999 * c_q2;
     let t17 = -0.5 * (t0 + t8);
     let t18 = t16 + t17 + 0.75;
@@ -929,10 +919,9 @@ pub fn reactions_of_multipliers_with(
     q: &[Real; NQ],
     lambda: &[Real; NC],
 ) -> [[Real; 6]; N_CUT] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = 0.9682458365518543 * s_q0 + 0.25 * c_q0;
     let t1 = 0.9682458365518543 * c_q0 - 0.25 * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = 0.25 * c_q1 - 0.9682458365518543 * s_q1;
     let t3 = -0.25 * s_q1 - 0.9682458365518543 * c_q1;
     let t4 = t0 * t2;

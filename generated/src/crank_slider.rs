@@ -566,8 +566,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = sin(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q0 = sin(q[0]);
     let t0 = qd[0] + qd[1];
     let t1 = 0.5 * p.l * t0 + p.a * c_q1 * qd[0];
     let t2 = sin(q[0] + q[1]);

@@ -1016,9 +1016,6 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let c_q0 = cos(q[0]);
-    let c_q1 = cos(q[1]);
-    let c_q2 = cos(q[2]);
     let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
         q[4],
         q[6],
@@ -1026,6 +1023,9 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         q[9],
     );
     let (s_q10, c_q10) = sin_cos(q[10]);
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
     let t0 = q[0] + q[3];
     let t1 = cos(t0);
     let t2 = sin(t0);
@@ -1901,8 +1901,6 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         q[2],
         q[3],
     );
-    let t0 = p.la * s_q0;
-    let t1 = -c_q0 * s_q3 - s_q0 * c_q3;
     let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
         q[4],
         q[5],
@@ -1910,9 +1908,11 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
         q[7],
     );
     let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.la * s_q0;
+    let t1 = -c_q0 * s_q3 - s_q0 * c_q3;
     let t2 = t1 * c_q4;
     let t3 = p.lb * t2;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t4 = p.lb * c_q6;
     let t5 = p.lb * c_q8;
     let t6 = qd[0] + qd[3];
@@ -1996,16 +1996,16 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[4],
+    );
+    let ((s_q6, c_q6), (s_q8, c_q8)) = sin_cos_pair(q[6], q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
     let t0 = p.la * s_q0;
     let t1 = p.rb + p.la * c_q0;
-    let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q10, c_q10)] = sin_cos_quad(
-        q[4],
-        q[6],
-        q[8],
-        q[10],
-    );
     let t2 = q[0] + q[3];
     let t3 = cos(t2);
     let t4 = sin(t2);
@@ -2530,8 +2530,8 @@ pub fn constraints_with(d: &Derived, q: &[Real; NQ]) -> [Real; NC] {
         q[4],
     );
     let ((s_q6, c_q6), (s_q8, c_q8)) = sin_cos_pair(q[6], q[8]);
-    let t0 = p.lb * s_q4;
     let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.lb * s_q4;
     let t1 = q[0] + q[3];
     let t2 = cos(t1);
     let t3 = sin(t1);
@@ -2620,8 +2620,8 @@ pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC]
         q[4],
     );
     let ((s_q6, c_q6), (s_q8, c_q8)) = sin_cos_pair(q[6], q[8]);
-    let t0 = p.lb * s_q4;
     let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = p.lb * s_q4;
     let t1 = p.lb * c_q4;
     let t2 = q[0] + q[3];
     let t3 = cos(t2);
@@ -2894,14 +2894,17 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let (s_q2, c_q2) = sin_cos(q[2]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[4],
+    );
+    let ((s_q6, c_q6), (s_q8, c_q8)) = sin_cos_pair(q[6], q[8]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
     let t0 = p.la * c_q0;
     let t1 = p.la * s_q0;
-    let ((s_q4, c_q4), (s_q6, c_q6)) = sin_cos_pair(q[4], q[6]);
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t2 = p.lb * s_q4;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t3 = p.lb * c_q4;
     let t4 = qd[4] * t3;
     let t5 = c_q1 * qd[1];

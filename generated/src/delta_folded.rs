@@ -498,10 +498,13 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         q[5],
         q[6],
     );
-    let ((s_q7, c_q7), (s_q8, c_q8)) = sin_cos_pair(q[7], q[8]);
-    let (s_q9, c_q9) = sin_cos(q[9]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
     let t0 = s_q4 * s_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t1 = s_q6 * s_q6;
     let t2 = -0.0045 * (s_q5 * s_q6);
     let t3 = s_q8 * s_q8;
@@ -719,9 +722,6 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let c_q0 = cos(q[0]);
-    let c_q1 = cos(q[1]);
-    let c_q2 = cos(q[2]);
     let [(s_q4, c_q4), (s_q6, c_q6), (s_q8, c_q8), (s_q9, c_q9)] = sin_cos_quad(
         q[4],
         q[6],
@@ -729,6 +729,9 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         q[9],
     );
     let (s_q10, c_q10) = sin_cos(q[10]);
+    let c_q0 = cos(q[0]);
+    let c_q1 = cos(q[1]);
+    let c_q2 = cos(q[2]);
     let t0 = q[0] + q[3];
     let t1 = cos(t0);
     let t2 = sin(t0);
@@ -792,17 +795,21 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         q[2],
         q[3],
     );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
     let t0 = c_q0 * c_q3;
     let t1 = c_q0 * s_q3;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t2 = c_q1 * s_q5;
     let t3 = c_q1 * c_q5;
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t4 = c_q2 * s_q7;
     let t5 = c_q2 * c_q7;
-    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
     let t6 = s_q4 * s_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t7 = -9.81 * s_q0 - 0.2 * qd[0] * qd[0];
     let t8 = qd[0] + qd[3];
     let t9 = c_q4 * t8;
@@ -1293,15 +1300,18 @@ pub fn coriolis_matrix_with(
         q[5],
         q[6],
     );
-    let ((s_q7, c_q7), (s_q8, c_q8)) = sin_cos_pair(q[7], q[8]);
-    let (s_q9, c_q9) = sin_cos(q[9]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
     let t0 = s_q4 * c_q9;
     let t1 = c_q4 * s_q9;
     let t2 = t0 + t1;
     let t3 = s_q4 * s_q9;
     let t4 = c_q4 * c_q9;
     let t5 = t4 - t3;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t6 = s_q6 * qd[6];
     let t7 = s_q4 * qd[4];
     let t8 = c_q4 * qd[4];
@@ -1574,16 +1584,16 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
         q[2],
         q[3],
     );
-    let t0 = -c_q0 * s_q3 - s_q0 * c_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
-    let t1 = t0 * c_q4;
-    let [(s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7), (s_q8, c_q8)] = sin_cos_quad(
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
         q[5],
         q[6],
         q[7],
-        q[8],
     );
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
+    let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
+    let (s_q10, c_q10) = sin_cos(q[10]);
+    let t0 = -c_q0 * s_q3 - s_q0 * c_q3;
+    let t1 = t0 * c_q4;
     let t2 = qd[0] + qd[3];
     let t3 = c_q4 * t2;
     let t4 = qd[1] + qd[5];

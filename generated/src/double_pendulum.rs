@@ -184,10 +184,9 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = t0 - 0.1 * qdd[0];
     let t3 = t1 - 0.1 * qd[0] * qd[0];
     let t4 = c_q1 * t2 + s_q1 * t3;
@@ -252,10 +251,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = t1 - 0.1 * qd[0] * qd[0];
     let t3 = qd[0] + qd[1];
     let t4 = 0.0000000000643853298 * (c_q1 * t2 - t0 * s_q1)
@@ -317,10 +315,9 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = t1 - 0.1 * qd[0] * qd[0];
     let t3 = qd[0] + qd[1];
     let t4 = 0.0000000000643853298 * s_q1 + 0.0335304944 * c_q1;
@@ -373,9 +370,8 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] + qd[1];
     let t2 = t1 * t1;
     let t3 = p.g * c_q0;

@@ -644,10 +644,9 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
+    let ((s_q1, c_q1), (s_q3, c_q3)) = sin_cos_pair(q[1], q[3]);
     let s_q0 = sin(q[0]);
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let s_q2 = sin(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = qd[2] + qd[3];
     let t2 = 0.5 * p.l2 * t0 + p.l1 * c_q1 * qd[0];
@@ -991,10 +990,9 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q2, c_q2)) = sin_cos_pair(q[0], q[2]);
     let t0 = p.l1 * c_q0;
     let t1 = p.l1 * s_q0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = p.l1 * c_q2;
     let t3 = p.l1 * s_q2;
     let t4 = t0 * qd[0];

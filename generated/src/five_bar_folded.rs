@@ -356,9 +356,13 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
     let t0 = c_q0 * c_q1;
-    let ((s_q2, c_q2), (s_q3, c_q3)) = sin_cos_pair(q[2], q[3]);
     let t1 = c_q2 * c_q3;
     let t2 = qd[0] + qd[1];
     let t3 = qd[2] + qd[3];
@@ -421,9 +425,13 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
     let t0 = s_q0 * s_q1;
-    let ((s_q2, c_q2), (s_q3, c_q3)) = sin_cos_pair(q[2], q[3]);
     let t1 = s_q2 * s_q3;
     let t2 = qd[0] + qd[1];
     let t3 = qd[2] + qd[3];
@@ -508,10 +516,9 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let ((s_q1, c_q1), (s_q3, c_q3)) = sin_cos_pair(q[1], q[3]);
     let s_q0 = sin(q[0]);
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let s_q2 = sin(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[1];
     let t1 = qd[2] + qd[3];
     let t2 = 0.15 * t0 + 0.2 * c_q1 * qd[0];

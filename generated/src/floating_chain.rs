@@ -392,13 +392,13 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
         - qd[1] * qd[5];
     let t1 = qdd[1] + 2.0 * p.g * (q[4] * q[5] + q[3] * q[6]) + qd[0] * qd[5]
         - qd[2] * qd[3];
     let t2 = qdd[2] + p.g * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = qd[3] * c_q7 + qd[4] * s_q7;
     let t4 = qd[4] * c_q7 - qd[3] * s_q7;
     let t5 = qd[5] + qd[6];
@@ -432,7 +432,6 @@ pub fn inverse_dynamics_with(
     let t33 = qd[9] * t28 + qdd[7] + t7 * t18 + t8 * t21 + t6 * t24 - qd[8] * t29;
     let t34 = qd[7] * t29 + qdd[8] + t7 * t19 + t8 * t22 + t6 * t25 - qd[9] * t27;
     let t35 = qd[8] * t27 + qdd[9] + t7 * t20 + t8 * t23 + t6 * t26 - qd[7] * t28;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t36 = t30 * c_q12 - t32 * s_q12;
     let t37 = t30 * s_q12 + t32 * c_q12;
     let t38 = t31 + qd[10];
@@ -539,7 +538,7 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[8] * q[8];
     let t1 = q[9] * q[9];
     let t2 = q[10] * q[10];
@@ -558,7 +557,6 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t18 = c_q12 * d.k2;
     let t19 = d.k2 + 0.25 * t18;
     let t20 = s_q12 * d.k2;
@@ -715,7 +713,7 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
     let t2 = qd[3] * qd[4];
@@ -747,7 +745,6 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t28 = qd[7] + t24;
     let t29 = qd[8] + t25;
     let t30 = qd[9] + t26;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t31 = t28 * c_q12 - t30 * s_q12;
     let t32 = t28 * s_q12 + t30 * c_q12;
     let t33 = t29 + qd[10];
@@ -853,10 +850,10 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = q[8] * q[8];
     let t4 = q[9] * q[9];
     let t5 = q[10] * q[10];
@@ -875,7 +872,6 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t18 = 2.0 * (t7 - t10);
     let t19 = 2.0 * (t8 + t9);
     let t20 = 1.0 - 2.0 * (t3 + t4);
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t21 = p.g * t0;
     let t22 = p.g * t1;
     let t23 = c_q7 * t21 + s_q7 * t22;
@@ -929,13 +925,13 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t6 = qd[3] * c_q7 + qd[4] * s_q7;
     let t7 = qd[4] * c_q7 - qd[3] * s_q7;
     let t8 = qd[3] * qd[4];
@@ -967,7 +963,6 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     let t34 = qd[7] + t30;
     let t35 = qd[8] + t31;
     let t36 = qd[9] + t32;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t37 = t34 * c_q12 - t36 * s_q12;
     let t38 = t34 * s_q12 + t36 * c_q12;
     let t39 = t35 + qd[10];
@@ -1255,7 +1250,7 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
     let t2 = -0.2 * (qd[4] * qd[4] + qd[5] * qd[5]);
@@ -1291,7 +1286,6 @@ pub fn forward_dynamics_with(
     let t32 = qd[9] * t26 - qd[8] * t27;
     let t33 = qd[7] * t27 - qd[9] * t25;
     let t34 = qd[8] * t25 - qd[7] * t26;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t35 = t29 * c_q12;
     let t36 = t35 - t31 * s_q12;
     let t37 = t29 * s_q12 + t31 * c_q12;
@@ -1704,7 +1698,7 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
     let t2 = qd[5] + qd[6];
@@ -1731,7 +1725,6 @@ pub fn coriolis_matrix_with(
     let t23 = qd[7] + t0 * t12 + t1 * t15 + t2 * t18;
     let t24 = qd[8] + t0 * t13 + t1 * t16 + t2 * t19;
     let t25 = qd[9] + t0 * t14 + t1 * t17 + t2 * t20;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t26 = t23 * c_q12 - t25 * s_q12;
     let t27 = t23 * s_q12 + t25 * c_q12;
     let t28 = p.l * t25;
@@ -2360,10 +2353,10 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = qd[3] * c_q7 + qd[4] * s_q7;
     let t4 = qd[4] * c_q7 - qd[3] * s_q7;
     let t5 = qd[5] + qd[6];
@@ -2390,7 +2383,6 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t26 = qd[7] + t3 * t15 + t4 * t18 + t5 * t21;
     let t27 = qd[8] + t3 * t16 + t4 * t19 + t5 * t22;
     let t28 = qd[9] + t3 * t17 + t4 * t20 + t5 * t23;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t29 = t26 * c_q12 - t28 * s_q12;
     let t30 = t26 * s_q12 + t28 * c_q12;
     let t31 = p.l * t28;
@@ -2467,6 +2459,7 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2485,7 +2478,6 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t18 = q[8] * q[8];
     let t19 = q[9] * q[9];
     let t20 = q[10] * q[10];
@@ -2504,7 +2496,6 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t33 = 2.0 * (t22 - t25);
     let t34 = 2.0 * (t23 + t24);
     let t35 = 1.0 - 2.0 * (t18 + t19);
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t36 = t9 * c_q7 + t10 * s_q7;
     let t37 = t10 * c_q7 - t9 * s_q7;
     let t38 = t12 * c_q7 + t13 * s_q7;
@@ -2631,6 +2622,7 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
+    let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -2649,7 +2641,6 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t18 = q[8] * q[8];
     let t19 = q[9] * q[9];
     let t20 = q[10] * q[10];
@@ -2668,7 +2659,6 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     let t33 = 2.0 * (t22 - t25);
     let t34 = 2.0 * (t23 + t24);
     let t35 = 1.0 - 2.0 * (t18 + t19);
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t36 = c_q7 * t27 - s_q7 * t30;
     let t37 = c_q7 * t29 - s_q7 * t32;
     let t38 = c_q12 * t36 - s_q12 * t37;
@@ -3001,4 +2991,124 @@ pub fn friction_forces_with(
 #[inline(always)]
 fn sin_cos(x: Real) -> (Real, Real) {
     libm::Libm::<Real>::sincos(x)
+}
+/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
+/// by the module's `sin_cos` (`libm`; this target has no routine of its
+/// own for two at once).
+/// Public, like the x86-64 routine it stands for, which tests measure.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
+}
+/// Sines and cosines of two angles, `((sin a, cos a), (sin b, cos b))`,
+/// both in the two lanes of SSE2 registers (x86-64's baseline): one
+/// reduction by π/2 for both (Cody–Waite, π/2 to about 87 bits, exact
+/// below 2²⁰ rad), fdlibm's minimax polynomials on `[−π/4, π/4]`, the
+/// quadrant applied by bit masks. Within one ulp of `libm`'s `sincos`
+/// (0.77 ulp of the exact values); `libm` for both angles where either is
+/// beyond 2²⁰ rad, not finite, ±0, tiny or too close to a multiple of π/2.
+/// The `unsafe` block calls SSE2 intrinsics only, which every x86-64
+/// target has and which touch no memory. Public so that tests can hold it
+/// to `libm` (`tests/trigonometry.rs`). Its arithmetic is `f64`'s whatever
+/// `Real` is (the conversions, no-ops for `f64`, let a module whose `Real`
+/// is edited to `f32` compile).
+#[cfg(target_arch = "x86_64")]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+#[inline(always)]
+pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    use core::arch::x86_64::*;
+    const BOUND: f64 = 1_048_576.0;
+    const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    const S1: f64 = -1.666_666_666_666_663_2e-1;
+    const S2: f64 = 8.333_333_333_322_49e-3;
+    const S3: f64 = -1.984_126_982_985_795e-4;
+    const S4: f64 = 2.755_731_370_707_006_8e-6;
+    const S5: f64 = -2.505_076_025_340_686_3e-8;
+    const S6: f64 = 1.589_690_995_211_55e-10;
+    const C1: f64 = 4.166_666_666_666_66e-2;
+    const C2: f64 = -1.388_888_888_887_411e-3;
+    const C3: f64 = 2.480_158_728_947_673e-5;
+    const C4: f64 = -2.755_731_435_139_066_3e-7;
+    const C5: f64 = 2.087_572_321_298_175e-9;
+    const C6: f64 = -1.135_964_755_778_819_5e-11;
+    unsafe {
+        let all = _mm_set1_pd;
+        let x = _mm_set_pd(f64::from(b), f64::from(a));
+        let t = _mm_add_pd(_mm_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
+        let k = _mm_sub_pd(t, all(ROUND));
+        let d = _mm_sub_pd(x, _mm_mul_pd(k, all(PIO2_1)));
+        let w = _mm_mul_pd(k, all(PIO2_1T));
+        let r = _mm_sub_pd(d, w);
+        let rr = _mm_sub_pd(_mm_sub_pd(d, r), w);
+        let z = _mm_mul_pd(r, r);
+        let fine = _mm_and_pd(
+            _mm_cmplt_pd(_mm_andnot_pd(all(-0.0), x), all(BOUND)),
+            _mm_cmpgt_pd(z, _mm_mul_pd(_mm_mul_pd(k, k), all(CANCELLATION))),
+        );
+        if _mm_movemask_pd(fine) != 3 {
+            return sin_cos_pair_by_libm(a, b);
+        }
+        let z2 = _mm_mul_pd(z, z);
+        let z4 = _mm_mul_pd(z2, z2);
+        let estrin = |c: [f64; 6]| {
+            let pair = |c0, c1| _mm_add_pd(all(c0), _mm_mul_pd(all(c1), z));
+            _mm_add_pd(
+                _mm_add_pd(pair(c[0], c[1]), _mm_mul_pd(z2, pair(c[2], c[3]))),
+                _mm_mul_pd(z4, pair(c[4], c[5])),
+            )
+        };
+        let sp = estrin([S1, S2, S3, S4, S5, S6]);
+        let cp = estrin([C1, C2, C3, C4, C5, C6]);
+        let h = _mm_mul_pd(all(0.5), z);
+        let one_h = _mm_sub_pd(all(1.0), h);
+        let s = _mm_add_pd(
+            r,
+            _mm_add_pd(_mm_mul_pd(_mm_mul_pd(r, z), sp), _mm_mul_pd(rr, one_h)),
+        );
+        let c = _mm_add_pd(
+            one_h,
+            _mm_add_pd(
+                _mm_sub_pd(_mm_sub_pd(all(1.0), one_h), h),
+                _mm_sub_pd(_mm_mul_pd(z2, cp), _mm_mul_pd(r, rr)),
+            ),
+        );
+        let quadrant = _mm_and_si128(_mm_castpd_si128(t), _mm_set1_epi64x(3));
+        let odd = _mm_castsi128_pd(
+            _mm_sub_epi64(
+                _mm_setzero_si128(),
+                _mm_and_si128(quadrant, _mm_set1_epi64x(1)),
+            ),
+        );
+        let sign = |q| _mm_castsi128_pd(
+            _mm_slli_epi64::<62>(_mm_and_si128(q, _mm_set1_epi64x(2))),
+        );
+        let sine = _mm_xor_pd(
+            _mm_or_pd(_mm_andnot_pd(odd, s), _mm_and_pd(odd, c)),
+            sign(quadrant),
+        );
+        let cosine = _mm_xor_pd(
+            _mm_or_pd(_mm_andnot_pd(odd, c), _mm_and_pd(odd, s)),
+            sign(_mm_add_epi64(quadrant, _mm_set1_epi64x(1))),
+        );
+        let first = _mm_unpacklo_pd(sine, cosine);
+        let second = _mm_unpackhi_pd(sine, cosine);
+        let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
+        (
+            (_mm_cvtsd_f64(first) as Real, high(first)),
+            (_mm_cvtsd_f64(second) as Real, high(second)),
+        )
+    }
+}
+/// [`sin_cos_pair`] by the module's `sin_cos` (`libm`), for the angles the
+/// two-lane routine leaves to it; out of line, so that the rare case does not bloat every call site.
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
+    (sin_cos(a), sin_cos(b))
 }

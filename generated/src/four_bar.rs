@@ -569,8 +569,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = sin(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q0 = sin(q[0]);
     let s_q2 = sin(q[2]);
     let t0 = qd[0] + qd[1];
     let t1 = 0.5 * p.b * t0 + p.a * c_q1 * qd[0];
@@ -839,11 +839,11 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = p.a * s_q0;
     let t1 = c_q0 * c_q1 - s_q0 * s_q1;
     let t2 = c_q0 * s_q1 + s_q0 * c_q1;
     let t3 = -t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = p.b * t1;
     let t5 = p.c * c_q2;
     let t6 = p.c * s_q2;

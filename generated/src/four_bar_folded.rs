@@ -446,8 +446,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let s_q0 = sin(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q0 = sin(q[0]);
     let s_q2 = sin(q[2]);
     let t0 = qd[0] + qd[1];
     let t1 = 0.3 * t0 + 0.2 * c_q1 * qd[0];
@@ -712,13 +712,13 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = c_q0 * c_q1;
     let t1 = s_q0 * s_q1;
     let t2 = t0 - t1;
     let t3 = c_q0 * s_q1;
     let t4 = s_q0 * c_q1;
     let t5 = -t3 - t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = -0.2 * c_q0 - 0.6 * t2;
     let t7 = t6 + 0.5 * c_q2 + 0.7;
     let t8 = 0.5 * s_q2 + 0.6 * t5 - 0.2 * s_q0;

@@ -266,7 +266,13 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 9.966644423259238 * c_q7 - s_q7;
     let t1 = -0.019833838076209875 * t0;
     let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -280,7 +286,6 @@ pub fn inverse_dynamics_with(
     let t10 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t11 = 0.9800665778412416 * qdd[3] + 0.19866933079506122 * qdd[4] + qdd[6];
     let t12 = qdd[3] * t2 + qdd[4] * t5 + qdd[5] * t7 - qd[6] * t8;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t13 = t10 * c_q8 - t9 * s_q8;
     let t14 = t10 * s_q8 + t9 * c_q8;
     let t15 = t8 + qd[7];
@@ -289,7 +294,6 @@ pub fn inverse_dynamics_with(
     let t18 = qd[7] * t13 + t11 * s_q8 + t12 * c_q8;
     let t19 = -0.8 * q[9] - 0.35;
     let t20 = t13 * qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t21 = 1.0 - c_q10;
     let t22 = 1.0 - 0.64 * t21;
     let t23 = 1.0 - 0.36 * t21;
@@ -357,7 +361,6 @@ pub fn inverse_dynamics_with(
     let t76 = 0.9800665778412416 * qdd[4] + 0.19866933079506122 * qdd[5];
     let t77 = qd[4] * qd[5];
     let t78 = qd[4] * qd[4];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t79 = qd[3] * c_q17 + t74 * s_q17;
     let t80 = t74 * c_q17 - qd[3] * s_q17;
     let t81 = t75 + qd[15];
@@ -365,7 +368,6 @@ pub fn inverse_dynamics_with(
     let t83 = qdd[15] - t82;
     let t84 = qd[15] * t80 + qdd[3] * c_q17 + t76 * s_q17;
     let t85 = t76 * c_q17 - qd[15] * t79 - qdd[3] * s_q17;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t86 = qd[3] * c_q18 - qd[5] * s_q18;
     let t87 = qd[3] * s_q18 + qd[5] * c_q18;
     let t88 = qd[3] * qd[4];
@@ -602,7 +604,13 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 9.966644423259238 * c_q7 - s_q7;
     let t1 = -0.019833838076209875 * t0;
     let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -611,9 +619,7 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t5 = -0.975170327201816 * t4;
     let t6 = 0.9950041652780258 * t4;
     let t7 = 0.09983341664682815 * t0;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t8 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t9 = 1.0 - c_q10;
     let t10 = 1.0 - 0.64 * t9;
     let t11 = 1.0 - 0.36 * t9;
@@ -651,7 +657,6 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t37 = 0.20896434210788312 * (t25 - t22) + 0.955336489125606 * t28;
     let t38 = 0.20896434210788312 * (t26 - t23) + 0.955336489125606 * t29;
     let t39 = q[15] - 0.1;
-    let ((s_q17, c_q17), (s_q18, c_q18)) = sin_cos_pair(q[17], q[18]);
     let t40 = s_q17 * s_q17;
     let t41 = s_q17 * c_q17;
     let t42 = s_q18 * c_q18;
@@ -1329,7 +1334,13 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 9.966644423259238 * c_q7 - s_q7;
     let t1 = -0.019833838076209875 * t0;
     let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1342,13 +1353,11 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t9 = qd[3] * t2 + qd[4] * t5 + qd[5] * t7;
     let t10 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t11 = qd[6] * t9;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t12 = t10 * c_q8 - t9 * s_q8;
     let t13 = t10 * s_q8 + t9 * c_q8;
     let t14 = t8 + qd[7];
     let t15 = -0.8 * q[9] - 0.35;
     let t16 = t12 * qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t17 = 1.0 - c_q10;
     let t18 = 1.0 - 0.64 * t17;
     let t19 = 1.0 - 0.36 * t17;
@@ -1407,13 +1416,11 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t66 = qd[3] * qd[4];
     let t67 = qd[4] * qd[4];
     let t68 = t63 * q[16];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t69 = qd[3] * c_q17 + t63 * s_q17;
     let t70 = t63 * c_q17 - qd[3] * s_q17;
     let t71 = t64 + qd[15];
     let t72 = qd[15] * t70;
     let t73 = qd[15] * t69;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t74 = qd[3] * c_q18 - qd[5] * s_q18;
     let t75 = qd[3] * s_q18 + qd[5] * c_q18;
     let t76 = qd[3] * qd[5];
@@ -1644,10 +1651,16 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = 9.966644423259238 * c_q7 - s_q7;
     let t4 = -0.019833838076209875 * t3;
     let t5 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1656,9 +1669,7 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t8 = -0.975170327201816 * t7;
     let t9 = 0.9950041652780258 * t7;
     let t10 = 0.09983341664682815 * t3;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t11 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t12 = 1.0 - c_q10;
     let t13 = 1.0 - 0.64 * t12;
     let t14 = 1.0 - 0.36 * t12;
@@ -1696,7 +1707,6 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let t40 = 0.20896434210788312 * (t28 - t25) + 0.955336489125606 * t31;
     let t41 = 0.20896434210788312 * (t29 - t26) + 0.955336489125606 * t32;
     let t42 = q[15] - 0.1;
-    let ((s_q17, c_q17), (s_q18, c_q18)) = sin_cos_pair(q[17], q[18]);
     let t43 = -0.4 - q[19];
     let t44 = 9.81 * (t0 * c_q18 - t2 * s_q18);
     let t45 = c_q18 * t44;
@@ -1801,10 +1811,16 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = 9.966644423259238 * c_q7 - s_q7;
     let t4 = -0.019833838076209875 * t3;
     let t5 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -1817,13 +1833,11 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t12 = qd[3] * t5 + qd[4] * t8 + qd[5] * t10;
     let t13 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t14 = qd[6] * t12;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t15 = t13 * c_q8 - t12 * s_q8;
     let t16 = t13 * s_q8 + t12 * c_q8;
     let t17 = t11 + qd[7];
     let t18 = -0.8 * q[9] - 0.35;
     let t19 = t15 * qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t20 = 1.0 - c_q10;
     let t21 = 1.0 - 0.64 * t20;
     let t22 = 1.0 - 0.36 * t20;
@@ -1882,13 +1896,11 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t69 = qd[3] * qd[4];
     let t70 = qd[4] * qd[4];
     let t71 = t66 * q[16];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t72 = qd[3] * c_q17 + t66 * s_q17;
     let t73 = t66 * c_q17 - qd[3] * s_q17;
     let t74 = t67 + qd[15];
     let t75 = qd[15] * t73;
     let t76 = qd[15] * t72;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t77 = qd[3] * c_q18 - qd[5] * s_q18;
     let t78 = qd[3] * s_q18 + qd[5] * c_q18;
     let t79 = qd[3] * qd[5];
@@ -2874,7 +2886,13 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 9.966644423259238 * c_q7 - s_q7;
     let t1 = -0.019833838076209875 * t0;
     let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -2893,7 +2911,6 @@ pub fn forward_dynamics_with(
     let t15 = qd[3] * t11 - qd[4] * t10;
     let t16 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
     let t17 = qd[6] * t8;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t18 = t16 * c_q8 - t9 * s_q8;
     let t19 = t16 * s_q8 + t9 * c_q8;
     let t20 = t8 + qd[7];
@@ -2904,7 +2921,6 @@ pub fn forward_dynamics_with(
     let t25 = t18 * q[9];
     let t26 = t18 * t19;
     let t27 = t18 * qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t28 = 1.0 - c_q10;
     let t29 = 1.0 - 0.64 * t28;
     let t30 = 1.0 - 0.36 * t28;
@@ -2967,13 +2983,11 @@ pub fn forward_dynamics_with(
     let t81 = qd[3] * t78 + 0.05 * qd[4] * qd[4];
     let t82 = qd[3] * q[16];
     let t83 = t77 * q[16];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t84 = qd[3] * c_q17 + t76 * s_q17;
     let t85 = t76 * c_q17 - qd[3] * s_q17;
     let t86 = t77 + qd[15];
     let t87 = qd[15] * t85;
     let t88 = qd[15] * t84;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t89 = qd[3] * c_q18 - qd[5] * s_q18;
     let t90 = qd[3] * s_q18 + qd[5] * c_q18;
     let t91 = 0.1 * (qd[5] - qd[4]);
@@ -3687,7 +3701,13 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 9.966644423259238 * c_q7 - s_q7;
     let t1 = -0.019833838076209875 * t0;
     let t2 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -3698,12 +3718,10 @@ pub fn coriolis_matrix_with(
     let t7 = 0.09983341664682815 * t0;
     let t8 = qd[3] * t2 + qd[4] * t5 + qd[5] * t7;
     let t9 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t10 = t9 * c_q8 - t8 * s_q8;
     let t11 = t9 * s_q8 + t8 * c_q8;
     let t12 = qd[3] * t1 + qd[4] * t3 + qd[5] * t6 + qd[7];
     let t13 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t14 = 1.0 - c_q10;
     let t15 = 1.0 - 0.64 * t14;
     let t16 = 1.0 - 0.36 * t14;
@@ -3752,11 +3770,9 @@ pub fn coriolis_matrix_with(
     let t51 = q[15] - 0.1;
     let t52 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t53 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t54 = qd[3] * c_q17 + t52 * s_q17;
     let t55 = t52 * c_q17 - qd[3] * s_q17;
     let t56 = t53 + qd[15];
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t57 = qd[3] * c_q18 - qd[5] * s_q18;
     let t58 = qd[3] * s_q18 + qd[5] * c_q18;
     let t59 = qd[4] + qd[16];
@@ -5299,10 +5315,16 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = 9.966644423259238 * c_q7 - s_q7;
     let t4 = -0.019833838076209875 * t3;
     let t5 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -5313,12 +5335,10 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t10 = 0.09983341664682815 * t3;
     let t11 = qd[3] * t5 + qd[4] * t8 + qd[5] * t10;
     let t12 = 0.9800665778412416 * qd[3] + 0.19866933079506122 * qd[4] + qd[6];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t13 = t12 * c_q8 - t11 * s_q8;
     let t14 = t12 * s_q8 + t11 * c_q8;
     let t15 = qd[3] * t4 + qd[4] * t6 + qd[5] * t9 + qd[7];
     let t16 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t17 = 1.0 - c_q10;
     let t18 = 1.0 - 0.64 * t17;
     let t19 = 1.0 - 0.36 * t17;
@@ -5367,11 +5387,9 @@ pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t54 = q[15] - 0.1;
     let t55 = 0.9800665778412416 * qd[4] + 0.19866933079506122 * qd[5];
     let t56 = 0.9800665778412416 * qd[5] - 0.19866933079506122 * qd[4];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t57 = qd[3] * c_q17 + t55 * s_q17;
     let t58 = t55 * c_q17 - qd[3] * s_q17;
     let t59 = t56 + qd[15];
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t60 = qd[3] * c_q18 - qd[5] * s_q18;
     let t61 = qd[3] * s_q18 + qd[5] * c_q18;
     let t62 = qd[4] + qd[16];
@@ -5494,6 +5512,13 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -5512,7 +5537,6 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t18 = 9.966644423259238 * c_q7 - s_q7;
     let t19 = -0.019833838076209875 * t18;
     let t20 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -5521,9 +5545,7 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t23 = -0.975170327201816 * t22;
     let t24 = 0.9950041652780258 * t22;
     let t25 = 0.09983341664682815 * t18;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t26 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t27 = 1.0 - c_q10;
     let t28 = 1.0 - 0.64 * t27;
     let t29 = 1.0 - 0.36 * t27;
@@ -5561,7 +5583,6 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let t55 = 0.20896434210788312 * (t43 - t40) + 0.955336489125606 * t46;
     let t56 = 0.20896434210788312 * (t44 - t41) + 0.955336489125606 * t47;
     let t57 = q[15] - 0.1;
-    let ((s_q17, c_q17), (s_q18, c_q18)) = sin_cos_pair(q[17], q[18]);
     let t58 = -0.4 - q[19];
     let t59 = 0.9800665778412416 * t9 + 0.19866933079506122 * t10;
     let t60 = t9 * t19 + t10 * t21 + t11 * t24;
@@ -5760,6 +5781,13 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q17, c_q17)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[17],
+    );
+    let (s_q18, c_q18) = sin_cos(q[18]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
     let t2 = q[5] * q[5];
@@ -5778,7 +5806,6 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t15 = 2.0 * (t4 - t7);
     let t16 = 2.0 * (t5 + t6);
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t18 = 9.966644423259238 * c_q7 - s_q7;
     let t19 = -0.019833838076209875 * t18;
     let t20 = 0.19767681165408388 * s_q7 + 0.019833838076209875 * c_q7;
@@ -5787,9 +5814,7 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t23 = -0.975170327201816 * t22;
     let t24 = 0.9950041652780258 * t22;
     let t25 = 0.09983341664682815 * t18;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t26 = -0.8 * q[9] - 0.35;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t27 = 1.0 - c_q10;
     let t28 = 1.0 - 0.64 * t27;
     let t29 = 1.0 - 0.36 * t27;
@@ -5827,7 +5852,6 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t55 = 0.20896434210788312 * (t43 - t40) + 0.955336489125606 * t46;
     let t56 = 0.20896434210788312 * (t44 - t41) + 0.955336489125606 * t47;
     let t57 = q[15] - 0.1;
-    let ((s_q17, c_q17), (s_q18, c_q18)) = sin_cos_pair(q[17], q[18]);
     let t58 = -0.4 - q[19];
     let t59 = 0.9800665778412416 * c_q8 - t20 * s_q8;
     let t60 = 0.9800665778412416 * s_q8 + t20 * c_q8;
@@ -7139,4 +7163,140 @@ pub fn sin_cos_pair(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 #[inline(never)]
 fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
     (sin_cos(a), sin_cos(b))
+}
+/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
+/// build does not enable AVX2). Public, like the AVX2 routine it stands
+/// for, which tests measure.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    let (first, second) = sin_cos_pair(a, b);
+    let (third, fourth) = sin_cos_pair(c, d);
+    [first, second, third, fourth]
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers,
+/// for builds that enable AVX2: [`sin_cos_pair`]'s arithmetic (its
+/// results bit for bit), twice as wide; `libm` for all four angles where
+/// any is beyond 2²⁰ rad, not finite, ±0, tiny or too close to a multiple
+/// of π/2. The `unsafe` block calls AVX and AVX2 intrinsics only, which
+/// the build enables (the `cfg`) and which touch no memory. Public so that
+/// tests can hold it to `libm` (`tests/trigonometry.rs`).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
+#[inline(always)]
+pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    use core::arch::x86_64::*;
+    const BOUND: f64 = 1_048_576.0;
+    const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;
+    const PIO2_1: f64 = 1.570_796_326_734_125_6;
+    const PIO2_1T: f64 = 6.077_100_506_506_192e-11;
+    const CANCELLATION: f64 = 3.552_713_678_800_501e-15;
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    const S: [f64; 6] = [
+        -1.666_666_666_666_663_2e-1,
+        8.333_333_333_322_49e-3,
+        -1.984_126_982_985_795e-4,
+        2.755_731_370_707_006_8e-6,
+        -2.505_076_025_340_686_3e-8,
+        1.589_690_995_211_55e-10,
+    ];
+    const C: [f64; 6] = [
+        4.166_666_666_666_66e-2,
+        -1.388_888_888_887_411e-3,
+        2.480_158_728_947_673e-5,
+        -2.755_731_435_139_066_3e-7,
+        2.087_572_321_298_175e-9,
+        -1.135_964_755_778_819_5e-11,
+    ];
+    unsafe {
+        let all = _mm256_set1_pd;
+        let x = _mm256_set_pd(f64::from(d), f64::from(c), f64::from(b), f64::from(a));
+        let t = _mm256_add_pd(_mm256_mul_pd(x, all(FRAC_2_PI)), all(ROUND));
+        let k = _mm256_sub_pd(t, all(ROUND));
+        let e = _mm256_sub_pd(x, _mm256_mul_pd(k, all(PIO2_1)));
+        let w = _mm256_mul_pd(k, all(PIO2_1T));
+        let r = _mm256_sub_pd(e, w);
+        let rr = _mm256_sub_pd(_mm256_sub_pd(e, r), w);
+        let z = _mm256_mul_pd(r, r);
+        let fine = _mm256_and_pd(
+            _mm256_cmp_pd::<_CMP_LT_OQ>(_mm256_andnot_pd(all(-0.0), x), all(BOUND)),
+            _mm256_cmp_pd::<
+                _CMP_GT_OQ,
+            >(z, _mm256_mul_pd(_mm256_mul_pd(k, k), all(CANCELLATION))),
+        );
+        if _mm256_movemask_pd(fine) != 15 {
+            return sin_cos_quad_by_libm(a, b, c, d);
+        }
+        let z2 = _mm256_mul_pd(z, z);
+        let z4 = _mm256_mul_pd(z2, z2);
+        let estrin = |p: [f64; 6]| {
+            let pair = |p0, p1| _mm256_add_pd(all(p0), _mm256_mul_pd(all(p1), z));
+            _mm256_add_pd(
+                _mm256_add_pd(pair(p[0], p[1]), _mm256_mul_pd(z2, pair(p[2], p[3]))),
+                _mm256_mul_pd(z4, pair(p[4], p[5])),
+            )
+        };
+        let sp = estrin(S);
+        let cp = estrin(C);
+        let h = _mm256_mul_pd(all(0.5), z);
+        let one_h = _mm256_sub_pd(all(1.0), h);
+        let s = _mm256_add_pd(
+            r,
+            _mm256_add_pd(
+                _mm256_mul_pd(_mm256_mul_pd(r, z), sp),
+                _mm256_mul_pd(rr, one_h),
+            ),
+        );
+        let co = _mm256_add_pd(
+            one_h,
+            _mm256_add_pd(
+                _mm256_sub_pd(_mm256_sub_pd(all(1.0), one_h), h),
+                _mm256_sub_pd(_mm256_mul_pd(z2, cp), _mm256_mul_pd(r, rr)),
+            ),
+        );
+        let quadrant = _mm256_and_si256(_mm256_castpd_si256(t), _mm256_set1_epi64x(3));
+        let odd = _mm256_castsi256_pd(
+            _mm256_sub_epi64(
+                _mm256_setzero_si256(),
+                _mm256_and_si256(quadrant, _mm256_set1_epi64x(1)),
+            ),
+        );
+        let sign = |q| {
+            _mm256_castsi256_pd(
+                _mm256_slli_epi64::<62>(_mm256_and_si256(q, _mm256_set1_epi64x(2))),
+            )
+        };
+        let sine = _mm256_xor_pd(_mm256_blendv_pd(s, co, odd), sign(quadrant));
+        let cosine = _mm256_xor_pd(
+            _mm256_blendv_pd(co, s, odd),
+            sign(_mm256_add_epi64(quadrant, _mm256_set1_epi64x(1))),
+        );
+        let even = _mm256_unpacklo_pd(sine, cosine);
+        let odd = _mm256_unpackhi_pd(sine, cosine);
+        let low = |v| _mm_cvtsd_f64(v) as Real;
+        let high = |v| _mm_cvtsd_f64(_mm_unpackhi_pd(v, v)) as Real;
+        let (ac_low, ac_high) = (
+            _mm256_castpd256_pd128(even),
+            _mm256_extractf128_pd::<1>(even),
+        );
+        let (bd_low, bd_high) = (
+            _mm256_castpd256_pd128(odd),
+            _mm256_extractf128_pd::<1>(odd),
+        );
+        [
+            (low(ac_low), high(ac_low)),
+            (low(bd_low), high(bd_low)),
+            (low(ac_high), high(ac_high)),
+            (low(bd_high), high(bd_high)),
+        ]
+    }
+}
+/// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
+/// four-lane routine leaves to it; out of line, so that the rare case does
+/// not bloat every call site.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cold]
+#[inline(never)]
+fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    [sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]
 }

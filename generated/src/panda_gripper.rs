@@ -219,7 +219,13 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = qdd[0] * s_q1;
@@ -228,14 +234,12 @@ pub fn inverse_dynamics_with(
     let t5 = qd[1] * t1;
     let t6 = t2 + t5;
     let t7 = qd[1] * t0 - qdd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t8 = qd[1] * s_q2 - t0 * c_q2;
     let t9 = t0 * s_q2 + qd[1] * c_q2;
     let t10 = qd[2] + t1;
     let t11 = qdd[2] - t7;
     let t12 = qdd[1] * s_q2 + qd[2] * t9 - t6 * c_q2;
     let t13 = qdd[1] * c_q2 + t6 * s_q2 - qd[2] * t8;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t14 = t8 * c_q3 + t10 * s_q3;
     let t15 = t10 * c_q3 - t8 * s_q3;
     let t16 = t10 * t10;
@@ -244,7 +248,6 @@ pub fn inverse_dynamics_with(
     let t19 = qdd[3] - t13;
     let t20 = qd[3] * t15 + t12 * c_q3 + t11 * s_q3;
     let t21 = t11 * c_q3 - t12 * s_q3 - qd[3] * t14;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t22 = t14 * c_q4 - t18 * s_q4;
     let t23 = -t14 * s_q4 - t18 * c_q4;
     let t24 = t18 * t18;
@@ -252,14 +255,12 @@ pub fn inverse_dynamics_with(
     let t26 = t21 + qdd[4];
     let t27 = qd[4] * t23 + t20 * c_q4 - t19 * s_q4;
     let t28 = qd[4] * t22 + t20 * s_q4 + t19 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t29 = t22 * c_q5 + t25 * s_q5;
     let t30 = t25 * c_q5 - t22 * s_q5;
     let t31 = qd[5] - t23;
     let t32 = qdd[5] + t28;
     let t33 = qd[5] * t30 + t27 * c_q5 + t26 * s_q5;
     let t34 = t26 * c_q5 - qd[5] * t29 - t27 * s_q5;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t35 = t29 * c_q6 + t31 * s_q6;
     let t36 = t31 * c_q6 - t29 * s_q6;
     let t37 = t31 * t31;
@@ -710,33 +711,34 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = p.g * s_q1;
     let t3 = p.g * c_q1;
     let t4 = qd[1] * t1;
     let t5 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = qd[1] * s_q2 - t0 * c_q2;
     let t7 = t0 * s_q2 + qd[1] * c_q2;
     let t8 = qd[2] + t1;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t9 = t6 * c_q3 + t8 * s_q3;
     let t10 = t8 * c_q3 - t6 * s_q3;
     let t11 = t8 * t8;
     let t12 = t6 * t7;
     let t13 = qd[3] - t7;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t14 = t9 * c_q4 - t13 * s_q4;
     let t15 = -t9 * s_q4 - t13 * c_q4;
     let t16 = t13 * t13;
     let t17 = qd[4] + t10;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t18 = t14 * c_q5 + t17 * s_q5;
     let t19 = t17 * c_q5 - t14 * s_q5;
     let t20 = qd[5] - t15;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t21 = t18 * c_q6 + t20 * s_q6;
     let t22 = t20 * c_q6 - t18 * s_q6;
     let t23 = t20 * t20;
@@ -959,16 +961,15 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t0 = p.g * s_q1;
-    let t1 = p.g * c_q1;
-    let [(s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
         q[2],
         q[3],
         q[4],
-        q[5],
     );
-    let (s_q6, c_q6) = sin_cos(q[6]);
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let t0 = p.g * s_q1;
+    let t1 = p.g * c_q1;
     let t2 = t0 * c_q2;
     let t3 = t1 * s_q3 - c_q3 * t2;
     let t4 = t0 * s_q2;
@@ -1046,33 +1047,34 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = p.g * s_q1;
     let t3 = p.g * c_q1;
     let t4 = qd[1] * t1;
     let t5 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = qd[1] * s_q2 - t0 * c_q2;
     let t7 = t0 * s_q2 + qd[1] * c_q2;
     let t8 = qd[2] + t1;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t9 = t6 * c_q3 + t8 * s_q3;
     let t10 = t8 * c_q3 - t6 * s_q3;
     let t11 = t8 * t8;
     let t12 = t6 * t7;
     let t13 = qd[3] - t7;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t14 = t9 * c_q4 - t13 * s_q4;
     let t15 = -t9 * s_q4 - t13 * c_q4;
     let t16 = t13 * t13;
     let t17 = qd[4] + t10;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t18 = t14 * c_q5 + t17 * s_q5;
     let t19 = t17 * c_q5 - t14 * s_q5;
     let t20 = qd[5] - t15;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t21 = t18 * c_q6 + t20 * s_q6;
     let t22 = t20 * c_q6 - t18 * s_q6;
     let t23 = t20 * t20;
@@ -1574,33 +1576,34 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = p.g * s_q1;
     let t3 = p.g * c_q1;
     let t4 = qd[1] * t1;
     let t5 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = qd[1] * s_q2 - t0 * c_q2;
     let t7 = t0 * s_q2 + qd[1] * c_q2;
     let t8 = qd[2] + t1;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t9 = t6 * c_q3 + t8 * s_q3;
     let t10 = t8 * c_q3 - t6 * s_q3;
     let t11 = t8 * t8;
     let t12 = t6 * t7;
     let t13 = qd[3] - t7;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t14 = t9 * c_q4 - t13 * s_q4;
     let t15 = -t9 * s_q4 - t13 * c_q4;
     let t16 = t13 * t13;
     let t17 = qd[4] + t10;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t18 = t14 * c_q5 + t17 * s_q5;
     let t19 = t17 * c_q5 - t14 * s_q5;
     let t20 = qd[5] - t15;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t21 = t18 * c_q6 + t20 * s_q6;
     let t22 = t20 * c_q6 - t18 * s_q6;
     let t23 = t20 * t20;
@@ -2320,32 +2323,33 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = s_q1 * c_q2;
     let t3 = qd[1] * s_q2 - qd[0] * t2;
     let t4 = s_q1 * s_q2;
     let t5 = qd[0] * t4 + qd[1] * c_q2;
     let t6 = qd[2] + t1;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t7 = t6 * s_q3;
     let t8 = t3 * c_q3 + t7;
     let t9 = t6 * c_q3;
     let t10 = t9 - t3 * s_q3;
     let t11 = qd[3] - t5;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t12 = t11 * s_q4;
     let t13 = t8 * c_q4 - t12;
     let t14 = t11 * c_q4;
     let t15 = t8 * s_q4 + t14;
     let t16 = qd[4] + t10;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t17 = t13 * c_q5 + t16 * s_q5;
     let t18 = t16 * c_q5 - t13 * s_q5;
     let t19 = qd[5] + t15;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t20 = t19 * s_q6;
     let t21 = t17 * c_q6 + t20;
     let t22 = t19 * c_q6;
@@ -3451,26 +3455,27 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = qd[1] * s_q2 - t0 * c_q2;
     let t3 = t0 * s_q2 + qd[1] * c_q2;
     let t4 = qd[2] + t1;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t5 = t2 * c_q3 + t4 * s_q3;
     let t6 = t4 * c_q3 - t2 * s_q3;
     let t7 = qd[3] - t3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4 - t7 * s_q4;
     let t9 = t5 * s_q4 + t7 * c_q4;
     let t10 = qd[4] + t6;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t11 = t8 * c_q5 + t10 * s_q5;
     let t12 = t10 * c_q5 - t8 * s_q5;
     let t13 = qd[5] + t9;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t14 = t11 * c_q6 + t13 * s_q6;
     let t15 = t13 * c_q6 - t11 * s_q6;
     let t16 = qd[6] - t12;
@@ -3614,15 +3619,15 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -s_q0;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
         q[1],
         q[2],
         q[3],
-        q[4],
     );
-    let ((s_q5, c_q5), (s_q6, c_q6)) = sin_cos_pair(q[5], q[6]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
+    let (s_q6, c_q6) = sin_cos(q[6]);
+    let t0 = -s_q0;
     let t1 = s_q1 * s_q2;
     let t2 = s_q1 * c_q2;
     let t3 = s_q3 * t2 + c_q1 * c_q3;

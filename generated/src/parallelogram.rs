@@ -312,10 +312,9 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[3];
     let t1 = qdd[0] + qdd[3];
     let t2 = t1 * d.k0;
@@ -382,10 +381,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[3];
     let t1 = (p.g * c_q0 * c_q3 - s_q3 * (p.g * s_q0 - p.L * qd[0] * qd[0])) * d.k3;
     [
@@ -446,10 +444,9 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = p.g * s_q0;
     let t1 = qd[0] + qd[3];
     let t2 = p.g * c_q0 * c_q3;
@@ -504,10 +501,9 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = p.g * c_q0;
     let t1 = qd[0] + qd[3];
     let t2 = s_q0 * s_q3;
@@ -585,10 +581,10 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
+    let (s_q3, c_q3) = sin_cos(q[3]);
     let s_q0 = sin(q[0]);
     let s_q1 = sin(q[1]);
     let s_q2 = sin(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[3];
     let t1 = p.a * t0 + p.L * c_q3 * qd[0];
     let t2 = sin(q[0] + q[3]);

@@ -210,10 +210,9 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = c_q3 * (9.81 * c_q0 + 0.4 * qdd[0])
         - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
     let t1 = qd[0] + qd[3];
@@ -278,10 +277,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[3];
     let t1 = 9.81 * c_q0 * c_q3 - s_q3 * (9.81 * s_q0 - 0.4 * qd[0] * qd[0]);
     [
@@ -340,10 +338,9 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = c_q0 * c_q3;
     let t1 = qd[0] + qd[3];
     let t2 = 0.18 * c_q3 + 0.18;
@@ -394,10 +391,9 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q3, c_q3)) = sin_cos_pair(q[0], q[3]);
     let c_q1 = cos(q[1]);
     let c_q2 = cos(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = s_q0 * s_q3;
     let t1 = qd[0] + qd[3];
     let t2 = s_q3 * (qd[0] * qd[0]);
@@ -471,10 +467,10 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let (s_q3, c_q3) = sin_cos(q[3]);
     let s_q0 = sin(q[0]);
     let s_q1 = sin(q[1]);
     let s_q2 = sin(q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t0 = qd[0] + qd[3];
     let t1 = 0.3 * t0 + 0.4 * c_q3 * qd[0];
     let t2 = sin(q[0] + q[3]);

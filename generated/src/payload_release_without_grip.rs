@@ -466,9 +466,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] + qd[1];
     let t2 = 2.0 * (q[5] * q[6] + q[7] * q[8]);
     let t3 = 1.0 - 2.0 * (q[5] * q[5] + q[7] * q[7]);
@@ -545,9 +544,8 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t0 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] + qd[1];
     let t2 = s_q0 * s_q1;
     let t3 = qd[0] * (qd[0] * s_q1);
@@ -697,8 +695,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let s_q0 = sin(q[0]);
     let (s_q1, c_q1) = sin_cos(q[1]);
+    let s_q0 = sin(q[0]);
     let t0 = qd[0] + qd[1];
     let t1 = 0.5 * p.l2 * t0 + p.l1 * qd[0] * c_q1;
     let t2 = sin(q[0] + q[1]);

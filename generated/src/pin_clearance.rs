@@ -227,8 +227,8 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.g + qdd[1];
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g + qdd[1];
     [
         p.m * qdd[0] + 0.5 * d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         p.m * t0 + 0.5 * d.k0 * (s_q2 * qdd[2] + c_q2 * qd[2] * qd[2]),

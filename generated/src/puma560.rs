@@ -407,7 +407,13 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qdd[0] * s_q1;
     let t1 = qdd[0] * c_q1;
     let t2 = qd[0] * c_q1;
@@ -415,26 +421,22 @@ pub fn inverse_dynamics_with(
     let t4 = qd[1] * t3;
     let t5 = t0 + qd[1] * t2;
     let t6 = t1 - t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t7 = t3 * c_q2 + t2 * s_q2;
     let t8 = t2 * c_q2 - t3 * s_q2;
     let t9 = qd[1] + qd[2];
     let t10 = qdd[1] + qdd[2];
     let t11 = qd[2] * t8 + t5 * c_q2 + t6 * s_q2;
     let t12 = t6 * c_q2 - t5 * s_q2 - qd[2] * t7;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t13 = t7 * c_q3 - t9 * s_q3;
     let t14 = t7 * s_q3 + t9 * c_q3;
     let t15 = t8 + qd[3];
     let t16 = t12 + qdd[3];
     let t17 = t11 * c_q3 - qd[3] * t14 - t10 * s_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t18 = t13 * c_q4 + t15 * s_q4;
     let t19 = t15 * c_q4 - t13 * s_q4;
     let t20 = qd[4] + t14;
     let t21 = t11 * s_q3 + t10 * c_q3 + qd[3] * t13 + qdd[4];
     let t22 = qd[4] * t19 + t17 * c_q4 + t16 * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t23 = t18 * c_q5 - t20 * s_q5;
     let t24 = t18 * s_q5 + t20 * c_q5;
     let t25 = t19 + qd[5];
@@ -645,21 +647,24 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = c_q2 * t0 + s_q2 * t1;
     let t3 = c_q2 * t1 - s_q2 * t0;
     let t4 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t5 = t2 * c_q3 - t4 * s_q3;
     let t6 = t2 * s_q3 + t4 * c_q3;
     let t7 = t3 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t8 = t5 * c_q4 + t7 * s_q4;
     let t9 = t7 * c_q4 - t5 * s_q4;
     let t10 = qd[4] + t6;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t11 = t8 * c_q5 - t10 * s_q5;
     let t12 = t8 * s_q5 + t10 * c_q5;
     let t13 = t9 + qd[5];
@@ -814,24 +819,26 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.g * s_q1;
     let t1 = p.g * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = qd[0] * s_q1;
     let t3 = qd[0] * c_q1;
     let t4 = c_q2 * t2 + s_q2 * t3;
     let t5 = c_q2 * t3 - s_q2 * t2;
     let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t7 = t4 * c_q3 - t6 * s_q3;
     let t8 = t4 * s_q3 + t6 * c_q3;
     let t9 = t5 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t10 = t7 * c_q4 + t9 * s_q4;
     let t11 = t9 * c_q4 - t7 * s_q4;
     let t12 = qd[4] + t8;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t13 = t10 * c_q5 - t12 * s_q5;
     let t14 = t10 * s_q5 + t12 * c_q5;
     let t15 = t11 + qd[5];
@@ -1045,14 +1052,19 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.g * s_q1;
     let t1 = p.g * c_q1;
     let t2 = qd[0] * c_q1;
     let t3 = qd[1] * t2;
     let t4 = qd[0] * s_q1;
     let t5 = qd[1] * t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = t4 * c_q2 + t2 * s_q2;
     let t7 = t2 * c_q2 - t4 * s_q2;
     let t8 = p.a2 * qd[1] - p.d3 * t4;
@@ -1063,7 +1075,6 @@ pub fn forward_dynamics_with(
     let t13 = qd[1] + qd[2];
     let t14 = qd[2] * t7;
     let t15 = qd[2] * t6;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t16 = t6 * c_q3 - t13 * s_q3;
     let t17 = -t6 * s_q3 - t13 * c_q3;
     let t18 = p.d4 * t6 - p.a3 * t7;
@@ -1074,11 +1085,9 @@ pub fn forward_dynamics_with(
     let t23 = t6 * t19 + t7 * t21;
     let t24 = t7 + qd[3];
     let t25 = qd[3] * t17;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t26 = t16 * c_q4 + t24 * s_q4;
     let t27 = t24 * c_q4 - t16 * s_q4;
     let t28 = qd[4] - t17;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t29 = t26 * c_q5 - t28 * s_q5;
     let t30 = t26 * s_q5 + t28 * c_q5;
     let t31 = t27 + qd[5];
@@ -1296,12 +1305,16 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t1 = p.d4 * t0;
     let t2 = p.a3 * t0;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t3 = p.m2 * c_q1;
     let t4 = s_q3 * c_q4;
     let t5 = c_q5 * t4 + c_q3 * s_q5;
@@ -1587,10 +1600,15 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * s_q2;
     let t3 = t0 * c_q2 + t2;
     let t4 = t1 * c_q2;
@@ -1598,15 +1616,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     let t6 = p.a2 * qd[1] - p.d3 * t0;
     let t7 = p.a2 * t1;
     let t8 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t9 = t3 * c_q3 - t8 * s_q3;
     let t10 = t3 * s_q3 + t8 * c_q3;
     let t11 = t5 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t12 = t9 * c_q4 + t11 * s_q4;
     let t13 = t11 * c_q4 - t9 * s_q4;
     let t14 = qd[4] + t10;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t15 = t12 * c_q5 - t14 * s_q5;
     let t16 = t12 * s_q5 + t14 * c_q5;
     let t17 = t13 + qd[5];
@@ -1673,14 +1688,14 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -c_q0;
-    let [(s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
         q[1],
         q[3],
         q[4],
-        q[5],
     );
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = -c_q0;
     let t1 = c_q0 * c_q1;
     let t2 = s_q0 * c_q1;
     let t3 = p.a2 * t1 + p.d3 * s_q0;
@@ -1797,15 +1812,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -c_q0;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
         q[1],
         q[2],
         q[3],
-        q[4],
     );
-    let (s_q5, c_q5) = sin_cos(q[5]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
+    let t0 = -c_q0;
     let t1 = s_q1 * c_q2;
     let t2 = c_q1 * s_q2;
     let t3 = t1 + t2;

@@ -182,7 +182,13 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = qdd[0] * s_q1;
@@ -190,7 +196,6 @@ pub fn inverse_dynamics_with(
     let t4 = qd[1] * t0;
     let t5 = t2 + qd[1] * t1;
     let t6 = t3 - t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t7 = t0 * c_q2 + t1 * s_q2;
     let t8 = t1 * c_q2 - t0 * s_q2;
     let t9 = t1 * t1;
@@ -198,20 +203,17 @@ pub fn inverse_dynamics_with(
     let t11 = qdd[1] + qdd[2];
     let t12 = qd[2] * t8 + t5 * c_q2 + t6 * s_q2;
     let t13 = t6 * c_q2 - t5 * s_q2 - qd[2] * t7;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t14 = t7 * c_q3 - t10 * s_q3;
     let t15 = t7 * s_q3 + t10 * c_q3;
     let t16 = t10 * t10;
     let t17 = t8 + qd[3];
     let t18 = t13 + qdd[3];
     let t19 = t12 * c_q3 - qd[3] * t15 - t11 * s_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t20 = t14 * c_q4 + t17 * s_q4;
     let t21 = t17 * c_q4 - t14 * s_q4;
     let t22 = qd[4] + t15;
     let t23 = t12 * s_q3 + t11 * c_q3 + qd[3] * t14 + qdd[4];
     let t24 = qd[4] * t21 + t19 * c_q4 + t18 * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t25 = t20 * c_q5 - t22 * s_q5;
     let t26 = t20 * s_q5 + t22 * c_q5;
     let t27 = t21 + qd[5];
@@ -407,26 +409,28 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = qd[1] * t1;
     let t3 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * c_q2 + t1 * s_q2;
     let t5 = t1 * c_q2 - t0 * s_q2;
     let t6 = t1 * t1;
     let t7 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t8 = t4 * c_q3 - t7 * s_q3;
     let t9 = t4 * s_q3 + t7 * c_q3;
     let t10 = t7 * t7;
     let t11 = t5 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t12 = t8 * c_q4 + t11 * s_q4;
     let t13 = t11 * c_q4 - t8 * s_q4;
     let t14 = qd[4] + t9;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t15 = t12 * c_q5 - t14 * s_q5;
     let t16 = t12 * s_q5 + t14 * c_q5;
     let t17 = t13 + qd[5];
@@ -567,26 +571,28 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = qd[1] * t1;
     let t3 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * c_q2 + t1 * s_q2;
     let t5 = t1 * c_q2 - t0 * s_q2;
     let t6 = t1 * t1;
     let t7 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t8 = t4 * c_q3 - t7 * s_q3;
     let t9 = t4 * s_q3 + t7 * c_q3;
     let t10 = t7 * t7;
     let t11 = t5 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t12 = t8 * c_q4 + t11 * s_q4;
     let t13 = t11 * c_q4 - t8 * s_q4;
     let t14 = qd[4] + t9;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t15 = t12 * c_q5 - t14 * s_q5;
     let t16 = t12 * s_q5 + t14 * c_q5;
     let t17 = t13 + qd[5];
@@ -792,12 +798,17 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
     let t2 = qd[1] * t1;
     let t3 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * c_q2 + t1 * s_q2;
     let t5 = t1 * c_q2 - t0 * s_q2;
     let t6 = 0.4318 * qd[1] - 0.15005 * t0;
@@ -808,7 +819,6 @@ pub fn forward_dynamics_with(
     let t11 = qd[1] + qd[2];
     let t12 = qd[2] * t5;
     let t13 = qd[2] * t4;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t14 = t4 * c_q3 - t11 * s_q3;
     let t15 = -t4 * s_q3 - t11 * c_q3;
     let t16 = 0.4318 * t4 - 0.0203 * t5;
@@ -820,12 +830,10 @@ pub fn forward_dynamics_with(
     let t22 = 0.0203 * t20 + 0.4318 * t21;
     let t23 = t5 + qd[3];
     let t24 = qd[3] * t15;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t25 = t14 * c_q4 + t23 * s_q4;
     let t26 = t23 * c_q4 - t14 * s_q4;
     let t27 = qd[4] - t15;
     let t28 = qd[4] * t26;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t29 = t25 * c_q5 - t27 * s_q5;
     let t30 = t25 * s_q5 + t27 * c_q5;
     let t31 = t26 + qd[5];
@@ -1036,15 +1044,18 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = t2 * s_q3;
     let t4 = t2 * c_q3;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t5 = s_q3 * c_q4;
     let t6 = s_q5 * t5 - c_q3 * c_q5;
     let t7 = c_q5 * t5 + c_q3 * s_q5;
@@ -1321,25 +1332,27 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * s_q2;
     let t3 = t0 * c_q2 + t2;
     let t4 = t1 * c_q2;
     let t5 = t4 - t0 * s_q2;
     let t6 = 0.4318 * qd[1] - 0.15005 * t0;
     let t7 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t8 = t3 * c_q3 - t7 * s_q3;
     let t9 = t3 * s_q3 + t7 * c_q3;
     let t10 = t5 + qd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t11 = t8 * c_q4 + t10 * s_q4;
     let t12 = t10 * c_q4 - t8 * s_q4;
     let t13 = qd[4] + t9;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t14 = t11 * c_q5 - t13 * s_q5;
     let t15 = t11 * s_q5 + t13 * c_q5;
     let t16 = t12 + qd[5];
@@ -1404,14 +1417,14 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -c_q0;
-    let [(s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[0],
         q[1],
         q[3],
         q[4],
-        q[5],
     );
+    let (s_q5, c_q5) = sin_cos(q[5]);
+    let t0 = -c_q0;
     let t1 = c_q0 * c_q1;
     let t2 = s_q0 * c_q1;
     let t3 = 0.15005 * s_q0 + 0.4318 * t1;
@@ -1526,15 +1539,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -c_q0;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
         q[1],
         q[2],
         q[3],
-        q[4],
     );
-    let (s_q5, c_q5) = sin_cos(q[5]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
+    let t0 = -c_q0;
     let t1 = c_q1 * c_q2;
     let t2 = s_q1 * s_q2;
     let t3 = t1 - t2;

@@ -249,13 +249,29 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let (s_q0, c_q0) = sin_cos(q[0]);
     let t4 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t5 = qd[0] * c_q1;
     let t6 = qd[0] * s_q1;
     let t7 = qdd[0] * c_q1;
@@ -267,7 +283,6 @@ pub fn inverse_dynamics_with(
     let t13 = qd[1] * t6;
     let t14 = t7 - t13;
     let t15 = t8 + qd[1] * t5;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t16 = t5 * c_q2 - t6 * s_q2;
     let t17 = t5 * s_q2 + t6 * c_q2;
     let t18 = t5 * t6;
@@ -275,9 +290,7 @@ pub fn inverse_dynamics_with(
     let t20 = qd[1] + qd[2];
     let t21 = qdd[1] + qdd[2];
     let t22 = t14 * s_q2 + t15 * c_q2 + qd[2] * t16;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t23 = p.g * c_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t24 = qd[3] * c_q4;
     let t25 = qd[3] * s_q4;
     let t26 = qdd[3] * c_q4;
@@ -289,7 +302,6 @@ pub fn inverse_dynamics_with(
     let t32 = qd[4] * t25;
     let t33 = t26 - t32;
     let t34 = t27 + qd[4] * t24;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t35 = t24 * c_q5 - t25 * s_q5;
     let t36 = t24 * s_q5 + t25 * c_q5;
     let t37 = t24 * t25;
@@ -297,9 +309,7 @@ pub fn inverse_dynamics_with(
     let t39 = qd[4] + qd[5];
     let t40 = qdd[4] + qdd[5];
     let t41 = t33 * s_q5 + t34 * c_q5 + qd[5] * t35;
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t42 = p.g * c_q6;
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t43 = qd[6] * c_q7;
     let t44 = qd[6] * s_q7;
     let t45 = qdd[6] * c_q7;
@@ -311,7 +321,6 @@ pub fn inverse_dynamics_with(
     let t51 = qd[7] * t44;
     let t52 = t45 - t51;
     let t53 = t46 + qd[7] * t43;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t54 = t43 * c_q8 - t44 * s_q8;
     let t55 = t43 * s_q8 + t44 * c_q8;
     let t56 = t43 * t44;
@@ -319,9 +328,7 @@ pub fn inverse_dynamics_with(
     let t58 = qd[7] + qd[8];
     let t59 = qdd[7] + qdd[8];
     let t60 = t52 * s_q8 + t53 * c_q8 + qd[8] * t54;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t61 = p.g * c_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t62 = qd[9] * c_q10;
     let t63 = qd[9] * s_q10;
     let t64 = qdd[9] * c_q10;
@@ -333,7 +340,6 @@ pub fn inverse_dynamics_with(
     let t70 = qd[10] * t63;
     let t71 = t64 - t70;
     let t72 = t65 + qd[10] * t62;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t73 = t62 * c_q11 - t63 * s_q11;
     let t74 = t62 * s_q11 + t63 * c_q11;
     let t75 = t62 * t63;
@@ -755,61 +761,67 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let (s_q0, c_q0) = sin_cos(q[0]);
     let t4 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t5 = qd[0] * c_q1;
     let t6 = qd[0] * s_q1;
     let t7 = p.g * s_q0 - 0.014 * qd[0] * qd[0];
     let t8 = qd[1] * t6;
     let t9 = qd[1] * t5;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t10 = t5 * c_q2 - t6 * s_q2;
     let t11 = t5 * s_q2 + t6 * c_q2;
     let t12 = t5 * t6;
     let t13 = t5 * t5;
     let t14 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t15 = p.g * c_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t16 = qd[3] * c_q4;
     let t17 = qd[3] * s_q4;
     let t18 = 0.014 * qd[3] * qd[3] + p.g * s_q3;
     let t19 = qd[4] * t17;
     let t20 = qd[4] * t16;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t21 = t16 * c_q5 - t17 * s_q5;
     let t22 = t16 * s_q5 + t17 * c_q5;
     let t23 = t16 * t17;
     let t24 = t16 * t16;
     let t25 = qd[4] + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t26 = p.g * c_q6;
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t27 = qd[6] * c_q7;
     let t28 = qd[6] * s_q7;
     let t29 = p.g * s_q6 - 0.014 * qd[6] * qd[6];
     let t30 = qd[7] * t28;
     let t31 = qd[7] * t27;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t32 = t27 * c_q8 - t28 * s_q8;
     let t33 = t27 * s_q8 + t28 * c_q8;
     let t34 = t27 * t28;
     let t35 = t27 * t27;
     let t36 = qd[7] + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t37 = p.g * c_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t38 = qd[9] * c_q10;
     let t39 = qd[9] * s_q10;
     let t40 = 0.014 * qd[9] * qd[9] + p.g * s_q9;
     let t41 = qd[10] * t39;
     let t42 = qd[10] * t38;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t43 = t38 * c_q11 - t39 * s_q11;
     let t44 = t38 * s_q11 + t39 * c_q11;
     let t45 = t38 * t39;
@@ -1004,22 +1016,32 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t2 = p.g * s_q3;
     let t3 = p.g * c_q3;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t4 = p.g * s_q6;
     let t5 = p.g * c_q6;
-    let ((s_q7, c_q7), (s_q8, c_q8)) = sin_cos_pair(q[7], q[8]);
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t6 = p.g * s_q9;
     let t7 = p.g * c_q9;
-    let ((s_q10, c_q10), (s_q11, c_q11)) = sin_cos_pair(q[10], q[11]);
     let t8 = t1 * s_q1;
     let t9 = t1 * c_q1;
     let t10 = t3 * s_q4;
@@ -1083,65 +1105,71 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let (s_q0, c_q0) = sin_cos(q[0]);
     let t4 = p.g * s_q0;
     let t5 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t6 = qd[0] * c_q1;
     let t7 = qd[0] * s_q1;
     let t8 = t4 - 0.014 * qd[0] * qd[0];
     let t9 = qd[1] * t7;
     let t10 = qd[1] * t6;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t11 = t6 * c_q2 - t7 * s_q2;
     let t12 = t6 * s_q2 + t7 * c_q2;
     let t13 = t6 * t7;
     let t14 = t6 * t6;
     let t15 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t16 = p.g * s_q3;
     let t17 = p.g * c_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t18 = qd[3] * c_q4;
     let t19 = qd[3] * s_q4;
     let t20 = 0.014 * qd[3] * qd[3] + t16;
     let t21 = qd[4] * t19;
     let t22 = qd[4] * t18;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t23 = t18 * c_q5 - t19 * s_q5;
     let t24 = t18 * s_q5 + t19 * c_q5;
     let t25 = t18 * t19;
     let t26 = t18 * t18;
     let t27 = qd[4] + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t28 = p.g * s_q6;
     let t29 = p.g * c_q6;
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t30 = qd[6] * c_q7;
     let t31 = qd[6] * s_q7;
     let t32 = t28 - 0.014 * qd[6] * qd[6];
     let t33 = qd[7] * t31;
     let t34 = qd[7] * t30;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t35 = t30 * c_q8 - t31 * s_q8;
     let t36 = t30 * s_q8 + t31 * c_q8;
     let t37 = t30 * t31;
     let t38 = t30 * t30;
     let t39 = qd[7] + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t40 = p.g * s_q9;
     let t41 = p.g * c_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t42 = qd[9] * c_q10;
     let t43 = qd[9] * s_q10;
     let t44 = 0.014 * qd[9] * qd[9] + t40;
     let t45 = qd[10] * t43;
     let t46 = qd[10] * t42;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t47 = t42 * c_q11 - t43 * s_q11;
     let t48 = t42 * s_q11 + t43 * c_q11;
     let t49 = t42 * t43;
@@ -1620,57 +1648,63 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = p.g * s_q0;
     let t1 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t2 = qd[0] * c_q1;
     let t3 = qd[0] * s_q1;
     let t4 = qd[1] * t3;
     let t5 = qd[1] * t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = t2 * c_q2;
     let t7 = t6 - t3 * s_q2;
     let t8 = t2 * s_q2;
     let t9 = t8 + t3 * c_q2;
     let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t11 = p.g * s_q3;
     let t12 = p.g * c_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t13 = qd[3] * c_q4;
     let t14 = qd[3] * s_q4;
     let t15 = qd[4] * t14;
     let t16 = qd[4] * t13;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t17 = t13 * c_q5;
     let t18 = t17 - t14 * s_q5;
     let t19 = t13 * s_q5;
     let t20 = t19 + t14 * c_q5;
     let t21 = qd[4] + qd[5];
-    let (s_q6, c_q6) = sin_cos(q[6]);
     let t22 = p.g * s_q6;
     let t23 = p.g * c_q6;
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t24 = qd[6] * c_q7;
     let t25 = qd[6] * s_q7;
     let t26 = qd[7] * t25;
     let t27 = qd[7] * t24;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t28 = t24 * c_q8;
     let t29 = t28 - t25 * s_q8;
     let t30 = t24 * s_q8;
     let t31 = t30 + t25 * c_q8;
     let t32 = qd[7] + qd[8];
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t33 = p.g * s_q9;
     let t34 = p.g * c_q9;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t35 = qd[9] * c_q10;
     let t36 = qd[9] * s_q10;
     let t37 = qd[10] * t36;
     let t38 = qd[10] * t35;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t39 = t35 * c_q11;
     let t40 = t39 - t36 * s_q11;
     let t41 = t35 * s_q11;
@@ -1986,31 +2020,35 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[11],
+    );
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2 - t1 * s_q2;
     let t3 = t0 * s_q2 + t1 * c_q2;
     let t4 = qd[1] + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = qd[3] * c_q4;
     let t6 = qd[3] * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t7 = t5 * c_q5 - t6 * s_q5;
     let t8 = t5 * s_q5 + t6 * c_q5;
     let t9 = qd[4] + qd[5];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t10 = qd[6] * c_q7;
     let t11 = qd[6] * s_q7;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t12 = t10 * c_q8 - t11 * s_q8;
     let t13 = t10 * s_q8 + t11 * c_q8;
     let t14 = qd[7] + qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t15 = qd[9] * c_q10;
     let t16 = qd[9] * s_q10;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t17 = t15 * c_q11 - t16 * s_q11;
     let t18 = t15 * s_q11 + t16 * c_q11;
     let t19 = qd[10] + qd[11];
@@ -2516,37 +2554,47 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2;
     let t3 = t2 - t1 * s_q2;
     let t4 = t0 * s_q2;
     let t5 = t4 + t1 * c_q2;
     let t6 = qd[1] + qd[2];
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t7 = qd[3] * c_q4;
     let t8 = qd[3] * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t9 = t7 * c_q5;
     let t10 = t9 - t8 * s_q5;
     let t11 = t7 * s_q5;
     let t12 = t11 + t8 * c_q5;
     let t13 = qd[4] + qd[5];
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t14 = qd[6] * c_q7;
     let t15 = qd[6] * s_q7;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t16 = t14 * c_q8;
     let t17 = t16 - t15 * s_q8;
     let t18 = t14 * s_q8;
     let t19 = t18 + t15 * c_q8;
     let t20 = qd[7] + qd[8];
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t21 = qd[9] * c_q10;
     let t22 = qd[9] * s_q10;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t23 = t21 * c_q11;
     let t24 = t23 - t22 * s_q11;
     let t25 = t21 * s_q11;

@@ -240,11 +240,28 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
     let t6 = qdd[0] * c_q1;
@@ -256,7 +273,6 @@ pub fn inverse_dynamics_with(
     let t12 = qd[1] * t5;
     let t13 = t6 - t12;
     let t14 = t7 + qd[1] * t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t15 = t4 * c_q2 - t5 * s_q2;
     let t16 = t4 * s_q2 + t5 * c_q2;
     let t17 = t4 * t5;
@@ -264,7 +280,6 @@ pub fn inverse_dynamics_with(
     let t19 = qd[1] + qd[2];
     let t20 = qdd[1] + qdd[2];
     let t21 = t13 * s_q2 + t14 * c_q2 + qd[2] * t15;
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t22 = qd[3] * c_q4;
     let t23 = qd[3] * s_q4;
     let t24 = qdd[3] * c_q4;
@@ -276,7 +291,6 @@ pub fn inverse_dynamics_with(
     let t30 = qd[4] * t23;
     let t31 = t24 - t30;
     let t32 = t25 + qd[4] * t22;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t33 = t22 * c_q5 - t23 * s_q5;
     let t34 = t22 * s_q5 + t23 * c_q5;
     let t35 = t22 * t23;
@@ -284,7 +298,6 @@ pub fn inverse_dynamics_with(
     let t37 = qd[4] + qd[5];
     let t38 = qdd[4] + qdd[5];
     let t39 = t31 * s_q5 + t32 * c_q5 + qd[5] * t33;
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t40 = qd[6] * c_q7;
     let t41 = qd[6] * s_q7;
     let t42 = qdd[6] * c_q7;
@@ -296,7 +309,6 @@ pub fn inverse_dynamics_with(
     let t48 = qd[7] * t41;
     let t49 = t42 - t48;
     let t50 = t43 + qd[7] * t40;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t51 = t40 * c_q8 - t41 * s_q8;
     let t52 = t40 * s_q8 + t41 * c_q8;
     let t53 = t40 * t41;
@@ -304,7 +316,6 @@ pub fn inverse_dynamics_with(
     let t55 = qd[7] + qd[8];
     let t56 = qdd[7] + qdd[8];
     let t57 = t49 * s_q8 + t50 * c_q8 + qd[8] * t51;
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t58 = qd[9] * c_q10;
     let t59 = qd[9] * s_q10;
     let t60 = qdd[9] * c_q10;
@@ -316,7 +327,6 @@ pub fn inverse_dynamics_with(
     let t66 = qd[10] * t59;
     let t67 = t60 - t66;
     let t68 = t61 + qd[10] * t58;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t69 = t58 * c_q11 - t59 * s_q11;
     let t70 = t58 * s_q11 + t59 * c_q11;
     let t71 = t58 * t59;
@@ -737,53 +747,63 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
     let t6 = 9.81 * s_q0 - 0.014 * qd[0] * qd[0];
     let t7 = qd[1] * t5;
     let t8 = qd[1] * t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t9 = t4 * c_q2 - t5 * s_q2;
     let t10 = t4 * s_q2 + t5 * c_q2;
     let t11 = t4 * t5;
     let t12 = t4 * t4;
     let t13 = qd[1] + qd[2];
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t14 = qd[3] * c_q4;
     let t15 = qd[3] * s_q4;
     let t16 = 0.014 * qd[3] * qd[3] + 9.81 * s_q3;
     let t17 = qd[4] * t15;
     let t18 = qd[4] * t14;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t19 = t14 * c_q5 - t15 * s_q5;
     let t20 = t14 * s_q5 + t15 * c_q5;
     let t21 = t14 * t15;
     let t22 = t14 * t14;
     let t23 = qd[4] + qd[5];
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t24 = qd[6] * c_q7;
     let t25 = qd[6] * s_q7;
     let t26 = 9.81 * s_q6 - 0.014 * qd[6] * qd[6];
     let t27 = qd[7] * t25;
     let t28 = qd[7] * t24;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t29 = t24 * c_q8 - t25 * s_q8;
     let t30 = t24 * s_q8 + t25 * c_q8;
     let t31 = t24 * t25;
     let t32 = t24 * t24;
     let t33 = qd[7] + qd[8];
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t34 = qd[9] * c_q10;
     let t35 = qd[9] * s_q10;
     let t36 = 0.014 * qd[9] * qd[9] + 9.81 * s_q9;
     let t37 = qd[10] * t35;
     let t38 = qd[10] * t34;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t39 = t34 * c_q11 - t35 * s_q11;
     let t40 = t34 * s_q11 + t35 * c_q11;
     let t41 = t34 * t35;
@@ -1053,53 +1073,63 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[1] * qd[1];
     let t1 = qd[4] * qd[4];
     let t2 = qd[7] * qd[7];
     let t3 = qd[10] * qd[10];
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let t4 = qd[0] * c_q1;
     let t5 = qd[0] * s_q1;
     let t6 = 9.81 * s_q0 - 0.014 * qd[0] * qd[0];
     let t7 = qd[1] * t5;
     let t8 = qd[1] * t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t9 = t4 * c_q2 - t5 * s_q2;
     let t10 = t4 * s_q2 + t5 * c_q2;
     let t11 = t4 * t5;
     let t12 = t4 * t4;
     let t13 = qd[1] + qd[2];
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t14 = qd[3] * c_q4;
     let t15 = qd[3] * s_q4;
     let t16 = 0.014 * qd[3] * qd[3] + 9.81 * s_q3;
     let t17 = qd[4] * t15;
     let t18 = qd[4] * t14;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t19 = t14 * c_q5 - t15 * s_q5;
     let t20 = t14 * s_q5 + t15 * c_q5;
     let t21 = t14 * t15;
     let t22 = t14 * t14;
     let t23 = qd[4] + qd[5];
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t24 = qd[6] * c_q7;
     let t25 = qd[6] * s_q7;
     let t26 = 9.81 * s_q6 - 0.014 * qd[6] * qd[6];
     let t27 = qd[7] * t25;
     let t28 = qd[7] * t24;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t29 = t24 * c_q8 - t25 * s_q8;
     let t30 = t24 * s_q8 + t25 * c_q8;
     let t31 = t24 * t25;
     let t32 = t24 * t24;
     let t33 = qd[7] + qd[8];
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t34 = qd[9] * c_q10;
     let t35 = qd[9] * s_q10;
     let t36 = 0.014 * qd[9] * qd[9] + 9.81 * s_q9;
     let t37 = qd[10] * t35;
     let t38 = qd[10] * t34;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t39 = t34 * c_q11 - t35 * s_q11;
     let t40 = t34 * s_q11 + t35 * c_q11;
     let t41 = t34 * t35;
@@ -1577,45 +1607,55 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
     let t2 = qd[1] * t1;
     let t3 = qd[1] * t0;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * c_q2;
     let t5 = t4 - t1 * s_q2;
     let t6 = t0 * s_q2;
     let t7 = t6 + t1 * c_q2;
     let t8 = qd[1] + qd[2];
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t9 = qd[3] * c_q4;
     let t10 = qd[3] * s_q4;
     let t11 = qd[4] * t10;
     let t12 = qd[4] * t9;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t13 = t9 * c_q5;
     let t14 = t13 - t10 * s_q5;
     let t15 = t9 * s_q5;
     let t16 = t15 + t10 * c_q5;
     let t17 = qd[4] + qd[5];
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t18 = qd[6] * c_q7;
     let t19 = qd[6] * s_q7;
     let t20 = qd[7] * t19;
     let t21 = qd[7] * t18;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t22 = t18 * c_q8;
     let t23 = t22 - t19 * s_q8;
     let t24 = t18 * s_q8;
     let t25 = t24 + t19 * c_q8;
     let t26 = qd[7] + qd[8];
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t27 = qd[9] * c_q10;
     let t28 = qd[9] * s_q10;
     let t29 = qd[10] * t28;
     let t30 = qd[10] * t27;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t31 = t27 * c_q11;
     let t32 = t31 - t28 * s_q11;
     let t33 = t27 * s_q11;
@@ -1961,31 +2001,35 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[10],
+        q[11],
+    );
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2 - t1 * s_q2;
     let t3 = t0 * s_q2 + t1 * c_q2;
     let t4 = qd[1] + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = qd[3] * c_q4;
     let t6 = qd[3] * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t7 = t5 * c_q5 - t6 * s_q5;
     let t8 = t5 * s_q5 + t6 * c_q5;
     let t9 = qd[4] + qd[5];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t10 = qd[6] * c_q7;
     let t11 = qd[6] * s_q7;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t12 = t10 * c_q8 - t11 * s_q8;
     let t13 = t10 * s_q8 + t11 * c_q8;
     let t14 = qd[7] + qd[8];
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t15 = qd[9] * c_q10;
     let t16 = qd[9] * s_q10;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t17 = t15 * c_q11 - t16 * s_q11;
     let t18 = t15 * s_q11 + t16 * c_q11;
     let t19 = qd[10] + qd[11];
@@ -2490,37 +2534,47 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let [(s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6), (s_q7, c_q7)] = sin_cos_quad(
+        q[4],
+        q[5],
+        q[6],
+        q[7],
+    );
+    let [(s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10), (s_q11, c_q11)] = sin_cos_quad(
+        q[8],
+        q[9],
+        q[10],
+        q[11],
+    );
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2;
     let t3 = t2 - t1 * s_q2;
     let t4 = t0 * s_q2;
     let t5 = t4 + t1 * c_q2;
     let t6 = qd[1] + qd[2];
-    let ((s_q3, c_q3), (s_q4, c_q4)) = sin_cos_pair(q[3], q[4]);
     let t7 = qd[3] * c_q4;
     let t8 = qd[3] * s_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t9 = t7 * c_q5;
     let t10 = t9 - t8 * s_q5;
     let t11 = t7 * s_q5;
     let t12 = t11 + t8 * c_q5;
     let t13 = qd[4] + qd[5];
-    let ((s_q6, c_q6), (s_q7, c_q7)) = sin_cos_pair(q[6], q[7]);
     let t14 = qd[6] * c_q7;
     let t15 = qd[6] * s_q7;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t16 = t14 * c_q8;
     let t17 = t16 - t15 * s_q8;
     let t18 = t14 * s_q8;
     let t19 = t18 + t15 * c_q8;
     let t20 = qd[7] + qd[8];
-    let ((s_q9, c_q9), (s_q10, c_q10)) = sin_cos_pair(q[9], q[10]);
     let t21 = qd[9] * c_q10;
     let t22 = qd[9] * s_q10;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t23 = t21 * c_q11;
     let t24 = t23 - t22 * s_q11;
     let t25 = t21 * s_q11;

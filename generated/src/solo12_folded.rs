@@ -270,13 +270,30 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
         - qd[1] * qd[5];
     let t1 = 19.62 * (q[4] * q[5] + q[3] * q[6]) + qdd[1] + qd[0] * qd[5]
         - qd[2] * qd[3];
     let t2 = 9.81 * (1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4])) + qdd[2] + qd[1] * qd[3]
         - qd[0] * qd[4];
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = qd[4] * c_q7 + qd[5] * s_q7;
     let t4 = qd[5] * c_q7 - qd[4] * s_q7;
     let t5 = qd[5] * qd[5];
@@ -286,14 +303,12 @@ pub fn inverse_dynamics_with(
     let t9 = qdd[3] + qdd[6];
     let t10 = qd[6] * t4 + qdd[4] * c_q7 + qdd[5] * s_q7;
     let t11 = qdd[5] * c_q7 - qd[6] * t3 - qdd[4] * s_q7;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t12 = t8 * c_q8 - t4 * s_q8;
     let t13 = t8 * s_q8 + t4 * c_q8;
     let t14 = qd[7] + t3;
     let t15 = t10 + qdd[7];
     let t16 = t9 * c_q8 - t11 * s_q8 - qd[7] * t13;
     let t17 = qd[7] * t12 + t9 * s_q8 + t11 * c_q8;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t18 = t12 * c_q9 - t13 * s_q9;
     let t19 = t12 * s_q9 + t13 * c_q9;
     let t20 = t12 * t14;
@@ -302,21 +317,18 @@ pub fn inverse_dynamics_with(
     let t23 = qd[8] + t14;
     let t24 = t15 + qdd[8];
     let t25 = t16 * s_q9 + t17 * c_q9 + qd[8] * t18;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t26 = qd[4] * c_q10 + qd[5] * s_q10;
     let t27 = qd[5] * c_q10 - qd[4] * s_q10;
     let t28 = qd[9] + qd[3];
     let t29 = qdd[3] + qdd[9];
     let t30 = qd[9] * t27 + qdd[4] * c_q10 + qdd[5] * s_q10;
     let t31 = qdd[5] * c_q10 - qd[9] * t26 - qdd[4] * s_q10;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t32 = t28 * c_q11 - t27 * s_q11;
     let t33 = t28 * s_q11 + t27 * c_q11;
     let t34 = qd[10] + t26;
     let t35 = t30 + qdd[10];
     let t36 = t29 * c_q11 - t31 * s_q11 - qd[10] * t33;
     let t37 = qd[10] * t32 + t29 * s_q11 + t31 * c_q11;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t38 = t32 * c_q12 - t33 * s_q12;
     let t39 = t32 * s_q12 + t33 * c_q12;
     let t40 = t32 * t34;
@@ -325,21 +337,18 @@ pub fn inverse_dynamics_with(
     let t43 = qd[11] + t34;
     let t44 = t35 + qdd[11];
     let t45 = t36 * s_q12 + t37 * c_q12 + qd[11] * t38;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t46 = qd[4] * c_q13 + qd[5] * s_q13;
     let t47 = qd[5] * c_q13 - qd[4] * s_q13;
     let t48 = qd[12] + qd[3];
     let t49 = qdd[3] + qdd[12];
     let t50 = qd[12] * t47 + qdd[4] * c_q13 + qdd[5] * s_q13;
     let t51 = qdd[5] * c_q13 - qd[12] * t46 - qdd[4] * s_q13;
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t52 = t48 * c_q14 - t47 * s_q14;
     let t53 = t48 * s_q14 + t47 * c_q14;
     let t54 = qd[13] + t46;
     let t55 = t50 + qdd[13];
     let t56 = t49 * c_q14 - t51 * s_q14 - qd[13] * t53;
     let t57 = qd[13] * t52 + t49 * s_q14 + t51 * c_q14;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t58 = t52 * c_q15 - t53 * s_q15;
     let t59 = t52 * s_q15 + t53 * c_q15;
     let t60 = t52 * t54;
@@ -348,21 +357,18 @@ pub fn inverse_dynamics_with(
     let t63 = qd[14] + t54;
     let t64 = t55 + qdd[14];
     let t65 = t56 * s_q15 + t57 * c_q15 + qd[14] * t58;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t66 = qd[4] * c_q16 + qd[5] * s_q16;
     let t67 = qd[5] * c_q16 - qd[4] * s_q16;
     let t68 = qd[15] + qd[3];
     let t69 = qdd[3] + qdd[15];
     let t70 = qd[15] * t67 + qdd[4] * c_q16 + qdd[5] * s_q16;
     let t71 = qdd[5] * c_q16 - qd[15] * t66 - qdd[4] * s_q16;
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t72 = t68 * c_q17 - t67 * s_q17;
     let t73 = t68 * s_q17 + t67 * c_q17;
     let t74 = qd[16] + t66;
     let t75 = t70 + qdd[16];
     let t76 = t69 * c_q17 - t71 * s_q17 - qd[16] * t73;
     let t77 = qd[16] * t72 + t69 * s_q17 + t71 * c_q17;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t78 = t72 * c_q18 - t73 * s_q18;
     let t79 = t72 * s_q18 + t73 * c_q18;
     let t80 = t72 * t74;
@@ -1353,7 +1359,24 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = qd[4] * c_q7 + qd[5] * s_q7;
     let t1 = qd[5] * c_q7 - qd[4] * s_q7;
     let t2 = qd[5] * qd[5];
@@ -1362,66 +1385,55 @@ pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t5 = qd[6] + qd[3];
     let t6 = qd[6] * t1;
     let t7 = qd[6] * t0;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t8 = t5 * c_q8 - t1 * s_q8;
     let t9 = t5 * s_q8 + t1 * c_q8;
     let t10 = t0 * t1;
     let t11 = qd[7] + t0;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t12 = t8 * c_q9 - t9 * s_q9;
     let t13 = t8 * s_q9 + t9 * c_q9;
     let t14 = t8 * t11;
     let t15 = t8 * t9;
     let t16 = t8 * t8;
     let t17 = qd[8] + t11;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t18 = qd[4] * c_q10 + qd[5] * s_q10;
     let t19 = qd[5] * c_q10 - qd[4] * s_q10;
     let t20 = qd[9] + qd[3];
     let t21 = qd[9] * t19;
     let t22 = qd[9] * t18;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t23 = t20 * c_q11 - t19 * s_q11;
     let t24 = t20 * s_q11 + t19 * c_q11;
     let t25 = t18 * t19;
     let t26 = qd[10] + t18;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t27 = t23 * c_q12 - t24 * s_q12;
     let t28 = t23 * s_q12 + t24 * c_q12;
     let t29 = t23 * t26;
     let t30 = t23 * t24;
     let t31 = t23 * t23;
     let t32 = qd[11] + t26;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t33 = qd[4] * c_q13 + qd[5] * s_q13;
     let t34 = qd[5] * c_q13 - qd[4] * s_q13;
     let t35 = qd[12] + qd[3];
     let t36 = qd[12] * t34;
     let t37 = qd[12] * t33;
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t38 = t35 * c_q14 - t34 * s_q14;
     let t39 = t35 * s_q14 + t34 * c_q14;
     let t40 = t33 * t34;
     let t41 = qd[13] + t33;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t42 = t38 * c_q15 - t39 * s_q15;
     let t43 = t38 * s_q15 + t39 * c_q15;
     let t44 = t38 * t41;
     let t45 = t38 * t39;
     let t46 = t38 * t38;
     let t47 = qd[14] + t41;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t48 = qd[4] * c_q16 + qd[5] * s_q16;
     let t49 = qd[5] * c_q16 - qd[4] * s_q16;
     let t50 = qd[15] + qd[3];
     let t51 = qd[15] * t49;
     let t52 = qd[15] * t48;
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t53 = t50 * c_q17 - t49 * s_q17;
     let t54 = t50 * s_q17 + t49 * c_q17;
     let t55 = t48 * t49;
     let t56 = qd[16] + t48;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t57 = t53 * c_q18 - t54 * s_q18;
     let t58 = t53 * s_q18 + t54 * c_q18;
     let t59 = t53 * t56;
@@ -1753,9 +1765,6 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
-    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
-    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
         q[7],
         q[8],
@@ -1774,6 +1783,9 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
         q[17],
         q[18],
     );
+    let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
+    let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
+    let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
     let t3 = 9.81 * (t2 * c_q16 - t1 * s_q16);
     let t4 = 9.81 * t0 * c_q17 - s_q17 * t3;
     let t5 = 9.81 * t0 * s_q17 + c_q17 * t3;
@@ -1872,10 +1884,27 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = qd[4] * c_q7 + qd[5] * s_q7;
     let t4 = qd[5] * c_q7 - qd[4] * s_q7;
     let t5 = qd[5] * qd[5];
@@ -1884,66 +1913,55 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t8 = qd[6] + qd[3];
     let t9 = qd[6] * t4;
     let t10 = qd[6] * t3;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t11 = t8 * c_q8 - t4 * s_q8;
     let t12 = t8 * s_q8 + t4 * c_q8;
     let t13 = t3 * t4;
     let t14 = qd[7] + t3;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t15 = t11 * c_q9 - t12 * s_q9;
     let t16 = t11 * s_q9 + t12 * c_q9;
     let t17 = t11 * t14;
     let t18 = t11 * t12;
     let t19 = t11 * t11;
     let t20 = qd[8] + t14;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t21 = qd[4] * c_q10 + qd[5] * s_q10;
     let t22 = qd[5] * c_q10 - qd[4] * s_q10;
     let t23 = qd[9] + qd[3];
     let t24 = qd[9] * t22;
     let t25 = qd[9] * t21;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t26 = t23 * c_q11 - t22 * s_q11;
     let t27 = t23 * s_q11 + t22 * c_q11;
     let t28 = t21 * t22;
     let t29 = qd[10] + t21;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t30 = t26 * c_q12 - t27 * s_q12;
     let t31 = t26 * s_q12 + t27 * c_q12;
     let t32 = t26 * t29;
     let t33 = t26 * t27;
     let t34 = t26 * t26;
     let t35 = qd[11] + t29;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t36 = qd[4] * c_q13 + qd[5] * s_q13;
     let t37 = qd[5] * c_q13 - qd[4] * s_q13;
     let t38 = qd[12] + qd[3];
     let t39 = qd[12] * t37;
     let t40 = qd[12] * t36;
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t41 = t38 * c_q14 - t37 * s_q14;
     let t42 = t38 * s_q14 + t37 * c_q14;
     let t43 = t36 * t37;
     let t44 = qd[13] + t36;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t45 = t41 * c_q15 - t42 * s_q15;
     let t46 = t41 * s_q15 + t42 * c_q15;
     let t47 = t41 * t44;
     let t48 = t41 * t42;
     let t49 = t41 * t41;
     let t50 = qd[14] + t44;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t51 = qd[4] * c_q16 + qd[5] * s_q16;
     let t52 = qd[5] * c_q16 - qd[4] * s_q16;
     let t53 = qd[15] + qd[3];
     let t54 = qd[15] * t52;
     let t55 = qd[15] * t51;
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t56 = t53 * c_q17 - t52 * s_q17;
     let t57 = t53 * s_q17 + t52 * c_q17;
     let t58 = t51 * t52;
     let t59 = qd[16] + t51;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t60 = t56 * c_q18 - t57 * s_q18;
     let t61 = t56 * s_q18 + t57 * c_q18;
     let t62 = t56 * t59;
@@ -2971,7 +2989,24 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = qd[4] * c_q7 + qd[5] * s_q7;
     let t1 = qd[5] * c_q7 - qd[4] * s_q7;
     let t2 = 0.0875 * qd[3] - 0.1946 * qd[4];
@@ -2985,7 +3020,6 @@ pub fn forward_dynamics_with(
     let t10 = qd[6] + qd[3];
     let t11 = qd[6] * t1;
     let t12 = qd[6] * t0;
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t13 = t10 * c_q8 - t1 * s_q8;
     let t14 = t10 * s_q8 + t1 * c_q8;
     let t15 = t0 * t10;
@@ -2995,7 +3029,6 @@ pub fn forward_dynamics_with(
     let t19 = qd[7] + t0;
     let t20 = qd[7] * t14;
     let t21 = qd[7] * t13;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t22 = t13 * c_q9 - t14 * s_q9;
     let t23 = t13 * s_q9 + t14 * c_q9;
     let t24 = -0.03745 * t14 - 0.16 * t19;
@@ -3003,7 +3036,6 @@ pub fn forward_dynamics_with(
     let t26 = t13 * t13;
     let t27 = qd[8] + t19;
     let t28 = qd[8] * t22;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t29 = qd[4] * c_q10 + qd[5] * s_q10;
     let t30 = qd[5] * c_q10 - qd[4] * s_q10;
     let t31 = 0.0875 * qd[3] + 0.1946 * qd[4];
@@ -3015,7 +3047,6 @@ pub fn forward_dynamics_with(
     let t37 = qd[9] + qd[3];
     let t38 = qd[9] * t30;
     let t39 = qd[9] * t29;
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t40 = t37 * c_q11 - t30 * s_q11;
     let t41 = t37 * s_q11 + t30 * c_q11;
     let t42 = t29 * t37;
@@ -3025,7 +3056,6 @@ pub fn forward_dynamics_with(
     let t46 = qd[10] + t29;
     let t47 = qd[10] * t41;
     let t48 = qd[10] * t40;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t49 = t40 * c_q12 - t41 * s_q12;
     let t50 = t40 * s_q12 + t41 * c_q12;
     let t51 = 0.03745 * t41 - 0.16 * t46;
@@ -3033,7 +3063,6 @@ pub fn forward_dynamics_with(
     let t53 = t40 * t40;
     let t54 = qd[11] + t46;
     let t55 = qd[11] * t49;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t56 = qd[4] * c_q13 + qd[5] * s_q13;
     let t57 = qd[5] * c_q13 - qd[4] * s_q13;
     let t58 = qd[4] * t31;
@@ -3043,7 +3072,6 @@ pub fn forward_dynamics_with(
     let t62 = qd[12] + qd[3];
     let t63 = qd[12] * t57;
     let t64 = qd[12] * t56;
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t65 = t62 * c_q14 - t57 * s_q14;
     let t66 = t62 * s_q14 + t57 * c_q14;
     let t67 = t56 * t62;
@@ -3053,7 +3081,6 @@ pub fn forward_dynamics_with(
     let t71 = qd[13] + t56;
     let t72 = qd[13] * t66;
     let t73 = qd[13] * t65;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t74 = t65 * c_q15 - t66 * s_q15;
     let t75 = t65 * s_q15 + t66 * c_q15;
     let t76 = -0.03745 * t66 - 0.16 * t71;
@@ -3061,7 +3088,6 @@ pub fn forward_dynamics_with(
     let t78 = t65 * t65;
     let t79 = qd[14] + t71;
     let t80 = qd[14] * t74;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t81 = qd[4] * c_q16 + qd[5] * s_q16;
     let t82 = qd[5] * c_q16 - qd[4] * s_q16;
     let t83 = -t2;
@@ -3072,7 +3098,6 @@ pub fn forward_dynamics_with(
     let t88 = qd[15] + qd[3];
     let t89 = qd[15] * t82;
     let t90 = qd[15] * t81;
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t91 = t88 * c_q17 - t82 * s_q17;
     let t92 = t88 * s_q17 + t82 * c_q17;
     let t93 = t81 * t88;
@@ -3082,7 +3107,6 @@ pub fn forward_dynamics_with(
     let t97 = qd[16] + t81;
     let t98 = qd[16] * t92;
     let t99 = qd[16] * t91;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t100 = t91 * c_q18 - t92 * s_q18;
     let t101 = t91 * s_q18 + t92 * c_q18;
     let t102 = 0.03745 * t92 - 0.16 * t97;
@@ -3975,51 +3999,57 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q7, c_q7) = sin_cos(q[7]);
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = qd[4] * c_q7 + qd[5] * s_q7;
     let t1 = qd[5] * c_q7 - qd[4] * s_q7;
     let t2 = qd[6] + qd[3];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t3 = t2 * c_q8 - t1 * s_q8;
     let t4 = t2 * s_q8 + t1 * c_q8;
     let t5 = qd[7] + t0;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t6 = t3 * c_q9 - t4 * s_q9;
     let t7 = t3 * s_q9 + t4 * c_q9;
     let t8 = qd[8] + t5;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t9 = qd[4] * c_q10 + qd[5] * s_q10;
     let t10 = qd[5] * c_q10 - qd[4] * s_q10;
     let t11 = qd[9] + qd[3];
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t12 = t11 * c_q11 - t10 * s_q11;
     let t13 = t11 * s_q11 + t10 * c_q11;
     let t14 = qd[10] + t9;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t15 = t12 * c_q12 - t13 * s_q12;
     let t16 = t12 * s_q12 + t13 * c_q12;
     let t17 = qd[11] + t14;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t18 = qd[4] * c_q13 + qd[5] * s_q13;
     let t19 = qd[5] * c_q13 - qd[4] * s_q13;
     let t20 = qd[12] + qd[3];
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t21 = t20 * c_q14 - t19 * s_q14;
     let t22 = t20 * s_q14 + t19 * c_q14;
     let t23 = qd[13] + t18;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t24 = t21 * c_q15 - t22 * s_q15;
     let t25 = t21 * s_q15 + t22 * c_q15;
     let t26 = qd[14] + t23;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t27 = qd[4] * c_q16 + qd[5] * s_q16;
     let t28 = qd[5] * c_q16 - qd[4] * s_q16;
     let t29 = qd[15] + qd[3];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t30 = t29 * c_q17 - t28 * s_q17;
     let t31 = t29 * s_q17 + t28 * c_q17;
     let t32 = qd[16] + t27;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t33 = t30 * c_q18 - t31 * s_q18;
     let t34 = t30 * s_q18 + t31 * c_q18;
     let t35 = qd[17] + t32;
@@ -6096,54 +6126,60 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
+        q[7],
+        q[8],
+        q[9],
+        q[10],
+    );
+    let [(s_q11, c_q11), (s_q12, c_q12), (s_q13, c_q13), (s_q14, c_q14)] = sin_cos_quad(
+        q[11],
+        q[12],
+        q[13],
+        q[14],
+    );
+    let [(s_q15, c_q15), (s_q16, c_q16), (s_q17, c_q17), (s_q18, c_q18)] = sin_cos_quad(
+        q[15],
+        q[16],
+        q[17],
+        q[18],
+    );
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    let (s_q7, c_q7) = sin_cos(q[7]);
     let t3 = qd[4] * c_q7 + qd[5] * s_q7;
     let t4 = qd[5] * c_q7 - qd[4] * s_q7;
     let t5 = qd[6] + qd[3];
-    let (s_q8, c_q8) = sin_cos(q[8]);
     let t6 = t5 * c_q8 - t4 * s_q8;
     let t7 = t5 * s_q8 + t4 * c_q8;
     let t8 = qd[7] + t3;
-    let (s_q9, c_q9) = sin_cos(q[9]);
     let t9 = t6 * c_q9 - t7 * s_q9;
     let t10 = t6 * s_q9 + t7 * c_q9;
     let t11 = qd[8] + t8;
-    let (s_q10, c_q10) = sin_cos(q[10]);
     let t12 = qd[4] * c_q10 + qd[5] * s_q10;
     let t13 = qd[5] * c_q10 - qd[4] * s_q10;
     let t14 = qd[9] + qd[3];
-    let (s_q11, c_q11) = sin_cos(q[11]);
     let t15 = t14 * c_q11 - t13 * s_q11;
     let t16 = t14 * s_q11 + t13 * c_q11;
     let t17 = qd[10] + t12;
-    let (s_q12, c_q12) = sin_cos(q[12]);
     let t18 = t15 * c_q12 - t16 * s_q12;
     let t19 = t15 * s_q12 + t16 * c_q12;
     let t20 = qd[11] + t17;
-    let (s_q13, c_q13) = sin_cos(q[13]);
     let t21 = qd[4] * c_q13 + qd[5] * s_q13;
     let t22 = qd[5] * c_q13 - qd[4] * s_q13;
     let t23 = qd[12] + qd[3];
-    let (s_q14, c_q14) = sin_cos(q[14]);
     let t24 = t23 * c_q14 - t22 * s_q14;
     let t25 = t23 * s_q14 + t22 * c_q14;
     let t26 = qd[13] + t21;
-    let (s_q15, c_q15) = sin_cos(q[15]);
     let t27 = t24 * c_q15 - t25 * s_q15;
     let t28 = t24 * s_q15 + t25 * c_q15;
     let t29 = qd[14] + t26;
-    let (s_q16, c_q16) = sin_cos(q[16]);
     let t30 = qd[4] * c_q16 + qd[5] * s_q16;
     let t31 = qd[5] * c_q16 - qd[4] * s_q16;
     let t32 = qd[15] + qd[3];
-    let (s_q17, c_q17) = sin_cos(q[17]);
     let t33 = t32 * c_q17 - t31 * s_q17;
     let t34 = t32 * s_q17 + t31 * c_q17;
     let t35 = qd[16] + t30;
-    let (s_q18, c_q18) = sin_cos(q[18]);
     let t36 = t33 * c_q18 - t34 * s_q18;
     let t37 = t33 * s_q18 + t34 * c_q18;
     let t38 = qd[17] + t35;
@@ -6331,24 +6367,6 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let t0 = q[3] * q[3];
-    let t1 = q[4] * q[4];
-    let t2 = q[5] * q[5];
-    let t3 = q[3] * q[4];
-    let t4 = q[3] * q[5];
-    let t5 = q[4] * q[5];
-    let t6 = q[3] * q[6];
-    let t7 = q[4] * q[6];
-    let t8 = q[5] * q[6];
-    let t9 = 1.0 - 2.0 * (t1 + t2);
-    let t10 = 2.0 * (t3 - t8);
-    let t11 = 2.0 * (t4 + t7);
-    let t12 = 2.0 * (t3 + t8);
-    let t13 = 1.0 - 2.0 * (t0 + t2);
-    let t14 = 2.0 * (t5 - t6);
-    let t15 = 2.0 * (t4 - t7);
-    let t16 = 2.0 * (t5 + t6);
-    let t17 = 1.0 - 2.0 * (t0 + t1);
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
         q[7],
         q[8],
@@ -6367,6 +6385,24 @@ pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
         q[17],
         q[18],
     );
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[4];
+    let t4 = q[3] * q[5];
+    let t5 = q[4] * q[5];
+    let t6 = q[3] * q[6];
+    let t7 = q[4] * q[6];
+    let t8 = q[5] * q[6];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     let t18 = t10 * c_q7 + t11 * s_q7;
     let t19 = t11 * c_q7 - t10 * s_q7;
     let t20 = t13 * c_q7 + t14 * s_q7;
@@ -6604,24 +6640,6 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let t0 = q[3] * q[3];
-    let t1 = q[4] * q[4];
-    let t2 = q[5] * q[5];
-    let t3 = q[3] * q[4];
-    let t4 = q[3] * q[5];
-    let t5 = q[4] * q[5];
-    let t6 = q[3] * q[6];
-    let t7 = q[4] * q[6];
-    let t8 = q[5] * q[6];
-    let t9 = 1.0 - 2.0 * (t1 + t2);
-    let t10 = 2.0 * (t3 - t8);
-    let t11 = 2.0 * (t4 + t7);
-    let t12 = 2.0 * (t3 + t8);
-    let t13 = 1.0 - 2.0 * (t0 + t2);
-    let t14 = 2.0 * (t5 - t6);
-    let t15 = 2.0 * (t4 - t7);
-    let t16 = 2.0 * (t5 + t6);
-    let t17 = 1.0 - 2.0 * (t0 + t1);
     let [(s_q7, c_q7), (s_q8, c_q8), (s_q9, c_q9), (s_q10, c_q10)] = sin_cos_quad(
         q[7],
         q[8],
@@ -6640,6 +6658,24 @@ pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
         q[17],
         q[18],
     );
+    let t0 = q[3] * q[3];
+    let t1 = q[4] * q[4];
+    let t2 = q[5] * q[5];
+    let t3 = q[3] * q[4];
+    let t4 = q[3] * q[5];
+    let t5 = q[4] * q[5];
+    let t6 = q[3] * q[6];
+    let t7 = q[4] * q[6];
+    let t8 = q[5] * q[6];
+    let t9 = 1.0 - 2.0 * (t1 + t2);
+    let t10 = 2.0 * (t3 - t8);
+    let t11 = 2.0 * (t4 + t7);
+    let t12 = 2.0 * (t3 + t8);
+    let t13 = 1.0 - 2.0 * (t0 + t2);
+    let t14 = 2.0 * (t5 - t6);
+    let t15 = 2.0 * (t4 - t7);
+    let t16 = 2.0 * (t5 + t6);
+    let t17 = 1.0 - 2.0 * (t0 + t1);
     let t18 = c_q17 * c_q18 - s_q17 * s_q18;
     let t19 = c_q17 * s_q18 + s_q17 * c_q18;
     let t20 = c_q14 * c_q15 - s_q14 * s_q15;

@@ -255,8 +255,8 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let t0 = p.g + qdd[0];
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g + qdd[0];
     [
         t0 * d.k1 + d.k0 * (c_q2 * qdd[2] - s_q2 * qd[2] * qd[2]),
         qdd[1] * d.k2 - d.k0 * (c_q2 * qd[2] * qd[2] + s_q2 * qdd[2]),

@@ -175,8 +175,8 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let t0 = qdd[0] + 9.81;
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qdd[0] + 9.81;
     [
         34.0 * t0 + c_q2 * qdd[2] - s_q2 * qd[2] * qd[2],
         14.0 * qdd[1] - c_q2 * qd[2] * qd[2] - s_q2 * qdd[2],

@@ -462,19 +462,18 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = qd[0] * (p.l1 * qd[0]);
     let t1 = p.l1 * qdd[0];
     let t2 = -fma(c_q1, t1, s_q1 * t0);
     let t3 = qd[0] + qd[1];
     let t4 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = s_q1 * t1 - fma(p.l2 * t3, t3, c_q1 * t0);
     let t6 = t2 - p.l2 * t4;
     let t7 = t3 + qd[2];
     let t8 = t4 + qdd[2];
     let t9 = p.g - qdd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t10 = t7 * c_q4;
     let t11 = qd[4] * t10;
     let t12 = t7 * s_q4;
@@ -592,11 +591,10 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
-    let t1 = t0 + qd[2];
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 + qd[2];
     let t2 = t1 * c_q4;
     let t3 = qd[4] * t2;
     let t4 = t1 * s_q4;
@@ -679,11 +677,10 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
-    let t1 = t0 + qd[2];
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
+    let t0 = qd[0] + qd[1];
+    let t1 = t0 + qd[2];
     let t2 = t1 * c_q4;
     let t3 = qd[4] * t2;
     let t4 = t1 * s_q4;
@@ -784,18 +781,20 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] * (p.l1 * qd[0]);
     let t1 = c_q1 * t0;
     let t2 = s_q1 * t0;
     let t3 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t3 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t5 = t4 * c_q4;
     let t6 = t4 * s_q4;
     let t7 = qd[4] * t6;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t8 = t6 * c_q5 - qd[4] * s_q5;
     let t9 = fma(qd[4], c_q5, t6 * s_q5);
     let t10 = p.icy6 * (t5 + qd[5]);
@@ -920,13 +919,15 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t2 = t1 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t3 = t1 * s_q4;
     let t4 = c_q5 * t3 - qd[4] * s_q5;
     let t5 = fma(qd[4], c_q5, s_q5 * t3);
@@ -1037,13 +1038,15 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t2 = t1 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t3 = t1 * s_q4;
     let t4 = c_q5 * t3 - qd[4] * s_q5;
     let t5 = fma(qd[4], c_q5, s_q5 * t3);
@@ -1132,9 +1135,9 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q4, c_q4)) = sin_cos_pair(q[0], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = -q[3];
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t1 = p.l1 * c_q0;
     let t2 = p.l1 * s_q0;
     let t3 = q[0] + q[1];

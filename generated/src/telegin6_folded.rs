@@ -183,18 +183,17 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = -0.5 * (qd[0] * qd[0] * s_q1 + qdd[0] * c_q1);
     let t1 = qd[0] + qd[1];
     let t2 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = t1 * t1;
     let t4 = 0.5 * (qdd[0] * s_q1 - qd[0] * qd[0] * c_q1 - t3);
     let t5 = t0 - 0.5 * t2;
     let t6 = t1 + qd[2];
     let t7 = t2 + qdd[2];
     let t8 = 9.81 - qdd[3];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t9 = t6 * c_q4;
     let t10 = t7 * s_q4;
     let t11 = qd[4] * t9;
@@ -291,13 +290,12 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = qd[0] * (qd[0] * s_q1);
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t4 = t3 * c_q4;
     let t5 = qd[4] * t4;
     let t6 = t3 * s_q4;
@@ -366,13 +364,12 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = qd[0] * (qd[0] * s_q1);
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t4 = t3 * c_q4;
     let t5 = qd[4] * t4;
     let t6 = t3 * s_q4;
@@ -458,18 +455,20 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] * (qd[0] * c_q1);
     let t1 = qd[0] * (qd[0] * s_q1);
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = t2 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t4 = t3 * c_q4;
     let t5 = qd[4] * t4;
     let t6 = t3 * s_q4;
     let t7 = qd[4] * t6;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t8 = t6 * c_q5 - qd[4] * s_q5;
     let t9 = t6 * s_q5 + qd[4] * c_q5;
     let t10 = t4 + qd[5];
@@ -568,14 +567,16 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t2 = t1 * s_q4;
     let t3 = t1 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t4 = t2 * c_q5 - qd[4] * s_q5;
     let t5 = t2 * s_q5 + qd[4] * c_q5;
     let t6 = t3 + qd[5];
@@ -664,14 +665,16 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[4],
+        q[5],
+    );
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t2 = t1 * s_q4;
     let t3 = t1 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t4 = t2 * c_q5 - qd[4] * s_q5;
     let t5 = t2 * s_q5 + qd[4] * c_q5;
     let t6 = t3 + qd[5];
@@ -722,9 +725,9 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q4, c_q4)) = sin_cos_pair(q[0], q[4]);
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = -q[3];
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t1 = q[0] + q[1];
     let t2 = cos(t1);
     let t3 = sin(t1);

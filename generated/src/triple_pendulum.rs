@@ -256,12 +256,12 @@ pub fn inverse_dynamics_with(
 ) -> [Real; NV] {
     let p = &d.params;
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t1 = p.g * c_q0 + p.l * qdd[0];
     let t2 = c_q1 * t1 - s_q1 * t0;
     let t3 = qd[0] + qd[1];
     let t4 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t3 + qd[2];
     let t6 = t4 + qdd[2];
     let t7 = s_q2 * d.k3;
@@ -336,9 +336,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = p.g * s_q0 - p.l * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 + qd[2];
     let t3 = p.g * c_q0 * c_q1 - s_q1 * t0;
     let t4 = t3 * d.k3;
@@ -406,12 +406,11 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = p.g * s_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = t0 - p.l * qd[0] * qd[0];
     let t2 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t3 = t2 + qd[2];
     let t4 = p.g * c_q0;
     let t5 = c_q1 * t4;
@@ -482,11 +481,10 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = p.g * c_q0;
-    let (s_q1, c_q1) = sin_cos(q[1]);
-    let t1 = qd[0] + qd[1];
+    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = p.g * c_q0;
+    let t1 = qd[0] + qd[1];
     let t2 = t1 + qd[2];
     let t3 = p.g * s_q0;
     let t4 = qd[0] * (p.l * qd[0]);
@@ -561,9 +559,8 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
     let t2 = p.l * qd[0];
     let t3 = s_q1 * c_q2;
@@ -604,8 +601,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let t0 = qd[0] + qd[1];
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
     let t1 = p.l * t0;
     let t2 = t0 + qd[2];
     let t3 = p.l * qd[0];

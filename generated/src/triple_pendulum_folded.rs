@@ -177,11 +177,11 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = s_q0 - 2.0 * qd[0] * qd[0];
     let t1 = c_q0 + 2.0 * qdd[0];
     let t2 = qd[0] + qd[1];
     let t3 = qdd[0] + qdd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t2 * t2;
     let t5 = 2.0 * t3 + c_q1 * t1 - s_q1 * t0;
     let t6 = t2 + qd[2];
@@ -249,9 +249,9 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = s_q0 - 2.0 * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
     let t4 = s_q2 * (c_q1 * t0 + c_q0 * s_q1 - 2.0 * t2);
@@ -313,9 +313,9 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let (s_q2, c_q2) = sin_cos(q[2]);
     let t0 = s_q0 - 2.0 * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t1 * t1;
     let t3 = t1 + qd[2];
     let t4 = s_q1 * s_q2;
@@ -383,8 +383,8 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let t0 = qd[0] + qd[1];
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
     let t1 = t0 + qd[2];
     let t2 = s_q2 * c_q2;
     let t3 = qd[0] * (qd[0] * c_q1);
@@ -445,9 +445,8 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let t0 = qd[0] + qd[1];
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t1 = t0 + qd[2];
     let t2 = qd[0] * s_q1;
     let t3 = s_q2 * t1;
@@ -490,8 +489,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
-    let t0 = qd[0] + qd[1];
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let t0 = qd[0] + qd[1];
     let t1 = t0 + qd[2];
     let t2 = c_q0 * s_q1 + s_q0 * c_q1;
     let t3 = qd[0] * c_q1;

@@ -211,8 +211,14 @@ pub fn inverse_dynamics_with(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = qdd[0] * c_q1;
     let t3 = qdd[0] * s_q1;
@@ -221,7 +227,6 @@ pub fn inverse_dynamics_with(
     let t6 = qd[0] * c_q1;
     let t7 = t5 - t2;
     let t8 = t3 + qd[1] * t6;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t9 = t1 * s_q2 - t6 * c_q2;
     let t10 = t6 * s_q2 + t1 * c_q2;
     let t11 = t6 * t6;
@@ -229,20 +234,17 @@ pub fn inverse_dynamics_with(
     let t13 = qdd[1] + qdd[2];
     let t14 = t7 * c_q2 + t8 * s_q2 + qd[2] * t10;
     let t15 = t7 * s_q2 + qd[2] * t9 - t8 * c_q2;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t16 = t10 * c_q3 - t9 * s_q3;
     let t17 = t9 * c_q3 + t10 * s_q3;
     let t18 = qd[3] + t12;
     let t19 = t13 + qdd[3];
     let t20 = qd[3] * t17 + t14 * s_q3 + t15 * c_q3;
     let t21 = qd[3] * t16 + t14 * c_q3 - t15 * s_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t22 = t16 * c_q4 + t18 * s_q4;
     let t23 = t18 * c_q4 - t16 * s_q4;
     let t24 = qd[4] + t17;
     let t25 = t21 + qdd[4];
     let t26 = t19 * s_q4 + qd[4] * t23 - t20 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t27 = t22 * c_q5 - t24 * s_q5;
     let t28 = t22 * s_q5 + t24 * c_q5;
     let t29 = qd[5] + t23;
@@ -420,29 +422,31 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = p.g * c_q1;
     let t3 = qd[1] * t1;
     let t4 = qd[0] * c_q1;
     let t5 = qd[1] * t4;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t6 = t1 * s_q2 - t4 * c_q2;
     let t7 = -t4 * s_q2 - t1 * c_q2;
     let t8 = t1 * t4;
     let t9 = t4 * t4;
     let t10 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t11 = -t6 * s_q3 - t7 * c_q3;
     let t12 = t6 * c_q3 - t7 * s_q3;
     let t13 = t6 * t7;
     let t14 = qd[3] + t10;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t15 = t11 * c_q4 + t14 * s_q4;
     let t16 = t14 * c_q4 - t11 * s_q4;
     let t17 = qd[4] + t12;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t18 = t15 * c_q5 - t17 * s_q5;
     let t19 = t15 * s_q5 + t17 * c_q5;
     let t20 = qd[5] + t16;
@@ -559,19 +563,22 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = p.g * c_q1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t1 * t3;
     let t6 = t3 * t3;
     let t7 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t8 = qd[3] + t7;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t9 = s_q2 * c_q3;
     let t10 = -0.425 * t9 - s_q3 * (0.425 * c_q2 + 0.39225);
     let t11 = s_q4 * s_q5;
@@ -742,12 +749,17 @@ pub fn forward_dynamics_with(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[1] * t0;
     let t2 = qd[0] * c_q1;
     let t3 = qd[1] * t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * s_q2 - t2 * c_q2;
     let t5 = -t2 * s_q2 - t0 * c_q2;
     let t6 = 0.425 * qd[1] - 0.1197 * t0;
@@ -759,7 +771,6 @@ pub fn forward_dynamics_with(
     let t12 = qd[1] + qd[2];
     let t13 = qd[2] * t5;
     let t14 = qd[2] * t4;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t15 = t4 * s_q3;
     let t16 = -t15 - t5 * c_q3;
     let t17 = t4 * c_q3 - t5 * s_q3;
@@ -768,12 +779,10 @@ pub fn forward_dynamics_with(
     let t20 = qd[3] + t12;
     let t21 = qd[3] * t17;
     let t22 = qd[3] * t16;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t23 = t16 * c_q4 + t20 * s_q4;
     let t24 = t20 * c_q4 - t16 * s_q4;
     let t25 = qd[4] + t17;
     let t26 = qd[4] * t24;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t27 = t23 * c_q5 - t25 * s_q5;
     let t28 = t23 * s_q5 + t25 * c_q5;
     let t29 = qd[5] + t24;
@@ -989,14 +998,17 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = qd[3] + t2;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t4 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
     let t5 = s_q1 * t0;
     let t6 = c_q1 * t0;
@@ -1229,24 +1241,26 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2;
     let t3 = t1 * s_q2 - t2;
     let t4 = t0 * s_q2;
     let t5 = t4 + t1 * c_q2;
     let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t7 = t5 * c_q3 - t3 * s_q3;
     let t8 = t3 * c_q3 + t5 * s_q3;
     let t9 = qd[3] + t6;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t10 = t7 * c_q4 + t9 * s_q4;
     let t11 = t9 * c_q4 - t7 * s_q4;
     let t12 = qd[4] + t8;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t13 = t10 * c_q5 - t12 * s_q5;
     let t14 = t10 * s_q5 + t12 * c_q5;
     let t15 = qd[5] + t11;
@@ -1313,10 +1327,13 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[4],
+        q[5],
+    );
     let t0 = -s_q0;
-    let ((s_q1, c_q1), (s_q4, c_q4)) = sin_cos_pair(q[1], q[4]);
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t1 = c_q0 * c_q1;
     let t2 = s_q0 * c_q1;
     let t3 = q[1] + q[2];
@@ -1440,15 +1457,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -s_q0;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
         q[1],
         q[2],
         q[3],
-        q[4],
     );
-    let (s_q5, c_q5) = sin_cos(q[5]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
+    let t0 = -s_q0;
     let t1 = 0.425 * c_q2 + 0.39225;
     let t2 = -0.425 * s_q2 * c_q3 - s_q3 * t1;
     let t3 = c_q4 * t2;

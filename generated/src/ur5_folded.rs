@@ -196,8 +196,14 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = qdd[0] * c_q1;
     let t3 = qdd[0] * s_q1;
@@ -205,7 +211,6 @@ pub fn inverse_dynamics_with(
     let t5 = qd[0] * c_q1;
     let t6 = t4 - t2;
     let t7 = t3 + qd[1] * t5;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t8 = t1 * s_q2 - t5 * c_q2;
     let t9 = t5 * s_q2 + t1 * c_q2;
     let t10 = t5 * t5;
@@ -213,20 +218,17 @@ pub fn inverse_dynamics_with(
     let t12 = qdd[1] + qdd[2];
     let t13 = t6 * c_q2 + t7 * s_q2 + qd[2] * t9;
     let t14 = t6 * s_q2 + qd[2] * t8 - t7 * c_q2;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t15 = t9 * c_q3 - t8 * s_q3;
     let t16 = t8 * c_q3 + t9 * s_q3;
     let t17 = qd[3] + t11;
     let t18 = t12 + qdd[3];
     let t19 = qd[3] * t16 + t13 * s_q3 + t14 * c_q3;
     let t20 = qd[3] * t15 + t13 * c_q3 - t14 * s_q3;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t21 = t15 * c_q4 + t17 * s_q4;
     let t22 = t17 * c_q4 - t15 * s_q4;
     let t23 = qd[4] + t16;
     let t24 = t20 + qdd[4];
     let t25 = t18 * s_q4 + qd[4] * t22 - t19 * c_q4;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t26 = t21 * c_q5 - t23 * s_q5;
     let t27 = t21 * s_q5 + t23 * c_q5;
     let t28 = qd[5] + t22;
@@ -403,28 +405,30 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = qd[1] * t1;
     let t3 = qd[0] * c_q1;
     let t4 = qd[1] * t3;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t5 = t1 * s_q2 - t3 * c_q2;
     let t6 = -t3 * s_q2 - t1 * c_q2;
     let t7 = t1 * t3;
     let t8 = t3 * t3;
     let t9 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t10 = -t5 * s_q3 - t6 * c_q3;
     let t11 = t5 * c_q3 - t6 * s_q3;
     let t12 = t5 * t6;
     let t13 = qd[3] + t9;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t14 = t10 * c_q4 + t13 * s_q4;
     let t15 = t13 * c_q4 - t10 * s_q4;
     let t16 = qd[4] + t11;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t17 = t14 * c_q5 - t16 * s_q5;
     let t18 = t14 * s_q5 + t16 * c_q5;
     let t19 = qd[5] + t15;
@@ -538,18 +542,21 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * qd[0];
-    let (s_q1, c_q1) = sin_cos(q[1]);
     let t1 = qd[0] * s_q1;
     let t2 = qd[0] * c_q1;
     let t3 = qd[1] * t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t1 * t2;
     let t5 = t2 * t2;
     let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t7 = qd[3] + t6;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t8 = s_q2 * c_q3;
     let t9 = -0.425 * t8 - s_q3 * (0.425 * c_q2 + 0.39225);
     let t10 = s_q4 * s_q5;
@@ -716,12 +723,17 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[1] * t0;
     let t2 = qd[0] * c_q1;
     let t3 = qd[1] * t2;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t4 = t0 * s_q2 - t2 * c_q2;
     let t5 = -t2 * s_q2 - t0 * c_q2;
     let t6 = 0.425 * qd[1] - 0.1197 * t0;
@@ -733,7 +745,6 @@ pub fn forward_dynamics_with(
     let t12 = qd[1] + qd[2];
     let t13 = qd[2] * t5;
     let t14 = qd[2] * t4;
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t15 = t4 * s_q3;
     let t16 = -t15 - t5 * c_q3;
     let t17 = t4 * c_q3 - t5 * s_q3;
@@ -742,12 +753,10 @@ pub fn forward_dynamics_with(
     let t20 = qd[3] + t12;
     let t21 = qd[3] * t17;
     let t22 = qd[3] * t16;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t23 = t16 * c_q4 + t20 * s_q4;
     let t24 = t20 * c_q4 - t16 * s_q4;
     let t25 = qd[4] + t17;
     let t26 = qd[4] * t24;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t27 = t23 * c_q5 - t25 * s_q5;
     let t28 = t23 * s_q5 + t25 * c_q5;
     let t29 = qd[5] + t24;
@@ -963,14 +972,17 @@ pub fn coriolis_matrix_with(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t3 = qd[3] + t2;
-    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t4 = 1.77012693841 * qd[1] - 0.19371331275 * t1;
     let t5 = s_q1 * t0;
     let t6 = c_q1 * t0;
@@ -1202,24 +1214,26 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 pub fn energy_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    let (s_q1, c_q1) = sin_cos(q[1]);
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+        q[1],
+        q[2],
+        q[3],
+        q[4],
+    );
+    let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * c_q1;
     let t1 = qd[0] * s_q1;
-    let (s_q2, c_q2) = sin_cos(q[2]);
     let t2 = t0 * c_q2;
     let t3 = t1 * s_q2 - t2;
     let t4 = t0 * s_q2;
     let t5 = t4 + t1 * c_q2;
     let t6 = qd[1] + qd[2];
-    let (s_q3, c_q3) = sin_cos(q[3]);
     let t7 = t5 * c_q3 - t3 * s_q3;
     let t8 = t3 * c_q3 + t5 * s_q3;
     let t9 = qd[3] + t6;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t10 = t7 * c_q4 + t9 * s_q4;
     let t11 = t9 * c_q4 - t7 * s_q4;
     let t12 = qd[4] + t8;
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t13 = t10 * c_q5 - t12 * s_q5;
     let t14 = t10 * s_q5 + t12 * c_q5;
     let t15 = qd[5] + t11;
@@ -1283,10 +1297,13 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_poses_with(_d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[4],
+        q[5],
+    );
     let t0 = -s_q0;
-    let ((s_q1, c_q1), (s_q4, c_q4)) = sin_cos_pair(q[1], q[4]);
-    let (s_q5, c_q5) = sin_cos(q[5]);
     let t1 = c_q0 * c_q1;
     let t2 = s_q0 * c_q1;
     let t3 = q[1] + q[2];
@@ -1410,15 +1427,14 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let (s_q0, c_q0) = sin_cos(q[0]);
-    let t0 = -s_q0;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
         q[1],
         q[2],
         q[3],
-        q[4],
     );
-    let (s_q5, c_q5) = sin_cos(q[5]);
+    let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
+    let t0 = -s_q0;
     let t1 = 0.425 * c_q2 + 0.39225;
     let t2 = -0.425 * s_q2 * c_q3 - s_q3 * t1;
     let t3 = c_q4 * t2;

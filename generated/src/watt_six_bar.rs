@@ -518,8 +518,8 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let c_q1 = cos(q[1]);
     let (s_q3, c_q3) = sin_cos(q[3]);
+    let c_q1 = cos(q[1]);
     let t0 = c_q1 * d.k11;
     let t1 = 0.5 * t0 + d.k13;
     let t2 = c_q3 * d.k14;
@@ -596,8 +596,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let c_q0 = cos(q[0]);
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q0 = cos(q[0]);
     let c_q4 = cos(q[4]);
     let t0 = cos(q[0] + q[1]);
     let t1 = cos(q[2] + q[3]);
@@ -786,8 +786,8 @@ pub fn coriolis_matrix_with(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let s_q1 = sin(q[1]);
     let (s_q3, c_q3) = sin_cos(q[3]);
+    let s_q1 = sin(q[1]);
     let t0 = qd[2] + qd[3];
     let t1 = s_q1 * d.k11;
     let t2 = qd[0] * t1;
@@ -1148,16 +1148,20 @@ pub fn constraint_jacobian(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NC] {
 /// [`constraint_jacobian`] with the parameter groups already computed by [`Params::derived`].
 pub fn constraint_jacobian_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
+    let (s_q4, c_q4) = sin_cos(q[4]);
     let t0 = p.a * s_q0;
     let t1 = c_q0 * c_q1 - s_q0 * s_q1;
     let t2 = c_q0 * s_q1 + s_q0 * c_q1;
     let t3 = -t2;
-    let ((s_q2, c_q2), (s_q3, c_q3)) = sin_cos_pair(q[2], q[3]);
     let t4 = c_q2 * c_q3 - s_q2 * s_q3;
     let t5 = c_q2 * s_q3 + s_q2 * c_q3;
     let t6 = -t5;
-    let (s_q4, c_q4) = sin_cos(q[4]);
     let t7 = p.b * t1;
     let t8 = p.c * c_q2;
     let t9 = p.c * s_q2;

@@ -353,8 +353,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
-    let c_q0 = cos(q[0]);
     let (s_q2, c_q2) = sin_cos(q[2]);
+    let c_q0 = cos(q[0]);
     let c_q4 = cos(q[4]);
     let t0 = cos(q[0] + q[1]);
     let t1 = cos(q[2] + q[3]);
@@ -389,9 +389,13 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
     let t0 = c_q0 * c_q1;
-    let ((s_q2, c_q2), (s_q3, c_q3)) = sin_cos_pair(q[2], q[3]);
     let t1 = s_q2 * s_q3;
     let c_q4 = cos(q[4]);
     let t2 = qd[0] + qd[1];
@@ -454,9 +458,13 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let ((s_q0, c_q0), (s_q1, c_q1)) = sin_cos_pair(q[0], q[1]);
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
+        q[0],
+        q[1],
+        q[2],
+        q[3],
+    );
     let t0 = s_q0 * s_q1;
-    let ((s_q2, c_q2), (s_q3, c_q3)) = sin_cos_pair(q[2], q[3]);
     let c_q4 = cos(q[4]);
     let t1 = qd[0] + qd[1];
     let t2 = qd[2] + qd[3];
