@@ -9,7 +9,7 @@ use sharnir_codegen::plan::outputs::{Function, Outputs, AUTOMATIC_LIMIT};
 use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_tests::chains::chain_spec;
+use sharnir_tests::chains::chain;
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
 /// Links: one more than the automatic rule allows every output for.
@@ -24,12 +24,7 @@ const TOLERANCE: f64 = 1e-8;
 
 #[test]
 fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
-    let source = sharnir_spec::Source {
-        name: "chain.spec".to_owned(),
-        text: chain_spec(LINKS),
-    };
-    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
-    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let (spec, mut mechanism) = chain(LINKS);
     let plan = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
     assert_eq!(plan.outputs, Outputs::linear());
     assert_eq!(
@@ -93,12 +88,7 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
 
 #[test]
 fn a_long_chain_asked_for_its_mass_matrix_takes_the_crba_alone_and_it_agrees_with_the_oracle() {
-    let source = sharnir_spec::Source {
-        name: "chain.spec".to_owned(),
-        text: chain_spec(LINKS),
-    };
-    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
-    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let (spec, mut mechanism) = chain(LINKS);
     let options = PlanOptions {
         outputs: Some(Outputs::parse_list("mass_matrix,joint_space").expect("valid names")),
         ..PlanOptions::default()
@@ -145,12 +135,7 @@ fn a_long_chain_asked_for_its_mass_matrix_takes_the_crba_alone_and_it_agrees_wit
 
 #[test]
 fn asked_outputs_are_the_only_standard_functions_derived() {
-    let source = sharnir_spec::Source {
-        name: "chain.spec".to_owned(),
-        text: chain_spec(4),
-    };
-    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
-    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let (_, mut mechanism) = chain(4);
     let outputs = Outputs::parse_list("forward_dynamics,mass_matrix").expect("valid names");
     let options = PlanOptions {
         outputs: Some(outputs),

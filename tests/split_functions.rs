@@ -9,8 +9,8 @@
 //! compiler sees it.
 
 use sharnir_codegen::{plan, PlanOptions, Variant};
-use sharnir_mech::{Input, Mechanism, ParameterMode};
-use sharnir_tests::chains::chain_spec;
+use sharnir_mech::Input;
+use sharnir_tests::chains::chain;
 use sharnir_tests::oracle::relative_error;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -112,12 +112,7 @@ fn locked_libm(lock: &str) -> Option<String> {
 
 #[test]
 fn split_functions_compile_and_compute_what_their_programs_do() {
-    let source = sharnir_spec::Source {
-        name: "chain.spec".to_owned(),
-        text: chain_spec(LINKS),
-    };
-    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
-    let mut mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    let (spec, mut mechanism) = chain(LINKS);
     let plan = plan(&mut mechanism, &PlanOptions::default()).expect("plans");
     let module = plan.render(Variant::PLAIN).expect("renders");
     assert!(

@@ -2,6 +2,21 @@
 //! reach: the automatic rule on the outputs, and functions split into
 //! parts.
 
+use sharnir_mech::{Mechanism, ParameterMode};
+use sharnir_spec::Spec;
+
+/// The chain of `n` links ([`chain_spec`]), parsed, and its mechanism with
+/// runtime parameters.
+pub fn chain(n: usize) -> (Spec, Mechanism) {
+    let source = sharnir_spec::Source {
+        name: "chain.spec".to_owned(),
+        text: chain_spec(n),
+    };
+    let spec = sharnir_spec::parse(source).expect("the chain spec is valid");
+    let mechanism = Mechanism::from_spec(&spec, ParameterMode::Runtime).expect("valid");
+    (spec, mechanism)
+}
+
 /// A serial chain of `n` revolute links with general inertias, offsets and
 /// axes cycling z, y, x (`benches/scaling/spatial_chain.py` without the
 /// tilts between joints), with its masses as runtime parameters.
