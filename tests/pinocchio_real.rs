@@ -236,3 +236,50 @@ fn hyq_symbolic() {
 fn talos_symbolic() {
     symbolic_agrees_with_pinocchio("talos", "talos_reduced.urdf");
 }
+
+/// Talos's Coriolis matrix as the plan ships it. It is large enough that
+/// its two factorised forms are costed side by side without angle sums
+/// (`CONTRACTED_CORIOLIS_UP_TO` in `sharnir-codegen`'s plan), the only
+/// robot here that takes that path: whichever form wins, `C(q, v) v` is
+/// Pinocchio's velocity-dependent forces, `nle − gravity`, at its states.
+#[test]
+fn talos_coriolis_matrix_as_planned_gives_pinocchios_velocity_forces() {
+    use sharnir_codegen::plan::outputs::Outputs;
+    use sharnir_codegen::{plan, PlanOptions};
+    use sharnir_mech::{Input, Mechanism, ParameterMode};
+    let robot = Robot::convert("talos", "talos_reduced.urdf", reference("talos"));
+    let mut mechanism = Mechanism::from_spec(&robot.conversion.spec, ParameterMode::Folded)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let options = PlanOptions {
+        outputs: Some(Outputs::parse_list("coriolis_matrix").expect("a known name")),
+        ..PlanOptions::default()
+    };
+    let plan = plan(&mut mechanism, &options).unwrap_or_else(|e| panic!("{e}"));
+    let nv = mechanism.dof();
+    for (s, sample) in robot.reference.samples.iter().enumerate() {
+        let q = robot.q_to_sharnir(&sample.q);
+        let v = robot.v_to_sharnir(&sample.v);
+        let env = |symbol: &Input| match symbol {
+            Input::Position(i) => q.get(*i).copied(),
+            Input::Velocity(i) => v.get(*i).copied(),
+            _ => None,
+        };
+        let c = plan.evaluate("coriolis_matrix", &env).expect("evaluates");
+        let got: Vec<f64> = c
+            .chunks(nv)
+            .map(|row| row.iter().zip(&v).map(|(c, v)| c * v).sum())
+            .collect();
+        let want: Vec<f64> = sample
+            .nle
+            .iter()
+            .zip(&sample.gravity)
+            .map(|(n, g)| n - g)
+            .collect();
+        DYNAMICS.check(
+            "talos: planned C(q, v) v against nle − gravity",
+            s,
+            &robot.v_to_pinocchio(&got),
+            &want,
+        );
+    }
+}
