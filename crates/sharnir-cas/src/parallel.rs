@@ -61,6 +61,31 @@ pub fn map_in_order<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync
         .collect()
 }
 
+/// [`map_in_order`] with the items taken largest first by `size`: each
+/// worker still takes the next item not yet taken, but in that order, so
+/// that the longest job starts first instead of last while the other core
+/// finishes the rest (a long chain's Coriolis matrix is 40 % of its
+/// module's lines and came seventh). The results come back in the items'
+/// order, as [`map_in_order`]'s.
+pub fn map_largest_first<T: Sync, R: Send>(
+    items: &[T],
+    size: impl Fn(&T) -> usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    // Stable: items of one size keep their order.
+    order.sort_by_key(|&i| std::cmp::Reverse(items.get(i).map_or(0, &size)));
+    let sorted: Vec<&T> = order.iter().filter_map(|&i| items.get(i)).collect();
+    let results = map_in_order(&sorted, |item| work(item));
+    let mut placed: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (i, result) in order.into_iter().zip(results) {
+        if let Some(slot) = placed.get_mut(i) {
+            *slot = Some(result);
+        }
+    }
+    placed.into_iter().flatten().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +101,15 @@ mod tests {
             .collect();
         assert_eq!(got, want);
         assert!(map_in_order(&[] as &[u8], |&b| b).is_empty());
+    }
+
+    #[test]
+    fn largest_first_comes_back_in_order_too() {
+        let items: Vec<u64> = (0..200).collect();
+        let work = |&k: &u64| (0..(k % 7) * 1000).fold(k, |a, b| a ^ b);
+        let got = map_largest_first(&items, |&k| usize::try_from(k % 7).unwrap_or(0), work);
+        let want: Vec<u64> = items.iter().map(work).collect();
+        assert_eq!(got, want);
+        assert!(map_largest_first(&[] as &[u8], |_| 0, |&b| b).is_empty());
     }
 }

@@ -204,9 +204,10 @@ pub(crate) fn render_plan(
 /// from `programs` (one per function of `plan`); a fused `variant` adds
 /// the `fma` field to the module's `OpCount` and to every `OPS_*` constant.
 ///
-/// The functions are printed and formatted on both cores, each on its own
-/// (formatting a module's items one by one gives the text formatting the
-/// whole module gives, which a test below holds it to).
+/// The functions are printed and formatted on both cores, each on its own,
+/// the longest first (formatting a module's items one by one gives the
+/// text formatting the whole module gives, which a test below holds it
+/// to).
 fn render(
     plan: &Plan,
     programs: &[&Program],
@@ -227,11 +228,13 @@ fn render(
             (function, *program, ops)
         })
         .collect();
-    let printed = sharnir_cas::parallel::map_in_order(&jobs, |&(function, program, ops)| {
-        let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
-        let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
-        Ok::<(String, [bool; HELPERS.len()]), EmitError>((text, emitted.helpers))
-    });
+    let size = |&(_, program, _): &(_, &Program, _)| program.locals.len();
+    let printed =
+        sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
+            let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
+            let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
+            Ok::<(String, [bool; HELPERS.len()]), EmitError>((text, emitted.helpers))
+        });
     let mut used = [false; HELPERS.len()];
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();

@@ -453,7 +453,12 @@ pub(crate) fn lower(
         .filter(|(_, known)| known.is_none())
         .map(|(o, _)| *o)
         .collect();
-    let mut lowered = Program::lower_each(pool, &unknown).into_iter();
+    // The largest first (a long chain's Coriolis matrix came seventh).
+    let sizes: Vec<usize> = unknown
+        .iter()
+        .map(|roots| usize::try_from(cost::naive_weight(pool, roots)).unwrap_or(usize::MAX))
+        .collect();
+    let mut lowered = Program::lower_each_largest_first(pool, &unknown, &sizes).into_iter();
     let programs: Vec<Program> = known
         .into_iter()
         .zip(&outputs)
