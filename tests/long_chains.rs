@@ -10,6 +10,7 @@ use sharnir_codegen::plan::provenance::{Formalism, Provenance};
 use sharnir_codegen::{plan, PlanOptions};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_tests::chains::chain;
+use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::{relative_error, Oracle, States};
 
 /// Links: one more than the automatic rule allows every output for.
@@ -53,14 +54,7 @@ fn a_long_chain_plans_only_its_linear_outputs_and_they_agree_with_the_oracle() {
         let (q, qd, qdd) = states.next::<MAX_COORDINATES, MAX_COORDINATES>(&oracle.sampling);
         let (q, qd, qdd) = (&q[..LINKS], &qd[..LINKS], &qdd[..LINKS]);
         let tau = oracle.inverse_dynamics(q, qd, qdd);
-        let input = |input: &Input| match input {
-            Input::Parameter(name) => parameters.get(name).copied(),
-            Input::Position(i) => q.get(*i).copied(),
-            Input::Velocity(i) => qd.get(*i).copied(),
-            Input::Acceleration(i) => qdd.get(*i).copied(),
-            Input::Force(i) => tau.get(*i).copied(),
-            _ => None,
-        };
+        let input = environment(&parameters, q, qd, qdd, &tau);
         let (kinetic, potential) = oracle.energy(q, qd);
         let poses: Vec<f64> = oracle
             .body_poses_named(q, &names)

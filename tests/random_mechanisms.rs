@@ -33,6 +33,7 @@ use sharnir_mech::formalisms::rnea::PointAcceleration;
 use sharnir_mech::formalisms::{joint_space, lagrange, rnea, vereshchagin};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
 use sharnir_spec::{JointKind, ParameterValue, Spec};
+use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::{relative_error, Oracle, Sampling};
 use sharnir_tests::random_spec::{random_spec, MAX_BODIES};
 use std::collections::BTreeMap;
@@ -215,28 +216,6 @@ impl Pipeline {
             own.to_vec(),
             base.to_vec(),
         ])
-    }
-}
-
-/// Symbol values: parameters by name, the state's arrays by index. An input
-/// a derivation should not read (`qdd` in forward dynamics, `tau` in inverse
-/// dynamics) is given as an empty slice, so reading it fails the evaluation.
-fn environment<'a>(
-    values: &'a BTreeMap<String, f64>,
-    q: &'a [f64],
-    qd: &'a [f64],
-    qdd: &'a [f64],
-    tau: &'a [f64],
-) -> impl Fn(&Input) -> Option<f64> + 'a {
-    move |symbol| match symbol {
-        Input::Parameter(name) => values.get(name).copied(),
-        Input::Position(i) => q.get(*i).copied(),
-        Input::Velocity(i) => qd.get(*i).copied(),
-        Input::Acceleration(i) => qdd.get(*i).copied(),
-        Input::Force(i) => tau.get(*i).copied(),
-        // Anything else (the emitter's hoisted constant groups) is not an
-        // input of the symbolic derivations, so reading it is a failure.
-        _ => None,
     }
 }
 

@@ -9,8 +9,8 @@
 //! compiler sees it.
 
 use sharnir_codegen::{plan, PlanOptions, Variant};
-use sharnir_mech::Input;
 use sharnir_tests::chains::chain;
+use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::relative_error;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -158,14 +158,7 @@ fn split_functions_compile_and_compute_what_their_programs_do() {
     let parameters = spec.parameter_values();
     let mut lines = stdout.lines();
     for [q, qd, qdd, tau] in &states {
-        let input = |input: &Input| match input {
-            Input::Parameter(name) => parameters.get(name).copied(),
-            Input::Position(i) => q.get(*i).copied(),
-            Input::Velocity(i) => qd.get(*i).copied(),
-            Input::Acceleration(i) => qdd.get(*i).copied(),
-            Input::Force(i) => tau.get(*i).copied(),
-            _ => None,
-        };
+        let input = environment(&parameters, q, qd, qdd, tau);
         for (name, _, _) in FUNCTIONS {
             let line = lines.next().expect("a line per function and state");
             let values = line

@@ -3,6 +3,7 @@
 
 pub mod chains;
 pub mod geometry;
+pub mod inputs;
 pub mod loop_oracle;
 pub mod oracle;
 pub mod pinocchio;
