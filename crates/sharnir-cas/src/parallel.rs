@@ -73,8 +73,8 @@ pub fn map_largest_first<T: Sync, R: Send>(
     work: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
     let mut order: Vec<usize> = (0..items.len()).collect();
-    // Stable: items of one size keep their order.
-    order.sort_by_key(|&i| std::cmp::Reverse(items.get(i).map_or(0, &size)));
+    // Each size measured once; stable: items of one size keep their order.
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(items.get(i).map_or(0, &size)));
     let sorted: Vec<&T> = order.iter().filter_map(|&i| items.get(i)).collect();
     let results = map_in_order(&sorted, |item| work(item));
     let mut placed: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();

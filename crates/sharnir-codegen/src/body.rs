@@ -263,22 +263,27 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
         }
         groups[k].push(statement);
     }
-    // With places, the part that writes each output: the first at whose
-    // end every local it reads is defined (`None` for a zero output, which
-    // is the result's initial value).
-    let writer: Option<Vec<Option<usize>>> = places.map(|_| {
-        program
-            .outputs
-            .iter()
-            .map(|output| {
-                let zero = matches!(output, Term::Const(c) if c.to_bits() == 0);
-                let last = locals_read(output).into_iter().map(|i| part_of[i]).max();
-                (!zero).then(|| last.unwrap_or(0))
-            })
-            .collect()
-    });
-    // A local read by a later part, or by an output that a later part
-    // writes or that the body reads at the end, lives in `live`.
+    // Where each output is read: with places, by the first part at whose
+    // end every local it reads is defined (none for a zero output, the
+    // result's initial value); without, by the body after every part.
+    let after_parts = groups.len();
+    let reader: Vec<Option<usize>> = program
+        .outputs
+        .iter()
+        .map(|output| match places {
+            Some(_) if matches!(output, Term::Const(c) if c.to_bits() == 0) => None,
+            Some(_) => Some(
+                locals_read(output)
+                    .into_iter()
+                    .map(|i| part_of[i])
+                    .max()
+                    .unwrap_or(0),
+            ),
+            None => Some(after_parts),
+        })
+        .collect();
+    // A local read by a later part, or by an output read later, lives in
+    // `live`.
     let mut is_live = vec![false; program.locals.len()];
     for (k, group) in groups.iter().enumerate() {
         let values = group
@@ -289,14 +294,11 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
             is_live[read] |= part_of[read] < k;
         }
     }
-    for (j, output) in program.outputs.iter().enumerate() {
-        let part = writer.as_ref().map(|w| w[j]);
-        for read in locals_read(output) {
-            is_live[read] |= match part {
-                None => true,
-                Some(Some(k)) => part_of[read] < k,
-                Some(None) => false,
-            };
+    for (output, part) in program.outputs.iter().zip(&reader) {
+        if let Some(k) = *part {
+            for read in locals_read(output) {
+                is_live[read] |= part_of[read] < k;
+            }
         }
     }
     let mut live = 0;
@@ -333,8 +335,8 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
             }
         }
         let mut writes_outputs = false;
-        if let (Some(places), Some(writer)) = (places, &writer) {
-            for ((output, part), place) in program.outputs.iter().zip(writer).zip(places) {
+        if let Some(places) = places {
+            for ((output, part), place) in program.outputs.iter().zip(&reader).zip(places) {
                 if *part == Some(k) {
                     let value = printer.expr(output)?;
                     tokens.push(quote!(out #place = #value;));

@@ -76,26 +76,6 @@ impl Program {
         crate::parallel::map_in_order(programs, |roots| Program::lower(pool, roots))
     }
 
-    /// [`Program::lower_each`] with the largest of `programs` by `sizes`
-    /// (any measure, one per program) lowered first, so that the longest
-    /// does not start last ([`crate::parallel::map_largest_first`]).
-    pub fn lower_each_largest_first(
-        pool: &Pool,
-        programs: &[&[Id]],
-        sizes: &[usize],
-    ) -> Vec<Program> {
-        let items: Vec<(&[Id], usize)> = programs
-            .iter()
-            .zip(sizes.iter().chain(std::iter::repeat(&0)))
-            .map(|(roots, &size)| (*roots, size))
-            .collect();
-        crate::parallel::map_largest_first(
-            &items,
-            |&(_, size)| size,
-            |&(roots, _)| Program::lower(pool, roots),
-        )
-    }
-
     /// The same program with the common factors of every sum's products
     /// taken out (Horner's rule, see `passes/factor.rs`).
     fn factored(&self) -> Program {

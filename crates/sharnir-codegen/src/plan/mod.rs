@@ -454,11 +454,10 @@ pub(crate) fn lower(
         .map(|(o, _)| *o)
         .collect();
     // The largest first (a long chain's Coriolis matrix came seventh).
-    let sizes: Vec<usize> = unknown
-        .iter()
-        .map(|roots| usize::try_from(cost::naive_weight(pool, roots)).unwrap_or(usize::MAX))
-        .collect();
-    let mut lowered = Program::lower_each_largest_first(pool, &unknown, &sizes).into_iter();
+    let weight =
+        |roots: &&[Id]| usize::try_from(cost::naive_weight(pool, roots)).unwrap_or(usize::MAX);
+    let lower = |roots: &&[Id]| Program::lower(pool, roots);
+    let mut lowered = sharnir_cas::parallel::map_largest_first(&unknown, weight, lower).into_iter();
     let programs: Vec<Program> = known
         .into_iter()
         .zip(&outputs)
