@@ -91,12 +91,12 @@ const USED_NAMES: [&str; SIGNATURE_NAMES.len() + crate::math::HELPERS.len()] = {
 /// One function of a module, as [`emit`] makes it.
 pub(crate) struct Emitted {
     /// Its `OPS_*` constant and the function (and its parts), with a
-    /// marker statement for each line of `lines`.
+    /// marker statement for each text of `lines`.
     pub(crate) item: TokenStream,
     /// The module's helpers it calls, flagged in the order of
     /// [`crate::math::HELPERS`].
     pub(crate) helpers: [bool; crate::math::HELPERS.len()],
-    /// Its statements as text ([`crate::lines`]), for
+    /// Its runs of statements as text ([`crate::lines`]), for
     /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
     pub(crate) lines: Vec<String>,
@@ -190,13 +190,10 @@ pub(crate) fn emit(
     });
     let mut lines = Lines::default();
     let mut usage = Usage::new(&USED_NAMES);
-    let statements: Vec<TokenStream> = statements
-        .into_iter()
-        .map(|statement| lines.add(statement, &mut usage))
-        .collect::<Result<_, _>>()?;
+    let statements = lines.run(statements, &mut usage)?;
     let rest = quote!(#start #(#calls)* #value);
     usage.add(&rest);
-    let body = quote!(#(#statements)* #rest);
+    let body = quote!(#statements #rest);
     let mut helpers = [false; crate::math::HELPERS.len()];
     crate::math::called_in(&usage, &mut helpers);
     let (derived, with_arguments, parameters) = signature(function, &usage);
@@ -204,11 +201,7 @@ pub(crate) fn emit(
     for (k, part) in parts.into_iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         let mut usage = Usage::new(&USED_NAMES);
-        let statements: Vec<TokenStream> = part
-            .statements
-            .into_iter()
-            .map(|statement| lines.add(statement, &mut usage))
-            .collect::<Result<_, _>>()?;
+        let statements = lines.run(part.statements, &mut usage)?;
         crate::math::called_in(&usage, &mut helpers);
         let (derived, arguments, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
@@ -221,7 +214,7 @@ pub(crate) fn emit(
             #[inline(never)]
             fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size] #out) {
                 #parameters
-                #(#statements)*
+                #statements
             }
         });
     }

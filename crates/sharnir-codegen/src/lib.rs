@@ -33,6 +33,7 @@ mod preamble;
 pub mod printer;
 mod result;
 mod single_trig;
+mod syntax;
 mod tokens;
 
 pub use error::EmitError;

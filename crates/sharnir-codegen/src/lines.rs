@@ -3,10 +3,11 @@
 //! A big module is hundreds of thousands of `let` statements. Formatting a
 //! function whole means one `syn` syntax tree of all of them, built from
 //! their tokens only for `prettyplease` to print them back: most of the
-//! time and the peak memory of writing a big module. So each statement
-//! goes into the function as a marker statement ([`marker`]) and is
-//! formatted here ([`Lines`]), and [`splice`] puts the text in place of
-//! the markers once the (now small) function is formatted:
+//! time and the peak memory of writing a big module. So each run of
+//! statements (a function's body, a part's) goes into the function as one
+//! marker statement ([`marker`]) and its statements are formatted here
+//! ([`Lines`]), and [`splice`] puts the text in place of the markers once
+//! the (now small) function is formatted:
 //!
 //! - a statement of the few shapes the printer emits (`let t = …;`,
 //!   `let (s, c) = sin_cos(…);`, `live[k] = t;`) whose one-line form is
@@ -15,6 +16,8 @@
 //! - any other is formatted by `prettyplease` in a batch of statements, as
 //!   the body of a scratch function: a statement of a block is formatted
 //!   the same whatever the statements around it, at the same indentation.
+//!   Its syntax tree is read from its tokens by [`crate::syntax`] where it
+//!   can, by `syn`'s parser otherwise.
 //!
 //! The generated modules are byte-identical to formatting each function
 //! whole (`cargo xtask gen --all` in CI checks it on every bundled module).
@@ -23,6 +26,7 @@ use crate::error::EmitError;
 use crate::tokens::Usage;
 use proc_macro2::{Delimiter, Ident, Span, TokenStream, TokenTree};
 use quote::quote;
+use std::ops::Range;
 
 /// The longest statement printed on one line here. `prettyplease` breaks
 /// a line only past its margin (89 columns), and a function body's
@@ -34,7 +38,7 @@ const LONGEST: usize = 80;
 const BATCH: usize = 256;
 
 /// The prefix of a marker statement's name.
-const MARKER: &str = "__sharnir_line_";
+const MARKER: &str = "__sharnir_lines_";
 
 /// The indentation of a function body's statements, which a batch's
 /// statements are formatted at too.
@@ -46,19 +50,35 @@ pub(crate) struct Lines {
     /// Statement `k`'s text: its first line without the indentation, and
     /// any further lines with the indentation they have at [`BODY_INDENT`].
     blocks: Vec<String>,
+    /// The statements each marker stands for, by marker number.
+    runs: Vec<Range<usize>>,
     /// The statements left to `prettyplease`, with their numbers, until
     /// a batch is full.
     pending: Vec<(usize, TokenStream)>,
 }
 
 impl Lines {
-    /// The marker that stands for `statement` in the function, and the
-    /// statement kept here as text; what it reads is noted in `usage`.
-    pub(crate) fn add(
+    /// The marker that stands for `statements` in the function (nothing
+    /// when there are none), and the statements kept here as text; what
+    /// they read is noted in `usage`.
+    pub(crate) fn run(
         &mut self,
-        statement: TokenStream,
+        statements: Vec<TokenStream>,
         usage: &mut Usage,
     ) -> Result<TokenStream, EmitError> {
+        if statements.is_empty() {
+            return Ok(TokenStream::new());
+        }
+        let start = self.blocks.len();
+        for statement in statements {
+            self.add(statement, usage)?;
+        }
+        self.runs.push(start..self.blocks.len());
+        Ok(marker(self.runs.len() - 1))
+    }
+
+    /// Keeps `statement` as text, or pending for `prettyplease`.
+    fn add(&mut self, statement: TokenStream, usage: &mut Usage) -> Result<(), EmitError> {
         let k = self.blocks.len();
         match one_line(&statement, usage) {
             Some(line) => self.blocks.push(line),
@@ -71,13 +91,18 @@ impl Lines {
                 }
             }
         }
-        Ok(marker(k))
+        Ok(())
     }
 
-    /// Every statement's text, in the order added.
+    /// Each marker's statements as one text, by marker number: statement
+    /// after statement, each first line without indentation.
     pub(crate) fn finish(mut self) -> Result<Vec<String>, EmitError> {
         self.format_pending()?;
-        Ok(self.blocks)
+        Ok(self
+            .runs
+            .iter()
+            .map(|run| self.blocks[run.clone()].join("\n"))
+            .collect())
     }
 
     /// Formats the pending statements as the body of a scratch function
@@ -89,8 +114,28 @@ impl Lines {
             return Ok(());
         }
         let pending = std::mem::take(&mut self.pending);
-        let statements = pending.iter().map(|(_, statement)| statement);
-        let text = crate::module::format_items(quote!(fn scratch() { #(#statements)* }))?;
+        let statements = pending
+            .iter()
+            .map(|(_, statement)| {
+                crate::syntax::statement(statement).map_or_else(
+                    || {
+                        syn::parse2(statement.clone()).map_err(|e| {
+                            EmitError::Internal(format!("generated tokens do not parse: {e}"))
+                        })
+                    },
+                    Ok,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        let mut scratch: syn::ItemFn = syn::parse_quote!(
+            fn scratch() {}
+        );
+        scratch.block.stmts = statements;
+        let text = prettyplease::unparse(&syn::File {
+            shebang: None,
+            attrs: Vec::new(),
+            items: vec![syn::Item::Fn(scratch)],
+        });
         let mut texts: Vec<String> = Vec::with_capacity(pending.len());
         let mut complete = true;
         for line in text.lines().filter(|l| l.starts_with(' ')) {
@@ -127,14 +172,14 @@ fn one_line(tokens: &TokenStream, usage: &mut Usage) -> Option<String> {
     (line.len() <= LONGEST && line.ends_with(';')).then_some(line)
 }
 
-/// The statement that stands for statement `k` of a function's [`Lines`]
-/// until [`splice`] puts its text back.
+/// The statement that stands for run `k` of a function's [`Lines`] until
+/// [`splice`] puts its text back.
 fn marker(k: usize) -> TokenStream {
     let name = Ident::new(&format!("{MARKER}{k}"), Span::call_site());
     quote!(#name;)
 }
 
-/// `formatted` with every marker statement replaced by its statement of
+/// `formatted` with every marker statement replaced by its statements of
 /// `blocks` ([`Lines::finish`]), at the marker's indentation.
 pub(crate) fn splice(formatted: &str, blocks: &[String]) -> String {
     let size = blocks.iter().map(String::len).sum::<usize>();
@@ -151,14 +196,11 @@ pub(crate) fn splice(formatted: &str, blocks: &[String]) -> String {
             continue;
         };
         let indent = &text[..text.len() - trimmed.len()];
-        for (i, line) in block.split('\n').enumerate() {
-            // Continuation lines carry the indentation they have at the
-            // body's; moved with the marker's.
-            let line = if i == 0 {
-                line
-            } else {
-                line.strip_prefix(BODY_INDENT).unwrap_or(line)
-            };
+        for line in block.split('\n') {
+            // A statement's first line has no indentation, its further
+            // lines the indentation they have at the body's: both move
+            // with the marker's.
+            let line = line.strip_prefix(BODY_INDENT).unwrap_or(line);
             out.push_str(indent);
             out.push_str(line);
             out.push('\n');
@@ -350,30 +392,37 @@ mod tests {
 
     #[test]
     fn statements_formatted_apart_are_the_function_formatted_whole() {
-        let statements = vec![
+        let first = vec![
             quote!(let a = 1.0;),
             long_sum(40),
             // Broken with its closing parenthesis at the body's indentation.
             quote!(let b = fma(t0 + t1 + t2 + t3 + t4 + t5 + t6 + t7, t8 + t9 + t10 + t11 + t12, t13 + t14 + t15) - t16;),
+        ];
+        let second = vec![
             quote!(let mut live = [0.0; 3];),
             quote!(live[0] = a;),
             long_sum(3),
+            long_sum(30),
         ];
         let whole = crate::module::format_items(quote! {
-            fn f() { #(#statements)* }
+            fn f() { #(#first)* g(); }
+            fn h() { #(#second)* }
         })
         .expect("formats");
         let mut lines = Lines::default();
         let mut usage = Usage::new(&[]);
-        let markers: Vec<TokenStream> = statements
-            .into_iter()
-            .map(|s| lines.add(s, &mut usage).expect("formats"))
-            .collect();
+        let first = lines.run(first, &mut usage).expect("formats");
+        let second = lines.run(second, &mut usage).expect("formats");
+        assert!(lines
+            .run(Vec::new(), &mut usage)
+            .expect("formats")
+            .is_empty());
         let blocks = lines.finish().expect("formats");
-        assert!(blocks[1].contains('\n'), "the long sum is broken");
-        assert!(blocks[2].contains("\n    ) - t16;"), "{}", blocks[2]);
+        assert_eq!(blocks.len(), 2, "one text per marker");
+        assert!(blocks[0].contains("\n    ) - t16;"), "{}", blocks[0]);
         let apart = crate::module::format_items(quote! {
-            fn f() { #(#markers)* }
+            fn f() { #first g(); }
+            fn h() { #second }
         })
         .expect("formats");
         assert_eq!(splice(&apart, &blocks), whole);
@@ -383,13 +432,14 @@ mod tests {
     fn markers_are_replaced_by_their_statements_at_their_indentation() {
         let blocks = [
             "let a = 1.0;".to_owned(),
-            "let b = a\n        + a;".to_owned(),
+            "let b = a\n        + a;\nlet c = b;".to_owned(),
         ];
-        let formatted = "fn f() {\n    __sharnir_line_1;\n        __sharnir_line_0;\n    g();\n}\n";
+        let formatted =
+            "fn f() {\n    __sharnir_lines_1;\n        __sharnir_lines_0;\n    g();\n}\n";
         assert_eq!(
             splice(formatted, &blocks),
-            "fn f() {\n    let b = a\n        + a;\n        let a = 1.0;\n    g();\n}\n"
+            "fn f() {\n    let b = a\n        + a;\n    let c = b;\n        let a = 1.0;\n    g();\n}\n"
         );
-        assert_eq!(marker(7).to_string(), "__sharnir_line_7 ;");
+        assert_eq!(marker(7).to_string(), "__sharnir_lines_7 ;");
     }
 }
