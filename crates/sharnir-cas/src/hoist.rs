@@ -36,6 +36,7 @@ pub fn hoist_constants(
 ) -> Hoisted {
     let mut hoist = Hoist {
         constant: Vec::new(),
+        untouched: Vec::new(),
         rewritten: HashMap::default(),
         symbol_of: HashMap::default(),
         definitions: Vec::new(),
@@ -58,6 +59,10 @@ type Terms = Vec<(Id, Coeff)>;
 struct Hoist<'a> {
     /// `constant[id]`: the node depends on constant symbols and numbers only.
     constant: Vec<bool>,
+    /// `untouched[id]`: neither the node nor any node below it is or holds
+    /// a constant group, so it is its own rewrite. In a model without
+    /// runtime parameters that is every node, and hoisting is one walk.
+    untouched: Vec<bool>,
     rewritten: HashMap<Id, Id>,
     symbol_of: HashMap<Id, Id>,
     definitions: Vec<(Symbol, Id)>,
@@ -66,16 +71,41 @@ struct Hoist<'a> {
 }
 
 impl Hoist<'_> {
+    /// Classifies the nodes `roots` reach, children first (a child's index
+    /// is below its parent's); the rest of the pool (other candidates'
+    /// nodes) is not visited.
     fn classify(&mut self, pool: &Pool, roots: &[Id]) {
         let size = roots.iter().max().map_or(0, |m| m.index() + 1);
         self.constant = vec![false; size];
-        for i in 0..size {
-            let id = Id::from_index(i);
-            self.constant[i] = match pool.node(id) {
-                Node::Num(_) | Node::Pi => true,
-                Node::Symbol(symbol) => (self.is_constant)(symbol),
-                _ => pool.children(id).all(|c| self.constant[c.index()]),
-            };
+        self.untouched = vec![false; size];
+        let mut seen = vec![false; size];
+        let mut stack: Vec<(Id, bool)> = roots.iter().map(|&r| (r, false)).collect();
+        while let Some((id, children_done)) = stack.pop() {
+            let i = id.index();
+            if children_done {
+                let (constant, untouched) = match pool.node(id) {
+                    Node::Num(_) | Node::Pi => (true, true),
+                    Node::Symbol(symbol) => ((self.is_constant)(symbol), true),
+                    _ => {
+                        let constant = pool.children(id).all(|c| self.constant[c.index()]);
+                        let untouched = !constant
+                            && pool
+                                .children(id)
+                                .all(|c| !self.constant[c.index()] && self.untouched[c.index()]);
+                        (constant, untouched)
+                    }
+                };
+                self.constant[i] = constant;
+                self.untouched[i] = untouched;
+            } else if !seen[i] {
+                seen[i] = true;
+                stack.push((id, true));
+                stack.extend(
+                    pool.children(id)
+                        .filter(|c| !seen[c.index()])
+                        .map(|c| (c, false)),
+                );
+            }
         }
     }
 
@@ -96,6 +126,9 @@ impl Hoist<'_> {
     }
 
     fn rewrite(&mut self, pool: &mut Pool, id: Id) -> Id {
+        if self.untouched.get(id.index()).copied().unwrap_or(false) {
+            return id;
+        }
         if let Some(&r) = self.rewritten.get(&id) {
             return r;
         }

@@ -186,6 +186,19 @@ proptest! {
     }
 
     #[test]
+    fn hoisting_without_parameters_is_one_walk(r in recipe(), s in recipe()) {
+        // No symbol is a parameter: every node is its own rewrite, and the
+        // pool (whose numbering orders the emitted code) gains no node.
+        let mut p = Pool::new();
+        let roots = [build(&mut p, &r), build(&mut p, &s)];
+        let size = p.len();
+        let hoisted = hoist_constants(&mut p, &roots, &|_| false, &|k| Symbol::Named(format!("k{k}")));
+        prop_assert_eq!(hoisted.roots, roots.to_vec());
+        prop_assert!(hoisted.definitions.is_empty());
+        prop_assert_eq!(p.len(), size);
+    }
+
+    #[test]
     fn derivative_matches_central_differences(r in recipe(), at in point()) {
         let mut p = Pool::new();
         let e = build(&mut p, &r);
