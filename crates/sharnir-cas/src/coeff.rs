@@ -236,7 +236,10 @@ impl Coeff {
                 let (g1, g2) = (reduced(a, d), reduced(c, b));
                 let num = i128::from(a / g1) * i128::from(c / g2);
                 let den = i128::from(b / g2) * i128::from(d / g1);
-                return Coeff::ratio(num, den);
+                // Already in lowest terms with a positive denominator: a
+                // prime of both would divide a and b, c and d, or what
+                // the cross reductions took out. No 128-bit division then.
+                return Coeff::exact(num, den);
             }
             (Repr::Float(_), _) | (_, Repr::Float(_)) => {}
             _ => {
@@ -457,6 +460,27 @@ mod tests {
             for b in samples {
                 assert_eq!(binary_gcd(a, b), euclid(a, b), "gcd({a}, {b})");
             }
+        }
+    }
+
+    proptest::proptest! {
+        /// The product of two fractions stored in place is the reduced
+        /// product of numerators over denominators (`ratio`), in the one
+        /// form: the in-place path skips the final reduction.
+        #[test]
+        fn products_in_place_are_reduced(
+            p in -1_000_000_000_000i64..1_000_000_000_000,
+            q in 1i64..4_000_000_000,
+            r in -1_000_000_000_000i64..1_000_000_000_000,
+            s in 1i64..4_000_000_000,
+            scale in 0usize..4,
+        ) {
+            // Shared factors of 2, 5 and 3 are the decimals' common case.
+            let [p, r] = [p, r].map(|x| x * [1, 2, 10, 3][scale]);
+            let (a, b) = (Coeff::ratio(p.into(), q.into()), Coeff::ratio(r.into(), s.into()));
+            let want = Coeff::ratio(i128::from(p) * i128::from(r), i128::from(q) * i128::from(s));
+            proptest::prop_assert_eq!(a * b, want);
+            proptest::prop_assert_eq!(a * b, b * a);
         }
     }
 
