@@ -6,6 +6,7 @@
 //! into the function.
 
 use crate::error::EmitError;
+use crate::lines::{Line, LONGEST};
 use crate::printer::Printer;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -36,7 +37,7 @@ pub(crate) const PART: usize = 150;
 pub(crate) struct Body {
     /// The `let`s of the body (for a split function: the `live` array and
     /// the calls of its parts).
-    pub(crate) statements: Vec<TokenStream>,
+    pub(crate) statements: Vec<Line>,
     /// Every output, as the body reads it; `None` where the parts of a
     /// split function write the outputs into the result themselves (the
     /// `out` argument of every part, at the places [`body`] was given).
@@ -50,7 +51,7 @@ pub(crate) struct Part {
     /// Its statements: `let`s, then the values later parts read stored
     /// into `live`, then the outputs whose locals are all defined by now
     /// written into `out`.
-    pub(crate) statements: Vec<TokenStream>,
+    pub(crate) statements: Vec<Line>,
     /// The length of the `live` array.
     pub(crate) live: usize,
     /// Whether it writes any output into `out`.
@@ -86,8 +87,23 @@ impl Statement<'_> {
         .into_iter()
     }
 
+    /// The statement: a `let` written on one line where it fits
+    /// ([`Printer::text`]), its tokens otherwise.
+    fn print(&self, program: &Program, printer: &Printer<'_>) -> Result<Line, EmitError> {
+        if let Statement::Let(i) = self {
+            if let Some(local) = program.locals.get(*i) {
+                let name = &local.name;
+                let room = LONGEST.checked_sub("let  = ;".len() + name.len());
+                if let Some(value) = room.and_then(|room| printer.text(&local.value, room)) {
+                    return Ok(Line::Text(format!("let {name} = {value};")));
+                }
+            }
+        }
+        self.tokens(program, printer).map(Line::Tokens)
+    }
+
     /// The statement's tokens.
-    fn print(&self, program: &Program, printer: &Printer<'_>) -> Result<TokenStream, EmitError> {
+    fn tokens(&self, program: &Program, printer: &Printer<'_>) -> Result<TokenStream, EmitError> {
         let ident = |i: usize| {
             let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
             Ident::new(name, Span::call_site())
@@ -328,9 +344,7 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
         for statement in group {
             for i in statement.defines() {
                 if let Some(s) = slot[i] {
-                    let name = Ident::new(&names[i], Span::call_site());
-                    let s = Literal::usize_unsuffixed(s);
-                    tokens.push(quote!(live[#s] = #name;));
+                    tokens.push(Line::Text(format!("live[{s}] = {};", names[i])));
                 }
             }
         }
@@ -339,7 +353,7 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
             for ((output, part), place) in program.outputs.iter().zip(&reader).zip(places) {
                 if *part == Some(k) {
                     let value = printer.expr(output)?;
-                    tokens.push(quote!(out #place = #value;));
+                    tokens.push(Line::Tokens(quote!(out #place = #value;)));
                     writes_outputs = true;
                 }
             }
@@ -362,7 +376,7 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
         }
     };
     Ok(Body {
-        statements: vec![quote!(let mut live = [0.0; #size];)],
+        statements: vec![Line::Tokens(quote!(let mut live = [0.0; #size];))],
         outputs,
         parts,
     })
@@ -442,8 +456,11 @@ mod tests {
     const LONG: usize = SPLIT_ABOVE + PART / 2;
 
     /// The statements of `body` as text, `;`-separated.
-    fn text(statements: &[TokenStream]) -> String {
-        statements.iter().map(TokenStream::to_string).collect()
+    fn text(statements: &[Line]) -> String {
+        statements
+            .iter()
+            .map(|s| s.to_tokens().to_string())
+            .collect()
     }
 
     /// A split body with its split undone on the text: its parts'
@@ -465,7 +482,7 @@ mod tests {
                 let text: String = part
                     .statements
                     .iter()
-                    .map(|s| s.to_string() + " ")
+                    .map(|s| s.to_tokens().to_string() + " ")
                     .collect();
                 for statement in text.split_inclusive(" ;") {
                     let statement = statement.trim_start();
@@ -513,7 +530,12 @@ mod tests {
         };
         statements(program)
             .iter()
-            .map(|s| s.print(program, &printer).expect("prints").to_string())
+            .map(|s| {
+                s.print(program, &printer)
+                    .expect("prints")
+                    .to_tokens()
+                    .to_string()
+            })
             .collect::<String>()
             .replace(' ', "")
     }
@@ -607,6 +629,7 @@ mod tests {
             .map(|s| {
                 s.print(&program, &printer)
                     .expect("prints")
+                    .to_tokens()
                     .to_string()
                     .replace(' ', "")
             })

@@ -34,6 +34,9 @@ pub mod printer;
 mod result;
 mod single_trig;
 mod syntax;
+#[cfg(test)]
+mod test_terms;
+mod text;
 mod tokens;
 
 pub use error::EmitError;

@@ -31,7 +31,7 @@ use std::ops::Range;
 /// The longest statement printed on one line here. `prettyplease` breaks
 /// a line only past its margin (89 columns), and a function body's
 /// statements are indented by 4: 80 leaves room for both.
-const LONGEST: usize = 80;
+pub(crate) const LONGEST: usize = 80;
 
 /// How many statements are formatted together: enough that the scratch
 /// function costs nothing, few enough that their syntax tree stays small.
@@ -43,6 +43,26 @@ const MARKER: &str = "__sharnir_lines_";
 /// The indentation of a function body's statements, which a batch's
 /// statements are formatted at too.
 const BODY_INDENT: &str = "    ";
+
+/// One statement for [`Lines::run`]: its line when the printer wrote it
+/// already ([`crate::printer::Printer::text`]: at most [`LONGEST`] bytes,
+/// exactly what [`one_line`] makes of its tokens), its tokens otherwise.
+pub(crate) enum Line {
+    Text(String),
+    Tokens(TokenStream),
+}
+
+#[cfg(test)]
+impl Line {
+    /// The statement's tokens (a line parsed back), for tests that read
+    /// statements as tokens.
+    pub(crate) fn to_tokens(&self) -> TokenStream {
+        match self {
+            Line::Text(text) => text.parse().expect("a printed line parses"),
+            Line::Tokens(tokens) => tokens.clone(),
+        }
+    }
+}
 
 /// The statements of one function (its parts included), as text.
 #[derive(Default)]
@@ -63,7 +83,7 @@ impl Lines {
     /// they read is noted in `usage`.
     pub(crate) fn run(
         &mut self,
-        statements: Vec<TokenStream>,
+        statements: Vec<Line>,
         usage: &mut Usage,
     ) -> Result<TokenStream, EmitError> {
         if statements.is_empty() {
@@ -71,7 +91,13 @@ impl Lines {
         }
         let start = self.blocks.len();
         for statement in statements {
-            self.add(statement, usage)?;
+            match statement {
+                Line::Text(text) => {
+                    usage.note_text(&text);
+                    self.blocks.push(text);
+                }
+                Line::Tokens(tokens) => self.add(tokens, usage)?,
+            }
         }
         self.runs.push(start..self.blocks.len());
         Ok(marker(self.runs.len() - 1))
@@ -390,6 +416,38 @@ mod tests {
         assert!(!usage.reads("d"), "a field, not the variable");
     }
 
+    proptest::proptest! {
+        /// A `let` the printer writes as text is the line its tokens make,
+        /// with the same names noted, and a term short enough on one line
+        /// (without π) is written as text, so the fast way is the usual one.
+        #[test]
+        fn printed_text_is_the_line_of_the_printed_tokens(term in crate::test_terms::term()) {
+            let locals: Vec<String> = (0..40).map(|i| format!("t{i}")).collect();
+            let slots: Vec<Option<usize>> = (0..40).map(|i| (i % 3 == 0).then_some(i)).collect();
+            let printer = crate::printer::Printer { locals: &locals, slots: &slots };
+            let names = ["q", "qd", "t", "p", "d", "live", "sin", "cos", "sqrt", "fma", "m1", "t3"];
+            let (mut from_tokens, mut from_text) = (Usage::new(&names), Usage::new(&names));
+            let value = printer.expr(&term).expect("prints");
+            let by_tokens = one_line(&quote!(let x = #value;), &mut from_tokens);
+            let by_text = printer
+                .text(&term, LONGEST - "let x = ;".len())
+                .map(|value| format!("let x = {value};"));
+            match (&by_text, &by_tokens) {
+                (Some(text), Some(line)) => {
+                    proptest::prop_assert_eq!(text, line);
+                    from_text.note_text(text);
+                    for name in names {
+                        proptest::prop_assert_eq!(from_text.reads(name), from_tokens.reads(name), "reads {}", name);
+                        proptest::prop_assert_eq!(from_text.calls(name), from_tokens.calls(name), "calls {}", name);
+                    }
+                }
+                (Some(text), None) => proptest::prop_assert!(false, "text {text} but no line"),
+                (None, Some(line)) => proptest::prop_assert!(line.contains("PI"), "no text for {line}"),
+                (None, None) => {}
+            }
+        }
+    }
+
     #[test]
     fn statements_formatted_apart_are_the_function_formatted_whole() {
         let first = vec![
@@ -406,12 +464,18 @@ mod tests {
         ];
         let whole = crate::module::format_items(quote! {
             fn f() { #(#first)* g(); }
-            fn h() { #(#second)* }
+            fn h() { #(#second)* let c = b; }
         })
         .expect("formats");
         let mut lines = Lines::default();
         let mut usage = Usage::new(&[]);
-        let first = lines.run(first, &mut usage).expect("formats");
+        let as_lines = |statements: Vec<TokenStream>| -> Vec<Line> {
+            statements.into_iter().map(Line::Tokens).collect()
+        };
+        let mut second = as_lines(second);
+        // A line written by the printer goes in as it is.
+        second.push(Line::Text("let c = b;".to_owned()));
+        let first = lines.run(as_lines(first), &mut usage).expect("formats");
         let second = lines.run(second, &mut usage).expect("formats");
         assert!(lines
             .run(Vec::new(), &mut usage)

@@ -18,7 +18,7 @@ use sharnir_mech::Input;
 
 /// Binding strength of a printed expression.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Precedence {
+pub(crate) enum Precedence {
     Sum = 1,
     Product = 2,
     Unary = 3,
@@ -163,7 +163,7 @@ fn joined(mut left: TokenStream, op: TokenStream, right: TokenStream) -> TokenSt
 /// `-0.5 * x / y`), so that a sum can print it with the other sign at no
 /// cost; `None` otherwise (a negation is not free, and the program counted
 /// it).
-fn literal_sign_taken(term: &Term) -> Option<Term> {
+pub(crate) fn literal_sign_taken(term: &Term) -> Option<Term> {
     match term {
         Term::Const(c) if *c < 0.0 => Some(Term::Const(-c)),
         Term::Mul(a, b) => literal_sign_taken(a).map(|a| Term::Mul(Box::new(a), b.clone())),

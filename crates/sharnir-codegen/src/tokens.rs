@@ -62,6 +62,40 @@ impl<'a> Usage<'a> {
         }
     }
 
+    /// Notes every identifier of `text`, one statement of the printer's
+    /// shapes on one line as [`crate::lines`] prints it, as [`Usage::add`]
+    /// notes them from the statement's tokens: literals skipped whole, an
+    /// identifier after `.` or `:` a field or path segment, one right
+    /// before `(` a call.
+    pub(crate) fn note_text(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            if b.is_ascii_digit() {
+                while bytes.get(i).is_some_and(|&b| word(b) || b == b'.') {
+                    i += 1;
+                }
+            } else if word(b) {
+                let start = i;
+                while bytes.get(i).is_some_and(|&b| word(b)) {
+                    i += 1;
+                }
+                let before = start.checked_sub(1).map(|k| char::from(bytes[k]));
+                if matches!(before, Some('.' | ':')) {
+                    continue;
+                }
+                let name = &text[start..i];
+                if let Some(k) = self.names.iter().position(|n| *n == name) {
+                    self.read[k] = true;
+                    self.called[k] |= bytes.get(i) == Some(&b'(');
+                }
+            } else {
+                i += 1;
+            }
+        }
+    }
+
     /// Notes every identifier of `tokens`, nested groups included.
     pub(crate) fn add(&mut self, tokens: &TokenStream) {
         let mut before: Option<char> = None;
