@@ -59,14 +59,20 @@ impl Printer<'_> {
                     } else {
                         " / "
                     };
-                    self.text_operand(&Term::Neg(x.clone()), Precedence::Product, out, limit)?;
+                    self.text_operand(
+                        &Term::Neg(x.clone()),
+                        Precedence::Product,
+                        false,
+                        out,
+                        limit,
+                    )?;
                     out.push_str(op);
-                    self.text_operand_strict(y, Precedence::Product, out, limit)?;
+                    self.text_operand(y, Precedence::Product, true, out, limit)?;
                     Precedence::Product
                 }
                 _ => {
                     out.push('-');
-                    self.text_operand(a, Precedence::Unary, out, limit)?;
+                    self.text_operand(a, Precedence::Unary, false, out, limit)?;
                     Precedence::Unary
                 }
             },
@@ -97,9 +103,9 @@ impl Printer<'_> {
         out: &mut String,
         limit: usize,
     ) -> Option<Precedence> {
-        self.text_operand(a, level, out, limit)?;
+        self.text_operand(a, level, false, out, limit)?;
         out.push_str(op);
-        self.text_operand_strict(b, level, out, limit)?;
+        self.text_operand(b, level, true, out, limit)?;
         Some(level)
     }
 
@@ -122,44 +128,25 @@ impl Printer<'_> {
         Some(Precedence::Atom)
     }
 
-    /// `term`, in parentheses if it binds less tightly than `level`.
+    /// `term` as an operand at `level`: in parentheses if it binds less
+    /// tightly, or as tightly when `strict` (the right operand of a
+    /// left-associative operator: `a - (b + c)`).
     fn text_operand(
         &self,
         term: &Term,
         level: Precedence,
+        strict: bool,
         out: &mut String,
         limit: usize,
     ) -> Option<()> {
         let start = out.len();
         let own = self.write_text(term, out, limit)?;
-        if own < level {
-            parenthesise(out, start, limit)?;
+        if own < level || (strict && own == level) {
+            out.insert(start, '(');
+            out.push(')');
         }
-        Some(())
+        (out.len() <= limit).then_some(())
     }
-
-    /// `term`, in parentheses if it binds no more tightly than `level`.
-    fn text_operand_strict(
-        &self,
-        term: &Term,
-        level: Precedence,
-        out: &mut String,
-        limit: usize,
-    ) -> Option<()> {
-        let start = out.len();
-        let own = self.write_text(term, out, limit)?;
-        if own <= level {
-            parenthesise(out, start, limit)?;
-        }
-        Some(())
-    }
-}
-
-/// Puts what `out` holds from `start` in parentheses.
-fn parenthesise(out: &mut String, start: usize, limit: usize) -> Option<()> {
-    out.insert(start, '(');
-    out.push(')');
-    (out.len() <= limit).then_some(())
 }
 
 /// A finite constant as its literal's text (`Printer::expr`'s own
