@@ -9,6 +9,8 @@
 //! ([`Lines`]), and [`splice`] puts the text in place of the markers once
 //! the (now small) function is formatted:
 //!
+//! - a short `let` arrives as its line already ([`Line::Text`], written
+//!   straight from its term by `Printer::text`, `text.rs`);
 //! - a statement of the few shapes the printer emits (`let t = …;`,
 //!   `let (s, c) = sin_cos(…);`, `live[k] = t;`) whose one-line form is
 //!   short enough that `prettyplease` keeps it on one line is printed here
