@@ -15,7 +15,7 @@
 //! lines by the tree's structure; the tests compare the two formatted
 //! texts on the printer's statements.
 
-use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, Group, Spacing, TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
 use syn::{
     BinOp, Expr, ExprBinary, ExprCall, ExprField, ExprIndex, ExprLit, ExprParen, ExprPath,
@@ -185,7 +185,7 @@ impl<'a> Reader<'a> {
                 Expr::Paren(ExprParen {
                     attrs: Vec::new(),
                     paren_token: Default::default(),
-                    expr: Box::new(whole(&group.stream())?),
+                    expr: Box::new(whole(&inside(group))?),
                 })
             }
             _ => return None,
@@ -198,7 +198,7 @@ impl<'a> Reader<'a> {
                         attrs: Vec::new(),
                         expr: Box::new(expression),
                         bracket_token: Default::default(),
-                        index: Box::new(whole(&group.stream())?),
+                        index: Box::new(whole(&inside(group))?),
                     });
                 }
                 Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis => {
@@ -207,7 +207,7 @@ impl<'a> Reader<'a> {
                         attrs: Vec::new(),
                         func: Box::new(expression),
                         paren_token: Default::default(),
-                        args: arguments(&group.stream())?,
+                        args: arguments(&inside(group))?,
                     });
                 }
                 Some(t) if is_punct(t, '.') => {
@@ -228,37 +228,25 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// The tokens of one bracket as one expression, all of them read.
-fn whole(tokens: &TokenStream) -> Option<Expr> {
-    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    let mut reader = Reader {
-        trees: &trees,
-        at: 0,
-    };
+/// The token trees inside a bracket.
+fn inside(group: &Group) -> Vec<TokenTree> {
+    group.stream().into_iter().collect()
+}
+
+/// `trees` as one expression, all of them read.
+fn whole(trees: &[TokenTree]) -> Option<Expr> {
+    let mut reader = Reader { trees, at: 0 };
     let expression = reader.expression()?;
     reader.done().then_some(expression)
 }
 
 /// A call's arguments: expressions separated by commas, without a
 /// trailing one (the printer writes none).
-fn arguments(tokens: &TokenStream) -> Option<Punctuated<Expr, syn::Token![,]>> {
-    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
-    let mut arguments = Punctuated::new();
+fn arguments(trees: &[TokenTree]) -> Option<Punctuated<Expr, syn::Token![,]>> {
     if trees.is_empty() {
-        return Some(arguments);
+        return Some(Punctuated::new());
     }
-    for argument in trees.split(|t| is_punct(t, ',')) {
-        let mut reader = Reader {
-            trees: argument,
-            at: 0,
-        };
-        let expression = reader.expression()?;
-        if !reader.done() {
-            return None;
-        }
-        arguments.push(expression);
-    }
-    Some(arguments)
+    trees.split(|t| is_punct(t, ',')).map(whole).collect()
 }
 
 /// Whether `tree` is the punctuation `c` standing alone (`-` of `-=` or

@@ -57,9 +57,14 @@ impl<'a> Usage<'a> {
             return;
         }
         if let Some(k) = self.names.iter().position(|n| ident == n) {
-            self.read[k] = true;
-            self.called[k] |= call;
+            self.mark(k, call);
         }
+    }
+
+    /// Notes name `k` read, and called if `call`.
+    fn mark(&mut self, k: usize, call: bool) {
+        self.read[k] = true;
+        self.called[k] |= call;
     }
 
     /// Notes every identifier of `text`, one statement of the printer's
@@ -87,8 +92,7 @@ impl<'a> Usage<'a> {
                 }
                 let name = &text[start..i];
                 if let Some(k) = self.names.iter().position(|n| *n == name) {
-                    self.read[k] = true;
-                    self.called[k] |= bytes.get(i) == Some(&b'(');
+                    self.mark(k, bytes.get(i) == Some(&b'('));
                 }
             } else {
                 i += 1;
