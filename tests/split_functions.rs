@@ -4,9 +4,10 @@
 //! into the result by the parts) is generated, compiled as a crate of its
 //! own with `cargo`, run at a few states, and every function's result is
 //! compared with the plan's programs evaluated directly (`Plan::evaluate`),
-//! which know nothing of parts. No bundled module has a function long
-//! enough to be split, so this is the only test of the split code as the
-//! compiler sees it.
+//! which know nothing of parts; each part's AVX copy (`dispatch.rs`) must
+//! give the plain part's results bit for bit. No bundled module has a
+//! function long enough to be split, so this is the only test of the split
+//! code as the compiler sees it.
 
 use sharnir_codegen::{plan, PlanOptions, Variant};
 use sharnir_tests::chains::chain;
@@ -79,11 +80,13 @@ fn state(k: usize) -> [Vec<f64>; 4] {
     ]
 }
 
-/// The crate's `main`: every function at every state, one line of results
-/// (in Rust's round-trip notation) per function and state.
+/// The crate's `main`: whether the parts' AVX copies run (`avx true`),
+/// then every function at every state, two lines of results (in Rust's
+/// round-trip notation) per function and state: with the AVX copies as
+/// the processor allows, then with them off (`set_avx_copies(false)`).
 fn main_rs(states: &[[Vec<f64>; 4]]) -> String {
     let mut text = String::from(
-        "#![allow(clippy::all)]\n#[rustfmt::skip]\nmod chain;\nuse chain::*;\n\nfn main() {\n    let p = Params::default();\n",
+        "#![allow(clippy::all)]\n#[rustfmt::skip]\nmod chain;\nuse chain::*;\n\nfn main() {\n    let p = Params::default();\n    println!(\"avx {}\", avx_copies());\n",
     );
     for [q, qd, qdd, tau] in states {
         let _ = writeln!(
@@ -93,7 +96,7 @@ fn main_rs(states: &[[Vec<f64>; 4]]) -> String {
         for (name, arguments, flatten) in FUNCTIONS {
             let _ = writeln!(
                 text,
-                "    {{ let r = {name}(&p, {arguments}); let v: Vec<f64> = {flatten}; println!(\"{name} {{v:?}}\"); }}"
+                "    for copies in [true, false] {{ set_avx_copies(copies); let r = {name}(&p, {arguments}); let v: Vec<f64> = {flatten}; println!(\"{name} {{v:?}}\"); }}\n    set_avx_copies(true);"
             );
         }
     }
@@ -157,10 +160,23 @@ fn split_functions_compile_and_compute_what_their_programs_do() {
 
     let parameters = spec.parameter_values();
     let mut lines = stdout.lines();
+    // The crate is built without RUSTFLAGS: for rustc's default target,
+    // which on x86-64 leaves AVX to the copies.
+    let avx = cfg!(target_arch = "x86_64") && avx_detected();
+    assert_eq!(
+        lines.next(),
+        Some(format!("avx {avx}").as_str()),
+        "the parts' AVX copies run exactly where the processor has AVX"
+    );
     for [q, qd, qdd, tau] in &states {
         let input = environment(&parameters, q, qd, qdd, tau);
         for (name, _, _) in FUNCTIONS {
             let line = lines.next().expect("a line per function and state");
+            let plain = lines.next().expect("a line per function and state");
+            assert_eq!(
+                line, plain,
+                "`{name}`: the AVX copies differ from the plain parts"
+            );
             let values = line
                 .strip_prefix(name)
                 .and_then(|rest| rest.trim().strip_prefix('['))
@@ -176,4 +192,12 @@ fn split_functions_compile_and_compute_what_their_programs_do() {
             assert!(error < TOLERANCE, "`{name}` differs by {error:e}");
         }
     }
+}
+
+/// What `std` finds: AVX and its registers saved by the operating system.
+fn avx_detected() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx");
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
 }

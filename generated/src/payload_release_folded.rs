@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX call where
+//! the processor runs it, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
@@ -1163,7 +1165,32 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
     constraint_bias_with(&p.derived(), q, qd)
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn constraint_bias_with(
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
+pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { constraint_bias_with_avx(d, q, qd) };
+    }
+    constraint_bias_with_body(d, q, qd)
+}
+/// [`constraint_bias_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn constraint_bias_with_avx(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NC] {
+    constraint_bias_with_body(d, q, qd)
+}
+/// The statements of [`constraint_bias_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn constraint_bias_with_body(
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1319,6 +1346,99 @@ pub fn reactions_of_multipliers_with(
             lambda[5],
         ],
     ]
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX (rustc's default target), on a
+/// processor with AVX whose registers the operating system saves,
+/// unless [`set_avx_copies`] turned the copies off. `false` on every
+/// other target, and in builds that enable AVX themselves
+/// (`-C target-cpu=native`), where every function is AVX code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Whether the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> bool {
+        match STATE.load(Ordering::Relaxed) {
+            USABLE => true,
+            UNUSABLE | OFF => false,
+            _ => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed) == USABLE
+            }
+        }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
+    /// the operating system enabled `xgetbv` (ECX bit 27,
+    /// `OSXSAVE`), and `XCR0` says it saves the SSE and AVX
+    /// registers (bits 1 and 2). `cpuid` exists on every x86-64
+    /// processor; `xgetbv` is asked only once `OSXSAVE` is set.
+    /// (Recent Rust made `__cpuid` safe to call and older Rust, down
+    /// to the modules' 1.63, does not: hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { core::arch::x86_64::__cpuid(1) }.ecx;
+        let (osxsave, avx) = (1 << 27, 1 << 28);
+        features & osxsave != 0 && features & avx != 0
+            && unsafe { xcr0() } & 0b110 == 0b110
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> bool {
+        false
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Why the constrained dynamics has no answer at a state: the mass
 /// matrix is not positive definite, the constraints' accelerations

@@ -15,6 +15,8 @@
 //!
 //! Parameter values are folded into constants (`--fold`); `Params` is empty.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX call where
+//! the processor runs it, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //!
@@ -190,7 +192,38 @@ pub fn inverse_dynamics(
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { inverse_dynamics_with_avx(d, q, qd, qdd) };
+    }
+    inverse_dynamics_with_body(d, q, qd, qdd)
+}
+/// [`inverse_dynamics_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn inverse_dynamics_with_avx(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    inverse_dynamics_with_body(d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_with_body(
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -404,7 +437,28 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
-pub fn bias_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
+pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { bias_with_avx(d, q, qd) };
+    }
+    bias_with_body(d, q, qd)
+}
+/// [`bias_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    bias_with_body(d, q, qd)
+}
+/// The statements of [`bias_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn bias_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -541,7 +595,32 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
-pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
+pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { joint_space_with_avx(d, q, qd) };
+    }
+    joint_space_with_body(d, q, qd)
+}
+/// [`joint_space_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn joint_space_with_avx(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> JointSpace {
+    joint_space_with_body(d, q, qd)
+}
+/// The statements of [`joint_space_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -717,7 +796,38 @@ pub fn forward_dynamics(
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { forward_dynamics_with_avx(d, q, qd, tau) };
+    }
+    forward_dynamics_with_body(d, q, qd, tau)
+}
+/// [`forward_dynamics_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn forward_dynamics_with_avx(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
+    forward_dynamics_with_body(d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_with_body(
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -967,7 +1077,36 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { coriolis_matrix_with_avx(d, q, qd) };
+    }
+    coriolis_matrix_with_body(d, q, qd)
+}
+/// [`coriolis_matrix_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn coriolis_matrix_with_avx(
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
+    coriolis_matrix_with_body(d, q, qd)
+}
+/// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn coriolis_matrix_with_body(
     _d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1426,7 +1565,28 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
-pub fn body_jacobians_with(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// call where the processor runs it (see [`avx_copies`]).
+pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+    if avx::usable() {
+        return unsafe { body_jacobians_with_avx(d, q) };
+    }
+    body_jacobians_with_body(d, q)
+}
+/// [`body_jacobians_with`]'s statements compiled for AVX. Called only where
+/// `avx::usable` says that the processor runs AVX and that the operating
+/// system saves its registers: what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[target_feature(enable = "avx")]
+unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    body_jacobians_with_body(d, q)
+}
+/// The statements of [`body_jacobians_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1703,6 +1863,99 @@ pub fn friction_forces_with(
     _qd: &[Real; NV],
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+}
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX (rustc's default target), on a
+/// processor with AVX whose registers the operating system saves,
+/// unless [`set_avx_copies`] turned the copies off. `false` on every
+/// other target, and in builds that enable AVX themselves
+/// (`-C target-cpu=native`), where every function is AVX code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Whether the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> bool {
+        match STATE.load(Ordering::Relaxed) {
+            USABLE => true,
+            UNUSABLE | OFF => false,
+            _ => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed) == USABLE
+            }
+        }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
+    /// the operating system enabled `xgetbv` (ECX bit 27,
+    /// `OSXSAVE`), and `XCR0` says it saves the SSE and AVX
+    /// registers (bits 1 and 2). `cpuid` exists on every x86-64
+    /// processor; `xgetbv` is asked only once `OSXSAVE` is set.
+    /// (Recent Rust made `__cpuid` safe to call and older Rust, down
+    /// to the modules' 1.63, does not: hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { core::arch::x86_64::__cpuid(1) }.ecx;
+        let (osxsave, avx) = (1 << 27, 1 << 28);
+        features & osxsave != 0 && features & avx != 0
+            && unsafe { xcr0() } & 0b110 == 0b110
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> bool {
+        false
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
 }
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).

@@ -96,6 +96,9 @@ pub(crate) struct Emitted {
     /// The module's helpers it calls, flagged in the order of
     /// [`crate::math::HELPERS`].
     pub(crate) helpers: [bool; crate::math::HELPERS.len()],
+    /// Whether it has an AVX copy ([`crate::dispatch`]), which needs the
+    /// module's `avx` items.
+    pub(crate) dispatches: bool,
     /// Its runs of statements as text ([`crate::lines`]), for
     /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
@@ -134,7 +137,7 @@ pub(crate) fn emit(
         function.name, function.name
     );
     let ops_literal = op_count_literal(ops, fma);
-    let arguments: Vec<TokenStream> = function
+    let arguments_typed: Vec<TokenStream> = function
         .arguments
         .iter()
         .map(|argument| match argument {
@@ -146,14 +149,6 @@ pub(crate) fn emit(
             Argument::Multipliers => quote!(lambda: &[Real; NC]),
         })
         .collect();
-    let argument_names = function.arguments.iter().map(|argument| match argument {
-        Argument::Position => quote!(q),
-        Argument::Velocity => quote!(qd),
-        Argument::Acceleration => quote!(qdd),
-        Argument::Force => quote!(tau),
-        Argument::Time => quote!(t),
-        Argument::Multipliers => quote!(lambda),
-    });
     let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
     let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
     let with_summary = format!(
@@ -197,6 +192,9 @@ pub(crate) fn emit(
     let mut helpers = [false; crate::math::HELPERS.len()];
     crate::math::called_in(&usage, &mut helpers);
     let (derived, with_arguments, parameters) = signature(function, &usage);
+    // A split function dispatches in each part; its own body only calls them.
+    let dispatch = crate::dispatch::dispatches(ops);
+    let split = !parts.is_empty();
     let mut split_parts = Vec::with_capacity(parts.len());
     for (k, part) in parts.into_iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
@@ -205,19 +203,66 @@ pub(crate) fn emit(
         crate::math::called_in(&usage, &mut helpers);
         let (derived, arguments, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
-        let out = match (&outputs, part.writes_outputs) {
-            (Some(_), _) => TokenStream::new(),
-            (None, true) => quote!(, out: &mut #returns),
-            (None, false) => quote!(, _out: &mut #returns),
+        let live = quote!(live: &mut [Real; #size]);
+        let (out, passed_out, out_name) = match (&outputs, part.writes_outputs) {
+            (Some(_), _) => (None, None, None),
+            (None, true) => (
+                Some(quote!(out: &mut #returns)),
+                Some(quote!(out: &mut #returns)),
+                Some(quote!(out)),
+            ),
+            (None, false) => (
+                Some(quote!(_out: &mut #returns)),
+                Some(quote!(out: &mut #returns)),
+                Some(quote!(out)),
+            ),
         };
-        split_parts.push(quote! {
-            #[inline(never)]
-            fn #part_name(#derived: &Derived, #(#arguments,)* live: &mut [Real; #size] #out) {
-                #parameters
-                #statements
-            }
-        });
+        let statement_parameters: Vec<TokenStream> = std::iter::once(quote!(#derived: &Derived))
+            .chain(arguments)
+            .chain([live.clone()])
+            .chain(out)
+            .collect();
+        split_parts.push(crate::dispatch::function(
+            crate::dispatch::Function {
+                name: &part_name,
+                outer: quote!(#[inline(never)]),
+                visibility: TokenStream::new(),
+                parameters: statement_parameters,
+                passed_parameters: std::iter::once(quote!(d: &Derived))
+                    .chain(arguments_typed.iter().cloned())
+                    .chain([live])
+                    .chain(passed_out)
+                    .collect(),
+                names: std::iter::once(quote!(d))
+                    .chain(passed.iter().cloned())
+                    .chain([quote!(live)])
+                    .chain(out_name)
+                    .collect(),
+                returns: TokenStream::new(),
+                body: quote!(#parameters #statements),
+            },
+            dispatch,
+        ));
     }
+    let with_function = crate::dispatch::function(
+        crate::dispatch::Function {
+            name: &with_name,
+            outer: quote!(#[doc = #with_summary]),
+            visibility: quote!(pub),
+            parameters: std::iter::once(quote!(#derived: &Derived))
+                .chain(with_arguments)
+                .collect(),
+            passed_parameters: std::iter::once(quote!(d: &Derived))
+                .chain(arguments_typed.iter().cloned())
+                .collect(),
+            names: std::iter::once(quote!(d))
+                .chain(passed.iter().cloned())
+                .collect(),
+            returns: quote!(-> #returns),
+            body: quote!(#parameters #body),
+        },
+        dispatch && !split,
+    );
     let item = quote! {
         #[doc = #ops_doc]
         pub const #ops_name: OpCount = #ops_literal;
@@ -227,21 +272,18 @@ pub(crate) fn emit(
         /// Computes the parameter groups first; when the parameters do not
         /// change between calls, compute `p.derived()` once and call
         #[doc = #with_doc]
-        pub fn #name(p: &Params, #(#arguments),*) -> #returns {
-            #with_name(&p.derived(), #(#argument_names),*)
+        pub fn #name(p: &Params, #(#arguments_typed),*) -> #returns {
+            #with_name(&p.derived(), #(#passed),*)
         }
 
-        #[doc = #with_summary]
-        pub fn #with_name(#derived: &Derived, #(#with_arguments),*) -> #returns {
-            #parameters
-            #body
-        }
+        #with_function
 
         #(#split_parts)*
     };
     Ok(Emitted {
         item,
         helpers,
+        dispatches: dispatch,
         lines: lines.finish()?,
     })
 }

@@ -102,6 +102,7 @@ pub(crate) fn header(
     name: &str,
     variant: Variant,
     op_counts: &[(String, OpCount)],
+    dispatches: bool,
 ) -> String {
     let facts = &plan.header;
     let mut h = String::new();
@@ -153,6 +154,12 @@ pub(crate) fn header(
     h.push_str(
         "//! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.\n",
     );
+    if dispatches {
+        h.push_str(
+            "//! The long functions have an AVX copy that x86-64 builds without AVX call where\n\
+             //! the processor runs it, with the same results bit for bit (see `avx_copies`).\n",
+        );
+    }
     h.push_str(
         "//!\n//! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.\n",
     );

@@ -19,6 +19,7 @@ mod constrained;
 mod contacts;
 mod derived;
 mod detachments;
+mod dispatch;
 mod double_trig;
 pub mod error;
 mod function;

@@ -187,9 +187,13 @@ pub(crate) fn render_plan(
     variant: Variant,
     programs: &[&Program],
 ) -> Result<GeneratedModule, EmitError> {
-    let (body, op_counts) = render(plan, programs, variant)?;
+    let Rendered {
+        body,
+        op_counts,
+        dispatches,
+    } = render(plan, programs, variant)?;
     let name = format!("{}{}", plan.name, variant.suffix());
-    let header = crate::header::header(plan, &name, variant, &op_counts);
+    let header = crate::header::header(plan, &name, variant, &op_counts, dispatches);
     let source = format!("{header}{body}");
     Ok(GeneratedModule {
         name,
@@ -199,20 +203,25 @@ pub(crate) fn render_plan(
     })
 }
 
-/// The formatted items of a module (everything after the header) and the
-/// operation counts of `Params::derived` and of every function, printed
-/// from `programs` (one per function of `plan`); a fused `variant` adds
-/// the `fma` field to the module's `OpCount` and to every `OPS_*` constant.
+/// What [`render`] makes of a plan: everything of the module but its header.
+struct Rendered {
+    /// The formatted items.
+    body: String,
+    /// The operation counts of `Params::derived` and of every function.
+    op_counts: Vec<(String, OpCount)>,
+    /// Whether any function has an AVX copy ([`crate::dispatch`]).
+    dispatches: bool,
+}
+
+/// The items of a module printed from `programs` (one per function of
+/// `plan`); a fused `variant` adds the `fma` field to the module's
+/// `OpCount` and to every `OPS_*` constant.
 ///
 /// The functions are printed and formatted on both cores, each on its own,
 /// the longest first (formatting a module's items one by one gives the
 /// text formatting the whole module gives, which a test below holds it
 /// to).
-fn render(
-    plan: &Plan,
-    programs: &[&Program],
-    variant: Variant,
-) -> Result<(String, Vec<(String, OpCount)>), EmitError> {
+fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Rendered, EmitError> {
     let fma = variant.fused_multiply_add;
     let derived = plan.derived.emit(fma)?;
     let mut op_counts = vec![("derived".to_owned(), plan.derived.op_count())];
@@ -233,20 +242,29 @@ fn render(
         sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
             let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
             let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
-            Ok::<(String, [bool; HELPERS.len()]), EmitError>((text, emitted.helpers))
+            Ok::<(String, [bool; HELPERS.len()], bool), EmitError>((
+                text,
+                emitted.helpers,
+                emitted.dispatches,
+            ))
         });
     let mut used = [false; HELPERS.len()];
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();
+    let mut dispatches = false;
     for ((function, _, ops), printed) in jobs.iter().zip(printed) {
-        let (text, called) = printed?;
+        let (text, called, dispatched) = printed?;
         functions.push_str(&text);
         for (u, c) in used.iter_mut().zip(called) {
             *u |= c;
         }
+        dispatches |= dispatched;
         op_counts.push((function.name.clone(), *ops));
     }
     let mut tail = TokenStream::new();
+    if dispatches {
+        tail.extend(crate::dispatch::items());
+    }
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
         crate::math::called(&solves, &mut used);
@@ -259,10 +277,11 @@ fn render(
         #preamble
         #derived
     })?;
-    Ok((
-        format!("{head}{functions}{}", format_items(tail)?),
+    Ok(Rendered {
+        body: format!("{head}{functions}{}", format_items(tail)?),
         op_counts,
-    ))
+        dispatches,
+    })
 }
 
 /// `tokens`, a list of items (the inner attributes of a module first, if

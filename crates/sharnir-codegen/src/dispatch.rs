@@ -1,0 +1,368 @@
+//! A second, AVX-encoded copy of each long function for x86-64 builds
+//! that do not enable AVX themselves, chosen at run time.
+//!
+//! A build for rustc's default x86-64 target may use SSE2 and nothing
+//! newer, and SSE2 arithmetic overwrites one of its operands: every
+//! operand that lives on is first copied (`movapd`). The generated
+//! functions are long runs of straight-line code in which most values are
+//! read several times, so a third of their instructions are such copies
+//! and the code outgrows the instruction cache (Talos's mass matrix:
+//! 10 000 instructions, 64 kB, for 3 500 operations). AVX has the same
+//! scalar operations in a three-operand (VEX) encoding without the
+//! copies; the same statements compiled for it are a fifth smaller and a
+//! fifth faster on the long functions (`docs/performance.md`, "Run-time
+//! dispatch").
+//!
+//! So a function with at least [`DISPATCH_FROM`] operations is emitted as
+//! three: its statements in a private `#[inline(always)]` function
+//! (`<name>_body`), compiled into a private
+//! `#[target_feature(enable = "avx")]` copy (`<name>_avx`), and the public
+//! function, which calls the copy when the processor runs AVX and the
+//! operating system saves its registers (asked once and remembered, see
+//! [`items`]), and the plain statements otherwise. The two copies compute
+//! the same IEEE operations in the same order (Rust never fuses or
+//! reassociates them), so their results are bit for bit the same: the
+//! choice changes the speed, never a number.
+//!
+//! The copy and the check exist only where they can help: x86-64 with
+//! AVX not already enabled by the build (with `-C target-cpu=native` on an
+//! AVX machine the function is the plain one), and the copy never runs in
+//! SGX enclaves, where `cpuid` is not allowed. Everywhere else — the
+//! microcontrollers among them — the public function is the statements.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::quote;
+use sharnir_cas::OpCount;
+
+/// The fewest operations (multiplications, additions, divisions, square
+/// roots, fused multiply–adds) for which a function gets its AVX copy.
+/// Below it the copy gains little (Panda's mass matrix, about 420
+/// operations, 6 %) and would only lengthen the module and its build.
+pub(crate) const DISPATCH_FROM: u32 = 256;
+
+/// Whether a function of `ops` gets its AVX copy.
+pub(crate) fn dispatches(ops: OpCount) -> bool {
+    ops.mul + ops.add + ops.div + ops.sqrt + ops.fma >= DISPATCH_FROM
+}
+
+/// The `cfg` predicate of the builds where the AVX copy exists: x86-64
+/// without AVX enabled at compile time.
+fn avx_missing() -> TokenStream {
+    quote!(all(target_arch = "x86_64", not(target_feature = "avx")))
+}
+
+/// The parts of a function that [`function`] arranges.
+pub(crate) struct Function<'a> {
+    /// The public (or, for a part of a split function, private) name.
+    pub(crate) name: &'a Ident,
+    /// Attributes and documentation of the public function.
+    pub(crate) outer: TokenStream,
+    /// `pub` or nothing.
+    pub(crate) visibility: TokenStream,
+    /// Every parameter, named as the statements read it (`_q` for one
+    /// they do not read).
+    pub(crate) parameters: Vec<TokenStream>,
+    /// Every parameter as the public function takes and passes it on
+    /// (`q`), with its type.
+    pub(crate) passed_parameters: Vec<TokenStream>,
+    /// The names the public function passes on, in order.
+    pub(crate) names: Vec<TokenStream>,
+    /// `-> T`, or nothing.
+    pub(crate) returns: TokenStream,
+    /// The statements.
+    pub(crate) body: TokenStream,
+}
+
+/// `function` as one function, or, `with_copy`, as its public function,
+/// its statements and their AVX copy.
+pub(crate) fn function(function: Function<'_>, with_copy: bool) -> TokenStream {
+    if with_copy {
+        return dispatched(function);
+    }
+    let Function {
+        name,
+        outer,
+        visibility,
+        parameters,
+        returns,
+        body,
+        ..
+    } = function;
+    quote! {
+        #outer
+        #visibility fn #name(#(#parameters),*) #returns {
+            #body
+        }
+    }
+}
+
+/// `function` as its public function, its statements and their AVX copy.
+fn dispatched(function: Function<'_>) -> TokenStream {
+    let Function {
+        name,
+        outer,
+        visibility,
+        parameters,
+        passed_parameters,
+        names,
+        returns,
+        body,
+    } = function;
+    let avx_missing = avx_missing();
+    let avx_name = Ident::new(&format!("{name}_avx"), Span::call_site());
+    let body_name = Ident::new(&format!("{name}_body"), Span::call_site());
+    let avx_doc = [
+        format!(" [`{name}`]'s statements compiled for AVX. Called only where"),
+        " `avx::usable` says that the processor runs AVX and that the operating".to_owned(),
+        " system saves its registers: what the `unsafe` of `target_feature` asks.".to_owned(),
+    ];
+    let body_doc = [
+        format!(" The statements of [`{name}`], inlined into it and into its AVX"),
+        " copy, so that each is compiled for its own instruction set.".to_owned(),
+    ];
+    // Told where users read: on the public functions, not on the parts.
+    let note = if visibility.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            ///
+            /// Long enough to have an AVX copy, which x86-64 builds without AVX
+            /// call where the processor runs it (see [`avx_copies`]).
+        }
+    };
+    quote! {
+        #outer
+        #note
+        #visibility fn #name(#(#passed_parameters),*) #returns {
+            #[cfg(#avx_missing)]
+            if avx::usable() {
+                return unsafe { #avx_name(#(#names),*) };
+            }
+            #body_name(#(#names),*)
+        }
+
+        #(#[doc = #avx_doc])*
+        #[cfg(#avx_missing)]
+        #[target_feature(enable = "avx")]
+        unsafe fn #avx_name(#(#passed_parameters),*) #returns {
+            #body_name(#(#names),*)
+        }
+
+        #(#[doc = #body_doc])*
+        #[inline(always)]
+        fn #body_name(#(#parameters),*) #returns {
+            #body
+        }
+    }
+}
+
+/// The items behind every dispatch of a module: `avx_copies` and
+/// `set_avx_copies`, public, so that a user can pin one instruction set
+/// (for timing analysis, or to compare the two copies, as
+/// `tests/avx_copies.rs` does), and the private `avx` module that asks
+/// the processor: AVX (`cpuid` leaf 1, ECX bit 28) and its registers saved
+/// by the operating system (ECX bit 27, `OSXSAVE`, then bits 1 and 2 of
+/// `XCR0` by `xgetbv`), as `std`'s `is_x86_feature_detected!("avx")` asks,
+/// which `no_std` modules cannot call. The answer is kept in an atomic, so
+/// the question is asked once per process (twice at worst, when threads
+/// race to the first call: both store the same answer).
+pub(crate) fn items() -> TokenStream {
+    let avx_missing = avx_missing();
+    quote! {
+        /// Whether the long functions of this module (those whose
+        /// documentation says they have an AVX copy) call that copy: in an
+        /// x86-64 build without AVX (rustc's default target), on a
+        /// processor with AVX whose registers the operating system saves,
+        /// unless [`set_avx_copies`] turned the copies off. `false` on every
+        /// other target, and in builds that enable AVX themselves
+        /// (`-C target-cpu=native`), where every function is AVX code. Both
+        /// copies compute the same operations in the same order: their
+        /// results are the same bit for bit, only their speed differs.
+        pub fn avx_copies() -> bool {
+            avx::usable()
+        }
+
+        /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+        /// code path whatever the processor (timing analysis, comparisons),
+        /// or back on (`true`, the default: they run where the processor
+        /// allows). For the whole process, from the next call on; no effect
+        /// where [`avx_copies`] is always `false`.
+        pub fn set_avx_copies(enabled: bool) {
+            avx::set(enabled);
+        }
+
+        /// Whether the AVX copies may run, asked of the processor once and
+        /// remembered.
+        #[cfg(#avx_missing)]
+        mod avx {
+            use core::sync::atomic::{AtomicU8, Ordering};
+
+            /// Not asked yet (the first call asks).
+            const UNKNOWN: u8 = 0;
+            /// The processor and the operating system run AVX.
+            const USABLE: u8 = 1;
+            /// They do not.
+            const UNUSABLE: u8 = 2;
+            /// Turned off by `set_avx_copies(false)`.
+            const OFF: u8 = 3;
+
+            /// One of the four states above.
+            static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+            /// Whether the AVX copies run now.
+            #[inline]
+            pub(super) fn usable() -> bool {
+                match STATE.load(Ordering::Relaxed) {
+                    USABLE => true,
+                    UNUSABLE | OFF => false,
+                    _ => {
+                        let state = if detected() { USABLE } else { UNUSABLE };
+                        // A `set` in between (another thread) wins.
+                        let _ = STATE.compare_exchange(
+                            UNKNOWN,
+                            state,
+                            Ordering::Relaxed,
+                            Ordering::Relaxed,
+                        );
+                        STATE.load(Ordering::Relaxed) == USABLE
+                    }
+                }
+            }
+
+            /// Turns the copies off, or back on (to be asked again).
+            pub(super) fn set(enabled: bool) {
+                STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+            }
+
+            /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
+            /// the operating system enabled `xgetbv` (ECX bit 27,
+            /// `OSXSAVE`), and `XCR0` says it saves the SSE and AVX
+            /// registers (bits 1 and 2). `cpuid` exists on every x86-64
+            /// processor; `xgetbv` is asked only once `OSXSAVE` is set.
+            /// (Recent Rust made `__cpuid` safe to call and older Rust, down
+            /// to the modules' 1.63, does not: hence `unused_unsafe`.)
+            #[cfg(not(target_env = "sgx"))]
+            #[allow(unused_unsafe)]
+            fn detected() -> bool {
+                #[target_feature(enable = "xsave")]
+                unsafe fn xcr0() -> u64 {
+                    core::arch::x86_64::_xgetbv(0)
+                }
+                let features = unsafe { core::arch::x86_64::__cpuid(1) }.ecx;
+                let (osxsave, avx) = (1 << 27, 1 << 28);
+                features & osxsave != 0 && features & avx != 0 && unsafe { xcr0() } & 0b110 == 0b110
+            }
+
+            /// Never in an SGX enclave, where `cpuid` is not allowed.
+            #[cfg(target_env = "sgx")]
+            fn detected() -> bool {
+                false
+            }
+        }
+
+        /// Builds without AVX copies: nothing to ask or to turn off.
+        #[cfg(not(#avx_missing))]
+        mod avx {
+            /// Never: there are no copies.
+            pub(super) fn usable() -> bool {
+                false
+            }
+
+            /// Nothing to turn off.
+            pub(super) fn set(_enabled: bool) {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops(mul: u32, add: u32) -> OpCount {
+        OpCount {
+            mul,
+            add,
+            ..OpCount::default()
+        }
+    }
+
+    #[test]
+    fn only_functions_from_the_threshold_on_get_a_copy() {
+        assert!(!dispatches(ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2 - 1)));
+        assert!(dispatches(ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2)));
+        let trigonometry = OpCount {
+            sin: 1000,
+            cos: 1000,
+            ..OpCount::default()
+        };
+        assert!(!dispatches(trigonometry), "only arithmetic counts");
+    }
+
+    #[test]
+    fn the_public_function_chooses_between_the_copy_and_the_statements() {
+        let name = Ident::new("mass_matrix_with", Span::call_site());
+        let items = dispatched(Function {
+            name: &name,
+            outer: quote!(#[doc = " Summary."]),
+            visibility: quote!(pub),
+            parameters: vec![quote!(_d: &Derived), quote!(q: &[Real; NQ])],
+            passed_parameters: vec![quote!(d: &Derived), quote!(q: &[Real; NQ])],
+            names: vec![quote!(d), quote!(q)],
+            returns: quote!(-> Real),
+            body: quote!(q[0] * q[1]),
+        });
+        let file: syn::File = syn::parse2(items).expect("items parse");
+        let text = prettyplease::unparse(&file);
+        let expected = [
+            "pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> Real {\n    \
+             #[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\n    \
+             if avx::usable() {\n        \
+             return unsafe { mass_matrix_with_avx(d, q) };\n    }\n    \
+             mass_matrix_with_body(d, q)\n}",
+            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\n\
+             #[target_feature(enable = \"avx\")]\n\
+             unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> Real {\n    \
+             mass_matrix_with_body(d, q)\n}",
+            "#[inline(always)]\n\
+             fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> Real {\n    \
+             q[0] * q[1]\n}",
+            "/// call where the processor runs it (see [`avx_copies`]).",
+        ];
+        for piece in expected {
+            assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");
+        }
+    }
+
+    #[test]
+    fn parts_are_not_told_about_the_copy() {
+        let name = Ident::new("coriolis_matrix_part0", Span::call_site());
+        let items = dispatched(Function {
+            name: &name,
+            outer: quote!(#[inline(never)]),
+            visibility: TokenStream::new(),
+            parameters: vec![quote!(live: &mut [Real; 3])],
+            passed_parameters: vec![quote!(live: &mut [Real; 3])],
+            names: vec![quote!(live)],
+            returns: TokenStream::new(),
+            body: quote!(live[0] = 1.0;),
+        });
+        let text = prettyplease::unparse(&syn::parse2(items).expect("items parse"));
+        assert!(text.contains("#[inline(never)]\nfn coriolis_matrix_part0(live: &mut [Real; 3]) {"));
+        assert!(!text.contains("avx_copies"));
+    }
+
+    #[test]
+    fn every_build_has_the_switch_and_only_avx_less_x86_64_the_question() {
+        let text = prettyplease::unparse(&syn::parse2(items()).expect("items parse"));
+        for piece in [
+            "pub fn avx_copies() -> bool {",
+            "pub fn set_avx_copies(enabled: bool) {",
+            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\nmod avx {",
+            "#[cfg(not(all(target_arch = \"x86_64\", not(target_feature = \"avx\"))))]\nmod avx {",
+            "core::arch::x86_64::__cpuid(1)",
+            "#[cfg(target_env = \"sgx\")]",
+        ] {
+            assert!(text.contains(piece), "missing {piece}");
+        }
+    }
+}
