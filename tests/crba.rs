@@ -1,5 +1,6 @@
 //! The composite-rigid-body mass matrix (`sharnir_mech::formalisms::crba`), from the
-//! bodies' own and from the base inertias, against the mass matrix read off
+//! bodies' own and from the base inertias, each column's first step carried
+//! or taken in the parent (`FirstStep`), against the mass matrix read off
 //! Newton–Euler (`joint_space`) and against the numeric CRBA of
 //! `sharnir-numeric` (the oracle, which reduces followers by `Gᵀ M G`), on
 //! every bundled spec in both parameter modes, on the random trees of
@@ -15,6 +16,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_cas::Id;
+use sharnir_mech::formalisms::crba::FirstStep;
 use sharnir_mech::formalisms::rnea::{inverse_dynamics, PointAcceleration};
 use sharnir_mech::formalisms::{crba, joint_space};
 use sharnir_mech::{Input, Mechanism, ParameterMode};
@@ -58,10 +60,15 @@ fn check(spec: &Spec, mode: ParameterMode, seed: u64) -> Result<(), String> {
     let mut mechanism = Mechanism::from_spec(spec, mode).map_err(|e| format!("{e:?}"))?;
     let tau = inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
     let read_off = joint_space::joint_space(&mut mechanism.pool, &tau).mass_matrix;
-    let own = crba::mass_matrix(&mut mechanism);
-    let base = crba::mass_matrix_regrouped(&mut mechanism);
+    let mut variants = Vec::new();
+    for first_step in [FirstStep::Carried, FirstStep::InParent] {
+        let own = crba::mass_matrix(&mut mechanism, first_step);
+        let base = crba::mass_matrix_regrouped(&mut mechanism, first_step);
+        variants.push((format!("own, {first_step:?}"), own));
+        variants.push((format!("base, {first_step:?}"), base));
+    }
     let n = mechanism.dof();
-    for (what, m) in [("own", &own), ("base", &base)] {
+    for (what, m) in &variants {
         for i in 0..n {
             for j in 0..n {
                 if m[i][j] != m[j][i] {
@@ -75,7 +82,10 @@ fn check(spec: &Spec, mode: ParameterMode, seed: u64) -> Result<(), String> {
             }
         }
     }
-    let roots: Vec<Id> = [read_off.concat(), own.concat(), base.concat()].concat();
+    let roots: Vec<Id> = std::iter::once(read_off.concat())
+        .chain(variants.iter().map(|(_, m)| m.concat()))
+        .collect::<Vec<_>>()
+        .concat();
     let mut rng = SmallRng::seed_from_u64(0xC3BA ^ seed);
     for _ in 0..STATES {
         let q = positions(&mut rng, &oracle.sampling);
@@ -96,7 +106,7 @@ fn check(spec: &Spec, mode: ParameterMode, seed: u64) -> Result<(), String> {
                 "Newton–Euler's M off the oracle by {err:e} at q = {q:?}"
             ));
         }
-        for (what, got) in [("own", &rest[..n * n]), ("base", &rest[n * n..])] {
+        for ((what, _), got) in variants.iter().zip(rest.chunks(n * n)) {
             for (reference, want) in [
                 ("the oracle", &want),
                 ("Newton–Euler", &newton_euler.to_vec()),

@@ -26,10 +26,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 35 | 0 | 2 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 192 | 114 | 0 | 0 | 10 | 10 |
-//! | `mass_matrix` | 235 | 167 | 0 | 0 | 9 | 9 |
+//! | `mass_matrix` | 217 | 154 | 0 | 0 | 9 | 9 |
 //! | `bias` | 148 | 76 | 0 | 0 | 10 | 10 |
 //! | `gravity` | 21 | 18 | 0 | 0 | 0 | 10 |
-//! | `joint_space` | 435 | 269 | 0 | 0 | 10 | 10 |
+//! | `joint_space` | 417 | 256 | 0 | 0 | 10 | 10 |
 //! | `forward_dynamics` | 453 | 275 | 9 | 0 | 10 | 10 |
 //! | `coriolis_matrix` | 601 | 329 | 0 | 0 | 9 | 9 |
 //! | `energy` | 154 | 112 | 0 | 0 | 10 | 10 |
@@ -499,8 +499,8 @@ fn inverse_dynamics_with_body(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 235,
-    add: 167,
+    mul: 217,
+    add: 154,
     div: 0,
     sqrt: 0,
     sin: 9,
@@ -561,108 +561,108 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t5 = c_q8 * t4 - 0.5 * t2;
     let t6 = p.l * t5;
     let t7 = t5 + d.k4;
-    let t8 = c_q7 * t7;
-    let t9 = c_q8 * t1;
-    let t10 = 0.5 * t9 + s_q8 * t4;
-    let t11 = t8 - s_q7 * t10;
-    let t12 = t11 + d.k5;
-    let t13 = c_q6 * t12;
-    let t14 = s_q7 * t7;
-    let t15 = t14 + c_q7 * t10;
-    let t16 = t13 - s_q6 * t15;
-    let t17 = t16 + d.k6;
-    let t18 = c_q5 * t17;
-    let t19 = s_q6 * t12;
-    let t20 = t19 + c_q6 * t15;
-    let t21 = t18 - s_q5 * t20;
-    let t22 = t21 + d.k7;
-    let t23 = c_q4 * t22;
-    let t24 = s_q5 * t17;
-    let t25 = t24 + c_q5 * t20;
-    let t26 = t23 - s_q4 * t25;
-    let t27 = t26 + d.k8;
-    let t28 = c_q3 * t27;
-    let t29 = s_q4 * t22;
-    let t30 = t29 + c_q4 * t25;
-    let t31 = t28 - s_q3 * t30;
-    let t32 = t31 + d.k9;
-    let t33 = c_q2 * t32;
-    let t34 = s_q3 * t27;
-    let t35 = t34 + c_q3 * t30;
-    let t36 = t33 - s_q2 * t35;
-    let t37 = c_q1 * (t36 + d.k10);
-    let t38 = s_q2 * t32;
-    let t39 = t38 + c_q2 * t35;
-    let t40 = t0 + 2.0 * t6;
-    let t41 = 2.0 * p.l * t11 + t40;
-    let t42 = 2.0 * p.l * t16 + t41;
-    let t43 = 2.0 * p.l * t21 + t42;
-    let t44 = 2.0 * p.l * t26 + t43;
-    let t45 = 2.0 * p.l * t31 + t44;
-    let t46 = 2.0 * p.l * t36 + t45;
-    let t47 = t46 + d.k12;
-    let t48 = p.l * (t37 - s_q1 * t39) + t47;
-    let t49 = t33 - s_q2 * t35;
-    let t50 = t45 + d.k13;
-    let t51 = p.l * t49 + t50;
-    let t52 = p.l * (c_q1 * t49 - s_q1 * (c_q2 * t35 + t38)) + t51;
-    let t53 = -t30;
-    let t54 = t28 + s_q3 * t53;
-    let t55 = c_q3 * t53 - t34;
-    let t56 = s_q2 * t55 + c_q2 * t54;
-    let t57 = t44 + d.k14;
+    let t8 = c_q8 * t1;
+    let t9 = 0.5 * t8 + s_q8 * t4;
+    let t10 = c_q7 * t7 - s_q7 * t9;
+    let t11 = p.l * t10;
+    let t12 = t10 + d.k5;
+    let t13 = s_q7 * t7 + c_q7 * t9;
+    let t14 = c_q6 * t12 - s_q6 * t13;
+    let t15 = p.l * t14;
+    let t16 = t14 + d.k6;
+    let t17 = s_q6 * t12 + c_q6 * t13;
+    let t18 = c_q5 * t16 - s_q5 * t17;
+    let t19 = p.l * t18;
+    let t20 = t18 + d.k7;
+    let t21 = s_q5 * t16 + c_q5 * t17;
+    let t22 = c_q4 * t20 - s_q4 * t21;
+    let t23 = p.l * t22;
+    let t24 = t22 + d.k8;
+    let t25 = s_q4 * t20 + c_q4 * t21;
+    let t26 = c_q3 * t24 - s_q3 * t25;
+    let t27 = p.l * t26;
+    let t28 = t26 + d.k9;
+    let t29 = s_q3 * t24 + c_q3 * t25;
+    let t30 = c_q2 * t28 - s_q2 * t29;
+    let t31 = p.l * t30;
+    let t32 = s_q2 * t28 + c_q2 * t29;
+    let t33 = p.l * (c_q1 * (t30 + d.k10) - s_q1 * t32);
+    let t34 = t0 + 2.0 * t6;
+    let t35 = 2.0 * t11 + t34;
+    let t36 = 2.0 * t15 + t35;
+    let t37 = 2.0 * t19 + t36;
+    let t38 = 2.0 * t23 + t37;
+    let t39 = 2.0 * t27 + t38;
+    let t40 = 2.0 * t31 + t39;
+    let t41 = t40 + d.k12;
+    let t42 = t33 + t41;
+    let t43 = t39 + d.k13;
+    let t44 = t31 + t43;
+    let t45 = p.l * (c_q1 * t30 - s_q1 * t32) + t44;
+    let t46 = c_q2 * t26 - s_q2 * t29;
+    let t47 = t38 + d.k14;
+    let t48 = t27 + t47;
+    let t49 = p.l * t46 + t48;
+    let t50 = p.l * (c_q1 * t46 - s_q1 * (c_q2 * t29 + s_q2 * t26)) + t49;
+    let t51 = -t25;
+    let t52 = s_q3 * t51 + c_q3 * t22;
+    let t53 = c_q3 * t51 - s_q3 * t22;
+    let t54 = s_q2 * t53 + c_q2 * t52;
+    let t55 = t37 + d.k15;
+    let t56 = t23 + t55;
+    let t57 = p.l * t52 + t56;
     let t58 = p.l * t54 + t57;
-    let t59 = p.l * t56 + t58;
-    let t60 = p.l * (s_q1 * (c_q2 * t55 - s_q2 * t54) + c_q1 * t56) + t59;
-    let t61 = -t25;
-    let t62 = t23 + s_q4 * t61;
-    let t63 = c_q4 * t61 - t29;
-    let t64 = s_q3 * t63 + c_q3 * t62;
-    let t65 = c_q3 * t63 - s_q3 * t62;
-    let t66 = s_q2 * t65 + c_q2 * t64;
-    let t67 = t43 + d.k15;
-    let t68 = p.l * t62 + t67;
-    let t69 = p.l * t64 + t68;
-    let t70 = p.l * t66 + t69;
-    let t71 = p.l * (s_q1 * (c_q2 * t65 - s_q2 * t64) + c_q1 * t66) + t70;
-    let t72 = -t20;
-    let t73 = t18 + s_q5 * t72;
-    let t74 = c_q5 * t72 - t24;
+    let t59 = p.l * (s_q1 * (c_q2 * t53 - s_q2 * t52) + c_q1 * t54) + t58;
+    let t60 = -t21;
+    let t61 = s_q4 * t60 + c_q4 * t18;
+    let t62 = c_q4 * t60 - s_q4 * t18;
+    let t63 = s_q3 * t62 + c_q3 * t61;
+    let t64 = c_q3 * t62 - s_q3 * t61;
+    let t65 = s_q2 * t64 + c_q2 * t63;
+    let t66 = t36 + d.k16;
+    let t67 = t19 + t66;
+    let t68 = p.l * t61 + t67;
+    let t69 = p.l * t63 + t68;
+    let t70 = p.l * t65 + t69;
+    let t71 = p.l * (s_q1 * (c_q2 * t64 - s_q2 * t63) + c_q1 * t65) + t70;
+    let t72 = -t17;
+    let t73 = s_q5 * t72 + c_q5 * t14;
+    let t74 = c_q5 * t72 - s_q5 * t14;
     let t75 = s_q4 * t74 + c_q4 * t73;
     let t76 = c_q4 * t74 - s_q4 * t73;
     let t77 = s_q3 * t76 + c_q3 * t75;
     let t78 = c_q3 * t76 - s_q3 * t75;
     let t79 = s_q2 * t78 + c_q2 * t77;
-    let t80 = t42 + d.k16;
-    let t81 = p.l * t73 + t80;
-    let t82 = p.l * t75 + t81;
-    let t83 = p.l * t77 + t82;
-    let t84 = p.l * t79 + t83;
-    let t85 = p.l * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t84;
-    let t86 = -t15;
-    let t87 = t13 + s_q6 * t86;
-    let t88 = c_q6 * t86 - t19;
-    let t89 = s_q5 * t88 + c_q5 * t87;
-    let t90 = c_q5 * t88 - s_q5 * t87;
-    let t91 = s_q4 * t90 + c_q4 * t89;
-    let t92 = c_q4 * t90 - s_q4 * t89;
-    let t93 = s_q3 * t92 + c_q3 * t91;
-    let t94 = c_q3 * t92 - s_q3 * t91;
-    let t95 = s_q2 * t94 + c_q2 * t93;
-    let t96 = t41 + d.k17;
-    let t97 = p.l * t87 + t96;
-    let t98 = p.l * t89 + t97;
-    let t99 = p.l * t91 + t98;
-    let t100 = p.l * t93 + t99;
-    let t101 = p.l * t95 + t100;
-    let t102 = p.l * (s_q1 * (c_q2 * t94 - s_q2 * t93) + c_q1 * t95) + t101;
-    let t103 = -t10;
-    let t104 = s_q7 * t103;
-    let t105 = t8 + t104;
-    let t106 = c_q7 * t103;
-    let t107 = t106 - t14;
-    let t108 = s_q6 * t107 + c_q6 * t105;
-    let t109 = c_q6 * t107 - s_q6 * t105;
+    let t80 = t35 + d.k17;
+    let t81 = t15 + t80;
+    let t82 = p.l * t73 + t81;
+    let t83 = p.l * t75 + t82;
+    let t84 = p.l * t77 + t83;
+    let t85 = p.l * t79 + t84;
+    let t86 = p.l * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t85;
+    let t87 = -t13;
+    let t88 = s_q6 * t87 + c_q6 * t10;
+    let t89 = c_q6 * t87 - s_q6 * t10;
+    let t90 = s_q5 * t89 + c_q5 * t88;
+    let t91 = c_q5 * t89 - s_q5 * t88;
+    let t92 = s_q4 * t91 + c_q4 * t90;
+    let t93 = c_q4 * t91 - s_q4 * t90;
+    let t94 = s_q3 * t93 + c_q3 * t92;
+    let t95 = c_q3 * t93 - s_q3 * t92;
+    let t96 = s_q2 * t95 + c_q2 * t94;
+    let t97 = t34 + d.k18;
+    let t98 = t11 + t97;
+    let t99 = p.l * t88 + t98;
+    let t100 = p.l * t90 + t99;
+    let t101 = p.l * t92 + t100;
+    let t102 = p.l * t94 + t101;
+    let t103 = p.l * t96 + t102;
+    let t104 = p.l * (s_q1 * (c_q2 * t95 - s_q2 * t94) + c_q1 * t96) + t103;
+    let t105 = -t9;
+    let t106 = s_q7 * t105 + c_q7 * t5;
+    let t107 = c_q7 * t105 - s_q7 * t5;
+    let t108 = s_q6 * t107 + c_q6 * t106;
+    let t109 = c_q6 * t107 - s_q6 * t106;
     let t110 = s_q5 * t109 + c_q5 * t108;
     let t111 = c_q5 * t109 - s_q5 * t108;
     let t112 = s_q4 * t111 + c_q4 * t110;
@@ -670,78 +670,48 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t114 = s_q3 * t113 + c_q3 * t112;
     let t115 = c_q3 * t113 - s_q3 * t112;
     let t116 = s_q2 * t115 + c_q2 * t114;
-    let t117 = t40 + d.k18;
-    let t118 = p.l * t105 + t117;
-    let t119 = p.l * t108 + t118;
-    let t120 = p.l * t110 + t119;
-    let t121 = p.l * t112 + t120;
-    let t122 = p.l * t114 + t121;
-    let t123 = p.l * t116 + t122;
-    let t124 = p.l * (s_q1 * (c_q2 * t115 - s_q2 * t114) + c_q1 * t116) + t123;
-    let t125 = t104 + c_q7 * t5;
-    let t126 = t106 - s_q7 * t5;
-    let t127 = s_q6 * t126 + c_q6 * t125;
-    let t128 = c_q6 * t126 - s_q6 * t125;
-    let t129 = s_q5 * t128 + c_q5 * t127;
-    let t130 = c_q5 * t128 - s_q5 * t127;
-    let t131 = s_q4 * t130 + c_q4 * t129;
-    let t132 = c_q4 * t130 - s_q4 * t129;
-    let t133 = s_q3 * t132 + c_q3 * t131;
-    let t134 = c_q3 * t132 - s_q3 * t131;
-    let t135 = s_q2 * t134 + c_q2 * t133;
-    let t136 = t0 + d.k19;
-    let t137 = t6 + t136;
-    let t138 = p.l * t125 + t137;
-    let t139 = p.l * t127 + t138;
-    let t140 = p.l * t129 + t139;
-    let t141 = p.l * t131 + t140;
-    let t142 = p.l * t133 + t141;
-    let t143 = p.l * t135 + t142;
-    let t144 = p.l * (s_q1 * (c_q2 * t134 - s_q2 * t133) + c_q1 * t135) + t143;
-    let t145 = 0.5 * (c_q8 * t3 - t2);
-    let t146 = -0.5 * (t9 + s_q8 * t3);
-    let t147 = s_q7 * t146 + c_q7 * t145;
-    let t148 = c_q7 * t146 - s_q7 * t145;
-    let t149 = s_q6 * t148 + c_q6 * t147;
-    let t150 = c_q6 * t148 - s_q6 * t147;
-    let t151 = s_q5 * t150 + c_q5 * t149;
-    let t152 = c_q5 * t150 - s_q5 * t149;
-    let t153 = s_q4 * t152 + c_q4 * t151;
-    let t154 = c_q4 * t152 - s_q4 * t151;
-    let t155 = s_q3 * t154 + c_q3 * t153;
-    let t156 = c_q3 * t154 - s_q3 * t153;
-    let t157 = s_q2 * t156 + c_q2 * t155;
-    let t158 = 0.5 * t0 + d.k20;
-    let t159 = p.l * t145 + t158;
-    let t160 = p.l * t147 + t159;
-    let t161 = p.l * t149 + t160;
-    let t162 = p.l * t151 + t161;
-    let t163 = p.l * t153 + t162;
-    let t164 = p.l * t155 + t163;
-    let t165 = p.l * t157 + t164;
-    let t166 = p.l * (s_q1 * (c_q2 * t156 - s_q2 * t155) + c_q1 * t157) + t165;
+    let t117 = t0 + d.k19;
+    let t118 = t6 + t117;
+    let t119 = p.l * t106 + t118;
+    let t120 = p.l * t108 + t119;
+    let t121 = p.l * t110 + t120;
+    let t122 = p.l * t112 + t121;
+    let t123 = p.l * t114 + t122;
+    let t124 = p.l * t116 + t123;
+    let t125 = p.l * (s_q1 * (c_q2 * t115 - s_q2 * t114) + c_q1 * t116) + t124;
+    let t126 = 0.5 * (c_q8 * t3 - t2);
+    let t127 = -0.5 * (t8 + s_q8 * t3);
+    let t128 = s_q7 * t127 + c_q7 * t126;
+    let t129 = c_q7 * t127 - s_q7 * t126;
+    let t130 = s_q6 * t129 + c_q6 * t128;
+    let t131 = c_q6 * t129 - s_q6 * t128;
+    let t132 = s_q5 * t131 + c_q5 * t130;
+    let t133 = c_q5 * t131 - s_q5 * t130;
+    let t134 = s_q4 * t133 + c_q4 * t132;
+    let t135 = c_q4 * t133 - s_q4 * t132;
+    let t136 = s_q3 * t135 + c_q3 * t134;
+    let t137 = c_q3 * t135 - s_q3 * t134;
+    let t138 = s_q2 * t137 + c_q2 * t136;
+    let t139 = 0.5 * t0 + d.k20;
+    let t140 = p.l * t126 + t139;
+    let t141 = p.l * t128 + t140;
+    let t142 = p.l * t130 + t141;
+    let t143 = p.l * t132 + t142;
+    let t144 = p.l * t134 + t143;
+    let t145 = p.l * t136 + t144;
+    let t146 = p.l * t138 + t145;
+    let t147 = p.l * (s_q1 * (c_q2 * t137 - s_q2 * t136) + c_q1 * t138) + t146;
     [
-        [
-            2.0 * p.l * (t37 - s_q1 * t39) + d.k11 + t46,
-            t48,
-            t52,
-            t60,
-            t71,
-            t85,
-            t102,
-            t124,
-            t144,
-            t166,
-        ],
-        [t48, t47, t51, t59, t70, t84, t101, t123, t143, t165],
-        [t52, t51, t50, t58, t69, t83, t100, t122, t142, t164],
-        [t60, t59, t58, t57, t68, t82, t99, t121, t141, t163],
-        [t71, t70, t69, t68, t67, t81, t98, t120, t140, t162],
-        [t85, t84, t83, t82, t81, t80, t97, t119, t139, t161],
-        [t102, t101, t100, t99, t98, t97, t96, t118, t138, t160],
-        [t124, t123, t122, t121, t120, t119, t118, t117, t137, t159],
-        [t144, t143, t142, t141, t140, t139, t138, t137, t136, t158],
-        [t166, t165, t164, t163, t162, t161, t160, t159, t158, d.k20],
+        [2.0 * t33 + d.k11 + t40, t42, t45, t50, t59, t71, t86, t104, t125, t147],
+        [t42, t41, t44, t49, t58, t70, t85, t103, t124, t146],
+        [t45, t44, t43, t48, t57, t69, t84, t102, t123, t145],
+        [t50, t49, t48, t47, t56, t68, t83, t101, t122, t144],
+        [t59, t58, t57, t56, t55, t67, t82, t100, t121, t143],
+        [t71, t70, t69, t68, t67, t66, t81, t99, t120, t142],
+        [t86, t85, t84, t83, t82, t81, t80, t98, t119, t141],
+        [t104, t103, t102, t101, t100, t99, t98, t97, t118, t140],
+        [t125, t124, t123, t122, t121, t120, t119, t118, t117, t139],
+        [t147, t146, t145, t144, t143, t142, t141, t140, t139, d.k20],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -898,8 +868,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 435,
-    add: 269,
+    mul: 417,
+    add: 256,
     div: 0,
     sqrt: 0,
     sin: 10,
@@ -1011,108 +981,108 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t50 = c_q8 * t49 - 0.5 * t48;
     let t51 = p.l * t50;
     let t52 = t50 + d.k4;
-    let t53 = c_q7 * t52;
-    let t54 = c_q8 * t47;
-    let t55 = 0.5 * t54 + s_q8 * t49;
-    let t56 = t53 - s_q7 * t55;
-    let t57 = t56 + d.k5;
-    let t58 = c_q6 * t57;
-    let t59 = s_q7 * t52;
-    let t60 = t59 + c_q7 * t55;
-    let t61 = t58 - s_q6 * t60;
-    let t62 = t61 + d.k6;
-    let t63 = c_q5 * t62;
-    let t64 = s_q6 * t57;
-    let t65 = t64 + c_q6 * t60;
-    let t66 = t63 - s_q5 * t65;
-    let t67 = t66 + d.k7;
-    let t68 = c_q4 * t67;
-    let t69 = s_q5 * t62;
-    let t70 = t69 + c_q5 * t65;
-    let t71 = t68 - s_q4 * t70;
-    let t72 = t71 + d.k8;
-    let t73 = c_q3 * t72;
-    let t74 = s_q4 * t67;
-    let t75 = t74 + c_q4 * t70;
-    let t76 = t73 - s_q3 * t75;
-    let t77 = t76 + d.k9;
-    let t78 = c_q2 * t77;
-    let t79 = s_q3 * t72;
-    let t80 = t79 + c_q3 * t75;
-    let t81 = t78 - s_q2 * t80;
-    let t82 = c_q1 * (t81 + d.k10);
-    let t83 = s_q2 * t77;
-    let t84 = t83 + c_q2 * t80;
-    let t85 = t46 + 2.0 * t51;
-    let t86 = 2.0 * p.l * t56 + t85;
-    let t87 = 2.0 * p.l * t61 + t86;
-    let t88 = 2.0 * p.l * t66 + t87;
-    let t89 = 2.0 * p.l * t71 + t88;
-    let t90 = 2.0 * p.l * t76 + t89;
-    let t91 = 2.0 * p.l * t81 + t90;
-    let t92 = t91 + d.k12;
-    let t93 = p.l * (t82 - s_q1 * t84) + t92;
-    let t94 = t78 - s_q2 * t80;
-    let t95 = t90 + d.k13;
-    let t96 = p.l * t94 + t95;
-    let t97 = p.l * (c_q1 * t94 - s_q1 * (c_q2 * t80 + t83)) + t96;
-    let t98 = -t75;
-    let t99 = t73 + s_q3 * t98;
-    let t100 = c_q3 * t98 - t79;
-    let t101 = s_q2 * t100 + c_q2 * t99;
-    let t102 = t89 + d.k14;
+    let t53 = c_q8 * t47;
+    let t54 = 0.5 * t53 + s_q8 * t49;
+    let t55 = c_q7 * t52 - s_q7 * t54;
+    let t56 = p.l * t55;
+    let t57 = t55 + d.k5;
+    let t58 = s_q7 * t52 + c_q7 * t54;
+    let t59 = c_q6 * t57 - s_q6 * t58;
+    let t60 = p.l * t59;
+    let t61 = t59 + d.k6;
+    let t62 = s_q6 * t57 + c_q6 * t58;
+    let t63 = c_q5 * t61 - s_q5 * t62;
+    let t64 = p.l * t63;
+    let t65 = t63 + d.k7;
+    let t66 = s_q5 * t61 + c_q5 * t62;
+    let t67 = c_q4 * t65 - s_q4 * t66;
+    let t68 = p.l * t67;
+    let t69 = t67 + d.k8;
+    let t70 = s_q4 * t65 + c_q4 * t66;
+    let t71 = c_q3 * t69 - s_q3 * t70;
+    let t72 = p.l * t71;
+    let t73 = t71 + d.k9;
+    let t74 = s_q3 * t69 + c_q3 * t70;
+    let t75 = c_q2 * t73 - s_q2 * t74;
+    let t76 = p.l * t75;
+    let t77 = s_q2 * t73 + c_q2 * t74;
+    let t78 = p.l * (c_q1 * (t75 + d.k10) - s_q1 * t77);
+    let t79 = t46 + 2.0 * t51;
+    let t80 = 2.0 * t56 + t79;
+    let t81 = 2.0 * t60 + t80;
+    let t82 = 2.0 * t64 + t81;
+    let t83 = 2.0 * t68 + t82;
+    let t84 = 2.0 * t72 + t83;
+    let t85 = 2.0 * t76 + t84;
+    let t86 = t85 + d.k12;
+    let t87 = t78 + t86;
+    let t88 = t84 + d.k13;
+    let t89 = t76 + t88;
+    let t90 = p.l * (c_q1 * t75 - s_q1 * t77) + t89;
+    let t91 = c_q2 * t71 - s_q2 * t74;
+    let t92 = t83 + d.k14;
+    let t93 = t72 + t92;
+    let t94 = p.l * t91 + t93;
+    let t95 = p.l * (c_q1 * t91 - s_q1 * (c_q2 * t74 + s_q2 * t71)) + t94;
+    let t96 = -t70;
+    let t97 = s_q3 * t96 + c_q3 * t67;
+    let t98 = c_q3 * t96 - s_q3 * t67;
+    let t99 = s_q2 * t98 + c_q2 * t97;
+    let t100 = t82 + d.k15;
+    let t101 = t68 + t100;
+    let t102 = p.l * t97 + t101;
     let t103 = p.l * t99 + t102;
-    let t104 = p.l * t101 + t103;
-    let t105 = p.l * (s_q1 * (c_q2 * t100 - s_q2 * t99) + c_q1 * t101) + t104;
-    let t106 = -t70;
-    let t107 = t68 + s_q4 * t106;
-    let t108 = c_q4 * t106 - t74;
-    let t109 = s_q3 * t108 + c_q3 * t107;
-    let t110 = c_q3 * t108 - s_q3 * t107;
-    let t111 = s_q2 * t110 + c_q2 * t109;
-    let t112 = t88 + d.k15;
-    let t113 = p.l * t107 + t112;
-    let t114 = p.l * t109 + t113;
-    let t115 = p.l * t111 + t114;
-    let t116 = p.l * (s_q1 * (c_q2 * t110 - s_q2 * t109) + c_q1 * t111) + t115;
-    let t117 = -t65;
-    let t118 = t63 + s_q5 * t117;
-    let t119 = c_q5 * t117 - t69;
+    let t104 = p.l * (s_q1 * (c_q2 * t98 - s_q2 * t97) + c_q1 * t99) + t103;
+    let t105 = -t66;
+    let t106 = s_q4 * t105 + c_q4 * t63;
+    let t107 = c_q4 * t105 - s_q4 * t63;
+    let t108 = s_q3 * t107 + c_q3 * t106;
+    let t109 = c_q3 * t107 - s_q3 * t106;
+    let t110 = s_q2 * t109 + c_q2 * t108;
+    let t111 = t81 + d.k16;
+    let t112 = t64 + t111;
+    let t113 = p.l * t106 + t112;
+    let t114 = p.l * t108 + t113;
+    let t115 = p.l * t110 + t114;
+    let t116 = p.l * (s_q1 * (c_q2 * t109 - s_q2 * t108) + c_q1 * t110) + t115;
+    let t117 = -t62;
+    let t118 = s_q5 * t117 + c_q5 * t59;
+    let t119 = c_q5 * t117 - s_q5 * t59;
     let t120 = s_q4 * t119 + c_q4 * t118;
     let t121 = c_q4 * t119 - s_q4 * t118;
     let t122 = s_q3 * t121 + c_q3 * t120;
     let t123 = c_q3 * t121 - s_q3 * t120;
     let t124 = s_q2 * t123 + c_q2 * t122;
-    let t125 = t87 + d.k16;
-    let t126 = p.l * t118 + t125;
-    let t127 = p.l * t120 + t126;
-    let t128 = p.l * t122 + t127;
-    let t129 = p.l * t124 + t128;
-    let t130 = p.l * (s_q1 * (c_q2 * t123 - s_q2 * t122) + c_q1 * t124) + t129;
-    let t131 = -t60;
-    let t132 = t58 + s_q6 * t131;
-    let t133 = c_q6 * t131 - t64;
-    let t134 = s_q5 * t133 + c_q5 * t132;
-    let t135 = c_q5 * t133 - s_q5 * t132;
-    let t136 = s_q4 * t135 + c_q4 * t134;
-    let t137 = c_q4 * t135 - s_q4 * t134;
-    let t138 = s_q3 * t137 + c_q3 * t136;
-    let t139 = c_q3 * t137 - s_q3 * t136;
-    let t140 = s_q2 * t139 + c_q2 * t138;
-    let t141 = t86 + d.k17;
-    let t142 = p.l * t132 + t141;
-    let t143 = p.l * t134 + t142;
-    let t144 = p.l * t136 + t143;
-    let t145 = p.l * t138 + t144;
-    let t146 = p.l * t140 + t145;
-    let t147 = p.l * (s_q1 * (c_q2 * t139 - s_q2 * t138) + c_q1 * t140) + t146;
-    let t148 = -t55;
-    let t149 = s_q7 * t148;
-    let t150 = t53 + t149;
-    let t151 = c_q7 * t148;
-    let t152 = t151 - t59;
-    let t153 = s_q6 * t152 + c_q6 * t150;
-    let t154 = c_q6 * t152 - s_q6 * t150;
+    let t125 = t80 + d.k17;
+    let t126 = t60 + t125;
+    let t127 = p.l * t118 + t126;
+    let t128 = p.l * t120 + t127;
+    let t129 = p.l * t122 + t128;
+    let t130 = p.l * t124 + t129;
+    let t131 = p.l * (s_q1 * (c_q2 * t123 - s_q2 * t122) + c_q1 * t124) + t130;
+    let t132 = -t58;
+    let t133 = s_q6 * t132 + c_q6 * t55;
+    let t134 = c_q6 * t132 - s_q6 * t55;
+    let t135 = s_q5 * t134 + c_q5 * t133;
+    let t136 = c_q5 * t134 - s_q5 * t133;
+    let t137 = s_q4 * t136 + c_q4 * t135;
+    let t138 = c_q4 * t136 - s_q4 * t135;
+    let t139 = s_q3 * t138 + c_q3 * t137;
+    let t140 = c_q3 * t138 - s_q3 * t137;
+    let t141 = s_q2 * t140 + c_q2 * t139;
+    let t142 = t79 + d.k18;
+    let t143 = t56 + t142;
+    let t144 = p.l * t133 + t143;
+    let t145 = p.l * t135 + t144;
+    let t146 = p.l * t137 + t145;
+    let t147 = p.l * t139 + t146;
+    let t148 = p.l * t141 + t147;
+    let t149 = p.l * (s_q1 * (c_q2 * t140 - s_q2 * t139) + c_q1 * t141) + t148;
+    let t150 = -t54;
+    let t151 = s_q7 * t150 + c_q7 * t50;
+    let t152 = c_q7 * t150 - s_q7 * t50;
+    let t153 = s_q6 * t152 + c_q6 * t151;
+    let t154 = c_q6 * t152 - s_q6 * t151;
     let t155 = s_q5 * t154 + c_q5 * t153;
     let t156 = c_q5 * t154 - s_q5 * t153;
     let t157 = s_q4 * t156 + c_q4 * t155;
@@ -1120,138 +1090,108 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t159 = s_q3 * t158 + c_q3 * t157;
     let t160 = c_q3 * t158 - s_q3 * t157;
     let t161 = s_q2 * t160 + c_q2 * t159;
-    let t162 = t85 + d.k18;
-    let t163 = p.l * t150 + t162;
-    let t164 = p.l * t153 + t163;
-    let t165 = p.l * t155 + t164;
-    let t166 = p.l * t157 + t165;
-    let t167 = p.l * t159 + t166;
-    let t168 = p.l * t161 + t167;
-    let t169 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t168;
-    let t170 = t149 + c_q7 * t50;
-    let t171 = t151 - s_q7 * t50;
-    let t172 = s_q6 * t171 + c_q6 * t170;
-    let t173 = c_q6 * t171 - s_q6 * t170;
-    let t174 = s_q5 * t173 + c_q5 * t172;
-    let t175 = c_q5 * t173 - s_q5 * t172;
-    let t176 = s_q4 * t175 + c_q4 * t174;
-    let t177 = c_q4 * t175 - s_q4 * t174;
-    let t178 = s_q3 * t177 + c_q3 * t176;
-    let t179 = c_q3 * t177 - s_q3 * t176;
-    let t180 = s_q2 * t179 + c_q2 * t178;
-    let t181 = t46 + d.k19;
-    let t182 = t51 + t181;
-    let t183 = p.l * t170 + t182;
-    let t184 = p.l * t172 + t183;
-    let t185 = p.l * t174 + t184;
-    let t186 = p.l * t176 + t185;
-    let t187 = p.l * t178 + t186;
-    let t188 = p.l * t180 + t187;
-    let t189 = p.l * (s_q1 * (c_q2 * t179 - s_q2 * t178) + c_q1 * t180) + t188;
-    let t190 = 0.5 * (c_q8 * t45 - t48);
-    let t191 = -0.5 * (t54 + s_q8 * t45);
-    let t192 = s_q7 * t191 + c_q7 * t190;
-    let t193 = c_q7 * t191 - s_q7 * t190;
-    let t194 = s_q6 * t193 + c_q6 * t192;
-    let t195 = c_q6 * t193 - s_q6 * t192;
-    let t196 = s_q5 * t195 + c_q5 * t194;
-    let t197 = c_q5 * t195 - s_q5 * t194;
-    let t198 = s_q4 * t197 + c_q4 * t196;
-    let t199 = c_q4 * t197 - s_q4 * t196;
-    let t200 = s_q3 * t199 + c_q3 * t198;
-    let t201 = c_q3 * t199 - s_q3 * t198;
-    let t202 = s_q2 * t201 + c_q2 * t200;
-    let t203 = 0.5 * t46 + d.k20;
-    let t204 = p.l * t190 + t203;
-    let t205 = p.l * t192 + t204;
-    let t206 = p.l * t194 + t205;
-    let t207 = p.l * t196 + t206;
-    let t208 = p.l * t198 + t207;
-    let t209 = p.l * t200 + t208;
-    let t210 = p.l * t202 + t209;
-    let t211 = p.l * (s_q1 * (c_q2 * t201 - s_q2 * t200) + c_q1 * t202) + t210;
-    let t212 = (c_q9 * t28 - s_q9 * (c_q8 * t27 + s_q8 * t26 - p.l * t9 * t9)) * d.k2;
-    let t213 = -1.5 * t9 * t9 * d.k2 - 0.5 * t10 * t10 * t45;
-    let t214 = s_q8 * t213 - 0.5 * t10 * t10 * t54;
-    let t215 = c_q8 * t213 + 0.5 * t10 * t10 * t48 - 2.5 * t8 * t8 * d.k2;
-    let t216 = s_q7 * t215 + c_q7 * t214;
-    let t217 = c_q7 * t215 - 3.5 * t7 * t7 * d.k2 - s_q7 * t214;
-    let t218 = s_q6 * t217 + c_q6 * t216;
-    let t219 = c_q6 * t217 - 4.5 * t6 * t6 * d.k2 - s_q6 * t216;
-    let t220 = s_q5 * t219 + c_q5 * t218;
-    let t221 = c_q5 * t219 - 5.5 * t5 * t5 * d.k2 - s_q5 * t218;
-    let t222 = s_q4 * t221 + c_q4 * t220;
-    let t223 = c_q4 * t221 - 6.5 * t4 * t4 * d.k2 - s_q4 * t220;
-    let t224 = s_q3 * t223 + c_q3 * t222;
-    let t225 = c_q3 * t223 - 7.5 * t3 * t3 * d.k2 - s_q3 * t222;
-    let t226 = s_q2 * t225 + c_q2 * t224;
-    let t227 = 1.5 * t28 * d.k2 + 0.5 * t212 - 0.5 * s_q9 * t10 * t10 * d.k0;
-    let t228 = t227 + 2.5 * t26 * d.k2 + p.l * t214;
-    let t229 = t228 + 3.5 * t24 * d.k2 + p.l * t216;
-    let t230 = t229 + 4.5 * t22 * d.k2 + p.l * t218;
-    let t231 = t230 + 5.5 * t20 * d.k2 + p.l * t220;
-    let t232 = t231 + 6.5 * t18 * d.k2 + p.l * t222;
-    let t233 = t232 + 7.5 * t16 * d.k2 + p.l * t224;
-    let t234 = t233 + 8.5 * t13 * d.k2 + p.l * t226;
-    let t235 = (c_q9 * t43 - s_q9 * (c_q8 * t42 + s_q8 * t41)) * d.k2;
-    let t236 = 1.5 * t43 * d.k2 + 0.5 * t235;
-    let t237 = 2.5 * t41 * d.k2 + t236;
-    let t238 = 3.5 * t39 * d.k2 + t237;
-    let t239 = 4.5 * t37 * d.k2 + t238;
-    let t240 = 5.5 * t35 * d.k2 + t239;
-    let t241 = 6.5 * t33 * d.k2 + t240;
-    let t242 = 7.5 * t31 * d.k2 + t241;
-    let t243 = 8.5 * t29 * d.k2 + t242;
+    let t162 = t46 + d.k19;
+    let t163 = t51 + t162;
+    let t164 = p.l * t151 + t163;
+    let t165 = p.l * t153 + t164;
+    let t166 = p.l * t155 + t165;
+    let t167 = p.l * t157 + t166;
+    let t168 = p.l * t159 + t167;
+    let t169 = p.l * t161 + t168;
+    let t170 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t169;
+    let t171 = 0.5 * (c_q8 * t45 - t48);
+    let t172 = -0.5 * (t53 + s_q8 * t45);
+    let t173 = s_q7 * t172 + c_q7 * t171;
+    let t174 = c_q7 * t172 - s_q7 * t171;
+    let t175 = s_q6 * t174 + c_q6 * t173;
+    let t176 = c_q6 * t174 - s_q6 * t173;
+    let t177 = s_q5 * t176 + c_q5 * t175;
+    let t178 = c_q5 * t176 - s_q5 * t175;
+    let t179 = s_q4 * t178 + c_q4 * t177;
+    let t180 = c_q4 * t178 - s_q4 * t177;
+    let t181 = s_q3 * t180 + c_q3 * t179;
+    let t182 = c_q3 * t180 - s_q3 * t179;
+    let t183 = s_q2 * t182 + c_q2 * t181;
+    let t184 = 0.5 * t46 + d.k20;
+    let t185 = p.l * t171 + t184;
+    let t186 = p.l * t173 + t185;
+    let t187 = p.l * t175 + t186;
+    let t188 = p.l * t177 + t187;
+    let t189 = p.l * t179 + t188;
+    let t190 = p.l * t181 + t189;
+    let t191 = p.l * t183 + t190;
+    let t192 = p.l * (s_q1 * (c_q2 * t182 - s_q2 * t181) + c_q1 * t183) + t191;
+    let t193 = (c_q9 * t28 - s_q9 * (c_q8 * t27 + s_q8 * t26 - p.l * t9 * t9)) * d.k2;
+    let t194 = -1.5 * t9 * t9 * d.k2 - 0.5 * t10 * t10 * t45;
+    let t195 = s_q8 * t194 - 0.5 * t10 * t10 * t53;
+    let t196 = c_q8 * t194 + 0.5 * t10 * t10 * t48 - 2.5 * t8 * t8 * d.k2;
+    let t197 = s_q7 * t196 + c_q7 * t195;
+    let t198 = c_q7 * t196 - 3.5 * t7 * t7 * d.k2 - s_q7 * t195;
+    let t199 = s_q6 * t198 + c_q6 * t197;
+    let t200 = c_q6 * t198 - 4.5 * t6 * t6 * d.k2 - s_q6 * t197;
+    let t201 = s_q5 * t200 + c_q5 * t199;
+    let t202 = c_q5 * t200 - 5.5 * t5 * t5 * d.k2 - s_q5 * t199;
+    let t203 = s_q4 * t202 + c_q4 * t201;
+    let t204 = c_q4 * t202 - 6.5 * t4 * t4 * d.k2 - s_q4 * t201;
+    let t205 = s_q3 * t204 + c_q3 * t203;
+    let t206 = c_q3 * t204 - 7.5 * t3 * t3 * d.k2 - s_q3 * t203;
+    let t207 = s_q2 * t206 + c_q2 * t205;
+    let t208 = 1.5 * t28 * d.k2 + 0.5 * t193 - 0.5 * s_q9 * t10 * t10 * d.k0;
+    let t209 = t208 + 2.5 * t26 * d.k2 + p.l * t195;
+    let t210 = t209 + 3.5 * t24 * d.k2 + p.l * t197;
+    let t211 = t210 + 4.5 * t22 * d.k2 + p.l * t199;
+    let t212 = t211 + 5.5 * t20 * d.k2 + p.l * t201;
+    let t213 = t212 + 6.5 * t18 * d.k2 + p.l * t203;
+    let t214 = t213 + 7.5 * t16 * d.k2 + p.l * t205;
+    let t215 = t214 + 8.5 * t13 * d.k2 + p.l * t207;
+    let t216 = (c_q9 * t43 - s_q9 * (c_q8 * t42 + s_q8 * t41)) * d.k2;
+    let t217 = 1.5 * t43 * d.k2 + 0.5 * t216;
+    let t218 = 2.5 * t41 * d.k2 + t217;
+    let t219 = 3.5 * t39 * d.k2 + t218;
+    let t220 = 4.5 * t37 * d.k2 + t219;
+    let t221 = 5.5 * t35 * d.k2 + t220;
+    let t222 = 6.5 * t33 * d.k2 + t221;
+    let t223 = 7.5 * t31 * d.k2 + t222;
+    let t224 = 8.5 * t29 * d.k2 + t223;
     JointSpace {
         mass_matrix: [
-            [
-                2.0 * p.l * (t82 - s_q1 * t84) + d.k11 + t91,
-                t93,
-                t97,
-                t105,
-                t116,
-                t130,
-                t147,
-                t169,
-                t189,
-                t211,
-            ],
-            [t93, t92, t96, t104, t115, t129, t146, t168, t188, t210],
-            [t97, t96, t95, t103, t114, t128, t145, t167, t187, t209],
-            [t105, t104, t103, t102, t113, t127, t144, t166, t186, t208],
-            [t116, t115, t114, t113, t112, t126, t143, t165, t185, t207],
-            [t130, t129, t128, t127, t126, t125, t142, t164, t184, t206],
-            [t147, t146, t145, t144, t143, t142, t141, t163, t183, t205],
-            [t169, t168, t167, t166, t165, t164, t163, t162, t182, t204],
-            [t189, t188, t187, t186, t185, t184, t183, t182, t181, t203],
-            [t211, t210, t209, t208, t207, t206, t205, t204, t203, d.k20],
+            [2.0 * t78 + d.k11 + t85, t87, t90, t95, t104, t116, t131, t149, t170, t192],
+            [t87, t86, t89, t94, t103, t115, t130, t148, t169, t191],
+            [t90, t89, t88, t93, t102, t114, t129, t147, t168, t190],
+            [t95, t94, t93, t92, t101, t113, t128, t146, t167, t189],
+            [t104, t103, t102, t101, t100, t112, t127, t145, t166, t188],
+            [t116, t115, t114, t113, t112, t111, t126, t144, t165, t187],
+            [t131, t130, t129, t128, t127, t126, t125, t143, t164, t186],
+            [t149, t148, t147, t146, t145, t144, t143, t142, t163, t185],
+            [t170, t169, t168, t167, t166, t165, t164, t163, t162, t184],
+            [t192, t191, t190, t189, t188, t187, t186, t185, t184, d.k20],
         ],
         bias: [
             9.5 * t44
                 + p.l
-                    * (s_q1 * (c_q2 * t225 - 8.5 * t2 * t2 * d.k2 - s_q2 * t224)
-                        + c_q1 * t226) + t234,
-            t234,
-            t233,
-            t232,
-            t231,
-            t230,
-            t229,
-            t228,
-            t227,
-            0.5 * t212,
+                    * (s_q1 * (c_q2 * t206 - 8.5 * t2 * t2 * d.k2 - s_q2 * t205)
+                        + c_q1 * t207) + t215,
+            t215,
+            t214,
+            t213,
+            t212,
+            t211,
+            t210,
+            t209,
+            t208,
+            0.5 * t193,
         ],
         gravity: [
-            9.5 * t44 + t243,
-            t243,
-            t242,
-            t241,
-            t240,
-            t239,
-            t238,
-            t237,
-            t236,
-            0.5 * t235,
+            9.5 * t44 + t224,
+            t224,
+            t223,
+            t222,
+            t221,
+            t220,
+            t219,
+            t218,
+            t217,
+            0.5 * t216,
         ],
     }
 }

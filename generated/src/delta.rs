@@ -35,10 +35,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 91 | 29 | 3 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 201 | 116 | 0 | 0 | 11 | 11 |
-//! | `mass_matrix` | 67 | 39 | 0 | 0 | 8 | 8 |
+//! | `mass_matrix` | 65 | 38 | 0 | 0 | 8 | 8 |
 //! | `bias` | 171 | 87 | 0 | 0 | 11 | 11 |
 //! | `gravity` | 35 | 14 | 0 | 0 | 9 | 12 |
-//! | `joint_space` | 267 | 144 | 0 | 0 | 11 | 11 |
+//! | `joint_space` | 265 | 143 | 0 | 0 | 11 | 11 |
 //! | `forward_dynamics` | 472 | 222 | 8 | 0 | 11 | 11 |
 //! | `coriolis_matrix` | 328 | 158 | 0 | 0 | 9 | 9 |
 //! | `energy` | 138 | 67 | 0 | 0 | 11 | 11 |
@@ -52,8 +52,8 @@
 //! | `constraint_jacobian` | 327 | 227 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 825 | 692 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3649 | 3248 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 3739 | 3294 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3647 | 3247 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 3737 | 3293 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1307 | 1207 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1508 | 1326 | 76 | 8 | 22 | 22 |
 
@@ -793,8 +793,8 @@ fn inverse_dynamics_with_body(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 67,
-    add: 39,
+    mul: 65,
+    add: 38,
     div: 0,
     sqrt: 0,
     sin: 8,
@@ -834,65 +834,52 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t6 = 2.0 * t1 + t3;
     let t7 = s_q9 * c_q10;
     let t8 = s_q10 * d.k7;
-    let t9 = s_q3 * t8;
-    let t10 = d.k8 - d.k7 * t0;
-    let t11 = s_q4 * d.k7;
-    let t12 = c_q4 * t10 + t7 * t11;
-    let t13 = t5
+    let t9 = d.k8 - d.k7 * t0;
+    let t10 = s_q4 * d.k7;
+    let t11 = p.la * (s_q3 * t8 + c_q3 * (c_q4 * t9 + t7 * t10));
+    let t12 = t5
         + s_q4 * (s_q4 * (d.k16 + t6 - 2.0 * t5) + 2.0 * c_q4 * (c_q9 * t4 + d.k14 * t7))
         - 2.0 * t1;
-    let t14 = t13 + d.k18;
-    let t15 = t14 + p.la * (c_q3 * t12 + t9);
-    let t16 = c_q4 * t7;
-    let t17 = d.k7 * t16;
-    let t18 = p.la * s_q3;
-    let t19 = t2 * t16;
-    let t20 = t0 * t2;
-    let t21 = s_q10 * d.k14;
-    let t22 = t19 + s_q4 * (t20 - t21);
-    let t23 = (t17 - s_q4 * t10) * t18 + t22;
-    let t24 = t19 + s_q4 * t20;
-    let t25 = t18 * (t17 + t0 * t11) + t24;
-    let t26 = s_q4 * s_q9;
-    let t27 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - d.k6 * t26;
-    let t28 = t27 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * t8 * (c_q4 * c_q9 - t26));
-    let t29 = c_q5 * c_q6 * d.k19;
-    let t30 = s_q6 * s_q6 * d.k12;
-    let t31 = t30 + d.k21;
-    let t32 = 0.5 * t29 + t31;
-    let t33 = -0.5 * (s_q5 * s_q6 * d.k19);
-    let t34 = c_q7 * c_q8 * d.k19;
-    let t35 = s_q8 * s_q8 * d.k12;
-    let t36 = d.k21 + t35;
-    let t37 = 0.5 * t34 + t36;
-    let t38 = -0.5 * (s_q7 * s_q8 * d.k19);
-    let t39 = d.k23 - t3;
-    let t40 = t39 - t1;
-    let t41 = s_q9 * t21;
+    let t13 = t12 + d.k18;
+    let t14 = t11 + t13;
+    let t15 = c_q4 * t7;
+    let t16 = d.k7 * t15;
+    let t17 = p.la * s_q3;
+    let t18 = t2 * t15;
+    let t19 = t0 * t2;
+    let t20 = s_q10 * d.k14;
+    let t21 = t18 + s_q4 * (t19 - t20);
+    let t22 = (t16 - s_q4 * t9) * t17 + t21;
+    let t23 = t18 + s_q4 * t19;
+    let t24 = t17 * (t16 + t0 * t10) + t23;
+    let t25 = s_q4 * s_q9;
+    let t26 = c_q4 * (c_q9 * d.k6 - c_q10 * d.k14) - d.k6 * t25;
+    let t27 = t26 - p.la * (c_q3 * c_q10 * d.k7 - s_q3 * t8 * (c_q4 * c_q9 - t25));
+    let t28 = c_q5 * c_q6 * d.k19;
+    let t29 = s_q6 * s_q6 * d.k12;
+    let t30 = t29 + d.k21;
+    let t31 = 0.5 * t28 + t30;
+    let t32 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t33 = c_q7 * c_q8 * d.k19;
+    let t34 = s_q8 * s_q8 * d.k12;
+    let t35 = d.k21 + t34;
+    let t36 = 0.5 * t33 + t35;
+    let t37 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t38 = d.k23 - t3;
+    let t39 = t38 - t1;
+    let t40 = s_q9 * t20;
     [
-        [
-            2.0 * p.la * (t9 + c_q3 * t12) + d.k17 + t13,
-            0.0,
-            0.0,
-            t15,
-            t23,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t25,
-            t28,
-        ],
-        [0.0, t29 + t30 + d.k20, 0.0, 0.0, 0.0, t32, t33, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, d.k20 + t34 + t35, 0.0, 0.0, 0.0, 0.0, t37, t38, 0.0, 0.0],
-        [t15, 0.0, 0.0, t14, t22, 0.0, 0.0, 0.0, 0.0, t24, t27],
-        [t23, 0.0, 0.0, t22, d.k22 - t6, 0.0, 0.0, 0.0, 0.0, t40, t41],
-        [0.0, t32, 0.0, 0.0, 0.0, t31, 0.0, 0.0, 0.0, 0.0, 0.0],
-        [0.0, t33, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t37, 0.0, 0.0, 0.0, 0.0, t36, 0.0, 0.0, 0.0],
-        [0.0, 0.0, t38, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
-        [t25, 0.0, 0.0, t24, t40, 0.0, 0.0, 0.0, 0.0, t39, 0.0],
-        [t28, 0.0, 0.0, t27, t41, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+        [2.0 * t11 + d.k17 + t12, 0.0, 0.0, t14, t22, 0.0, 0.0, 0.0, 0.0, t24, t27],
+        [0.0, t28 + t29 + d.k20, 0.0, 0.0, 0.0, t31, t32, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, d.k20 + t33 + t34, 0.0, 0.0, 0.0, 0.0, t36, t37, 0.0, 0.0],
+        [t14, 0.0, 0.0, t13, t21, 0.0, 0.0, 0.0, 0.0, t23, t26],
+        [t22, 0.0, 0.0, t21, d.k22 - t6, 0.0, 0.0, 0.0, 0.0, t39, t40],
+        [0.0, t31, 0.0, 0.0, 0.0, t30, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [0.0, t32, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t36, 0.0, 0.0, 0.0, 0.0, t35, 0.0, 0.0, 0.0],
+        [0.0, 0.0, t37, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+        [t24, 0.0, 0.0, t23, t39, 0.0, 0.0, 0.0, 0.0, t38, 0.0],
+        [t27, 0.0, 0.0, t26, t40, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1117,8 +1104,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 267,
-    add: 144,
+    mul: 265,
+    add: 143,
     div: 0,
     sqrt: 0,
     sin: 11,
@@ -1254,132 +1241,119 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t73 = s_q9 * (t72 + d.k15);
     let t74 = s_q9 * t73;
     let t75 = 2.0 * t70 + t72;
-    let t76 = s_q3 * t55;
-    let t77 = d.k8 - c_q9 * t56;
-    let t78 = c_q4 * t77 + t41 * t56;
-    let t79 = t74
+    let t76 = d.k8 - c_q9 * t56;
+    let t77 = p.la * (s_q3 * t55 + c_q3 * (c_q4 * t76 + t41 * t56));
+    let t78 = t74
         + s_q4
             * (s_q4 * (d.k16 + t75 - 2.0 * t74) + 2.0 * c_q4 * (c_q9 * t73 + s_q9 * t69))
         - 2.0 * t70;
-    let t80 = t79 + d.k18;
-    let t81 = t80 + p.la * (c_q3 * t78 + t76);
-    let t82 = t37 * t56;
-    let t83 = p.la * s_q3;
-    let t84 = c_q10 * t71;
-    let t85 = t37 * t84;
-    let t86 = s_q10 * d.k14;
-    let t87 = t85 + s_q4 * (c_q9 * t84 - t86);
-    let t88 = (t82 - s_q4 * t77) * t83 + t87;
-    let t89 = t85 + t38 * t84;
-    let t90 = t83 * (t82 + t38 * t56) + t89;
-    let t91 = c_q4 * (c_q9 * d.k6 - t69) - t41 * d.k6;
-    let t92 = t91 - p.la * (c_q3 * t56 - s_q3 * t55 * (t40 - t41));
-    let t93 = c_q5 * c_q6 * d.k19;
-    let t94 = s_q6 * s_q6 * d.k12;
-    let t95 = t94 + d.k21;
-    let t96 = 0.5 * t93 + t95;
-    let t97 = -0.5 * (s_q5 * s_q6 * d.k19);
-    let t98 = c_q7 * c_q8 * d.k19;
-    let t99 = s_q8 * s_q8 * d.k12;
-    let t100 = d.k21 + t99;
-    let t101 = 0.5 * t98 + t100;
-    let t102 = -0.5 * (s_q7 * s_q8 * d.k19);
-    let t103 = d.k23 - t72;
-    let t104 = t103 - t70;
-    let t105 = s_q9 * t86;
-    let t106 = t46 * d.k6 + t21 * d.k5 - (c_q9 * t26 - s_q9 * t49) * d.k7;
-    let t107 = 0.08333333333333333 * (t15 * t52 + t20 * d.k4) + c_q10 * t54
-        + s_q10 * t106;
-    let t108 = (c_q10 * (2.0 * p.lb * t14 + t29) + s_q10 * (s_q9 * t26 + c_q9 * t49))
+    let t79 = t78 + d.k18;
+    let t80 = t77 + t79;
+    let t81 = t37 * t56;
+    let t82 = p.la * s_q3;
+    let t83 = c_q10 * t71;
+    let t84 = t37 * t83;
+    let t85 = s_q10 * d.k14;
+    let t86 = t84 + s_q4 * (c_q9 * t83 - t85);
+    let t87 = (t81 - s_q4 * t76) * t82 + t86;
+    let t88 = t84 + t38 * t83;
+    let t89 = t82 * (t81 + t38 * t56) + t88;
+    let t90 = c_q4 * (c_q9 * d.k6 - t69) - t41 * d.k6;
+    let t91 = t90 - p.la * (c_q3 * t56 - s_q3 * t55 * (t40 - t41));
+    let t92 = c_q5 * c_q6 * d.k19;
+    let t93 = s_q6 * s_q6 * d.k12;
+    let t94 = t93 + d.k21;
+    let t95 = 0.5 * t92 + t94;
+    let t96 = -0.5 * (s_q5 * s_q6 * d.k19);
+    let t97 = c_q7 * c_q8 * d.k19;
+    let t98 = s_q8 * s_q8 * d.k12;
+    let t99 = d.k21 + t98;
+    let t100 = 0.5 * t97 + t99;
+    let t101 = -0.5 * (s_q7 * s_q8 * d.k19);
+    let t102 = d.k23 - t72;
+    let t103 = t102 - t70;
+    let t104 = s_q9 * t85;
+    let t105 = t46 * d.k6 + t21 * d.k5 - (c_q9 * t26 - s_q9 * t49) * d.k7;
+    let t106 = 0.08333333333333333 * (t15 * t52 + t20 * d.k4) + c_q10 * t54
+        + s_q10 * t105;
+    let t107 = (c_q10 * (2.0 * p.lb * t14 + t29) + s_q10 * (s_q9 * t26 + c_q9 * t49))
         * d.k7 - t27 * d.k6 - t47 * d.k5;
-    let t109 = t48 * t55 + t50 * t56;
-    let t110 = t48 * t56 - t50 * t55;
-    let t111 = (t21 + t46) * d.k7;
-    let t112 = s_q9 * t110 - c_q9 * t111;
-    let t113 = s_q4 * (c_q9 * t107 + t19 * (d.k2 + d.k3) - s_q9 * t108)
+    let t108 = t48 * t55 + t50 * t56;
+    let t109 = t48 * t56 - t50 * t55;
+    let t110 = (t21 + t46) * d.k7;
+    let t111 = s_q9 * t109 - c_q9 * t110;
+    let t112 = s_q4 * (c_q9 * t106 + t19 * (d.k2 + d.k3) - s_q9 * t107)
         + c_q4
-            * (s_q9 * t107 + c_q9 * t108 + t14 * (d.k3 - d.k2) + p.lb * t109
+            * (s_q9 * t106 + c_q9 * t107 + t14 * (d.k3 - d.k2) + p.lb * t108
                 - t29 * d.k8);
-    let t114 = s_q6 * d.k13;
-    let t115 = s_q6 * t58 * (0.3333333333333333 * d.k11 + d.k12)
+    let t113 = s_q6 * d.k13;
+    let t114 = s_q6 * t58 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
             * (t60 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (t31 - s_q5 * t5) * d.k13);
-    let t116 = s_q8 * d.k13;
-    let t117 = s_q8 * t63 * (0.3333333333333333 * d.k11 + d.k12)
+    let t115 = s_q8 * d.k13;
+    let t116 = s_q8 * t63 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
             * (t65 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (t34 - s_q7 * t7) * d.k13);
-    let t118 = c_q10 * t106 - 0.08333333333333333 * t11 * t52 - s_q10 * t54;
-    let t119 = t39 * t55;
-    let t120 = (c_q10 * t42 - s_q10 * t36 * (t40 - t41)) * d.k7;
-    let t121 = c_q4 * (c_q9 * t120 - s_q9 * t119 - t42 * d.k8)
-        - s_q4 * (c_q9 * t119 + s_q9 * t120);
-    let t122 = (t31 - s_q5 * t1) * t61;
-    let t123 = (t34 - s_q7 * t2) * t66;
-    let t124 = t39 * t56;
+    let t117 = c_q10 * t105 - 0.08333333333333333 * t11 * t52 - s_q10 * t54;
+    let t118 = t39 * t55;
+    let t119 = (c_q10 * t42 - s_q10 * t36 * (t40 - t41)) * d.k7;
+    let t120 = c_q4 * (c_q9 * t119 - s_q9 * t118 - t42 * d.k8)
+        - s_q4 * (c_q9 * t118 + s_q9 * t119);
+    let t121 = (t31 - s_q5 * t1) * t61;
+    let t122 = (t34 - s_q7 * t2) * t66;
+    let t123 = t39 * t56;
     JointSpace {
         mass_matrix: [
-            [
-                2.0 * p.la * (t76 + c_q3 * t78) + d.k17 + t79,
-                0.0,
-                0.0,
-                t81,
-                t88,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                t90,
-                t92,
-            ],
-            [0.0, t93 + t94 + d.k20, 0.0, 0.0, 0.0, t96, t97, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, d.k20 + t98 + t99, 0.0, 0.0, 0.0, 0.0, t101, t102, 0.0, 0.0],
-            [t81, 0.0, 0.0, t80, t87, 0.0, 0.0, 0.0, 0.0, t89, t91],
-            [t88, 0.0, 0.0, t87, d.k22 - t75, 0.0, 0.0, 0.0, 0.0, t104, t105],
-            [0.0, t96, 0.0, 0.0, 0.0, t95, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [0.0, t97, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t101, 0.0, 0.0, 0.0, 0.0, t100, 0.0, 0.0, 0.0],
-            [0.0, 0.0, t102, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
-            [t90, 0.0, 0.0, t89, t104, 0.0, 0.0, 0.0, 0.0, t103, 0.0],
-            [t92, 0.0, 0.0, t91, t105, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+            [2.0 * t77 + d.k17 + t78, 0.0, 0.0, t80, t87, 0.0, 0.0, 0.0, 0.0, t89, t91],
+            [0.0, t92 + t93 + d.k20, 0.0, 0.0, 0.0, t95, t96, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k20 + t97 + t98, 0.0, 0.0, 0.0, 0.0, t100, t101, 0.0, 0.0],
+            [t80, 0.0, 0.0, t79, t86, 0.0, 0.0, 0.0, 0.0, t88, t90],
+            [t87, 0.0, 0.0, t86, d.k22 - t75, 0.0, 0.0, 0.0, 0.0, t103, t104],
+            [0.0, t95, 0.0, 0.0, 0.0, t94, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t96, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t100, 0.0, 0.0, 0.0, 0.0, t99, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t101, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+            [t89, 0.0, 0.0, t88, t103, 0.0, 0.0, 0.0, 0.0, t102, 0.0],
+            [t91, 0.0, 0.0, t90, t104, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
         ],
         bias: [
-            t113 - t51
+            t112 - t51
                 - p.la
-                    * (c_q3 * (2.0 * t14 * d.k8 - t109)
+                    * (c_q3 * (2.0 * t14 * d.k8 - t108)
                         - s_q3
-                            * (c_q4 * (c_q9 * t110 + s_q9 * t111 - t43 * d.k8)
-                                - s_q4 * (t13 * d.k8 + t112))),
-            t115 - t57
+                            * (c_q4 * (c_q9 * t109 + s_q9 * t110 - t43 * d.k8)
+                                - s_q4 * (t13 * d.k8 + t111))),
+            t114 - t57
                 - p.la
                     * (c_q5 * t60 * d.k13
-                        + 0.5 * s_q5 * ((t44 * t44 + qd[6] * qd[6]) * t61 + t67 * t114)),
-            t117 - t62
+                        + 0.5 * s_q5 * ((t44 * t44 + qd[6] * qd[6]) * t61 + t67 * t113)),
+            t116 - t62
                 - p.la
                     * (c_q7 * d.k13 * t65
-                        + 0.5 * s_q7 * ((t45 * t45 + qd[8] * qd[8]) * t66 + t68 * t116)),
-            t113,
-            p.lb * t112 + t118 - t13 * d.k3 - t25 * d.k8,
-            t115,
-            0.5 * (c_q5 * t5 + t32) * t114 - d.k12 * t67,
+                        + 0.5 * s_q7 * ((t45 * t45 + qd[8] * qd[8]) * t66 + t68 * t115)),
+            t112,
+            p.lb * t111 + t117 - t13 * d.k3 - t25 * d.k8,
+            t114,
+            0.5 * (c_q5 * t5 + t32) * t113 - d.k12 * t67,
+            t116,
+            0.5 * (c_q7 * t7 + t35) * t115 - d.k12 * t68,
             t117,
-            0.5 * (c_q7 * t7 + t35) * t116 - d.k12 * t68,
-            t118,
-            t108,
+            t107,
         ],
         gravity: [
-            t121 - t51,
-            -0.5 * t122 - t57,
-            -0.5 * t123 - t62,
-            t121,
-            s_q4 * t36 * d.k8 - t124,
-            -0.5 * t122,
-            0.5 * ((t32 + c_q5 * t1) * t114),
-            -0.5 * t123,
-            0.5 * ((t35 + c_q7 * t2) * t116),
-            -t124,
+            t120 - t51,
+            -0.5 * t121 - t57,
+            -0.5 * t122 - t62,
             t120,
+            s_q4 * t36 * d.k8 - t123,
+            -0.5 * t121,
+            0.5 * ((t32 + c_q5 * t1) * t113),
+            -0.5 * t122,
+            0.5 * ((t35 + c_q7 * t2) * t115),
+            -t123,
+            t119,
         ],
     }
 }
@@ -3878,8 +3852,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3649,
-    add: 3248,
+    mul: 3647,
+    add: 3247,
     div: 297,
     sqrt: 19,
     sin: 33,
@@ -3949,8 +3923,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3739,
-    add: 3294,
+    mul: 3737,
+    add: 3293,
     div: 297,
     sqrt: 19,
     sin: 40,

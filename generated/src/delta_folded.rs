@@ -35,10 +35,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 22 | 6 | 0 | 0 | 2 | 2 |
 //! | `inverse_dynamics` | 184 | 109 | 0 | 0 | 11 | 11 |
-//! | `mass_matrix` | 79 | 43 | 0 | 0 | 8 | 8 |
+//! | `mass_matrix` | 77 | 42 | 0 | 0 | 8 | 8 |
 //! | `bias` | 158 | 79 | 0 | 0 | 11 | 11 |
 //! | `gravity` | 36 | 13 | 0 | 0 | 9 | 12 |
-//! | `joint_space` | 284 | 140 | 0 | 0 | 11 | 11 |
+//! | `joint_space` | 282 | 139 | 0 | 0 | 11 | 11 |
 //! | `forward_dynamics` | 445 | 218 | 8 | 0 | 11 | 11 |
 //! | `coriolis_matrix` | 311 | 140 | 0 | 0 | 8 | 8 |
 //! | `energy` | 123 | 62 | 0 | 0 | 11 | 11 |
@@ -52,8 +52,8 @@
 //! | `constraint_jacobian` | 377 | 223 | 0 | 0 | 11 | 11 |
 //! | `constraint_bias` | 891 | 686 | 0 | 0 | 11 | 11 |
 //! | `reactions_of_multipliers` | 90 | 46 | 0 | 0 | 7 | 7 |
-//! | `constrained_forward_dynamics` | 3782 | 3234 | 297 | 19 | 33 | 33 |
-//! | `cut_joint_reactions` | 3872 | 3280 | 297 | 19 | 40 | 40 |
+//! | `constrained_forward_dynamics` | 3780 | 3233 | 297 | 19 | 33 | 33 |
+//! | `cut_joint_reactions` | 3870 | 3279 | 297 | 19 | 40 | 40 |
 //! | `dependent_velocities` | 1357 | 1203 | 76 | 8 | 11 | 11 |
 //! | `constrained_inverse_dynamics` | 1541 | 1315 | 76 | 8 | 22 | 22 |
 
@@ -506,8 +506,8 @@ fn inverse_dynamics_with_body(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 79,
-    add: 43,
+    mul: 77,
+    add: 42,
     div: 0,
     sqrt: 0,
     sin: 8,
@@ -563,30 +563,17 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t22 = s_q9 * (0.000935 * t7 - 0.00075);
     let t23 = s_q9 * t22;
     let t24 = -0.000935 * t7 - 0.0135 * t10;
-    let t25 = c_q4 * t21 + 0.015 * s_q4 * t6;
-    let t26 = 0.000935 * t13 + s_q4 * (0.000935 * t11 - 0.00675 * s_q10);
-    let t27 = t23
+    let t25 = 0.000935 * t13 + s_q4 * (0.000935 * t11 - 0.00675 * s_q10);
+    let t26 = t23
         + s_q4
             * (s_q4 * (-2.0 * t23 - t24 - 0.06824)
                 + 2.0 * c_q4 * (0.00675 * t6 + c_q9 * t22)) - 0.0135 * t10;
-    let t28 = s_q3 * s_q10;
-    let t29 = t27 + 0.06844 + 0.2 * (c_q3 * t25 + 0.015 * t28);
-    let t30 = 0.2 * s_q3 * (0.015 * t14 - s_q4 * t21) + t26;
-    let t31 = 0.001125 - 0.000935 * t7 - 0.00675 * t10;
+    let t27 = 0.015 * s_q3 * s_q10 + c_q3 * (c_q4 * t21 + 0.015 * s_q4 * t6);
+    let t28 = 0.2 * s_q3 * (0.015 * t14 - s_q4 * t21) + t25;
+    let t29 = 0.001125 - 0.000935 * t7 - 0.00675 * t10;
+    let t30 = t26 + 0.2 * t27 + 0.06844;
     [
-        [
-            t27 + 0.4 * (0.015 * t28 + c_q3 * t25) + 0.08644,
-            0.0,
-            0.0,
-            t29,
-            t30,
-            0.0,
-            0.0,
-            0.0,
-            0.0,
-            t16,
-            t18,
-        ],
+        [t26 + 0.4 * t27 + 0.08644, 0.0, 0.0, t30, t28, 0.0, 0.0, 0.0, 0.0, t16, t18],
         [
             0.0,
             0.009 * t8 + 0.01275 - 0.00674 * t1,
@@ -613,13 +600,13 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
             0.0,
             0.0,
         ],
-        [t29, 0.0, 0.0, t27 + 0.06844, t26, 0.0, 0.0, 0.0, 0.0, t15, t17],
-        [t30, 0.0, 0.0, t26, t24 + 0.068625, 0.0, 0.0, 0.0, 0.0, t31, t5],
+        [t30, 0.0, 0.0, t26 + 0.06844, t25, 0.0, 0.0, 0.0, 0.0, t15, t17],
+        [t28, 0.0, 0.0, t25, t24 + 0.068625, 0.0, 0.0, 0.0, 0.0, t29, t5],
         [0.0, t19, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t1, 0.0, 0.0, 0.0, 0.0, 0.0],
         [0.0, t2, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
         [0.0, 0.0, t20, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t3, 0.0, 0.0, 0.0],
         [0.0, 0.0, t4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0],
-        [t16, 0.0, 0.0, t15, t31, 0.0, 0.0, 0.0, 0.0, 0.001125 - 0.000935 * t7, 0.0],
+        [t16, 0.0, 0.0, t15, t29, 0.0, 0.0, 0.0, 0.0, 0.001125 - 0.000935 * t7, 0.0],
         [t18, 0.0, 0.0, t17, t5, 0.0, 0.0, 0.0, 0.0, 0.0, 0.00094],
     ]
 }
@@ -801,8 +788,8 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 284,
-    add: 140,
+    mul: 282,
+    add: 139,
     div: 0,
     sqrt: 0,
     sin: 11,
@@ -954,24 +941,23 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t86 = s_q9 * (0.000935 * t39 - 0.00075);
     let t87 = s_q9 * t86;
     let t88 = -0.000935 * t39 - 0.0135 * t47;
-    let t89 = c_q4 * t69 + 0.015 * t6 * c_q10;
-    let t90 = 0.000935 * t45 + s_q4 * (0.000935 * c_q10 * t42 - 0.00675 * s_q10);
-    let t91 = t87
+    let t89 = 0.000935 * t45 + s_q4 * (0.000935 * c_q10 * t42 - 0.00675 * s_q10);
+    let t90 = t87
         + s_q4
             * (s_q4 * (-2.0 * t87 - t88 - 0.06824)
                 + 2.0 * c_q4 * (0.00675 * s_q9 * c_q10 + c_q9 * t86)) - 0.0135 * t47;
-    let t92 = s_q3 * s_q10;
-    let t93 = t91 + 0.06844 + 0.2 * (c_q3 * t89 + 0.015 * t92);
-    let t94 = 0.2 * s_q3 * (0.015 * t46 - s_q4 * t69) + t90;
-    let t95 = 0.001125 - 0.000935 * t39 - 0.00675 * t47;
+    let t91 = 0.015 * s_q3 * s_q10 + c_q3 * (c_q4 * t69 + 0.015 * t6 * c_q10);
+    let t92 = 0.2 * s_q3 * (0.015 * t46 - s_q4 * t69) + t89;
+    let t93 = 0.001125 - 0.000935 * t39 - 0.00675 * t47;
+    let t94 = t90 + 0.2 * t91 + 0.06844;
     JointSpace {
         mass_matrix: [
             [
-                t91 + 0.4 * (0.015 * t92 + c_q3 * t89) + 0.08644,
+                t90 + 0.4 * t91 + 0.08644,
                 0.0,
                 0.0,
-                t93,
                 t94,
+                t92,
                 0.0,
                 0.0,
                 0.0,
@@ -1005,8 +991,8 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
                 0.0,
                 0.0,
             ],
-            [t93, 0.0, 0.0, t91 + 0.06844, t90, 0.0, 0.0, 0.0, 0.0, t48, t50],
-            [t94, 0.0, 0.0, t90, t88 + 0.068625, 0.0, 0.0, 0.0, 0.0, t95, t38],
+            [t94, 0.0, 0.0, t90 + 0.06844, t89, 0.0, 0.0, 0.0, 0.0, t48, t50],
+            [t92, 0.0, 0.0, t89, t88 + 0.068625, 0.0, 0.0, 0.0, 0.0, t93, t38],
             [0.0, t67, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t33, 0.0, 0.0, 0.0, 0.0, 0.0],
             [0.0, t34, 0.0, 0.0, 0.0, 0.0, 0.00675, 0.0, 0.0, 0.0, 0.0],
             [0.0, 0.0, t68, 0.0, 0.0, 0.0, 0.0, 0.00675 - 0.00674 * t35, 0.0, 0.0, 0.0],
@@ -1016,7 +1002,7 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
                 0.0,
                 0.0,
                 t48,
-                t95,
+                t93,
                 0.0,
                 0.0,
                 0.0,
@@ -3486,8 +3472,8 @@ fn semidefinite_solve<const N: usize>(
 /// constraint rank (the called functions included; see the module's
 /// table).
 pub const OPS_CONSTRAINED_FORWARD_DYNAMICS: OpCount = OpCount {
-    mul: 3782,
-    add: 3234,
+    mul: 3780,
+    add: 3233,
     div: 297,
     sqrt: 19,
     sin: 33,
@@ -3557,8 +3543,8 @@ pub fn constrained_forward_dynamics_with(
 /// Operation count of [`cut_joint_reactions_with`] at full constraint
 /// rank.
 pub const OPS_CUT_JOINT_REACTIONS: OpCount = OpCount {
-    mul: 3872,
-    add: 3280,
+    mul: 3870,
+    add: 3279,
     div: 297,
     sqrt: 19,
     sin: 40,

@@ -26,10 +26,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 65 | 47 | 1 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 210 | 142 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 121 | 76 | 0 | 0 | 4 | 4 |
+//! | `mass_matrix` | 115 | 71 | 0 | 0 | 4 | 4 |
 //! | `bias` | 197 | 123 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 35 | 12 | 0 | 0 | 4 | 4 |
-//! | `joint_space` | 350 | 210 | 0 | 0 | 5 | 5 |
+//! | `joint_space` | 344 | 205 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 490 | 299 | 4 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 539 | 313 | 0 | 0 | 6 | 6 |
 //! | `energy` | 124 | 79 | 0 | 0 | 5 | 5 |
@@ -336,19 +336,19 @@ impl Params {
             k21: -0.000987 * p.m3,
             k22: -0.001365 * p.m2,
             k23: p.a2 * p.m6,
-            k24: -t12,
-            k25: -0.001024 * p.m6 - 0.00055,
-            k26: t18 + t21 + t25 + 0.62735,
-            k27: t7 + t25 + 0.08835,
-            k28: t0 * t0,
-            k29: p.m6 * t0,
-            k30: p.m6 * p.m6 * inv0,
-            k31: p.m6 * p.m6,
-            k32: t6,
-            k33: p.m6 * inv0 * t23,
-            k34: p.m6 * inv0 * t24,
-            k35: p.a3 * p.d4,
-            k36: t5,
+            k24: -0.001024 * p.m6 - 0.00055,
+            k25: t18 + t21 + t25 + 0.62735,
+            k26: t7 + t25 + 0.08835,
+            k27: t0 * t0,
+            k28: p.m6 * t0,
+            k29: p.m6 * p.m6 * inv0,
+            k30: p.m6 * p.m6,
+            k31: t6,
+            k32: p.m6 * inv0 * t23,
+            k33: p.m6 * inv0 * t24,
+            k34: p.a3 * p.d4,
+            k35: t5,
+            k36: -t12,
             k37: t16,
             k38: p.a2 * p.d3,
             k39: t15,
@@ -551,8 +551,8 @@ fn inverse_dynamics_with_body(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 121,
-    add: 76,
+    mul: 115,
+    add: 71,
     div: 0,
     sqrt: 0,
     sin: 4,
@@ -601,60 +601,55 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t20 = t19 - 0.032 * c_q4 * d.k15;
     let t21 = s_q2 * (d.k5 + t20);
     let t22 = d.k10 - 0.032 * p.m6 * t3;
-    let t23 = c_q2 * t22;
-    let t24 = 0.032 * t5 + d.k7;
-    let t25 = t23 - s_q2 * t24;
-    let t26 = p.a2 * t25;
-    let t27 = t0 * d.k17;
-    let t28 = t26 + 0.032 * t27;
-    let t29 = s_q2 * t17 + 2.0 * c_q2 * t21;
-    let t30 = s_q2 * t22;
-    let t31 = t30 + c_q2 * t24;
-    let t32 = -0.032 * t0 * d.k15 - c_q3 * t13;
-    let t33 = t0 * (-0.032 * d.k14 - t18);
-    let t34 = d.k21 + t33;
-    let t35 = s_q2 * t32 + c_q2 * t34;
-    let t36 = t0 * d.k23;
-    let t37 = c_q2 * t32 - s_q2 * t34;
-    let t38 = c_q1 * (d.k22 + t35 - p.d3 * t31)
-        + s_q1 * (d.k2 + t37 - p.d3 * t25 - 0.032 * t36);
-    let t39 = d.k24 - 0.032 * t5;
-    let t40 = t23 + s_q2 * t39;
-    let t41 = s_q1 * (t37 - p.d3 * t40) + c_q1 * (t35 + p.d3 * (c_q2 * t39 - t30));
-    let t42 = t15 + 0.00164;
-    let t43 = s_q1 * (c_q2 * t19 - s_q2 * (0.032 * t27 + t42))
-        + c_q1 * (0.032 * (c_q2 * t27 - t3 * d.k23) + s_q2 * t19 + c_q2 * t42);
-    let t44 = s_q3 * c_q4;
-    let t45 = 0.032 * d.k14 * t44 - s_q3 * d.k25;
-    let t46 = d.k15 * t44;
-    let t47 = s_q1 * (c_q2 * t45 + 0.032 * s_q2 * t46 - p.d3 * t8)
+    let t23 = 0.032 * t5 + d.k7;
+    let t24 = c_q2 * t22 - s_q2 * t23;
+    let t25 = p.a2 * t24;
+    let t26 = t0 * d.k17;
+    let t27 = t25 + 0.032 * t26;
+    let t28 = s_q2 * t17 + 2.0 * c_q2 * t21;
+    let t29 = s_q2 * t22 + c_q2 * t23;
+    let t30 = -0.032 * t0 * d.k15 - c_q3 * t13;
+    let t31 = t0 * (-0.032 * d.k14 - t18);
+    let t32 = d.k21 + t31;
+    let t33 = s_q2 * t30 + c_q2 * t32 - p.d3 * t29;
+    let t34 = t0 * d.k23;
+    let t35 = c_q2 * t30 - s_q2 * t32 - p.d3 * t24;
+    let t36 = c_q1 * (d.k22 + t33) + s_q1 * (d.k2 + t35 - 0.032 * t34);
+    let t37 = c_q1 * t33 + s_q1 * t35;
+    let t38 = t15 + 0.00164;
+    let t39 = s_q1 * (c_q2 * t19 - s_q2 * (0.032 * t26 + t38))
+        + c_q1 * (0.032 * (c_q2 * t26 - t3 * d.k23) + s_q2 * t19 + c_q2 * t38);
+    let t40 = s_q3 * c_q4;
+    let t41 = 0.032 * d.k14 * t40 - s_q3 * d.k24;
+    let t42 = d.k15 * t40;
+    let t43 = s_q1 * (c_q2 * t41 + 0.032 * s_q2 * t42 - p.d3 * t8)
         + c_q1
-            * (0.032 * p.d3 * (s_q2 * t7 - c_q2 * t6) + s_q2 * t45
-                - 0.032 * (c_q2 * t46 + d.k23 * t44));
-    let t48 = 2.0 * t12 + t14;
-    let t49 = t48 + d.k27;
-    let t50 = p.a2 * t40 + t49;
-    let t51 = t33 + 0.032 * s_q2 * t36;
-    let t52 = c_q3 * (0.032 * t10 - d.k25) - 0.032 * s_q4 * d.k15;
-    let t53 = p.a2 * t8 + t52;
+            * (0.032 * p.d3 * (s_q2 * t7 - c_q2 * t6) + s_q2 * t41
+                - 0.032 * (c_q2 * t42 + d.k23 * t40));
+    let t44 = 2.0 * t12 + t14;
+    let t45 = t44 + d.k26;
+    let t46 = t25 + t45;
+    let t47 = t31 + 0.032 * s_q2 * t34;
+    let t48 = c_q3 * (0.032 * t10 - d.k24) - 0.032 * s_q4 * d.k15;
+    let t49 = p.a2 * t8 + t48;
     [
         [
-            t9 + t29 + s_q1 * s_q1 * (t16 + d.k18 - 2.0 * (t26 + t29)) + d.k20
+            t9 + t28 + s_q1 * s_q1 * (t16 + d.k18 - 2.0 * (t25 + t28)) + d.k20
                 + 2.0
-                    * (t12 + t28
+                    * (t12 + t27
                         + s_q1 * c_q1
-                            * (t20 + c_q2 * t17 + d.k19 - p.a2 * t31 - 2.0 * s_q2 * t21))
+                            * (t20 + c_q2 * t17 + d.k19 - p.a2 * t29 - 2.0 * s_q2 * t21))
                 - 0.064 * t10,
-            t38,
-            t41,
+            t36,
+            t37,
+            t39,
             t43,
-            t47,
             t4,
         ],
-        [t38, 2.0 * t28 + d.k26 + t48 - 0.064 * t27, t50, t51, t53, t1],
-        [t41, t50, t49, t33, t52, t1],
-        [t43, t51, t33, t9 + 0.00164, 0.0, t2],
-        [t47, t53, t52, 0.0, d.k9, 0.0],
+        [t36, 2.0 * t27 + d.k25 + t44 - 0.064 * t26, t46, t47, t49, t1],
+        [t37, t46, t45, t31, t48, t1],
+        [t39, t47, t31, t9 + 0.00164, 0.0, t2],
+        [t43, t49, t48, 0.0, d.k9, 0.0],
         [t4, t1, t1, t2, 0.0, 0.00004],
     ]
 }
@@ -851,8 +846,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 350,
-    add: 210,
+    mul: 344,
+    add: 205,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -996,102 +991,97 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t87 = t86 - 0.032 * c_q4 * d.k15;
     let t88 = s_q2 * (d.k5 + t87);
     let t89 = d.k10 - 0.032 * p.m6 * t21;
-    let t90 = c_q2 * t89;
-    let t91 = 0.032 * t39 + d.k7;
-    let t92 = t90 - s_q2 * t91;
-    let t93 = p.a2 * t92;
-    let t94 = t18 * d.k17;
-    let t95 = t93 + 0.032 * t94;
-    let t96 = s_q2 * t84 + 2.0 * c_q2 * t88;
-    let t97 = s_q2 * t89;
-    let t98 = t97 + c_q2 * t91;
-    let t99 = -0.032 * t18 * d.k15 - c_q3 * t80;
-    let t100 = t18 * (-0.032 * d.k14 - t85);
-    let t101 = d.k21 + t100;
-    let t102 = s_q2 * t99 + c_q2 * t101;
-    let t103 = c_q2 * t99 - s_q2 * t101;
-    let t104 = c_q1 * (d.k22 + t102 - p.d3 * t98)
-        + s_q1 * (d.k2 + t103 - p.d3 * t92 - 0.032 * t18 * d.k23);
-    let t105 = d.k24 - 0.032 * t39;
-    let t106 = t90 + s_q2 * t105;
-    let t107 = s_q1 * (t103 - p.d3 * t106) + c_q1 * (t102 + p.d3 * (c_q2 * t105 - t97));
-    let t108 = t82 + 0.00164;
-    let t109 = s_q1 * (c_q2 * t86 - 0.032 * t48 * d.k17 - s_q2 * t108)
-        + c_q1 * (0.032 * (t49 * d.k17 - t21 * d.k23) + s_q2 * t86 + c_q2 * t108);
-    let t110 = s_q3 * c_q4;
-    let t111 = 0.032 * d.k14 * t110 - s_q3 * d.k25;
-    let t112 = d.k15 * t110;
-    let t113 = s_q1 * (c_q2 * t111 + 0.032 * s_q2 * t112 - p.d3 * t42)
+    let t90 = 0.032 * t39 + d.k7;
+    let t91 = c_q2 * t89 - s_q2 * t90;
+    let t92 = p.a2 * t91;
+    let t93 = t18 * d.k17;
+    let t94 = t92 + 0.032 * t93;
+    let t95 = s_q2 * t84 + 2.0 * c_q2 * t88;
+    let t96 = s_q2 * t89 + c_q2 * t90;
+    let t97 = -0.032 * t18 * d.k15 - c_q3 * t80;
+    let t98 = t18 * (-0.032 * d.k14 - t85);
+    let t99 = d.k21 + t98;
+    let t100 = s_q2 * t97 + c_q2 * t99 - p.d3 * t96;
+    let t101 = c_q2 * t97 - s_q2 * t99 - p.d3 * t91;
+    let t102 = c_q1 * (d.k22 + t100) + s_q1 * (d.k2 + t101 - 0.032 * t18 * d.k23);
+    let t103 = c_q1 * t100 + s_q1 * t101;
+    let t104 = t82 + 0.00164;
+    let t105 = s_q1 * (c_q2 * t86 - 0.032 * t48 * d.k17 - s_q2 * t104)
+        + c_q1 * (0.032 * (t49 * d.k17 - t21 * d.k23) + s_q2 * t86 + c_q2 * t104);
+    let t106 = s_q3 * c_q4;
+    let t107 = 0.032 * d.k14 * t106 - s_q3 * d.k24;
+    let t108 = d.k15 * t106;
+    let t109 = s_q1 * (c_q2 * t107 + 0.032 * s_q2 * t108 - p.d3 * t42)
         + c_q1
-            * (0.032 * p.d3 * (s_q2 * t41 - c_q2 * t40) + s_q2 * t111
-                - 0.032 * (c_q2 * t112 + d.k23 * t110));
-    let t114 = 2.0 * t79 + t81;
-    let t115 = t114 + d.k27;
-    let t116 = p.a2 * t106 + t115;
-    let t117 = t100 + 0.032 * t48 * d.k23;
-    let t118 = 0.032 * t34 * d.k14 - 0.032 * s_q4 * d.k15 - c_q3 * d.k25;
-    let t119 = p.a2 * t42 + t118;
-    let t120 = 0.00004 * t31 + t73 * (d.k8 - d.k9);
-    let t121 = 0.00004 * (t13 * t38 - t14 * t37)
+            * (0.032 * p.d3 * (s_q2 * t41 - c_q2 * t40) + s_q2 * t107
+                - 0.032 * (c_q2 * t108 + d.k23 * t106));
+    let t110 = 2.0 * t79 + t81;
+    let t111 = t110 + d.k26;
+    let t112 = t92 + t111;
+    let t113 = t98 + 0.032 * t48 * d.k23;
+    let t114 = 0.032 * t34 * d.k14 - 0.032 * s_q4 * d.k15 - c_q3 * d.k24;
+    let t115 = p.a2 * t42 + t114;
+    let t116 = 0.00004 * t31 + t73 * (d.k8 - d.k9);
+    let t117 = 0.00004 * (t13 * t38 - t14 * t37)
         + 0.032 * p.m6 * (s_q3 * t59 + c_q3 * t62) + t16 * d.k9 + t29 * d.k8;
-    let t122 = 0.0003 * t27 + c_q4 * t121 - 0.0016 * t8 * t9 - s_q4 * t120;
-    let t123 = t30 * d.k9 + 0.00004 * (t14 * t38 + t13 * t37)
+    let t118 = 0.0003 * t27 + c_q4 * t117 - 0.0016 * t8 * t9 - s_q4 * t116;
+    let t119 = t30 * d.k9 + 0.00004 * (t14 * t38 + t13 * t37)
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t59 - s_q3 * t62) + s_q4 * (p.a3 * t57 + t63 - p.d4 * t53))
         - t17 * d.k8;
-    let t124 = -0.0013 * t7 * t9 - t123;
-    let t125 = p.d4 * t67 + t5 * t71 + t25 * d.k4 + t28 * d.k5 + t61 * d.k7 + c_q3 * t122
-        - t6 * t72 - s_q3 * t124;
-    let t126 = 0.0016 * t28 + c_q4 * t120 + s_q4 * t121 + 0.0003 * t7 * t8;
-    let t127 = t6 * t74 + t25 * d.k5 + t126 - p.a3 * t67 - t4 * t71 - t61 * d.k10;
-    let t128 = t69 + t57 * d.k7 - t52 * d.k10;
-    let t129 = t68 + t57 * d.k10 - t53 * d.k7;
-    let t130 = s_q2 * t128 + c_q2 * t129;
-    let t131 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
-    let t132 = t4 * t72 + t63 * d.k10 + p.a3 * t68 - p.d4 * t69 - t5 * t74 - t58 * d.k7
-        - s_q3 * t122 - 0.000987 * p.m3 * t28 - c_q3 * t124;
-    let t133 = t32 * d.k10 - 0.032 * (s_q3 * t39 * t44 + c_q3 * t45) - t33 * d.k7;
+    let t120 = -0.0013 * t7 * t9 - t119;
+    let t121 = p.d4 * t67 + t5 * t71 + t25 * d.k4 + t28 * d.k5 + t61 * d.k7 + c_q3 * t118
+        - t6 * t72 - s_q3 * t120;
+    let t122 = 0.0016 * t28 + c_q4 * t116 + s_q4 * t117 + 0.0003 * t7 * t8;
+    let t123 = t6 * t74 + t25 * d.k5 + t122 - p.a3 * t67 - t4 * t71 - t61 * d.k10;
+    let t124 = t69 + t57 * d.k7 - t52 * d.k10;
+    let t125 = t68 + t57 * d.k10 - t53 * d.k7;
+    let t126 = s_q2 * t124 + c_q2 * t125;
+    let t127 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
+    let t128 = t4 * t72 + t63 * d.k10 + p.a3 * t68 - p.d4 * t69 - t5 * t74 - t58 * d.k7
+        - s_q3 * t118 - 0.000987 * p.m3 * t28 - c_q3 * t120;
+    let t129 = t32 * d.k10 - 0.032 * (s_q3 * t39 * t44 + c_q3 * t45) - t33 * d.k7;
     JointSpace {
         mass_matrix: [
             [
-                t76 + t96 + s_q1 * s_q1 * (t83 + d.k18 - 2.0 * (t93 + t96)) + d.k20
+                t76 + t95 + s_q1 * s_q1 * (t83 + d.k18 - 2.0 * (t92 + t95)) + d.k20
                     + 2.0
-                        * (t79 + t95
+                        * (t79 + t94
                             + s_q1 * c_q1
-                                * (t87 + c_q2 * t84 + d.k19 - p.a2 * t98
+                                * (t87 + c_q2 * t84 + d.k19 - p.a2 * t96
                                     - 2.0 * s_q2 * t88)) - 0.064 * t77,
-                t104,
-                t107,
+                t102,
+                t103,
+                t105,
                 t109,
-                t113,
                 t22,
             ],
-            [t104, 2.0 * t95 + d.k26 + t114 - 0.064 * t94, t116, t117, t119, t19],
-            [t107, t116, t115, t100, t118, t19],
-            [t109, t117, t100, t76 + 0.00164, 0.0, t20],
-            [t113, t119, t118, 0.0, d.k9, 0.0],
+            [t102, 2.0 * t94 + d.k25 + t110 - 0.064 * t93, t112, t113, t115, t19],
+            [t103, t112, t111, t98, t114, t19],
+            [t105, t113, t98, t76 + 0.00164, 0.0, t20],
+            [t109, t115, t114, 0.0, d.k9, 0.0],
             [t22, t19, t19, t20, 0.0, 0.00004],
         ],
         bias: [
             s_q1
-                * (t3 * t70 + t23 * d.k1 + c_q2 * t125 + 0.000408 * t43 - qd[1] * t36
-                    - s_q2 * t127 - p.d3 * t130)
+                * (t3 * t70 + t23 * d.k1 + c_q2 * t121 + 0.000408 * t43 - qd[1] * t36
+                    - s_q2 * t123 - p.d3 * t126)
                 + c_q1
-                    * (qd[1] * t75 + s_q2 * t125 + c_q2 * t127
-                        + p.d3 * (c_q2 * t128 - s_q2 * t129) - 0.000408 * p.m2 * t23
+                    * (qd[1] * t75 + s_q2 * t121 + c_q2 * t123
+                        + p.d3 * (c_q2 * t124 - s_q2 * t125) - 0.000408 * p.m2 * t23
                         - t2 * t70 - p.a2 * (t67 + t60 * d.k10 + t56 * d.k7)),
-            t2 * t36 + t23 * d.k2 + p.a2 * t130 + t131 + t132 + 0.001365 * t43
+            t2 * t36 + t23 * d.k2 + p.a2 * t126 + t127 + t128 + 0.001365 * t43
                 - t3 * t75,
-            t132,
-            t126,
-            t123,
+            t128,
+            t122,
+            t119,
             0.00004 * t31,
         ],
         gravity: [
             s_q1 * (c_q2 * t46 - 0.032 * t47 * t48)
                 + c_q1 * (s_q2 * t46 + 0.032 * t47 * t49),
-            t131 + t133,
-            t133,
+            t127 + t129,
+            t129,
             0.032 * (t18 * t47),
             -0.032 * t45,
             0.0,
@@ -1222,51 +1212,51 @@ fn forward_dynamics_with_body(
     let t50 = s_q4 * s_q4 * d.k8 + 0.0016;
     let inv0 = 1.0 / t50;
     let t51 = s_q4 * c_q4;
-    let t52 = c_q4 * c_q4 * d.k8 + 0.0003 - inv0 * d.k28 * t51 * t51;
-    let t53 = 0.032 * (s_q4 * inv0 * t51 * d.k29 - p.m6 * c_q4);
+    let t52 = c_q4 * c_q4 * d.k8 + 0.0003 - inv0 * d.k27 * t51 * t51;
+    let t53 = 0.032 * (s_q4 * inv0 * t51 * d.k28 - p.m6 * c_q4);
     let t54 = c_q3 * t53;
     let t55 = c_q3 * t54;
-    let t56 = c_q4 * (c_q4 * d.k30);
-    let t57 = s_q4 * (s_q4 * d.k31);
+    let t56 = c_q4 * (c_q4 * d.k29);
+    let t57 = s_q4 * (s_q4 * d.k30);
     let t58 = -0.001024 * (s_q3 * s_q3 * t56 + c_q3 * c_q3 * inv0 * t57);
     let t59 = s_q3 * c_q3;
     let t60 = s_q3 * t54;
     let t61 = 0.001024 * (t59 * (t56 - inv0 * t57));
     let t62 = p.d4 * t61;
     let t63 = s_q3 * t51;
-    let t64 = d.k33 * t63;
+    let t64 = d.k32 * t63;
     let t65 = t62 - 0.001024 * t64;
     let t66 = p.d4 * (2.0 * t60 - t65) - t52 * t59;
     let t67 = s_q3 * (s_q3 * t53);
     let t68 = c_q3 * t51;
-    let t69 = 0.001024 * (s_q4 * s_q4 * d.k33 - d.k34 * t68);
+    let t69 = 0.001024 * (s_q4 * s_q4 * d.k32 - d.k33 * t68);
     let t70 = -0.001024 * (c_q3 * c_q3 * t56 + s_q3 * s_q3 * inv0 * t57);
-    let t71 = p.d4 * t70 + 0.001024 * d.k33 * t68;
+    let t71 = p.d4 * t70 + 0.001024 * d.k32 * t68;
     let t72 = d.k6 + s_q3 * s_q3 * t52 + p.d4 * (t71 - 2.0 * t67) - p.a3 * t69;
     let inv1 = 1.0 / t72;
-    let t73 = d.k4 + c_q3 * c_q3 * t52 + t58 * d.k32 - t66 * t66 * inv1
+    let t73 = d.k4 + c_q3 * c_q3 * t52 + t58 * d.k31 - t66 * t66 * inv1
         - 2.0 * p.d4 * t55;
     let t74 = d.k21 + p.a3 * (t65 - t60);
-    let t75 = d.k5 + p.a3 * t55 - t58 * d.k35 - t66 * inv1 * t74;
+    let t75 = d.k5 + p.a3 * t55 - t58 * d.k34 - t66 * inv1 * t74;
     let t76 = s_q2 * t75;
     let t77 = c_q2 * t75;
-    let t78 = t58 * d.k36 - inv1 * t74 * t74;
-    let t79 = d.k24 + t67 - t71;
+    let t78 = t58 * d.k35 - inv1 * t74 * t74;
+    let t79 = t67 + d.k36 - t71;
     let t80 = t62 - t60 - t66 * inv1 * t79;
     let t81 = p.a3 * t61 + inv1 * t74 * t79;
     let t82 = c_q2 * t80 + s_q2 * t81;
     let t83 = d.k10 - t69;
-    let t84 = 0.001024 * t63 * d.k34 - t66 * inv1 * t83;
+    let t84 = 0.001024 * t63 * d.k33 - t66 * inv1 * t83;
     let t85 = -0.001024 * t64 - inv1 * t74 * t83;
     let t86 = c_q2 * t84 - s_q2 * t85;
     let t87 = s_q2 * t82 + c_q2 * t86;
     let t88 = t70 - inv1 * t79 * t79;
-    let t89 = t51 * d.k30;
+    let t89 = t51 * d.k29;
     let t90 = -0.001024 * c_q3 * t89 - inv1 * t79 * t83;
     let t91 = c_q2 * t90;
     let t92 = s_q2 * t88 + t91;
     let t93 = s_q2 * t90;
-    let t94 = s_q4 * (s_q4 * d.k30);
+    let t94 = s_q4 * (s_q4 * d.k29);
     let t95 = -0.001024 * t94 - inv1 * t83 * t83;
     let t96 = t93 + c_q2 * t95;
     let t97 = s_q2 * t92 + c_q2 * t96;

@@ -26,10 +26,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 175 | 153 | 7 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 300 | 240 | 0 | 0 | 5 | 5 |
-//! | `mass_matrix` | 170 | 141 | 0 | 0 | 5 | 5 |
+//! | `mass_matrix` | 156 | 130 | 0 | 0 | 5 | 5 |
 //! | `bias` | 287 | 220 | 0 | 0 | 5 | 5 |
 //! | `gravity` | 50 | 29 | 0 | 0 | 5 | 5 |
-//! | `joint_space` | 498 | 389 | 0 | 0 | 5 | 5 |
+//! | `joint_space` | 484 | 378 | 0 | 0 | 5 | 5 |
 //! | `forward_dynamics` | 760 | 526 | 5 | 0 | 5 | 5 |
 //! | `coriolis_matrix` | 976 | 694 | 0 | 0 | 6 | 6 |
 //! | `energy` | 190 | 139 | 0 | 0 | 5 | 5 |
@@ -705,28 +705,28 @@ impl Params {
             k25: p.xy2 + t58,
             k26: t77 + t83 - t85,
             k27: p.xz3 - p.xy4,
-            k28: -t65,
-            k29: -t52,
-            k30: t83 - t82,
-            k31: -t47,
-            k32: -t46,
-            k33: t73 + t86,
-            k34: t86,
-            k35: p.xy6 - p.xz6 * p.yz6 * inv6,
-            k36: t41 - p.xz6 * p.xz6 * inv6,
-            k37: p.yz6 * p.yz6 * inv6,
-            k38: p.yz5 * p.yz5,
-            k39: p.yz4 * p.yz4,
-            k40: p.my6 * p.xz6 * inv6,
-            k41: p.my6 * p.yz6 * inv6,
-            k42: p.mx6 * p.yz6 * inv6,
-            k43: p.mx6 * p.xz6 * inv6,
-            k44: t31 * inv6,
-            k45: p.my6 * p.my6 * inv6,
-            k46: p.mx6 * p.mx6 * inv6,
-            k47: t57,
-            k48: p.a3 * p.d4,
-            k49: t56,
+            k28: t83 - t82,
+            k29: -t46,
+            k30: t73 + t86,
+            k31: t86,
+            k32: p.xy6 - p.xz6 * p.yz6 * inv6,
+            k33: t41 - p.xz6 * p.xz6 * inv6,
+            k34: p.yz6 * p.yz6 * inv6,
+            k35: p.yz5 * p.yz5,
+            k36: p.yz4 * p.yz4,
+            k37: p.my6 * p.xz6 * inv6,
+            k38: p.my6 * p.yz6 * inv6,
+            k39: p.mx6 * p.yz6 * inv6,
+            k40: p.mx6 * p.xz6 * inv6,
+            k41: -t47,
+            k42: -t52,
+            k43: t31 * inv6,
+            k44: p.my6 * p.my6 * inv6,
+            k45: p.mx6 * p.mx6 * inv6,
+            k46: t57,
+            k47: p.a3 * p.d4,
+            k48: t56,
+            k49: -t65,
             k50: t71,
             k51: p.a2 * p.d3,
             k52: t70,
@@ -1007,8 +1007,8 @@ fn inverse_dynamics_with_body(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 170,
-    add: 141,
+    mul: 156,
+    add: 130,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1067,111 +1067,97 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t9 = p.xy6 * s_q5;
     let t10 = p.yz5 + t1;
     let t11 = p.mx5 + t4;
-    let t12 = s_q4 * t11;
-    let t13 = c_q4 * t11;
-    let t14 = p.xy5 + t0;
-    let t15 = s_q4 * c_q4;
-    let t16 = s_q5 * d.k14;
-    let t17 = -2.0 * c_q5 * t9 - s_q5 * t16;
-    let t18 = d.k19 + t17;
-    let t19 = t12 + c_q4 * d.k13;
-    let t20 = p.d4 * t19;
-    let t21 = p.mx4 + t13 - s_q4 * d.k13;
-    let t22 = c_q3 * t21;
-    let t23 = d.k10 - t2;
-    let t24 = t22 - s_q3 * t23;
-    let t25 = p.a3 * t24;
-    let t26 = t20 + t25;
-    let t27 = 2.0 * t14 * t15 + s_q4 * s_q4 * t18;
-    let t28 = s_q3 * (2.0 * t17 + d.k20 - t27);
-    let t29 = 2.0 * s_q5 * t9 + d.k21 - c_q5 * t16;
-    let t30 = c_q4 * t29 - s_q4 * t10;
-    let t31 = s_q3 * (p.xy4 - t30);
-    let t32 = s_q3 * t28 + 2.0 * c_q3 * t31 - t17;
-    let t33 = 2.0 * (t20 - t25) - 2.0 * t27 - t32;
-    let t34 = s_q2 * (d.k22 + t33);
-    let t35 = t0 + t15 * t18 + d.k23 - 2.0 * s_q4 * s_q4 * t14;
-    let t36 = c_q4 * t10 + s_q4 * t29;
-    let t37 = p.yz4 - t36;
-    let t38 = c_q3 * t35 - s_q3 * t37;
-    let t39 = t38 - p.d4 * t24 - p.a3 * t19;
-    let t40 = s_q2 * (d.k5 + t39);
-    let t41 = d.k16 + t24;
-    let t42 = c_q2 * t41;
-    let t43 = d.k7 + t19;
-    let t44 = t42 - s_q2 * t43;
-    let t45 = p.a2 * t44;
-    let t46 = s_q3 * t21;
-    let t47 = -t46 - c_q3 * t23;
-    let t48 = p.d3 * t47;
-    let t49 = t45 + t48;
-    let t50 = s_q2 * t34 + 2.0 * c_q2 * t40;
-    let t51 = s_q2 * t41;
-    let t52 = t51 + c_q2 * t43;
-    let t53 = t30 + d.k27 + 2.0 * s_q3 * t31 - c_q3 * t28 - p.a3 * t47;
-    let t54 = -s_q3 * t35 - c_q3 * t37;
-    let t55 = p.yz3 + t54 - p.d4 * t47;
-    let t56 = s_q2 * t53 + c_q2 * t55;
-    let t57 = c_q2 * t53 - s_q2 * t55;
-    let t58 = c_q1 * (p.yz2 + t56 - p.d3 * t52)
-        + s_q1 * (d.k2 + t57 - p.d3 * t44 - p.a2 * t47);
-    let t59 = d.k28 - t19;
-    let t60 = t42 + s_q2 * t59;
-    let t61 = s_q1 * (t57 - p.d3 * t60) + c_q1 * (t56 + p.d3 * (c_q2 * t59 - t51));
-    let t62 = t2 + d.k29;
-    let t63 = t22 + s_q3 * t62;
-    let t64 = t38 - p.d4 * t63;
-    let t65 = t27 + d.k30;
-    let t66 = t65 + p.a3 * t63;
-    let t67 = c_q3 * t62 - t46;
-    let t68 = p.d3 * t67;
-    let t69 = s_q1 * (c_q2 * t64 - s_q2 * (t66 + t68))
-        + c_q1 * (s_q2 * t64 + c_q2 * (t66 + t68) + p.a2 * t63);
-    let t70 = c_q4 * d.k31 - t12;
-    let t71 = c_q3 * t70;
-    let t72 = t13 + s_q4 * d.k31;
-    let t73 = s_q2 * t71 + c_q2 * t72;
-    let t74 = s_q3 * t70;
-    let t75 = t17 + d.k32;
-    let t76 = c_q3 * t30 - p.d4 * t74 - s_q3 * t75;
-    let t77 = t36 + p.a3 * t74;
-    let t78 = s_q1 * (c_q2 * t76 - p.d3 * t73 - s_q2 * t77)
+    let t12 = p.xy5 + t0;
+    let t13 = s_q4 * c_q4;
+    let t14 = s_q5 * d.k14;
+    let t15 = -2.0 * c_q5 * t9 - s_q5 * t14;
+    let t16 = d.k19 + t15;
+    let t17 = s_q4 * t11 + c_q4 * d.k13;
+    let t18 = p.d4 * t17;
+    let t19 = c_q4 * t11 - s_q4 * d.k13;
+    let t20 = p.mx4 + t19;
+    let t21 = d.k10 - t2;
+    let t22 = c_q3 * t20 - s_q3 * t21;
+    let t23 = p.a3 * t22;
+    let t24 = t18 + t23;
+    let t25 = 2.0 * t12 * t13 + s_q4 * s_q4 * t16;
+    let t26 = s_q3 * (2.0 * t15 + d.k20 - t25);
+    let t27 = 2.0 * s_q5 * t9 + d.k21 - c_q5 * t14;
+    let t28 = c_q4 * t27 - s_q4 * t10;
+    let t29 = s_q3 * (p.xy4 - t28);
+    let t30 = t23 + t25;
+    let t31 = s_q3 * t26 + 2.0 * c_q3 * t29 - t15;
+    let t32 = 2.0 * t18 - 2.0 * t30 - t31;
+    let t33 = s_q2 * (d.k22 + t32);
+    let t34 = t0 + t13 * t16 + d.k23 - 2.0 * s_q4 * s_q4 * t12;
+    let t35 = c_q4 * t10 + s_q4 * t27;
+    let t36 = p.yz4 - t35;
+    let t37 = c_q3 * t34 - s_q3 * t36 - p.d4 * t22;
+    let t38 = t37 - p.a3 * t17;
+    let t39 = s_q2 * (d.k5 + t38);
+    let t40 = d.k16 + t22;
+    let t41 = d.k7 + t17;
+    let t42 = c_q2 * t40 - s_q2 * t41;
+    let t43 = p.a2 * t42;
+    let t44 = -s_q3 * t20 - c_q3 * t21;
+    let t45 = p.d3 * t44;
+    let t46 = t43 + t45;
+    let t47 = s_q2 * t33 + 2.0 * c_q2 * t39;
+    let t48 = s_q2 * t40 + c_q2 * t41;
+    let t49 = t28 + d.k27 + 2.0 * s_q3 * t29 - c_q3 * t26 - p.a3 * t44;
+    let t50 = -s_q3 * t34 - c_q3 * t36 - p.d4 * t44;
+    let t51 = p.yz3 + t50;
+    let t52 = s_q2 * t49 + c_q2 * t51 - p.d3 * t48;
+    let t53 = p.a2 * t44;
+    let t54 = c_q2 * t49 - s_q2 * t51 - p.d3 * t42;
+    let t55 = c_q1 * (p.yz2 + t52) + s_q1 * (d.k2 + t54 - t53);
+    let t56 = c_q1 * t52 + s_q1 * t54;
+    let t57 = d.k28 + t30;
+    let t58 = s_q1 * (c_q2 * t37 - s_q2 * (t45 + t57))
+        + c_q1 * (s_q2 * t37 + c_q2 * (t45 + t57) + p.a2 * t22);
+    let t59 = t15 + d.k29;
+    let t60 = -t17;
+    let t61 = s_q3 * t60;
+    let t62 = c_q3 * t28 - s_q3 * t59 - p.d4 * t61;
+    let t63 = t35 + p.a3 * t61;
+    let t64 = c_q3 * t60;
+    let t65 = s_q2 * t64 + c_q2 * t19;
+    let t66 = s_q1 * (c_q2 * t62 - s_q2 * t63 - p.d3 * t65)
         + c_q1
-            * (p.d3 * (c_q2 * t71 - s_q2 * t72) + p.a2 * t74 + s_q2 * t76 + c_q2 * t77);
-    let t79 = c_q4 * t0 - s_q4 * d.k15;
-    let t80 = c_q3 * t79 + s_q3 * t1 - p.d4 * t5;
-    let t81 = s_q4 * t0 + c_q4 * d.k15;
-    let t82 = t81 + p.a3 * t5;
-    let t83 = s_q1 * (c_q2 * t80 - p.d3 * t8 - s_q2 * t82)
-        + c_q1 * (p.d3 * (c_q2 * t6 - s_q2 * t7) + s_q2 * t80 + c_q2 * t82 + p.a2 * t5);
-    let t84 = 2.0 * t26 + t32;
-    let t85 = t84 + d.k34;
-    let t86 = p.a2 * t60 + t85;
-    let t87 = t54 - p.d4 * t67;
-    let t88 = p.a2 * s_q2 * t67 + t87;
-    let t89 = p.a3 * t72 - p.d4 * t71 - s_q3 * t30 - c_q3 * t75;
-    let t90 = p.a2 * t73 + t89;
-    let t91 = p.a3 * t7 + c_q3 * t1 - p.d4 * t6 - s_q3 * t79;
-    let t92 = p.a2 * t8 + t91;
+            * (s_q2 * t62 + c_q2 * t63 + p.d3 * (c_q2 * t64 - s_q2 * t19) + p.a2 * t61);
+    let t67 = c_q4 * t0 - s_q4 * d.k15;
+    let t68 = c_q3 * t67 + s_q3 * t1 - p.d4 * t5;
+    let t69 = s_q4 * t0 + c_q4 * d.k15;
+    let t70 = t69 + p.a3 * t5;
+    let t71 = s_q1 * (c_q2 * t68 - p.d3 * t8 - s_q2 * t70)
+        + c_q1 * (p.d3 * (c_q2 * t6 - s_q2 * t7) + s_q2 * t68 + c_q2 * t70 + p.a2 * t5);
+    let t72 = 2.0 * t24 + t31;
+    let t73 = t72 + d.k31;
+    let t74 = t43 + t73;
+    let t75 = t50 + s_q2 * t53;
+    let t76 = p.a3 * t19 - s_q3 * t28 - c_q3 * t59 - p.d4 * t64;
+    let t77 = p.a2 * t65 + t76;
+    let t78 = p.a3 * t7 + c_q3 * t1 - p.d4 * t6 - s_q3 * t67;
+    let t79 = p.a2 * t8 + t78;
     [
         [
             2.0
-                * (t26 + t49
+                * (t24 + t46
                     + s_q1 * c_q1
-                        * (t39 + c_q2 * t34 + d.k25 - p.a2 * t52 - 2.0 * s_q2 * t40)
-                    - t20) + t27 + t50 + s_q1 * s_q1 * (t33 + d.k24 - 2.0 * (t45 + t50))
+                        * (t38 + c_q2 * t33 + d.k25 - p.a2 * t48 - 2.0 * s_q2 * t39)
+                    - t18) + t25 + t47 + s_q1 * s_q1 * (t32 + d.k24 - 2.0 * (t43 + t47))
                 + d.k26,
+            t55,
+            t56,
             t58,
-            t61,
-            t69,
-            t78,
-            t83,
+            t66,
+            t71,
         ],
-        [t58, 2.0 * (t49 - t48) + d.k33 + t84, t86, t88, t90, t92],
-        [t61, t86, t85, t87, t89, t91],
-        [t69, t88, t87, t65, t36, t81],
-        [t78, t90, t89, t36, d.k12 - t17, t1],
-        [t83, t92, t91, t81, t1, d.k15],
+        [t55, 2.0 * (t46 - t45) + d.k30 + t72, t74, t75, t77, t79],
+        [t56, t74, t73, t50, t76, t78],
+        [t58, t75, t50, t25 + d.k28, t35, t69],
+        [t66, t77, t76, t35, d.k12 - t15, t1],
+        [t71, t79, t78, t69, t1, d.k15],
     ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
@@ -1398,8 +1384,8 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 498,
-    add: 389,
+    mul: 484,
+    add: 378,
     div: 0,
     sqrt: 0,
     sin: 5,
@@ -1506,216 +1492,202 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t51 = p.xy6 * s_q5;
     let t52 = p.yz5 + t17;
     let t53 = p.mx5 + t24;
-    let t54 = s_q4 * t53;
-    let t55 = c_q4 * t53;
-    let t56 = t46 - p.mx5 * t45;
-    let t57 = t3 * t3;
-    let t58 = t6 * t6;
-    let t59 = t5 * t5 + t58;
-    let t60 = t4 * t4 + t58;
-    let t61 = t9 * t9;
-    let t62 = t7 * t8;
-    let t63 = t12 * t12;
-    let t64 = t10 * t11;
-    let t65 = t15 * t15;
-    let t66 = t13 * t14;
-    let t67 = t4 * t6 - t32;
-    let t68 = t31 + t5 * t6;
-    let t69 = t0 - p.a2 * (t57 + qd[1] * qd[1]);
-    let t70 = t4 * t5;
-    let t71 = s_q2 * t33 + c_q2 * t69;
-    let t72 = p.d4 * t70 + t71 - p.a3 * t59;
-    let t73 = 2.0 * p.a2 * t30 - p.d3 * (t2 * t2 + t57);
-    let t74 = p.a3 * t67 + p.d4 * t68 + t73;
-    let t75 = c_q3 * t72 - s_q3 * t74;
-    let t76 = c_q2 * t33 - s_q2 * t69;
-    let t77 = p.a3 * t70 + t76 - p.d4 * t60;
-    let t78 = c_q4 * t75 + s_q4 * t77;
-    let t79 = s_q3 * t72 + c_q3 * t74;
-    let t80 = c_q4 * t77 - s_q4 * t75;
-    let t81 = p.my6 * (t66 - t37) - p.mx6 * (t14 * t14 + t65);
-    let t82 = p.mx6 * (t37 + t66) - p.my6 * (t13 * t13 + t65);
-    let t83 = p.xy5 + t16;
-    let t84 = s_q4 * c_q4;
-    let t85 = p.yz2 * t3 + t2 * d.k2 + qd[1] * d.k3;
-    let t86 = p.xz3 * t4 + p.yz3 * t5 + t6 * d.k6;
-    let t87 = p.yz3 * t6 + t4 * d.k5;
-    let t88 = p.xz4 * t7 + p.yz4 * t8 + t9 * d.k9;
-    let t89 = p.xz5 * t10 + p.yz5 * t11 + t12 * d.k12;
-    let t90 = p.xz6 * t13 + p.yz6 * t14 + t15 * d.k15;
-    let t91 = p.xy6 * t14 + p.xz6 * t15 + t13 * d.k14;
-    let t92 = p.xy5 * t11 + p.xz5 * t12 + t10 * d.k11;
-    let t93 = p.xy4 * t8 + p.xz4 * t9 + t7 * d.k8;
-    let t94 = p.xz3 * t6 + t4 * d.k4 + t5 * d.k5;
-    let t95 = p.xy2 * t3 + t2 * d.k1 + qd[1] * d.k2;
-    let t96 = s_q5 * d.k14;
-    let t97 = -2.0 * c_q5 * t51 - s_q5 * t96;
-    let t98 = d.k19 + t97;
-    let t99 = t54 + c_q4 * d.k13;
-    let t100 = p.d4 * t99;
-    let t101 = p.mx4 + t55 - s_q4 * d.k13;
-    let t102 = c_q3 * t101;
-    let t103 = d.k10 - t20;
-    let t104 = t102 - s_q3 * t103;
-    let t105 = p.a3 * t104;
-    let t106 = t100 + t105;
-    let t107 = 2.0 * t83 * t84 + s_q4 * s_q4 * t98;
-    let t108 = s_q3 * (2.0 * t97 + d.k20 - t107);
-    let t109 = 2.0 * s_q5 * t51 + d.k21 - c_q5 * t96;
-    let t110 = c_q4 * t109 - s_q4 * t52;
-    let t111 = s_q3 * (p.xy4 - t110);
-    let t112 = s_q3 * t108 + 2.0 * c_q3 * t111 - t97;
-    let t113 = 2.0 * (t100 - t105) - 2.0 * t107 - t112;
-    let t114 = s_q2 * (d.k22 + t113);
-    let t115 = t16 + t84 * t98 + d.k23 - 2.0 * s_q4 * s_q4 * t83;
-    let t116 = c_q4 * t52 + s_q4 * t109;
-    let t117 = p.yz4 - t116;
-    let t118 = c_q3 * t115 - s_q3 * t117;
-    let t119 = t118 - p.d4 * t104 - p.a3 * t99;
-    let t120 = s_q2 * (d.k5 + t119);
-    let t121 = d.k16 + t104;
-    let t122 = c_q2 * t121;
-    let t123 = d.k7 + t99;
-    let t124 = t122 - s_q2 * t123;
-    let t125 = p.a2 * t124;
-    let t126 = s_q3 * t101;
-    let t127 = -t126 - c_q3 * t103;
-    let t128 = p.d3 * t127;
-    let t129 = t125 + t128;
-    let t130 = s_q2 * t114 + 2.0 * c_q2 * t120;
-    let t131 = s_q2 * t121;
-    let t132 = t131 + c_q2 * t123;
-    let t133 = t110 + d.k27 + 2.0 * s_q3 * t111 - c_q3 * t108 - p.a3 * t127;
-    let t134 = -s_q3 * t115 - c_q3 * t117;
-    let t135 = p.yz3 + t134 - p.d4 * t127;
-    let t136 = s_q2 * t133 + c_q2 * t135;
-    let t137 = c_q2 * t133 - s_q2 * t135;
-    let t138 = c_q1 * (p.yz2 + t136 - p.d3 * t132)
-        + s_q1 * (d.k2 + t137 - p.d3 * t124 - p.a2 * t127);
-    let t139 = d.k28 - t99;
-    let t140 = t122 + s_q2 * t139;
-    let t141 = s_q1 * (t137 - p.d3 * t140) + c_q1 * (t136 + p.d3 * (c_q2 * t139 - t131));
-    let t142 = t20 + d.k29;
-    let t143 = t102 + s_q3 * t142;
-    let t144 = t118 - p.d4 * t143;
-    let t145 = t107 + d.k30;
-    let t146 = t145 + p.a3 * t143;
-    let t147 = c_q3 * t142 - t126;
-    let t148 = p.d3 * t147;
-    let t149 = s_q1 * (c_q2 * t144 - s_q2 * (t146 + t148))
-        + c_q1 * (s_q2 * t144 + c_q2 * (t146 + t148) + p.a2 * t143);
-    let t150 = c_q4 * d.k31 - t54;
-    let t151 = c_q3 * t150;
-    let t152 = t55 + s_q4 * d.k31;
-    let t153 = s_q2 * t151 + c_q2 * t152;
-    let t154 = s_q3 * t150;
-    let t155 = t97 + d.k32;
-    let t156 = c_q3 * t110 - p.d4 * t154 - s_q3 * t155;
-    let t157 = t116 + p.a3 * t154;
-    let t158 = s_q1 * (c_q2 * t156 - p.d3 * t153 - s_q2 * t157)
+    let t54 = t46 - p.mx5 * t45;
+    let t55 = t3 * t3;
+    let t56 = t6 * t6;
+    let t57 = t5 * t5 + t56;
+    let t58 = t4 * t4 + t56;
+    let t59 = t9 * t9;
+    let t60 = t7 * t8;
+    let t61 = t12 * t12;
+    let t62 = t10 * t11;
+    let t63 = t15 * t15;
+    let t64 = t13 * t14;
+    let t65 = t4 * t6 - t32;
+    let t66 = t31 + t5 * t6;
+    let t67 = t0 - p.a2 * (t55 + qd[1] * qd[1]);
+    let t68 = t4 * t5;
+    let t69 = s_q2 * t33 + c_q2 * t67;
+    let t70 = p.d4 * t68 + t69 - p.a3 * t57;
+    let t71 = 2.0 * p.a2 * t30 - p.d3 * (t2 * t2 + t55);
+    let t72 = p.a3 * t65 + p.d4 * t66 + t71;
+    let t73 = c_q3 * t70 - s_q3 * t72;
+    let t74 = c_q2 * t33 - s_q2 * t67;
+    let t75 = p.a3 * t68 + t74 - p.d4 * t58;
+    let t76 = c_q4 * t73 + s_q4 * t75;
+    let t77 = s_q3 * t70 + c_q3 * t72;
+    let t78 = c_q4 * t75 - s_q4 * t73;
+    let t79 = p.my6 * (t64 - t37) - p.mx6 * (t14 * t14 + t63);
+    let t80 = p.mx6 * (t37 + t64) - p.my6 * (t13 * t13 + t63);
+    let t81 = p.xy5 + t16;
+    let t82 = s_q4 * c_q4;
+    let t83 = p.yz2 * t3 + t2 * d.k2 + qd[1] * d.k3;
+    let t84 = p.xz3 * t4 + p.yz3 * t5 + t6 * d.k6;
+    let t85 = p.yz3 * t6 + t4 * d.k5;
+    let t86 = p.xz4 * t7 + p.yz4 * t8 + t9 * d.k9;
+    let t87 = p.xz5 * t10 + p.yz5 * t11 + t12 * d.k12;
+    let t88 = p.xz6 * t13 + p.yz6 * t14 + t15 * d.k15;
+    let t89 = p.xy6 * t14 + p.xz6 * t15 + t13 * d.k14;
+    let t90 = p.xy5 * t11 + p.xz5 * t12 + t10 * d.k11;
+    let t91 = p.xy4 * t8 + p.xz4 * t9 + t7 * d.k8;
+    let t92 = p.xz3 * t6 + t4 * d.k4 + t5 * d.k5;
+    let t93 = p.xy2 * t3 + t2 * d.k1 + qd[1] * d.k2;
+    let t94 = s_q5 * d.k14;
+    let t95 = -2.0 * c_q5 * t51 - s_q5 * t94;
+    let t96 = d.k19 + t95;
+    let t97 = s_q4 * t53 + c_q4 * d.k13;
+    let t98 = p.d4 * t97;
+    let t99 = c_q4 * t53 - s_q4 * d.k13;
+    let t100 = p.mx4 + t99;
+    let t101 = d.k10 - t20;
+    let t102 = c_q3 * t100 - s_q3 * t101;
+    let t103 = p.a3 * t102;
+    let t104 = t98 + t103;
+    let t105 = 2.0 * t81 * t82 + s_q4 * s_q4 * t96;
+    let t106 = s_q3 * (2.0 * t95 + d.k20 - t105);
+    let t107 = 2.0 * s_q5 * t51 + d.k21 - c_q5 * t94;
+    let t108 = c_q4 * t107 - s_q4 * t52;
+    let t109 = s_q3 * (p.xy4 - t108);
+    let t110 = t103 + t105;
+    let t111 = s_q3 * t106 + 2.0 * c_q3 * t109 - t95;
+    let t112 = 2.0 * t98 - 2.0 * t110 - t111;
+    let t113 = s_q2 * (d.k22 + t112);
+    let t114 = t16 + t82 * t96 + d.k23 - 2.0 * s_q4 * s_q4 * t81;
+    let t115 = c_q4 * t52 + s_q4 * t107;
+    let t116 = p.yz4 - t115;
+    let t117 = c_q3 * t114 - s_q3 * t116 - p.d4 * t102;
+    let t118 = t117 - p.a3 * t97;
+    let t119 = s_q2 * (d.k5 + t118);
+    let t120 = d.k16 + t102;
+    let t121 = d.k7 + t97;
+    let t122 = c_q2 * t120 - s_q2 * t121;
+    let t123 = p.a2 * t122;
+    let t124 = -s_q3 * t100 - c_q3 * t101;
+    let t125 = p.d3 * t124;
+    let t126 = t123 + t125;
+    let t127 = s_q2 * t113 + 2.0 * c_q2 * t119;
+    let t128 = s_q2 * t120 + c_q2 * t121;
+    let t129 = t108 + d.k27 + 2.0 * s_q3 * t109 - c_q3 * t106 - p.a3 * t124;
+    let t130 = -s_q3 * t114 - c_q3 * t116 - p.d4 * t124;
+    let t131 = p.yz3 + t130;
+    let t132 = s_q2 * t129 + c_q2 * t131 - p.d3 * t128;
+    let t133 = p.a2 * t124;
+    let t134 = c_q2 * t129 - s_q2 * t131 - p.d3 * t122;
+    let t135 = c_q1 * (p.yz2 + t132) + s_q1 * (d.k2 + t134 - t133);
+    let t136 = c_q1 * t132 + s_q1 * t134;
+    let t137 = d.k28 + t110;
+    let t138 = s_q1 * (c_q2 * t117 - s_q2 * (t125 + t137))
+        + c_q1 * (s_q2 * t117 + c_q2 * (t125 + t137) + p.a2 * t102);
+    let t139 = t95 + d.k29;
+    let t140 = -t97;
+    let t141 = s_q3 * t140;
+    let t142 = c_q3 * t108 - s_q3 * t139 - p.d4 * t141;
+    let t143 = t115 + p.a3 * t141;
+    let t144 = c_q3 * t140;
+    let t145 = s_q2 * t144 + c_q2 * t99;
+    let t146 = s_q1 * (c_q2 * t142 - s_q2 * t143 - p.d3 * t145)
         + c_q1
-            * (p.d3 * (c_q2 * t151 - s_q2 * t152) + p.a2 * t154 + s_q2 * t156
-                + c_q2 * t157);
-    let t159 = c_q4 * t16 - s_q4 * d.k15;
-    let t160 = c_q3 * t159 + s_q3 * t17 - p.d4 * t25;
-    let t161 = s_q4 * t16 + c_q4 * d.k15;
-    let t162 = t161 + p.a3 * t25;
-    let t163 = s_q1 * (c_q2 * t160 - p.d3 * t28 - s_q2 * t162)
+            * (s_q2 * t142 + c_q2 * t143 + p.d3 * (c_q2 * t144 - s_q2 * t99)
+                + p.a2 * t141);
+    let t147 = c_q4 * t16 - s_q4 * d.k15;
+    let t148 = c_q3 * t147 + s_q3 * t17 - p.d4 * t25;
+    let t149 = s_q4 * t16 + c_q4 * d.k15;
+    let t150 = t149 + p.a3 * t25;
+    let t151 = s_q1 * (c_q2 * t148 - p.d3 * t28 - s_q2 * t150)
         + c_q1
-            * (p.d3 * (c_q2 * t26 - s_q2 * t27) + s_q2 * t160 + c_q2 * t162
+            * (p.d3 * (c_q2 * t26 - s_q2 * t27) + s_q2 * t148 + c_q2 * t150
                 + p.a2 * t25);
-    let t164 = 2.0 * t106 + t112;
-    let t165 = t164 + d.k34;
-    let t166 = p.a2 * t140 + t165;
-    let t167 = t134 - p.d4 * t147;
-    let t168 = p.a2 * s_q2 * t147 + t167;
-    let t169 = p.a3 * t152 - p.d4 * t151 - s_q3 * t110 - c_q3 * t155;
-    let t170 = p.a2 * t153 + t169;
-    let t171 = p.a3 * t27 + c_q3 * t17 - p.d4 * t26 - s_q3 * t159;
-    let t172 = p.a2 * t28 + t171;
-    let t173 = p.xz6 * t37 + p.my6 * t80 + t14 * t90 + t38 * d.k14 - p.xy6 * t39
+    let t152 = 2.0 * t104 + t111;
+    let t153 = t152 + d.k31;
+    let t154 = t123 + t153;
+    let t155 = t130 + s_q2 * t133;
+    let t156 = p.a3 * t99 - s_q3 * t108 - c_q3 * t139 - p.d4 * t144;
+    let t157 = p.a2 * t145 + t156;
+    let t158 = p.a3 * t27 + c_q3 * t17 - p.d4 * t26 - s_q3 * t147;
+    let t159 = p.a2 * t28 + t158;
+    let t160 = p.xz6 * t37 + p.my6 * t78 + t14 * t88 + t38 * d.k14 - p.xy6 * t39
         - t15 * t50;
-    let t174 = p.xy6 * t38 + p.yz6 * t37 + t15 * t91 - p.mx6 * t80 - t13 * t90;
-    let t175 = p.xy5 * t37 + p.xz5 * t35 + t11 * t89 + t36 * d.k11 + t79 * d.k13
-        + c_q5 * t173 - t12 * t49 - s_q5 * t174;
-    let t176 = t37 * d.k15 + t13 * t50 + p.xz6 * t38 - p.yz6 * t39
-        - p.mx6 * (s_q5 * t78 + c_q5 * t79) - p.my6 * (c_q5 * t78 - s_q5 * t79)
-        - t14 * t91;
-    let t177 = p.xy5 * t36 + p.yz5 * t35 + t12 * t92 + t176 - p.mx5 * t79 - t10 * t89;
-    let t178 = p.xz4 * t32 + t8 * t88 + t34 * d.k8 + t77 * d.k10 + c_q4 * t175
-        - p.xy4 * t35 - t9 * t48 - s_q4 * t177;
-    let t179 = p.yz5 * t37 + p.mx5 * t80 + t35 * d.k12 + t10 * t49 + p.xz5 * t36
-        - t11 * t92 - t78 * d.k13 - s_q5 * t173 - c_q5 * t174;
-    let t180 = p.xy4 * t34 + p.yz4 * t32 + t9 * t93 - p.mx4 * t77 - t7 * t88 - t179;
-    let t181 = c_q5 * t81 + (t64 - t35) * d.k13 - p.mx5 * (t11 * t11 + t63) - s_q5 * t82;
-    let t182 = p.mx5 * (t35 + t64) + p.mx6 * (t13 * t15 + t39)
-        + p.my6 * (t38 + t14 * t15) - (t10 * t10 + t63) * d.k13;
-    let t183 = (t62 - t32) * d.k10 + c_q4 * t181 - p.mx4 * (t8 * t8 + t61) - s_q4 * t182;
-    let t184 = p.mx4 * (t32 + t62) + s_q5 * t81 + c_q5 * t82 - (t7 * t7 + t61) * d.k10
+    let t161 = p.xy6 * t38 + p.yz6 * t37 + t15 * t89 - p.mx6 * t78 - t13 * t88;
+    let t162 = p.xy5 * t37 + p.xz5 * t35 + t11 * t87 + t36 * d.k11 + t77 * d.k13
+        + c_q5 * t160 - t12 * t49 - s_q5 * t161;
+    let t163 = t37 * d.k15 + t13 * t50 + p.xz6 * t38 - p.yz6 * t39
+        - p.mx6 * (s_q5 * t76 + c_q5 * t77) - p.my6 * (c_q5 * t76 - s_q5 * t77)
+        - t14 * t89;
+    let t164 = p.xy5 * t36 + p.yz5 * t35 + t12 * t90 + t163 - p.mx5 * t77 - t10 * t87;
+    let t165 = p.xz4 * t32 + t8 * t86 + t34 * d.k8 + t75 * d.k10 + c_q4 * t162
+        - p.xy4 * t35 - t9 * t48 - s_q4 * t164;
+    let t166 = p.yz5 * t37 + p.mx5 * t78 + t35 * d.k12 + t10 * t49 + p.xz5 * t36
+        - t11 * t90 - t76 * d.k13 - s_q5 * t160 - c_q5 * t161;
+    let t167 = p.xy4 * t34 + p.yz4 * t32 + t9 * t91 - p.mx4 * t75 - t7 * t86 - t166;
+    let t168 = c_q5 * t79 + (t62 - t35) * d.k13 - p.mx5 * (t11 * t11 + t61) - s_q5 * t80;
+    let t169 = p.mx5 * (t35 + t62) + p.mx6 * (t13 * t15 + t39)
+        + p.my6 * (t38 + t14 * t15) - (t10 * t10 + t61) * d.k13;
+    let t170 = (t60 - t32) * d.k10 + c_q4 * t168 - p.mx4 * (t8 * t8 + t59) - s_q4 * t169;
+    let t171 = p.mx4 * (t32 + t60) + s_q5 * t79 + c_q5 * t80 - (t7 * t7 + t59) * d.k10
         - p.mx5 * (t10 * t12 - t37) - (t36 + t11 * t12) * d.k13;
-    let t185 = s_q3 * t183 + c_q3 * t184;
-    let t186 = t5 * t86 + t31 * d.k4 + t32 * d.k5 + t73 * d.k7 + c_q3 * t178
-        - p.d4 * t185 - t6 * t87 - s_q3 * t180;
-    let t187 = t32 * d.k9 + s_q4 * t175 + c_q4 * t177 + t7 * t48 + p.xz4 * t34
-        - p.yz4 * t35 - p.mx4 * t79 - t8 * t93 - t75 * d.k10;
-    let t188 = t6 * t94 + t31 * d.k5 + t187 + p.a3 * t185 - t4 * t86 - t73 * d.k16;
-    let t189 = c_q3 * t183 - s_q3 * t184;
-    let t190 = t70 * d.k7 + t189 - t59 * d.k16;
-    let t191 = p.mx4 * (t35 + t7 * t9) + (t34 + t8 * t9) * d.k10 + s_q4 * t181
-        + c_q4 * t182;
-    let t192 = t70 * d.k16 + t191 - t60 * d.k7;
-    let t193 = s_q2 * t190 + c_q2 * t192;
-    let t194 = c_q1 * d.k18 - s_q1 * d.k17;
-    let t195 = t76 * d.k16 + p.a3 * t191 + p.xz3 * t31 + p.yz3 * t32 + t4 * t87
-        - t71 * d.k7 - s_q3 * t178 - c_q3 * t180 - p.d4 * t189 - t5 * t94;
-    let t196 = t45 * d.k13 + t43 * (t18 + t19);
-    let t197 = t40 * d.k10 + c_q4 * t196 - s_q4 * t56;
-    let t198 = t43 * (p.mx5 + t23 - t22) - t44 * d.k13;
-    let t199 = p.mx4 * t40 + t198;
-    let t200 = c_q3 * t197 + s_q3 * t199;
-    let t201 = c_q4 * t56 + s_q4 * t196 - p.mx4 * t45 - t42 * d.k10;
-    let t202 = t40 * d.k16 + c_q3 * t199 - t41 * d.k7 - s_q3 * t197;
+    let t172 = s_q3 * t170 + c_q3 * t171;
+    let t173 = t5 * t84 + t31 * d.k4 + t32 * d.k5 + t71 * d.k7 + c_q3 * t165
+        - p.d4 * t172 - t6 * t85 - s_q3 * t167;
+    let t174 = t32 * d.k9 + s_q4 * t162 + c_q4 * t164 + t7 * t48 + p.xz4 * t34
+        - p.yz4 * t35 - p.mx4 * t77 - t8 * t91 - t73 * d.k10;
+    let t175 = t6 * t92 + t31 * d.k5 + t174 + p.a3 * t172 - t4 * t84 - t71 * d.k16;
+    let t176 = c_q3 * t170 - s_q3 * t171;
+    let t177 = t68 * d.k7 + t176 - t57 * d.k16;
+    let t178 = p.mx4 * (t35 + t7 * t9) + (t34 + t8 * t9) * d.k10 + s_q4 * t168
+        + c_q4 * t169;
+    let t179 = t68 * d.k16 + t178 - t58 * d.k7;
+    let t180 = s_q2 * t177 + c_q2 * t179;
+    let t181 = c_q1 * d.k18 - s_q1 * d.k17;
+    let t182 = t74 * d.k16 + p.a3 * t178 + p.xz3 * t31 + p.yz3 * t32 + t4 * t85
+        - t69 * d.k7 - s_q3 * t165 - c_q3 * t167 - p.d4 * t176 - t5 * t92;
+    let t183 = t45 * d.k13 + t43 * (t18 + t19);
+    let t184 = t40 * d.k10 + c_q4 * t183 - s_q4 * t54;
+    let t185 = t43 * (p.mx5 + t23 - t22) - t44 * d.k13;
+    let t186 = p.mx4 * t40 + t185;
+    let t187 = c_q3 * t184 + s_q3 * t186;
+    let t188 = c_q4 * t54 + s_q4 * t183 - p.mx4 * t45 - t42 * d.k10;
+    let t189 = t40 * d.k16 + c_q3 * t186 - t41 * d.k7 - s_q3 * t184;
     JointSpace {
         mass_matrix: [
             [
                 2.0
-                    * (t106 + t129
+                    * (t104 + t126
                         + s_q1 * c_q1
-                            * (t119 + c_q2 * t114 + d.k25 - p.a2 * t132
-                                - 2.0 * s_q2 * t120) - t100) + t107 + t130
-                    + s_q1 * s_q1 * (t113 + d.k24 - 2.0 * (t125 + t130)) + d.k26,
+                            * (t118 + c_q2 * t113 + d.k25 - p.a2 * t128
+                                - 2.0 * s_q2 * t119) - t98) + t105 + t127
+                    + s_q1 * s_q1 * (t112 + d.k24 - 2.0 * (t123 + t127)) + d.k26,
+                t135,
+                t136,
                 t138,
-                t141,
-                t149,
-                t158,
-                t163,
+                t146,
+                t151,
             ],
-            [t138, 2.0 * (t129 - t128) + d.k33 + t164, t166, t168, t170, t172],
-            [t141, t166, t165, t167, t169, t171],
-            [t149, t168, t167, t145, t116, t161],
-            [t158, t170, t169, t116, d.k12 - t97, t17],
-            [t163, t172, t171, t161, t17, d.k15],
+            [t135, 2.0 * (t126 - t125) + d.k30 + t152, t154, t155, t157, t159],
+            [t136, t154, t153, t130, t156, t158],
+            [t138, t155, t130, t105 + d.k28, t115, t149],
+            [t146, t157, t156, t115, d.k12 - t95, t17],
+            [t151, t159, t158, t149, t17, d.k15],
         ],
         bias: [
             s_q1
-                * (t3 * t85 + t29 * d.k1 + c_q2 * t186 - qd[1] * t47 - p.xy2 * t30
-                    - s_q2 * t188 - p.d3 * t193)
+                * (t3 * t83 + t29 * d.k1 + c_q2 * t173 - qd[1] * t47 - p.xy2 * t30
+                    - s_q2 * t175 - p.d3 * t180)
                 + c_q1
-                    * (p.xy2 * t29 + qd[1] * t95 + s_q2 * t186 + c_q2 * t188
-                        + p.d3 * (c_q2 * t190 - s_q2 * t192) - t2 * t85
-                        - p.a2 * (t67 * d.k16 + t68 * d.k7 - t185)),
-            t2 * t47 + t29 * d.k2 + p.a2 * t193 + t194 + t195 - p.yz2 * t30 - t3 * t95,
-            t195,
-            t187,
-            t179,
-            t176,
+                    * (p.xy2 * t29 + qd[1] * t93 + s_q2 * t173 + c_q2 * t175
+                        + p.d3 * (c_q2 * t177 - s_q2 * t179) - t2 * t83
+                        - p.a2 * (t65 * d.k16 + t66 * d.k7 - t172)),
+            t2 * t47 + t29 * d.k2 + p.a2 * t180 + t181 + t182 - p.yz2 * t30 - t3 * t93,
+            t182,
+            t174,
+            t166,
+            t163,
         ],
         gravity: [
-            s_q1 * (c_q2 * t200 - s_q2 * t201) + c_q1 * (s_q2 * t200 + c_q2 * t201),
-            t194 + t202,
-            t202,
-            t201,
-            t198,
+            s_q1 * (c_q2 * t187 - s_q2 * t188) + c_q1 * (s_q2 * t187 + c_q2 * t188),
+            t181 + t189,
+            t189,
+            t188,
+            t185,
             t46,
         ],
     }
@@ -1853,33 +1825,33 @@ fn forward_dynamics_with_body(
     let t59 = p.xy4 * t17 + p.xz4 * t24 + t16 * d.k8;
     let t60 = p.xz3 * t13 + t6 * d.k4 + t7 * d.k5;
     let t61 = p.xy2 * t2 + t4 * d.k1 + qd[1] * d.k2;
-    let t62 = s_q5 * d.k35;
-    let t63 = c_q5 * d.k35;
-    let t64 = t63 + s_q5 * d.k36;
-    let t65 = c_q5 * d.k37 - t62;
+    let t62 = s_q5 * d.k32;
+    let t63 = c_q5 * d.k32;
+    let t64 = t63 + s_q5 * d.k33;
+    let t65 = c_q5 * d.k34 - t62;
     let t66 = p.xz5 - c_q5 * t64 - s_q5 * t65;
     let t67 = d.k12 + s_q5 * t64 - c_q5 * t65;
     let inv0 = 1.0 / t67;
-    let t68 = d.k11 + c_q5 * (c_q5 * d.k36 - t62) - s_q5 * (t63 + s_q5 * d.k37)
+    let t68 = d.k11 + c_q5 * (c_q5 * d.k33 - t62) - s_q5 * (t63 + s_q5 * d.k34)
         - t66 * t66 * inv0;
     let t69 = p.xy5 - p.yz5 * t66 * inv0;
     let t70 = s_q4 * t69;
     let t71 = c_q4 * t69;
     let t72 = t71 + s_q4 * t68;
-    let t73 = t70 - c_q4 * inv0 * d.k38;
+    let t73 = t70 - c_q4 * inv0 * d.k35;
     let t74 = p.xz4 + c_q4 * t72 - s_q4 * t73;
     let t75 = d.k9 + s_q4 * t72 + c_q4 * t73;
     let inv1 = 1.0 / t75;
-    let t76 = d.k8 + c_q4 * (c_q4 * t68 - t70) - s_q4 * (t71 + s_q4 * inv0 * d.k38)
+    let t76 = d.k8 + c_q4 * (c_q4 * t68 - t70) - s_q4 * (t71 + s_q4 * inv0 * d.k35)
         - t74 * t74 * inv1;
     let t77 = p.xy4 - p.yz4 * t74 * inv1;
     let t78 = s_q3 * t77;
     let t79 = c_q3 * t77;
-    let t80 = c_q5 * d.k40 - s_q5 * d.k41;
-    let t81 = s_q5 * d.k42 - c_q5 * d.k43;
-    let t82 = s_q5 * d.k40 + c_q5 * d.k41;
-    let t83 = c_q5 * d.k42 + s_q5 * d.k43;
-    let t84 = d.k31 - c_q5 * t82 - s_q5 * t83;
+    let t80 = c_q5 * d.k37 - s_q5 * d.k38;
+    let t81 = s_q5 * d.k39 - c_q5 * d.k40;
+    let t82 = s_q5 * d.k37 + c_q5 * d.k38;
+    let t83 = c_q5 * d.k39 + s_q5 * d.k40;
+    let t84 = d.k41 - c_q5 * t82 - s_q5 * t83;
     let t85 = c_q5 * t80 - s_q5 * t81 - t66 * inv0 * t84;
     let t86 = p.yz5 * t84;
     let t87 = c_q4 * t85 + s_q4 * inv0 * t86;
@@ -1889,7 +1861,7 @@ fn forward_dynamics_with_body(
     let t91 = s_q4 * t85 - c_q4 * inv0 * t86;
     let t92 = c_q4 * t46;
     let t93 = s_q4 * t88 - p.yz5 * inv0 * t92;
-    let t94 = d.k29 + c_q4 * t91 - s_q4 * t93;
+    let t94 = c_q4 * t91 + d.k42 - s_q4 * t93;
     let t95 = c_q4 * t87 - s_q4 * t90 - t74 * inv1 * t94;
     let t96 = p.yz4 * t94;
     let t97 = c_q3 * t95 + s_q3 * inv1 * t96;
@@ -1901,16 +1873,16 @@ fn forward_dynamics_with_body(
     let t103 = p.yz4 * t101;
     let t104 = c_q3 * t102 + s_q3 * inv1 * t103;
     let t105 = s_q3 * t97 + c_q3 * t104;
-    let t106 = s_q5 * d.k44;
-    let t107 = c_q5 * d.k44;
-    let t108 = -c_q5 * (t106 + c_q5 * d.k45) - s_q5 * (t107 + s_q5 * d.k46)
+    let t106 = s_q5 * d.k43;
+    let t107 = c_q5 * d.k43;
+    let t108 = -c_q5 * (t106 + c_q5 * d.k44) - s_q5 * (t107 + s_q5 * d.k45)
         - inv0 * t84 * t84;
     let t109 = inv0 * t84 * t89;
     let t110 = inv0 * t84 * t92;
     let t111 = c_q4 * (c_q4 * t108 + t109) - s_q4 * (t46 * inv0 * t89 - t110)
         - inv1 * t94 * t94;
-    let t112 = s_q5 * d.k45 - t107;
-    let t113 = c_q5 * d.k46 - t106;
+    let t112 = s_q5 * d.k44 - t107;
+    let t113 = c_q5 * d.k45 - t106;
     let t114 = inv0 * t84 * t98 + s_q5 * t113 - c_q5 * t112;
     let t115 = c_q4 * t114 - inv0 * t89 * t98 - inv1 * t94 * t101;
     let t116 = c_q3 * t115;
@@ -1920,7 +1892,7 @@ fn forward_dynamics_with_body(
     let t120 = c_q3 * t119 - t118;
     let t121 = s_q3 * t117 - c_q3 * t120;
     let t122 = t79 + s_q3 * t76;
-    let t123 = c_q3 * inv1 * d.k39 - t78;
+    let t123 = c_q3 * inv1 * d.k36 - t78;
     let t124 = s_q4 * t91 + c_q4 * t93;
     let t125 = d.k10 + s_q4 * t87 + c_q4 * t90 - t74 * inv1 * t124;
     let t126 = p.mx4 + p.yz4 * inv1 * t124;
@@ -1950,14 +1922,14 @@ fn forward_dynamics_with_body(
     let t149 = d.k6 + p.d4 * t148 + 2.0 * (p.a3 * t142 - p.d4 * t143) + s_q3 * t122
         - c_q3 * t123 - p.a3 * t146;
     let inv2 = 1.0 / t149;
-    let t150 = d.k4 + c_q3 * (c_q3 * t76 - t78) + t121 * d.k47 - 2.0 * p.d4 * t105
-        - s_q3 * (t79 + s_q3 * inv1 * d.k39) - t141 * t141 * inv2;
+    let t150 = d.k4 + c_q3 * (c_q3 * t76 - t78) + t121 * d.k46 - 2.0 * p.d4 * t105
+        - s_q3 * (t79 + s_q3 * inv1 * d.k36) - t141 * t141 * inv2;
     let t151 = p.yz3 + p.a3 * (t140 - t131);
-    let t152 = d.k5 + p.a3 * t105 - t121 * d.k48 - t141 * inv2 * t151;
+    let t152 = d.k5 + p.a3 * t105 - t121 * d.k47 - t141 * inv2 * t151;
     let t153 = s_q2 * t152;
     let t154 = c_q2 * t152;
-    let t155 = t121 * d.k49 - inv2 * t151 * t151;
-    let t156 = d.k28 + t143 - t148;
+    let t155 = t121 * d.k48 - inv2 * t151 * t151;
+    let t156 = t143 + d.k49 - t148;
     let t157 = t128 + t133 - t141 * inv2 * t156;
     let t158 = p.a3 * t132 + inv2 * t151 * t156;
     let t159 = c_q2 * t157 + s_q2 * t158;
@@ -2009,23 +1981,23 @@ fn forward_dynamics_with_body(
         + c_q1 * (s_q1 * t192 + c_q1 * t197);
     let inv4 = 1.0 / t198;
     let t199 = t33 * t57 + tau[5] - t32 * t45;
-    let t200 = t34 * t45 + t36 * d.k35 - t33 * t56 - t35 * d.k36 - t199 * d.k54;
-    let t201 = t32 * t56 - t34 * t57 - t35 * d.k35 - t36 * d.k37 - t199 * d.k55;
+    let t200 = t34 * t45 + t36 * d.k32 - t33 * t56 - t35 * d.k33 - t199 * d.k54;
+    let t201 = t32 * t56 - t34 * t57 - t35 * d.k32 - t36 * d.k34 - t199 * d.k55;
     let t202 = t28 * t58 + tau[4] - s_q5 * t200 - t27 * t41 - c_q5 * t201;
     let t203 = t29 * t41 + c_q5 * t200 + t31 * t69 - t28 * t55 - s_q5 * t201 - t30 * t68
         - t66 * inv0 * t202;
     let t204 = t27 * t55 - tau[5] - t29 * t58 - t30 * t69
-        - inv0 * (t31 * d.k38 + p.yz5 * t202);
+        - inv0 * (t31 * d.k35 + p.yz5 * t202);
     let t205 = t17 * t59 + s_q4 * t203 + c_q4 * t204 + tau[3] - t16 * t39;
     let t206 = t24 * t39 + c_q4 * t203 + t26 * t77 + t22 * t125 - t17 * t54 - s_q4 * t204
         - t49 * t95 - t50 * t102 - t25 * t76 - t74 * inv1 * t205;
     let t207 = tau[4] + t16 * t54
-        + inv1 * (t49 * t96 + t50 * t103 - t26 * d.k39 - p.yz4 * t205) - t24 * t59
+        + inv1 * (t49 * t96 + t50 * t103 - t26 * d.k36 - p.yz4 * t205) - t24 * t59
         - t22 * t126 - t25 * t77;
     let t208 = t16 * d.k10 - p.mx4 * t17;
     let t209 = t27 * d.k13 - p.mx5 * t28;
-    let t210 = t34 * t43 + t36 * d.k41 + t199 * d.k56 - t33 * t42 - t35 * d.k40;
-    let t211 = t34 * t44 + t32 * t42 + t35 * d.k43 - t36 * d.k42 - t199 * d.k57;
+    let t210 = t34 * t43 + t36 * d.k38 + t199 * d.k56 - t33 * t42 - t35 * d.k37;
+    let t211 = t34 * t44 + t32 * t42 + t35 * d.k40 - t36 * d.k39 - t199 * d.k57;
     let t212 = t29 * t40 + c_q5 * t210 - t28 * t209 - s_q5 * t211 - t30 * t85
         - inv0 * (t31 * t86 + t84 * t202);
     let t213 = t29 * d.k13;

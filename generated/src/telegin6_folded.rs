@@ -24,10 +24,10 @@
 //! |---|---:|---:|---:|---:|---:|---:|
 //! | `derived` | 0 | 0 | 0 | 0 | 0 | 0 |
 //! | `inverse_dynamics` | 62 | 40 | 0 | 0 | 3 | 3 |
-//! | `mass_matrix` | 27 | 18 | 0 | 0 | 3 | 3 |
+//! | `mass_matrix` | 24 | 18 | 0 | 0 | 3 | 3 |
 //! | `bias` | 50 | 23 | 0 | 0 | 3 | 3 |
 //! | `gravity` | 1 | 0 | 0 | 0 | 1 | 0 |
-//! | `joint_space` | 78 | 41 | 0 | 0 | 3 | 3 |
+//! | `joint_space` | 75 | 41 | 0 | 0 | 3 | 3 |
 //! | `forward_dynamics` | 161 | 81 | 4 | 0 | 4 | 4 |
 //! | `coriolis_matrix` | 129 | 57 | 0 | 0 | 4 | 4 |
 //! | `energy` | 66 | 44 | 0 | 0 | 4 | 4 |
@@ -226,7 +226,7 @@ pub fn inverse_dynamics_with(
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
-    mul: 27,
+    mul: 24,
     add: 18,
     div: 0,
     sqrt: 0,
@@ -256,14 +256,16 @@ pub fn mass_matrix_with(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t6 = c_q2 * s_q4;
     let t7 = s_q1 * s_q2 * s_q4;
     let t8 = 0.5249 * t5 + 0.27 * t6;
-    let t9 = t8 + 4.97 - 0.5 * (0.27 * t7 + c_q1 * (-0.27 * t6 - 7.9));
-    let t10 = 0.5249 * t5 + 0.135 * t6;
-    let t11 = t10 + 0.7;
-    let t12 = t10 + 0.7 - 0.135 * (t7 - c_q1 * t6);
+    let t9 = c_q1 * (0.27 * t6 + 7.9) - 0.27 * t7;
+    let t10 = t8 + t9;
+    let t11 = t10 + 9.72 - 0.5 * (t9 + 9.5);
+    let t12 = t8 - 0.5 * (0.27 * t6 + 5.5);
+    let t13 = t12 + 3.45;
+    let t14 = t12 + 3.45 - 0.135 * (t7 - c_q1 * t6);
     [
-        [c_q1 * (0.27 * t6 + 7.9) + t8 + 11.02 - 0.27 * t7, t9, t12, 0.0, t2, t0],
-        [t9, t8 + 4.97, t11, 0.0, t3, t0],
-        [t12, t11, 0.5249 * t5 + 0.7, 0.0, 0.0, t0],
+        [t10 + 11.02, t11, t14, 0.0, t2, t0],
+        [t11, t8 + 4.97, t13, 0.0, t3, t0],
+        [t14, t13, 0.5249 * t5 + 0.7, 0.0, 0.0, t0],
         [0.0, 0.0, 0.0, 6.0, t4, 0.0],
         [t2, t3, 0.0, t4, 0.7249, 0.0],
         [t0, t0, t0, 0.0, 0.0, 0.1],
@@ -343,7 +345,7 @@ pub fn gravity_with(_d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// Operation count of [`joint_space_with`] (and of [`joint_space`] after [`OPS_DERIVED`]).
 pub const OPS_JOINT_SPACE: OpCount = OpCount {
-    mul: 78,
+    mul: 75,
     add: 41,
     div: 0,
     sqrt: 0,
@@ -391,22 +393,17 @@ pub fn joint_space_with(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         * (1.3498 * t5 - qd[4] * t18 - 0.2 * t5 - 0.27 * (s_q2 * t12 - 0.5 * t0 * c_q2));
     let t22 = t21 + 3.95 * t0 - 0.5 * t20;
     let t23 = 0.5249 * t14 + 0.27 * t15;
-    let t24 = t23 + 4.97 - 0.5 * (0.27 * t16 + c_q1 * (-0.27 * t15 - 7.9));
-    let t25 = 0.5249 * t14 + 0.135 * t15;
-    let t26 = t25 + 0.7;
-    let t27 = t25 + 0.7 - 0.135 * (t16 - c_q1 * t15);
+    let t24 = c_q1 * (0.27 * t15 + 7.9) - 0.27 * t16;
+    let t25 = t23 + t24;
+    let t26 = t25 + 9.72 - 0.5 * (t24 + 9.5);
+    let t27 = t23 - 0.5 * (0.27 * t15 + 5.5);
+    let t28 = t27 + 3.45;
+    let t29 = t27 + 3.45 - 0.135 * (t16 - c_q1 * t15);
     JointSpace {
         mass_matrix: [
-            [
-                c_q1 * (0.27 * t15 + 7.9) + t23 + 11.02 - 0.27 * t16,
-                t24,
-                t27,
-                0.0,
-                t9,
-                t7,
-            ],
-            [t24, t23 + 4.97, t26, 0.0, t10, t7],
-            [t27, t26, 0.5249 * t14 + 0.7, 0.0, 0.0, t7],
+            [t25 + 11.02, t26, t29, 0.0, t9, t7],
+            [t26, t23 + 4.97, t28, 0.0, t10, t7],
+            [t29, t28, 0.5249 * t14 + 0.7, 0.0, 0.0, t7],
             [0.0, 0.0, 0.0, 6.0, t11, 0.0],
             [t9, t10, 0.0, t11, 0.7249, 0.0],
             [t7, t7, t7, 0.0, 0.0, 0.1],

@@ -8,6 +8,7 @@ use super::provenance::{Formalism, Provenance};
 use crate::error::EmitError;
 use crate::method::{Method, Output};
 use sharnir_cas::{Id, Pool};
+use sharnir_mech::formalisms::crba::FirstStep;
 use sharnir_mech::formalisms::joint_space::JointSpace;
 use sharnir_mech::formalisms::{crba, joint_space, lagrange, rnea, telegin, vereshchagin};
 use sharnir_mech::Mechanism;
@@ -342,12 +343,19 @@ pub(crate) fn newton_euler(
 }
 
 /// The composite-rigid-body algorithm's mass matrix
-/// ([`sharnir_mech::formalisms::crba`]), from the bodies' own or the base inertias,
-/// whichever is cheaper.
+/// ([`sharnir_mech::formalisms::crba`]), from the bodies' own or the base
+/// inertias, each column's first step carried or taken in the parent,
+/// whichever of the four is cheapest.
 pub(crate) fn composite_rigid_body(mechanism: &mut Mechanism, costs: &mut Costs) -> Vec<Id> {
-    let own = crba::mass_matrix(mechanism).concat();
-    let base = crba::mass_matrix_regrouped(mechanism).concat();
-    cheapest(&mut mechanism.pool, costs, [own, base])
+    let own = crba::mass_matrix(mechanism, FirstStep::Carried).concat();
+    let base = crba::mass_matrix_regrouped(mechanism, FirstStep::Carried).concat();
+    let own_in_parent = crba::mass_matrix(mechanism, FirstStep::InParent).concat();
+    let base_in_parent = crba::mass_matrix_regrouped(mechanism, FirstStep::InParent).concat();
+    cheapest(
+        &mut mechanism.pool,
+        costs,
+        [own, base, own_in_parent, base_in_parent],
+    )
 }
 
 /// `current` (by `provenance`) or `candidate` (the CRBA's mass matrix, in

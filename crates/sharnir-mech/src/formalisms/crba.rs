@@ -11,6 +11,16 @@
 //! F     = I^c_j S_j                                    (a unit acceleration of joint j)
 //! M_ij  = S_iᵀ F,  F ← X_i F  for i = j, parent(j), …, root
 //! ```
+//! The first carry, into the parent, is skipped for one-axis joints about
+//! or along a coordinate axis whose frame is placed by a signed
+//! permutation (most robots' joints): the composite already stands in the
+//! parent's coordinates (it was carried there to be added to the
+//! parent's), and the joint's subspace is constant there, so
+//! `X_j I^c_j S_j = (X_j I^c_j X_jᵀ)(X_j S_j)` takes the carried inertia's
+//! entries instead of two rotations and a lever. (With any other axis or
+//! rotation the constants of `X_j S_j` are rounded, and a product that is
+//! zero by the tree's structure, `m (t × ω) + ω × m t`, would no longer
+//! cancel exactly.)
 //! An inertia is a [`RigidInertia`] about the body origin (mass `m`, first
 //! moment `h`, rotational `I`), carried into the parent by the joint's
 //! motion then the constant placement: a rotation `E` (`h ← E h`,
@@ -34,17 +44,31 @@
 //! composite that contains it), usually from fewer nonzero parameters.
 
 use crate::formalisms::base_parameters::{base_inertias, RigidInertia};
-use crate::geometry::kinematics::{placement, position_symbols, subspace};
+use crate::geometry::kinematics::{parent_subspace, placement, position_symbols, subspace};
 use crate::model::rotation::{quaternion_rotation, rodrigues};
 use crate::model::vec3::{Mat3, Vec3, Vec3Ops};
 use crate::model::{JointKind, Mechanism, TreeBody};
 use sharnir_cas::{Coeff, Id, Pool};
 
+/// How a column of `M` takes its first step, from its joint's body into the
+/// parent. Neither is always cheaper (the carried force shares more with
+/// the composite inertias on some trees, the carried inertia on most), so
+/// the code generator derives both and keeps the cheaper code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstStep {
+    /// The force `I^c_j S_j` carried into the parent like every later step.
+    Carried,
+    /// The momentum of the composite inertia already carried into the
+    /// parent under the joint's parent-frame subspace, where that is exact
+    /// (see the module documentation); carried elsewhere.
+    InParent,
+}
+
 /// `M(q)` by the CRBA from the bodies' own inertias: symmetric, row-major,
 /// in velocity-coordinate order, the same matrix as
 /// [`crate::formalisms::joint_space::joint_space`] reads off Newton–Euler, usually in
 /// far fewer operations on trees with long paths or many branches.
-pub fn mass_matrix(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
+pub fn mass_matrix(mechanism: &mut Mechanism, first_step: FirstStep) -> Vec<Vec<Id>> {
     let inertias: Vec<RigidInertia> = {
         let Mechanism { pool, bodies, .. } = mechanism;
         bodies
@@ -52,16 +76,16 @@ pub fn mass_matrix(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
             .map(|b| RigidInertia::of_body(pool, b))
             .collect()
     };
-    crba(mechanism, &inertias)
+    crba(mechanism, &inertias, first_step)
 }
 
 /// The same matrix from the base inertias of [`crate::formalisms::base_parameters`]:
 /// fewer nonzero parameters to carry, though not always cheaper (unit
 /// masses are free in the bodies' own inertias and not in the regrouped
 /// ones), so the code generator keeps whichever costs less.
-pub fn mass_matrix_regrouped(mechanism: &mut Mechanism) -> Vec<Vec<Id>> {
+pub fn mass_matrix_regrouped(mechanism: &mut Mechanism, first_step: FirstStep) -> Vec<Vec<Id>> {
     let inertias = base_inertias(mechanism);
-    crba(mechanism, &inertias)
+    crba(mechanism, &inertias, first_step)
 }
 
 /// How a joint rotates its body relative to the joint frame.
@@ -344,8 +368,13 @@ impl Upper {
     }
 }
 
-/// The CRBA with `inertias[k]` standing for body `k`.
-fn crba(mechanism: &mut Mechanism, inertias: &[RigidInertia]) -> Vec<Vec<Id>> {
+/// The CRBA with `inertias[k]` standing for body `k`, each column's first
+/// step taken as `first_step` says.
+fn crba(
+    mechanism: &mut Mechanism,
+    inertias: &[RigidInertia],
+    first_step: FirstStep,
+) -> Vec<Vec<Id>> {
     let Mechanism {
         pool,
         bodies,
@@ -369,10 +398,12 @@ fn crba(mechanism: &mut Mechanism, inertias: &[RigidInertia]) -> Vec<Vec<Id>> {
         })
         .collect();
     let mut composite: Vec<RigidInertia> = inertias.to_vec();
+    let mut in_parent: Vec<Option<RigidInertia>> = vec![None; bodies.len()];
     for k in (0..bodies.len()).rev() {
         if let (Some(parent), Some(carry)) = (bodies[k].parent, carries.get(k)) {
             let carried = carry.inertia(pool, &composite[k]);
             composite[parent] = composite[parent].add(pool, &carried);
+            in_parent[k] = Some(carried);
         }
     }
     let zero = pool.zero();
@@ -386,20 +417,36 @@ fn crba(mechanism: &mut Mechanism, inertias: &[RigidInertia]) -> Vec<Vec<Id>> {
         pool.add(along, about)
     };
     for j in 0..bodies.len() {
+        // The first step of a column from a joint about or along a
+        // coordinate axis whose frame is placed by a signed permutation:
+        // see the module documentation.
+        let exact = first_step == FirstStep::InParent
+            && carries[j].sparse
+            && coordinate_axis(pool, bodies[j].axis).is_some();
+        let parent_column = exact.then(|| parent_subspace(pool, &bodies[j])).flatten();
         for (c, dof) in dofs[j].iter().enumerate() {
-            let mut force = momentum(pool, &composite[j], dof.column);
+            let own = momentum(pool, &composite[j], dof.column);
             for (r, other) in dofs[j].iter().enumerate().take(c + 1) {
-                let x = project(pool, other, force);
+                let x = project(pool, other, own);
                 upper.add(pool, other, dof, x, r == c);
             }
-            let mut at = j;
-            while let Some(parent) = bodies[at].parent {
-                force = carries[at].force(pool, force);
-                at = parent;
+            let Some(mut at) = bodies[j].parent else {
+                continue;
+            };
+            let mut force = match (&in_parent[j], parent_column) {
+                (Some(inertia), Some(column)) => momentum(pool, inertia, column),
+                _ => carries[j].force(pool, own),
+            };
+            loop {
                 for other in &dofs[at] {
                     let x = project(pool, other, force);
                     upper.add(pool, other, dof, x, false);
                 }
+                let Some(parent) = bodies[at].parent else {
+                    break;
+                };
+                force = carries[at].force(pool, force);
+                at = parent;
             }
         }
     }

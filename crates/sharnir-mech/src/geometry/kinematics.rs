@@ -109,6 +109,23 @@ pub(crate) fn subspace(pool: &mut Pool, body: &TreeBody) -> Vec<(Vec3, Vec3)> {
     }
 }
 
+/// The motion subspace of a one-axis joint in its parent's coordinates,
+/// about the parent's origin: `(t × R a; R a)` for a revolute joint about
+/// `a` through the joint-frame origin `t`, `(R a; 0)` for a prismatic one
+/// (`R` the joint-frame orientation). Unlike the body-coordinate column of
+/// [`subspace`] it needs no rotation by the joint's own coordinate, because
+/// the joint turns about (or slides along) the very axis it moves, so it is
+/// constant too; `None` for multi-axis joints, whose columns in the parent
+/// depend on the joint's coordinates.
+pub(crate) fn parent_subspace(pool: &mut Pool, body: &TreeBody) -> Option<(Vec3, Vec3)> {
+    let axis = pool.mat_vec(&body.rotation, body.axis);
+    match body.kind {
+        JointKind::Revolute => Some((pool.cross3(body.translation, axis), axis)),
+        JointKind::Prismatic => Some((axis, pool.zero3())),
+        JointKind::Spherical | JointKind::Free => None,
+    }
+}
+
 /// `Σ Sᵢ xᵢ`: the relative (linear, angular) motion for joint rates or
 /// accelerations `x`.
 pub(crate) fn relative_motion(pool: &mut Pool, body: &TreeBody, x: &[Id]) -> (Vec3, Vec3) {

@@ -3,7 +3,7 @@
 //! (The end-to-end comparison with the numeric oracle and random
 //! mechanisms is `tests/crba.rs`.)
 
-use super::{mass_matrix, mass_matrix_regrouped};
+use super::{mass_matrix, mass_matrix_regrouped, FirstStep};
 use crate::formalisms::joint_space::joint_space;
 use crate::formalisms::rnea::{inverse_dynamics, PointAcceleration};
 use crate::model::inputs::Input;
@@ -30,21 +30,35 @@ fn crba_matches_newton_euler_on_every_bundled_spec() {
             Mechanism::from_spec(&spec, ParameterMode::Folded).expect("bundled spec builds");
         let tau = inverse_dynamics(&mut mechanism, PointAcceleration::CrossProducts);
         let reference = joint_space(&mut mechanism.pool, &tau).mass_matrix.concat();
-        let own = mass_matrix(&mut mechanism).concat();
-        let base = mass_matrix_regrouped(&mut mechanism).concat();
-        for (a, b) in reference.iter().zip(&own) {
-            // Branch-induced zeros are exact in the CRBA too (it may find
-            // more: the base block of a free body, `m 1`, is diagonal).
-            assert!(
-                !mechanism.pool.is_zero(*a) || mechanism.pool.is_zero(*b),
-                "{name}: a zero of Newton–Euler's M is not zero in the CRBA's"
-            );
+        let mut variants = Vec::new();
+        for first_step in [FirstStep::Carried, FirstStep::InParent] {
+            variants.push((
+                "own",
+                first_step,
+                mass_matrix(&mut mechanism, first_step).concat(),
+            ));
+            variants.push((
+                "regrouped",
+                first_step,
+                mass_matrix_regrouped(&mut mechanism, first_step).concat(),
+            ));
+        }
+        for (what, first_step, got) in &variants {
+            for (a, b) in reference.iter().zip(got) {
+                // Branch-induced zeros are exact in the CRBA too (it may find
+                // more: the base block of a free body, `m 1`, is diagonal).
+                assert!(
+                    !mechanism.pool.is_zero(*a) || mechanism.pool.is_zero(*b),
+                    "{name} ({what}, {first_step:?}): a zero of Newton–Euler's M is not \
+                     zero in the CRBA's"
+                );
+            }
         }
         for _ in 0..5 {
             let q = positions(&mechanism, &mut rng);
             let want = evaluate(&mechanism, &reference, &q);
             let scale = want.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
-            for (what, got) in [("own", &own), ("regrouped", &base)] {
+            for (what, first_step, got) in &variants {
                 let got = evaluate(&mechanism, got, &q);
                 let err = got
                     .iter()
@@ -52,7 +66,7 @@ fn crba_matches_newton_euler_on_every_bundled_spec() {
                     .fold(0.0_f64, |m, (g, w)| m.max((g - w).abs()));
                 assert!(
                     err <= 1e-12 * scale,
-                    "{name} ({what}): CRBA off by {err:e} at q = {q:?}"
+                    "{name} ({what}, {first_step:?}): CRBA off by {err:e} at q = {q:?}"
                 );
             }
         }
