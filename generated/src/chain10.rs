@@ -390,7 +390,6 @@ fn inverse_dynamics_with_body(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -474,28 +473,29 @@ fn inverse_dynamics_with_body(
         + 0.5
             * (c_q9 * (t37 + p.l * t39)
                 - s_q9 * (c_q8 * t35 + s_q8 * t36 - p.l * t38 * t38)) * d.k2;
-    out[9] = t66;
     let t67 = 1.3333333333333333 * t39 * d.k0 + 1.5 * t37 * d.k2 + p.l * t44 + t66;
-    out[8] = t67;
     let t68 = 2.3333333333333335 * t34 * d.k0 + 2.5 * t32 * d.k2 + p.l * t47 + t67;
-    out[7] = t68;
     let t69 = 3.3333333333333335 * t29 * d.k0 + 3.5 * t27 * d.k2 + p.l * t50 + t68;
-    out[6] = t69;
     let t70 = 4.333333333333333 * t24 * d.k0 + 4.5 * t22 * d.k2 + p.l * t53 + t69;
-    out[5] = t70;
     let t71 = 5.333333333333333 * t19 * d.k0 + 5.5 * t17 * d.k2 + p.l * t56 + t70;
-    out[4] = t71;
     let t72 = 6.333333333333333 * t14 * d.k0 + 6.5 * t12 * d.k2 + p.l * t59 + t71;
-    out[3] = t72;
     let t73 = 7.333333333333333 * t9 * d.k0 + 7.5 * t7 * d.k2 + p.l * t62 + t72;
-    out[2] = t73;
     let t74 = 8.333333333333334 * t4 * d.k0 + 8.5 * t2 * d.k2 + p.l * t65 + t73;
-    out[0] = 9.333333333333334 * qdd[0] * d.k0 + 9.5 * c_q0 * d.k1
-        + p.l
-            * (s_q1 * (c_q2 * t63 - 8.5 * t3 * t3 * d.k2 - s_q2 * t64)
-                + c_q1 * (t65 + 8.5 * t4 * d.k2)) + t74;
-    out[1] = t74;
-    out
+    [
+        9.333333333333334 * qdd[0] * d.k0 + 9.5 * c_q0 * d.k1
+            + p.l
+                * (s_q1 * (c_q2 * t63 - 8.5 * t3 * t3 * d.k2 - s_q2 * t64)
+                    + c_q1 * (t65 + 8.5 * t4 * d.k2)) + t74,
+        t74,
+        t73,
+        t72,
+        t71,
+        t70,
+        t69,
+        t68,
+        t67,
+        t66,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -540,8 +540,6 @@ unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] 
 #[inline(always)]
 fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
-    out[9][9] = d.k20;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -596,50 +594,25 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t38 = 2.0 * t23 + t37;
     let t39 = 2.0 * t27 + t38;
     let t40 = 2.0 * t31 + t39;
-    out[0][0] = 2.0 * t33 + d.k11 + t40;
     let t41 = t40 + d.k12;
-    out[1][1] = t41;
     let t42 = t33 + t41;
-    out[0][1] = t42;
-    out[1][0] = t42;
     let t43 = t39 + d.k13;
-    out[2][2] = t43;
     let t44 = t31 + t43;
-    out[1][2] = t44;
-    out[2][1] = t44;
     let t45 = p.l * (c_q1 * t30 - s_q1 * t32) + t44;
-    out[0][2] = t45;
-    out[2][0] = t45;
     let t46 = c_q2 * t26 - s_q2 * t29;
     let t47 = t38 + d.k14;
-    out[3][3] = t47;
     let t48 = t27 + t47;
-    out[2][3] = t48;
-    out[3][2] = t48;
     let t49 = p.l * t46 + t48;
-    out[1][3] = t49;
-    out[3][1] = t49;
     let t50 = p.l * (c_q1 * t46 - s_q1 * (c_q2 * t29 + s_q2 * t26)) + t49;
-    out[0][3] = t50;
-    out[3][0] = t50;
     let t51 = -t25;
     let t52 = s_q3 * t51 + c_q3 * t22;
     let t53 = c_q3 * t51 - s_q3 * t22;
     let t54 = s_q2 * t53 + c_q2 * t52;
     let t55 = t37 + d.k15;
-    out[4][4] = t55;
     let t56 = t23 + t55;
-    out[3][4] = t56;
-    out[4][3] = t56;
     let t57 = p.l * t52 + t56;
-    out[2][4] = t57;
-    out[4][2] = t57;
     let t58 = p.l * t54 + t57;
-    out[1][4] = t58;
-    out[4][1] = t58;
     let t59 = p.l * (s_q1 * (c_q2 * t53 - s_q2 * t52) + c_q1 * t54) + t58;
-    out[0][4] = t59;
-    out[4][0] = t59;
     let t60 = -t21;
     let t61 = s_q4 * t60 + c_q4 * t18;
     let t62 = c_q4 * t60 - s_q4 * t18;
@@ -647,22 +620,11 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t64 = c_q3 * t62 - s_q3 * t61;
     let t65 = s_q2 * t64 + c_q2 * t63;
     let t66 = t36 + d.k16;
-    out[5][5] = t66;
     let t67 = t19 + t66;
-    out[4][5] = t67;
-    out[5][4] = t67;
     let t68 = p.l * t61 + t67;
-    out[3][5] = t68;
-    out[5][3] = t68;
     let t69 = p.l * t63 + t68;
-    out[2][5] = t69;
-    out[5][2] = t69;
     let t70 = p.l * t65 + t69;
-    out[1][5] = t70;
-    out[5][1] = t70;
     let t71 = p.l * (s_q1 * (c_q2 * t64 - s_q2 * t63) + c_q1 * t65) + t70;
-    out[0][5] = t71;
-    out[5][0] = t71;
     let t72 = -t17;
     let t73 = s_q5 * t72 + c_q5 * t14;
     let t74 = c_q5 * t72 - s_q5 * t14;
@@ -672,25 +634,12 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t78 = c_q3 * t76 - s_q3 * t75;
     let t79 = s_q2 * t78 + c_q2 * t77;
     let t80 = t35 + d.k17;
-    out[6][6] = t80;
     let t81 = t15 + t80;
-    out[5][6] = t81;
-    out[6][5] = t81;
     let t82 = p.l * t73 + t81;
-    out[4][6] = t82;
-    out[6][4] = t82;
     let t83 = p.l * t75 + t82;
-    out[3][6] = t83;
-    out[6][3] = t83;
     let t84 = p.l * t77 + t83;
-    out[2][6] = t84;
-    out[6][2] = t84;
     let t85 = p.l * t79 + t84;
-    out[1][6] = t85;
-    out[6][1] = t85;
     let t86 = p.l * (s_q1 * (c_q2 * t78 - s_q2 * t77) + c_q1 * t79) + t85;
-    out[0][6] = t86;
-    out[6][0] = t86;
     let t87 = -t13;
     let t88 = s_q6 * t87 + c_q6 * t10;
     let t89 = c_q6 * t87 - s_q6 * t10;
@@ -702,28 +651,13 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t95 = c_q3 * t93 - s_q3 * t92;
     let t96 = s_q2 * t95 + c_q2 * t94;
     let t97 = t34 + d.k18;
-    out[7][7] = t97;
     let t98 = t11 + t97;
-    out[6][7] = t98;
-    out[7][6] = t98;
     let t99 = p.l * t88 + t98;
-    out[5][7] = t99;
-    out[7][5] = t99;
     let t100 = p.l * t90 + t99;
-    out[4][7] = t100;
-    out[7][4] = t100;
     let t101 = p.l * t92 + t100;
-    out[3][7] = t101;
-    out[7][3] = t101;
     let t102 = p.l * t94 + t101;
-    out[2][7] = t102;
-    out[7][2] = t102;
     let t103 = p.l * t96 + t102;
-    out[1][7] = t103;
-    out[7][1] = t103;
     let t104 = p.l * (s_q1 * (c_q2 * t95 - s_q2 * t94) + c_q1 * t96) + t103;
-    out[0][7] = t104;
-    out[7][0] = t104;
     let t105 = -t9;
     let t106 = s_q7 * t105 + c_q7 * t5;
     let t107 = c_q7 * t105 - s_q7 * t5;
@@ -737,31 +671,14 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t115 = c_q3 * t113 - s_q3 * t112;
     let t116 = s_q2 * t115 + c_q2 * t114;
     let t117 = t0 + d.k19;
-    out[8][8] = t117;
     let t118 = t6 + t117;
-    out[7][8] = t118;
-    out[8][7] = t118;
     let t119 = p.l * t106 + t118;
-    out[6][8] = t119;
-    out[8][6] = t119;
     let t120 = p.l * t108 + t119;
-    out[5][8] = t120;
-    out[8][5] = t120;
     let t121 = p.l * t110 + t120;
-    out[4][8] = t121;
-    out[8][4] = t121;
     let t122 = p.l * t112 + t121;
-    out[3][8] = t122;
-    out[8][3] = t122;
     let t123 = p.l * t114 + t122;
-    out[2][8] = t123;
-    out[8][2] = t123;
     let t124 = p.l * t116 + t123;
-    out[1][8] = t124;
-    out[8][1] = t124;
     let t125 = p.l * (s_q1 * (c_q2 * t115 - s_q2 * t114) + c_q1 * t116) + t124;
-    out[0][8] = t125;
-    out[8][0] = t125;
     let t126 = 0.5 * (c_q8 * t3 - t2);
     let t127 = -0.5 * (t8 + s_q8 * t3);
     let t128 = s_q7 * t127 + c_q7 * t126;
@@ -776,33 +693,26 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t137 = c_q3 * t135 - s_q3 * t134;
     let t138 = s_q2 * t137 + c_q2 * t136;
     let t139 = 0.5 * t0 + d.k20;
-    out[8][9] = t139;
-    out[9][8] = t139;
     let t140 = p.l * t126 + t139;
-    out[7][9] = t140;
-    out[9][7] = t140;
     let t141 = p.l * t128 + t140;
-    out[6][9] = t141;
-    out[9][6] = t141;
     let t142 = p.l * t130 + t141;
-    out[5][9] = t142;
-    out[9][5] = t142;
     let t143 = p.l * t132 + t142;
-    out[4][9] = t143;
-    out[9][4] = t143;
     let t144 = p.l * t134 + t143;
-    out[3][9] = t144;
-    out[9][3] = t144;
     let t145 = p.l * t136 + t144;
-    out[2][9] = t145;
-    out[9][2] = t145;
     let t146 = p.l * t138 + t145;
-    out[1][9] = t146;
-    out[9][1] = t146;
     let t147 = p.l * (s_q1 * (c_q2 * t137 - s_q2 * t136) + c_q1 * t138) + t146;
-    out[0][9] = t147;
-    out[9][0] = t147;
-    out
+    [
+        [2.0 * t33 + d.k11 + t40, t42, t45, t50, t59, t71, t86, t104, t125, t147],
+        [t42, t41, t44, t49, t58, t70, t85, t103, t124, t146],
+        [t45, t44, t43, t48, t57, t69, t84, t102, t123, t145],
+        [t50, t49, t48, t47, t56, t68, t83, t101, t122, t144],
+        [t59, t58, t57, t56, t55, t67, t82, t100, t121, t143],
+        [t71, t70, t69, t68, t67, t66, t81, t99, t120, t142],
+        [t86, t85, t84, t83, t82, t81, t80, t98, t119, t141],
+        [t104, t103, t102, t101, t100, t99, t98, t97, t118, t140],
+        [t125, t124, t123, t122, t121, t120, t119, t118, t117, t139],
+        [t147, t146, t145, t144, t143, t142, t141, t140, t139, d.k20],
+    ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -1005,12 +915,6 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[9][9] = d.k20;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1110,50 +1014,25 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t83 = 2.0 * t68 + t82;
     let t84 = 2.0 * t72 + t83;
     let t85 = 2.0 * t76 + t84;
-    out.mass_matrix[0][0] = 2.0 * t78 + d.k11 + t85;
     let t86 = t85 + d.k12;
-    out.mass_matrix[1][1] = t86;
     let t87 = t78 + t86;
-    out.mass_matrix[0][1] = t87;
-    out.mass_matrix[1][0] = t87;
     let t88 = t84 + d.k13;
-    out.mass_matrix[2][2] = t88;
     let t89 = t76 + t88;
-    out.mass_matrix[1][2] = t89;
-    out.mass_matrix[2][1] = t89;
     let t90 = p.l * (c_q1 * t75 - s_q1 * t77) + t89;
-    out.mass_matrix[0][2] = t90;
-    out.mass_matrix[2][0] = t90;
     let t91 = c_q2 * t71 - s_q2 * t74;
     let t92 = t83 + d.k14;
-    out.mass_matrix[3][3] = t92;
     let t93 = t72 + t92;
-    out.mass_matrix[2][3] = t93;
-    out.mass_matrix[3][2] = t93;
     let t94 = p.l * t91 + t93;
-    out.mass_matrix[1][3] = t94;
-    out.mass_matrix[3][1] = t94;
     let t95 = p.l * (c_q1 * t91 - s_q1 * (c_q2 * t74 + s_q2 * t71)) + t94;
-    out.mass_matrix[0][3] = t95;
-    out.mass_matrix[3][0] = t95;
     let t96 = -t70;
     let t97 = s_q3 * t96 + c_q3 * t67;
     let t98 = c_q3 * t96 - s_q3 * t67;
     let t99 = s_q2 * t98 + c_q2 * t97;
     let t100 = t82 + d.k15;
-    out.mass_matrix[4][4] = t100;
     let t101 = t68 + t100;
-    out.mass_matrix[3][4] = t101;
-    out.mass_matrix[4][3] = t101;
     let t102 = p.l * t97 + t101;
-    out.mass_matrix[2][4] = t102;
-    out.mass_matrix[4][2] = t102;
     let t103 = p.l * t99 + t102;
-    out.mass_matrix[1][4] = t103;
-    out.mass_matrix[4][1] = t103;
     let t104 = p.l * (s_q1 * (c_q2 * t98 - s_q2 * t97) + c_q1 * t99) + t103;
-    out.mass_matrix[0][4] = t104;
-    out.mass_matrix[4][0] = t104;
     let t105 = -t66;
     let t106 = s_q4 * t105 + c_q4 * t63;
     let t107 = c_q4 * t105 - s_q4 * t63;
@@ -1161,22 +1040,11 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t109 = c_q3 * t107 - s_q3 * t106;
     let t110 = s_q2 * t109 + c_q2 * t108;
     let t111 = t81 + d.k16;
-    out.mass_matrix[5][5] = t111;
     let t112 = t64 + t111;
-    out.mass_matrix[4][5] = t112;
-    out.mass_matrix[5][4] = t112;
     let t113 = p.l * t106 + t112;
-    out.mass_matrix[3][5] = t113;
-    out.mass_matrix[5][3] = t113;
     let t114 = p.l * t108 + t113;
-    out.mass_matrix[2][5] = t114;
-    out.mass_matrix[5][2] = t114;
     let t115 = p.l * t110 + t114;
-    out.mass_matrix[1][5] = t115;
-    out.mass_matrix[5][1] = t115;
     let t116 = p.l * (s_q1 * (c_q2 * t109 - s_q2 * t108) + c_q1 * t110) + t115;
-    out.mass_matrix[0][5] = t116;
-    out.mass_matrix[5][0] = t116;
     let t117 = -t62;
     let t118 = s_q5 * t117 + c_q5 * t59;
     let t119 = c_q5 * t117 - s_q5 * t59;
@@ -1186,25 +1054,12 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t123 = c_q3 * t121 - s_q3 * t120;
     let t124 = s_q2 * t123 + c_q2 * t122;
     let t125 = t80 + d.k17;
-    out.mass_matrix[6][6] = t125;
     let t126 = t60 + t125;
-    out.mass_matrix[5][6] = t126;
-    out.mass_matrix[6][5] = t126;
     let t127 = p.l * t118 + t126;
-    out.mass_matrix[4][6] = t127;
-    out.mass_matrix[6][4] = t127;
     let t128 = p.l * t120 + t127;
-    out.mass_matrix[3][6] = t128;
-    out.mass_matrix[6][3] = t128;
     let t129 = p.l * t122 + t128;
-    out.mass_matrix[2][6] = t129;
-    out.mass_matrix[6][2] = t129;
     let t130 = p.l * t124 + t129;
-    out.mass_matrix[1][6] = t130;
-    out.mass_matrix[6][1] = t130;
     let t131 = p.l * (s_q1 * (c_q2 * t123 - s_q2 * t122) + c_q1 * t124) + t130;
-    out.mass_matrix[0][6] = t131;
-    out.mass_matrix[6][0] = t131;
     let t132 = -t58;
     let t133 = s_q6 * t132 + c_q6 * t55;
     let t134 = c_q6 * t132 - s_q6 * t55;
@@ -1216,28 +1071,13 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t140 = c_q3 * t138 - s_q3 * t137;
     let t141 = s_q2 * t140 + c_q2 * t139;
     let t142 = t79 + d.k18;
-    out.mass_matrix[7][7] = t142;
     let t143 = t56 + t142;
-    out.mass_matrix[6][7] = t143;
-    out.mass_matrix[7][6] = t143;
     let t144 = p.l * t133 + t143;
-    out.mass_matrix[5][7] = t144;
-    out.mass_matrix[7][5] = t144;
     let t145 = p.l * t135 + t144;
-    out.mass_matrix[4][7] = t145;
-    out.mass_matrix[7][4] = t145;
     let t146 = p.l * t137 + t145;
-    out.mass_matrix[3][7] = t146;
-    out.mass_matrix[7][3] = t146;
     let t147 = p.l * t139 + t146;
-    out.mass_matrix[2][7] = t147;
-    out.mass_matrix[7][2] = t147;
     let t148 = p.l * t141 + t147;
-    out.mass_matrix[1][7] = t148;
-    out.mass_matrix[7][1] = t148;
     let t149 = p.l * (s_q1 * (c_q2 * t140 - s_q2 * t139) + c_q1 * t141) + t148;
-    out.mass_matrix[0][7] = t149;
-    out.mass_matrix[7][0] = t149;
     let t150 = -t54;
     let t151 = s_q7 * t150 + c_q7 * t50;
     let t152 = c_q7 * t150 - s_q7 * t50;
@@ -1251,31 +1091,14 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t160 = c_q3 * t158 - s_q3 * t157;
     let t161 = s_q2 * t160 + c_q2 * t159;
     let t162 = t46 + d.k19;
-    out.mass_matrix[8][8] = t162;
     let t163 = t51 + t162;
-    out.mass_matrix[7][8] = t163;
-    out.mass_matrix[8][7] = t163;
     let t164 = p.l * t151 + t163;
-    out.mass_matrix[6][8] = t164;
-    out.mass_matrix[8][6] = t164;
     let t165 = p.l * t153 + t164;
-    out.mass_matrix[5][8] = t165;
-    out.mass_matrix[8][5] = t165;
     let t166 = p.l * t155 + t165;
-    out.mass_matrix[4][8] = t166;
-    out.mass_matrix[8][4] = t166;
     let t167 = p.l * t157 + t166;
-    out.mass_matrix[3][8] = t167;
-    out.mass_matrix[8][3] = t167;
     let t168 = p.l * t159 + t167;
-    out.mass_matrix[2][8] = t168;
-    out.mass_matrix[8][2] = t168;
     let t169 = p.l * t161 + t168;
-    out.mass_matrix[1][8] = t169;
-    out.mass_matrix[8][1] = t169;
     let t170 = p.l * (s_q1 * (c_q2 * t160 - s_q2 * t159) + c_q1 * t161) + t169;
-    out.mass_matrix[0][8] = t170;
-    out.mass_matrix[8][0] = t170;
     let t171 = 0.5 * (c_q8 * t45 - t48);
     let t172 = -0.5 * (t53 + s_q8 * t45);
     let t173 = s_q7 * t172 + c_q7 * t171;
@@ -1290,34 +1113,15 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t182 = c_q3 * t180 - s_q3 * t179;
     let t183 = s_q2 * t182 + c_q2 * t181;
     let t184 = 0.5 * t46 + d.k20;
-    out.mass_matrix[8][9] = t184;
-    out.mass_matrix[9][8] = t184;
     let t185 = p.l * t171 + t184;
-    out.mass_matrix[7][9] = t185;
-    out.mass_matrix[9][7] = t185;
     let t186 = p.l * t173 + t185;
-    out.mass_matrix[6][9] = t186;
-    out.mass_matrix[9][6] = t186;
     let t187 = p.l * t175 + t186;
-    out.mass_matrix[5][9] = t187;
-    out.mass_matrix[9][5] = t187;
     let t188 = p.l * t177 + t187;
-    out.mass_matrix[4][9] = t188;
-    out.mass_matrix[9][4] = t188;
     let t189 = p.l * t179 + t188;
-    out.mass_matrix[3][9] = t189;
-    out.mass_matrix[9][3] = t189;
     let t190 = p.l * t181 + t189;
-    out.mass_matrix[2][9] = t190;
-    out.mass_matrix[9][2] = t190;
     let t191 = p.l * t183 + t190;
-    out.mass_matrix[1][9] = t191;
-    out.mass_matrix[9][1] = t191;
     let t192 = p.l * (s_q1 * (c_q2 * t182 - s_q2 * t181) + c_q1 * t183) + t191;
-    out.mass_matrix[0][9] = t192;
-    out.mass_matrix[9][0] = t192;
     let t193 = (c_q9 * t28 - s_q9 * (c_q8 * t27 + s_q8 * t26 - p.l * t9 * t9)) * d.k2;
-    out.bias[9] = 0.5 * t193;
     let t194 = -1.5 * t9 * t9 * d.k2 - 0.5 * t10 * t10 * t45;
     let t195 = s_q8 * t194 - 0.5 * t10 * t10 * t53;
     let t196 = c_q8 * t194 + 0.5 * t10 * t10 * t48 - 2.5 * t8 * t8 * d.k2;
@@ -1333,44 +1137,63 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t206 = c_q3 * t204 - 7.5 * t3 * t3 * d.k2 - s_q3 * t203;
     let t207 = s_q2 * t206 + c_q2 * t205;
     let t208 = 1.5 * t28 * d.k2 + 0.5 * t193 - 0.5 * s_q9 * t10 * t10 * d.k0;
-    out.bias[8] = t208;
     let t209 = t208 + 2.5 * t26 * d.k2 + p.l * t195;
-    out.bias[7] = t209;
     let t210 = t209 + 3.5 * t24 * d.k2 + p.l * t197;
-    out.bias[6] = t210;
     let t211 = t210 + 4.5 * t22 * d.k2 + p.l * t199;
-    out.bias[5] = t211;
     let t212 = t211 + 5.5 * t20 * d.k2 + p.l * t201;
-    out.bias[4] = t212;
     let t213 = t212 + 6.5 * t18 * d.k2 + p.l * t203;
-    out.bias[3] = t213;
     let t214 = t213 + 7.5 * t16 * d.k2 + p.l * t205;
-    out.bias[2] = t214;
     let t215 = t214 + 8.5 * t13 * d.k2 + p.l * t207;
-    out.bias[0] = 9.5 * t44
-        + p.l * (s_q1 * (c_q2 * t206 - 8.5 * t2 * t2 * d.k2 - s_q2 * t205) + c_q1 * t207)
-        + t215;
-    out.bias[1] = t215;
     let t216 = (c_q9 * t43 - s_q9 * (c_q8 * t42 + s_q8 * t41)) * d.k2;
-    out.gravity[9] = 0.5 * t216;
     let t217 = 1.5 * t43 * d.k2 + 0.5 * t216;
-    out.gravity[8] = t217;
     let t218 = 2.5 * t41 * d.k2 + t217;
-    out.gravity[7] = t218;
     let t219 = 3.5 * t39 * d.k2 + t218;
-    out.gravity[6] = t219;
     let t220 = 4.5 * t37 * d.k2 + t219;
-    out.gravity[5] = t220;
     let t221 = 5.5 * t35 * d.k2 + t220;
-    out.gravity[4] = t221;
     let t222 = 6.5 * t33 * d.k2 + t221;
-    out.gravity[3] = t222;
     let t223 = 7.5 * t31 * d.k2 + t222;
-    out.gravity[2] = t223;
     let t224 = 8.5 * t29 * d.k2 + t223;
-    out.gravity[0] = 9.5 * t44 + t224;
-    out.gravity[1] = t224;
-    out
+    JointSpace {
+        mass_matrix: [
+            [2.0 * t78 + d.k11 + t85, t87, t90, t95, t104, t116, t131, t149, t170, t192],
+            [t87, t86, t89, t94, t103, t115, t130, t148, t169, t191],
+            [t90, t89, t88, t93, t102, t114, t129, t147, t168, t190],
+            [t95, t94, t93, t92, t101, t113, t128, t146, t167, t189],
+            [t104, t103, t102, t101, t100, t112, t127, t145, t166, t188],
+            [t116, t115, t114, t113, t112, t111, t126, t144, t165, t187],
+            [t131, t130, t129, t128, t127, t126, t125, t143, t164, t186],
+            [t149, t148, t147, t146, t145, t144, t143, t142, t163, t185],
+            [t170, t169, t168, t167, t166, t165, t164, t163, t162, t184],
+            [t192, t191, t190, t189, t188, t187, t186, t185, t184, d.k20],
+        ],
+        bias: [
+            9.5 * t44
+                + p.l
+                    * (s_q1 * (c_q2 * t206 - 8.5 * t2 * t2 * d.k2 - s_q2 * t205)
+                        + c_q1 * t207) + t215,
+            t215,
+            t214,
+            t213,
+            t212,
+            t211,
+            t210,
+            t209,
+            t208,
+            0.5 * t193,
+        ],
+        gravity: [
+            9.5 * t44 + t224,
+            t224,
+            t223,
+            t222,
+            t221,
+            t220,
+            t219,
+            t218,
+            t217,
+            0.5 * t216,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1436,7 +1259,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1645,60 +1467,62 @@ fn forward_dynamics_with_body(
                 + c_q1 * (t162 + t12 * t127 - t13 * t129 - inv7 * t125 * t163)) - tau[1]
         - s_q0 * (c_q1 * t128 - s_q1 * t130) * d.k32 - t0 * (p.l * t131 + d.k33);
     let t165 = inv8 * t164;
-    out[0] = t165;
     let t166 = t0 + p.l * inv8 * t164;
     let t167 = c_q1 * t10 + s_q1 * t166 - t12;
     let t168 = c_q1 * t166 + t13 - s_q1 * t10;
     let t169 = inv7 * (t163 - t126 * t167 - t125 * t168 - t123 * inv8 * t164);
-    out[1] = t169;
     let t170 = t165 + t169;
     let t171 = t168 + p.l * t170;
     let t172 = c_q2 * t167 + s_q2 * t171 - t15;
     let t173 = c_q2 * t171 + t16 - s_q2 * t167;
     let t174 = inv6 * (t159 - t114 * t172 - t113 * t173 - t111 * t170);
-    out[2] = t174;
     let t175 = t170 + t174;
     let t176 = t173 + p.l * t175;
     let t177 = c_q3 * t172 + s_q3 * t176 - t18;
     let t178 = c_q3 * t176 + t19 - s_q3 * t172;
     let t179 = inv5 * (t155 - t102 * t177 - t101 * t178 - t99 * t175);
-    out[3] = t179;
     let t180 = t175 + t179;
     let t181 = t178 + p.l * t180;
     let t182 = c_q4 * t177 + s_q4 * t181 - t21;
     let t183 = c_q4 * t181 + t22 - s_q4 * t177;
     let t184 = inv4 * (t151 - t90 * t182 - t89 * t183 - t87 * t180);
-    out[4] = t184;
     let t185 = t180 + t184;
     let t186 = t183 + p.l * t185;
     let t187 = c_q5 * t182 + s_q5 * t186 - t24;
     let t188 = c_q5 * t186 + t25 - s_q5 * t182;
     let t189 = inv3 * (t147 - t78 * t187 - t77 * t188 - t75 * t185);
-    out[5] = t189;
     let t190 = t185 + t189;
     let t191 = t188 + p.l * t190;
     let t192 = c_q6 * t187 + s_q6 * t191 - t27;
     let t193 = c_q6 * t191 + t28 - s_q6 * t187;
     let t194 = inv2 * (t143 - t66 * t192 - t65 * t193 - t63 * t190);
-    out[6] = t194;
     let t195 = t190 + t194;
     let t196 = t193 + p.l * t195;
     let t197 = c_q7 * t192 + s_q7 * t196 - t30;
     let t198 = c_q7 * t196 + t31 - s_q7 * t192;
     let t199 = inv1 * (t139 - t54 * t197 - t53 * t198 - t51 * t195);
-    out[7] = t199;
     let t200 = t195 + t199;
     let t201 = t198 + p.l * t200;
     let t202 = c_q8 * t197 + s_q8 * t201 - t33;
     let t203 = c_q8 * t201 + t34 - s_q8 * t197;
     let t204 = inv0 * (t135 - t41 * t203 - t39 * t200 - 0.75 * t42 * t202);
-    out[8] = t204;
     let t205 = t200 + t204;
-    out[9] = 3.0
-        * ((tau[9]
-            - 0.5 * d.k2 * (p.l * t8 * t35 + c_q9 * (t203 + p.l * t205) - s_q9 * t202)
-            - 0.3333333333333333 * d.k0 * t205) * d.k34);
-    out
+    [
+        t165,
+        t169,
+        t174,
+        t179,
+        t184,
+        t189,
+        t194,
+        t199,
+        t204,
+        3.0
+            * ((tau[9]
+                - 0.5 * d.k2
+                    * (p.l * t8 * t35 + c_q9 * (t203 + p.l * t205) - s_q9 * t202)
+                - 0.3333333333333333 * d.k0 * t205) * d.k34),
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1756,7 +1580,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1852,10 +1675,8 @@ fn coriolis_matrix_with_body(
     let t79 = s_q7 * t11;
     let t80 = 2.0 * c_q8 * t79 - s_q8 * t78;
     let t81 = (c_q9 * t32 - s_q9 * (c_q8 * t31 + s_q8 * t30 - 2.0 * t15)) * d.k2;
-    out[9][0] = 0.25 * t81;
     let t82 = s_q9 * d.k0;
     let t83 = t16 * t82;
-    out[8][9] = -0.5 * t83;
     let t84 = t16 * d.k2;
     let t85 = c_q9 * t84;
     let t86 = -3.0 * t14 * d.k2 - t85;
@@ -1897,7 +1718,6 @@ fn coriolis_matrix_with_body(
     let t122 = c_q1 * t119;
     let t123 = p.l * (s_q1 * (t121 - 17.0 * t0 * d.k2) + t122);
     let t124 = 1.5 * t32 * d.k2 + 0.5 * t81;
-    out[8][0] = 0.5 * (t124 - t83);
     let t125 = 2.5 * t30 * d.k2 + t124;
     let t126 = 3.5 * t28 * d.k2 + t125;
     let t127 = 4.5 * t26 * d.k2 + t126;
@@ -1905,123 +1725,64 @@ fn coriolis_matrix_with_body(
     let t129 = 6.5 * t22 * d.k2 + t128;
     let t130 = 7.5 * t20 * d.k2 + t129;
     let t131 = p.l * t89 - t83;
-    out[7][0] = 0.5 * (t125 + t131);
     let t132 = p.l * t94 + t131;
-    out[6][0] = 0.5 * (t126 + t132);
     let t133 = p.l * t99 + t132;
-    out[5][0] = 0.5 * (t127 + t133);
     let t134 = p.l * t104 + t133;
-    out[4][0] = 0.5 * (t128 + t134);
     let t135 = p.l * t109 + t134;
-    out[3][0] = 0.5 * (t129 + t135);
     let t136 = p.l * t114 + t135;
-    out[2][0] = 0.5 * (t130 + t136);
     let t137 = p.l * t119 + t136;
     let t138 = t130 + 17.0 * qd[0] * s_q1 * d.k0 + t137;
-    out[0][0] = 0.5 * (t123 + t138);
-    out[1][0] = 0.5 * t138;
     let t139 = (c_q9 * t45 - s_q9 * (c_q8 * t44 + s_q8 * t43 - 2.0 * t15)) * d.k2;
-    out[9][1] = 0.25 * t139;
     let t140 = 1.5 * t45 * d.k2 + 0.5 * t139;
-    out[8][1] = 0.5 * (t140 - t83);
     let t141 = 2.5 * t43 * d.k2 + t140;
-    out[7][1] = 0.5 * (t131 + t141);
     let t142 = 3.5 * t41 * d.k2 + t141;
-    out[6][1] = 0.5 * (t132 + t142);
     let t143 = 4.5 * t39 * d.k2 + t142;
-    out[5][1] = 0.5 * (t133 + t143);
     let t144 = 5.5 * t37 * d.k2 + t143;
-    out[4][1] = 0.5 * (t134 + t144);
     let t145 = 6.5 * t35 * d.k2 + t144;
-    out[3][1] = 0.5 * (t135 + t145);
     let t146 = 15.0 * t0 * s_q2 * d.k0 + t145;
-    out[2][1] = 0.5 * (t136 + t146);
     let t147 = t137 + t146;
-    out[0][1] = 0.5 * (t123 + t147);
-    out[1][1] = 0.5 * t147;
     let t148 = (c_q9 * t56 - s_q9 * (c_q8 * t55 + s_q8 * t54 - 2.0 * t15)) * d.k2;
-    out[9][2] = 0.25 * t148;
     let t149 = 1.5 * t56 * d.k2 + 0.5 * t148;
-    out[8][2] = 0.5 * (t149 - t83);
     let t150 = 2.5 * t54 * d.k2 + t149;
-    out[7][2] = 0.5 * (t131 + t150);
     let t151 = 3.5 * t52 * d.k2 + t150;
-    out[6][2] = 0.5 * (t132 + t151);
     let t152 = 4.5 * t50 * d.k2 + t151;
-    out[5][2] = 0.5 * (t133 + t152);
     let t153 = 5.5 * t48 * d.k2 + t152;
-    out[4][2] = 0.5 * (t134 + t153);
     let t154 = 13.0 * t2 * s_q3 * d.k0 + t153;
-    out[2][2] = 0.5 * (t136 + t154);
-    out[3][2] = 0.5 * (t135 + t154);
     let t155 = t137 + t154;
-    out[0][2] = 0.5 * (p.l * (t122 + s_q1 * t121) + t155);
-    out[1][2] = 0.5 * t155;
     let t156 = (c_q9 * t65 - s_q9 * (c_q8 * t64 + s_q8 * t63 - 2.0 * t15)) * d.k2;
-    out[9][3] = 0.25 * t156;
     let t157 = t118 + s_q2 * t116;
     let t158 = 1.5 * t65 * d.k2 + 0.5 * t156;
-    out[8][3] = 0.5 * (t158 - t83);
     let t159 = 2.5 * t63 * d.k2 + t158;
-    out[7][3] = 0.5 * (t131 + t159);
     let t160 = 3.5 * t61 * d.k2 + t159;
-    out[6][3] = 0.5 * (t132 + t160);
     let t161 = 4.5 * t59 * d.k2 + t160;
-    out[5][3] = 0.5 * (t133 + t161);
     let t162 = 11.0 * t4 * s_q4 * d.k0 + t161;
-    out[3][3] = 0.5 * (t135 + t162);
-    out[4][3] = 0.5 * (t134 + t162);
     let t163 = t136 + t162;
-    out[2][3] = 0.5 * t163;
     let t164 = p.l * t157 + t163;
-    out[0][3] = 0.5 * (p.l * (s_q1 * (c_q2 * t116 - t120) + c_q1 * t157) + t164);
-    out[1][3] = 0.5 * t164;
     let t165 = (c_q9 * t72 - s_q9 * (c_q8 * t71 + s_q8 * t70 - 2.0 * t15)) * d.k2;
-    out[9][4] = 0.25 * t165;
     let t166 = t113 + s_q3 * t111;
     let t167 = c_q3 * t111 - t115;
     let t168 = s_q2 * t167 + c_q2 * t166;
     let t169 = 1.5 * t72 * d.k2 + 0.5 * t165;
-    out[8][4] = 0.5 * (t169 - t83);
     let t170 = 2.5 * t70 * d.k2 + t169;
-    out[7][4] = 0.5 * (t131 + t170);
     let t171 = 3.5 * t68 * d.k2 + t170;
-    out[6][4] = 0.5 * (t132 + t171);
     let t172 = 9.0 * t6 * s_q5 * d.k0 + t171;
-    out[4][4] = 0.5 * (t134 + t172);
-    out[5][4] = 0.5 * (t133 + t172);
     let t173 = t135 + t172;
-    out[3][4] = 0.5 * t173;
     let t174 = p.l * t166 + t173;
-    out[2][4] = 0.5 * t174;
     let t175 = p.l * t168 + t174;
-    out[0][4] = 0.5 * (p.l * (s_q1 * (c_q2 * t167 - s_q2 * t166) + c_q1 * t168) + t175);
-    out[1][4] = 0.5 * t175;
     let t176 = (c_q9 * t77 - s_q9 * (c_q8 * t76 + s_q8 * t75 - 2.0 * t15)) * d.k2;
-    out[9][5] = 0.25 * t176;
     let t177 = t108 + s_q4 * t106;
     let t178 = c_q4 * t106 - t110;
     let t179 = s_q3 * t178 + c_q3 * t177;
     let t180 = c_q3 * t178 - s_q3 * t177;
     let t181 = s_q2 * t180 + c_q2 * t179;
     let t182 = 1.5 * t77 * d.k2 + 0.5 * t176;
-    out[8][5] = 0.5 * (t182 - t83);
     let t183 = 2.5 * t75 * d.k2 + t182;
-    out[7][5] = 0.5 * (t131 + t183);
     let t184 = 7.0 * t8 * s_q6 * d.k0 + t183;
-    out[5][5] = 0.5 * (t133 + t184);
-    out[6][5] = 0.5 * (t132 + t184);
     let t185 = t134 + t184;
-    out[4][5] = 0.5 * t185;
     let t186 = p.l * t177 + t185;
-    out[3][5] = 0.5 * t186;
     let t187 = p.l * t179 + t186;
-    out[2][5] = 0.5 * t187;
     let t188 = p.l * t181 + t187;
-    out[0][5] = 0.5 * (p.l * (s_q1 * (c_q2 * t180 - s_q2 * t179) + c_q1 * t181) + t188);
-    out[1][5] = 0.5 * t188;
     let t189 = (c_q9 * t80 - s_q9 * (2.0 * (s_q8 * t79 - t15) + c_q8 * t78)) * d.k2;
-    out[9][6] = 0.25 * t189;
     let t190 = t103 + s_q5 * t101;
     let t191 = c_q5 * t101 - t105;
     let t192 = s_q4 * t191 + c_q4 * t190;
@@ -2030,23 +1791,13 @@ fn coriolis_matrix_with_body(
     let t195 = c_q3 * t193 - s_q3 * t192;
     let t196 = s_q2 * t195 + c_q2 * t194;
     let t197 = 1.5 * t80 * d.k2 + 0.5 * t189;
-    out[8][6] = 0.5 * (t197 - t83);
     let t198 = 5.0 * t10 * s_q7 * d.k0 + t197;
-    out[6][6] = 0.5 * (t132 + t198);
-    out[7][6] = 0.5 * (t131 + t198);
     let t199 = t133 + t198;
-    out[5][6] = 0.5 * t199;
     let t200 = p.l * t190 + t199;
-    out[4][6] = 0.5 * t200;
     let t201 = p.l * t192 + t200;
-    out[3][6] = 0.5 * t201;
     let t202 = p.l * t194 + t201;
-    out[2][6] = 0.5 * t202;
     let t203 = p.l * t196 + t202;
-    out[0][6] = 0.5 * (p.l * (s_q1 * (c_q2 * t195 - s_q2 * t194) + c_q1 * t196) + t203);
-    out[1][6] = 0.5 * t203;
     let t204 = (2.0 * s_q8 * t13 * c_q9 + 2.0 * s_q9 * (t15 + c_q8 * t13)) * d.k2;
-    out[9][7] = 0.25 * t204;
     let t205 = t98 + s_q6 * t96;
     let t206 = c_q6 * t96 - t100;
     let t207 = s_q5 * t206 + c_q5 * t205;
@@ -2057,24 +1808,13 @@ fn coriolis_matrix_with_body(
     let t212 = c_q3 * t210 - s_q3 * t209;
     let t213 = s_q2 * t212 + c_q2 * t211;
     let t214 = 3.0 * t12 * s_q8 * d.k0 + 0.5 * t204;
-    out[7][7] = 0.5 * (t131 + t214);
-    out[8][7] = 0.5 * (t214 - t83);
     let t215 = t132 + t214;
-    out[6][7] = 0.5 * t215;
     let t216 = p.l * t205 + t215;
-    out[5][7] = 0.5 * t216;
     let t217 = p.l * t207 + t216;
-    out[4][7] = 0.5 * t217;
     let t218 = p.l * t209 + t217;
-    out[3][7] = 0.5 * t218;
     let t219 = p.l * t211 + t218;
-    out[2][7] = 0.5 * t219;
     let t220 = p.l * t213 + t219;
-    out[0][7] = 0.5 * (p.l * (s_q1 * (c_q2 * t212 - s_q2 * t211) + c_q1 * t213) + t220);
-    out[1][7] = 0.5 * t220;
     let t221 = t14 * t82;
-    out[8][8] = 0.5 * (t221 - t83);
-    out[9][8] = 0.5 * t221;
     let t222 = t93 + s_q7 * t91;
     let t223 = c_q7 * t91 - t95;
     let t224 = s_q6 * t223 + c_q6 * t222;
@@ -2087,20 +1827,12 @@ fn coriolis_matrix_with_body(
     let t231 = c_q3 * t229 - s_q3 * t228;
     let t232 = s_q2 * t231 + c_q2 * t230;
     let t233 = t131 + t221;
-    out[7][8] = 0.5 * t233;
     let t234 = p.l * t222 + t233;
-    out[6][8] = 0.5 * t234;
     let t235 = p.l * t224 + t234;
-    out[5][8] = 0.5 * t235;
     let t236 = p.l * t226 + t235;
-    out[4][8] = 0.5 * t236;
     let t237 = p.l * t228 + t236;
-    out[3][8] = 0.5 * t237;
     let t238 = p.l * t230 + t237;
-    out[2][8] = 0.5 * t238;
     let t239 = p.l * t232 + t238;
-    out[0][8] = 0.5 * (p.l * (s_q1 * (c_q2 * t231 - s_q2 * t230) + c_q1 * t232) + t239);
-    out[1][8] = 0.5 * t239;
     let t240 = -t88 - s_q8 * t85;
     let t241 = t90 - c_q8 * t85;
     let t242 = s_q7 * t241 + c_q7 * t240;
@@ -2115,21 +1847,134 @@ fn coriolis_matrix_with_body(
     let t251 = c_q3 * t249 - s_q3 * t248;
     let t252 = s_q2 * t251 + c_q2 * t250;
     let t253 = p.l * t240 - t83;
-    out[7][9] = 0.5 * t253;
     let t254 = p.l * t242 + t253;
-    out[6][9] = 0.5 * t254;
     let t255 = p.l * t244 + t254;
-    out[5][9] = 0.5 * t255;
     let t256 = p.l * t246 + t255;
-    out[4][9] = 0.5 * t256;
     let t257 = p.l * t248 + t256;
-    out[3][9] = 0.5 * t257;
     let t258 = p.l * t250 + t257;
-    out[2][9] = 0.5 * t258;
     let t259 = p.l * t252 + t258;
-    out[0][9] = 0.5 * (p.l * (s_q1 * (c_q2 * t251 - s_q2 * t250) + c_q1 * t252) + t259);
-    out[1][9] = 0.5 * t259;
-    out
+    [
+        [
+            0.5 * (t123 + t138),
+            0.5 * (t123 + t147),
+            0.5 * (p.l * (t122 + s_q1 * t121) + t155),
+            0.5 * (p.l * (s_q1 * (c_q2 * t116 - t120) + c_q1 * t157) + t164),
+            0.5 * (p.l * (s_q1 * (c_q2 * t167 - s_q2 * t166) + c_q1 * t168) + t175),
+            0.5 * (p.l * (s_q1 * (c_q2 * t180 - s_q2 * t179) + c_q1 * t181) + t188),
+            0.5 * (p.l * (s_q1 * (c_q2 * t195 - s_q2 * t194) + c_q1 * t196) + t203),
+            0.5 * (p.l * (s_q1 * (c_q2 * t212 - s_q2 * t211) + c_q1 * t213) + t220),
+            0.5 * (p.l * (s_q1 * (c_q2 * t231 - s_q2 * t230) + c_q1 * t232) + t239),
+            0.5 * (p.l * (s_q1 * (c_q2 * t251 - s_q2 * t250) + c_q1 * t252) + t259),
+        ],
+        [
+            0.5 * t138,
+            0.5 * t147,
+            0.5 * t155,
+            0.5 * t164,
+            0.5 * t175,
+            0.5 * t188,
+            0.5 * t203,
+            0.5 * t220,
+            0.5 * t239,
+            0.5 * t259,
+        ],
+        [
+            0.5 * (t130 + t136),
+            0.5 * (t136 + t146),
+            0.5 * (t136 + t154),
+            0.5 * t163,
+            0.5 * t174,
+            0.5 * t187,
+            0.5 * t202,
+            0.5 * t219,
+            0.5 * t238,
+            0.5 * t258,
+        ],
+        [
+            0.5 * (t129 + t135),
+            0.5 * (t135 + t145),
+            0.5 * (t135 + t154),
+            0.5 * (t135 + t162),
+            0.5 * t173,
+            0.5 * t186,
+            0.5 * t201,
+            0.5 * t218,
+            0.5 * t237,
+            0.5 * t257,
+        ],
+        [
+            0.5 * (t128 + t134),
+            0.5 * (t134 + t144),
+            0.5 * (t134 + t153),
+            0.5 * (t134 + t162),
+            0.5 * (t134 + t172),
+            0.5 * t185,
+            0.5 * t200,
+            0.5 * t217,
+            0.5 * t236,
+            0.5 * t256,
+        ],
+        [
+            0.5 * (t127 + t133),
+            0.5 * (t133 + t143),
+            0.5 * (t133 + t152),
+            0.5 * (t133 + t161),
+            0.5 * (t133 + t172),
+            0.5 * (t133 + t184),
+            0.5 * t199,
+            0.5 * t216,
+            0.5 * t235,
+            0.5 * t255,
+        ],
+        [
+            0.5 * (t126 + t132),
+            0.5 * (t132 + t142),
+            0.5 * (t132 + t151),
+            0.5 * (t132 + t160),
+            0.5 * (t132 + t171),
+            0.5 * (t132 + t184),
+            0.5 * (t132 + t198),
+            0.5 * t215,
+            0.5 * t234,
+            0.5 * t254,
+        ],
+        [
+            0.5 * (t125 + t131),
+            0.5 * (t131 + t141),
+            0.5 * (t131 + t150),
+            0.5 * (t131 + t159),
+            0.5 * (t131 + t170),
+            0.5 * (t131 + t183),
+            0.5 * (t131 + t198),
+            0.5 * (t131 + t214),
+            0.5 * t233,
+            0.5 * t253,
+        ],
+        [
+            0.5 * (t124 - t83),
+            0.5 * (t140 - t83),
+            0.5 * (t149 - t83),
+            0.5 * (t158 - t83),
+            0.5 * (t169 - t83),
+            0.5 * (t182 - t83),
+            0.5 * (t197 - t83),
+            0.5 * (t214 - t83),
+            0.5 * (t221 - t83),
+            -0.5 * t83,
+        ],
+        [
+            0.25 * t81,
+            0.25 * t139,
+            0.25 * t148,
+            0.25 * t156,
+            0.25 * t165,
+            0.25 * t176,
+            0.25 * t189,
+            0.25 * t204,
+            0.5 * t221,
+            0.0,
+        ],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2174,7 +2019,6 @@ unsafe fn energy_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real
 #[inline(always)]
 fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let mut out:(Real, Real) = (0.0, 0.0);
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -2270,28 +2114,31 @@ fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t79 = t38 + t77;
     let t80 = 0.5 * t15 + t64;
     let t81 = t41 + t79;
-    out.1 = 0.5 * s_q0 * d.k1
-        + d.k35
-            * (t20 + 0.5 * t23 + 0.5 * t26 + t69 + 0.5 * t29 + t71 + 0.5 * t32 + t73
-                + 0.5 * t35 + t75 + 0.5 * t38 + t77 + 0.5 * t41 + t79 + 0.5 * t43 + t81
-                + t43 + t81
-                + 0.5 * p.l * (c_q9 * t42 + s_q9 * (c_q8 * t40 - s_q8 * t39)));
     let t82 = 0.5 * p.l * t16 + c_q9 * t65 - s_q9 * t63;
-    out.0 = 0.16666666666666666 * qd[0] * qd[0] * d.k0
-        + 0.5
-            * (p.m
-                * (t67 * t67 + qd[0] * qd[0] * s_q1 * s_q1 * d.k23 + t45 * t45
-                    + t68 * t68 + t48 * t48 + t70 * t70 + t51 * t51 + t72 * t72
-                    + t54 * t54 + t74 * t74 + t57 * t57 + t76 * t76 + t60 * t60
-                    + t78 * t78 + t63 * t63 + t80 * t80 + t66 * t66 + t82 * t82)
-                + d.k0
-                    * (0.08333333333333333 * t0 * t0 + 0.08333333333333333 * t2 * t2
-                        + 0.08333333333333333 * t4 * t4 + 0.08333333333333333 * t6 * t6
-                        + 0.08333333333333333 * t8 * t8 + 0.08333333333333333 * t10 * t10
-                        + 0.08333333333333333 * t12 * t12
-                        + 0.08333333333333333 * t14 * t14
-                        + 0.08333333333333333 * t16 * t16));
-    out
+    (
+        0.16666666666666666 * qd[0] * qd[0] * d.k0
+            + 0.5
+                * (p.m
+                    * (t67 * t67 + qd[0] * qd[0] * s_q1 * s_q1 * d.k23 + t45 * t45
+                        + t68 * t68 + t48 * t48 + t70 * t70 + t51 * t51 + t72 * t72
+                        + t54 * t54 + t74 * t74 + t57 * t57 + t76 * t76 + t60 * t60
+                        + t78 * t78 + t63 * t63 + t80 * t80 + t66 * t66 + t82 * t82)
+                    + d.k0
+                        * (0.08333333333333333 * t0 * t0 + 0.08333333333333333 * t2 * t2
+                            + 0.08333333333333333 * t4 * t4
+                            + 0.08333333333333333 * t6 * t6
+                            + 0.08333333333333333 * t8 * t8
+                            + 0.08333333333333333 * t10 * t10
+                            + 0.08333333333333333 * t12 * t12
+                            + 0.08333333333333333 * t14 * t14
+                            + 0.08333333333333333 * t16 * t16)),
+        0.5 * s_q0 * d.k1
+            + d.k35
+                * (t20 + 0.5 * t23 + 0.5 * t26 + t69 + 0.5 * t29 + t71 + 0.5 * t32 + t73
+                    + 0.5 * t35 + t75 + 0.5 * t38 + t77 + 0.5 * t41 + t79 + 0.5 * t43
+                    + t81 + t43 + t81
+                    + 0.5 * p.l * (c_q9 * t42 + s_q9 * (c_q8 * t40 - s_q8 * t39))),
+    )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
@@ -2489,62 +2336,6 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 #[inline(always)]
 fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
-    out[0][5][0] = 1.0;
-    out[1][5][0] = 1.0;
-    out[1][5][1] = 1.0;
-    out[2][5][0] = 1.0;
-    out[2][5][1] = 1.0;
-    out[2][5][2] = 1.0;
-    out[3][5][0] = 1.0;
-    out[3][5][1] = 1.0;
-    out[3][5][2] = 1.0;
-    out[3][5][3] = 1.0;
-    out[4][5][0] = 1.0;
-    out[4][5][1] = 1.0;
-    out[4][5][2] = 1.0;
-    out[4][5][3] = 1.0;
-    out[4][5][4] = 1.0;
-    out[5][5][0] = 1.0;
-    out[5][5][1] = 1.0;
-    out[5][5][2] = 1.0;
-    out[5][5][3] = 1.0;
-    out[5][5][4] = 1.0;
-    out[5][5][5] = 1.0;
-    out[6][5][0] = 1.0;
-    out[6][5][1] = 1.0;
-    out[6][5][2] = 1.0;
-    out[6][5][3] = 1.0;
-    out[6][5][4] = 1.0;
-    out[6][5][5] = 1.0;
-    out[6][5][6] = 1.0;
-    out[7][5][0] = 1.0;
-    out[7][5][1] = 1.0;
-    out[7][5][2] = 1.0;
-    out[7][5][3] = 1.0;
-    out[7][5][4] = 1.0;
-    out[7][5][5] = 1.0;
-    out[7][5][6] = 1.0;
-    out[7][5][7] = 1.0;
-    out[8][5][0] = 1.0;
-    out[8][5][1] = 1.0;
-    out[8][5][2] = 1.0;
-    out[8][5][3] = 1.0;
-    out[8][5][4] = 1.0;
-    out[8][5][5] = 1.0;
-    out[8][5][6] = 1.0;
-    out[8][5][7] = 1.0;
-    out[8][5][8] = 1.0;
-    out[9][5][0] = 1.0;
-    out[9][5][1] = 1.0;
-    out[9][5][2] = 1.0;
-    out[9][5][3] = 1.0;
-    out[9][5][4] = 1.0;
-    out[9][5][5] = 1.0;
-    out[9][5][6] = 1.0;
-    out[9][5][7] = 1.0;
-    out[9][5][8] = 1.0;
-    out[9][5][9] = 1.0;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -2685,133 +2476,300 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t124 = t123 + s_q2 * t122;
     let t125 = s_q2 * t120;
     let t126 = c_q2 * t122 - t125;
-    out[2][0][0] = t4 * t124 + t5 * t126;
-    out[2][0][1] = t1 * t124 + t3 * t126;
     let t127 = t125 + c_q2 * t121;
     let t128 = t123 - s_q2 * t121;
-    out[2][1][0] = t4 * t127 + t5 * t128;
-    out[2][1][1] = t1 * t127 + t3 * t128;
     let t129 = c_q3 * t124 + s_q3 * t126;
     let t130 = c_q3 * t126 - s_q3 * t124;
-    out[3][0][0] = t7 * t129 + t8 * t130;
-    out[3][0][1] = t27 * t129 + t28 * t130;
     let t131 = c_q3 * t127 + s_q3 * t128;
     let t132 = c_q3 * t128 - s_q3 * t127;
-    out[3][1][0] = t7 * t131 + t8 * t132;
-    out[3][1][1] = t27 * t131 + t28 * t132;
     let t133 = c_q4 * t129 + s_q4 * t130;
     let t134 = c_q4 * t130 - s_q4 * t129;
-    out[4][0][0] = t10 * t133 + t11 * t134;
-    out[4][0][1] = t30 * t133 + t31 * t134;
-    out[4][0][2] = t50 * t133 + t51 * t134;
-    out[4][0][3] = t47 * t133 + t49 * t134;
     let t135 = c_q4 * t131 + s_q4 * t132;
     let t136 = c_q4 * t132 - s_q4 * t131;
-    out[4][1][0] = t10 * t135 + t11 * t136;
-    out[4][1][1] = t30 * t135 + t31 * t136;
-    out[4][1][2] = t50 * t135 + t51 * t136;
-    out[4][1][3] = t47 * t135 + t49 * t136;
     let t137 = c_q5 * t133 + s_q5 * t134;
     let t138 = c_q5 * t134 - s_q5 * t133;
-    out[5][0][0] = t13 * t137 + t14 * t138;
-    out[5][0][1] = t33 * t137 + t34 * t138;
-    out[5][0][2] = t53 * t137 + t54 * t138;
-    out[5][0][3] = t67 * t137 + t68 * t138;
     let t139 = c_q5 * t135 + s_q5 * t136;
     let t140 = c_q5 * t136 - s_q5 * t135;
-    out[5][1][0] = t13 * t139 + t14 * t140;
-    out[5][1][1] = t33 * t139 + t34 * t140;
-    out[5][1][2] = t53 * t139 + t54 * t140;
-    out[5][1][3] = t67 * t139 + t68 * t140;
     let t141 = c_q6 * t137 + s_q6 * t138;
     let t142 = c_q6 * t138 - s_q6 * t137;
-    out[6][0][0] = t16 * t141 + t17 * t142;
-    out[6][0][1] = t36 * t141 + t37 * t142;
-    out[6][0][2] = t56 * t141 + t57 * t142;
-    out[6][0][3] = t70 * t141 + t71 * t142;
-    out[6][0][4] = t84 * t141 + t85 * t142;
-    out[6][0][5] = t81 * t141 + t83 * t142;
     let t143 = c_q6 * t139 + s_q6 * t140;
     let t144 = c_q6 * t140 - s_q6 * t139;
-    out[6][1][0] = t16 * t143 + t17 * t144;
-    out[6][1][1] = t36 * t143 + t37 * t144;
-    out[6][1][2] = t56 * t143 + t57 * t144;
-    out[6][1][3] = t70 * t143 + t71 * t144;
-    out[6][1][4] = t84 * t143 + t85 * t144;
-    out[6][1][5] = t81 * t143 + t83 * t144;
     let t145 = c_q7 * t141 + s_q7 * t142;
     let t146 = c_q7 * t142 - s_q7 * t141;
-    out[7][0][0] = t19 * t145 + t20 * t146;
-    out[7][0][1] = t39 * t145 + t40 * t146;
-    out[7][0][2] = t59 * t145 + t60 * t146;
-    out[7][0][3] = t73 * t145 + t74 * t146;
-    out[7][0][4] = t87 * t145 + t88 * t146;
-    out[7][0][5] = t95 * t145 + t96 * t146;
     let t147 = c_q7 * t143 + s_q7 * t144;
     let t148 = c_q7 * t144 - s_q7 * t143;
-    out[7][1][0] = t19 * t147 + t20 * t148;
-    out[7][1][1] = t39 * t147 + t40 * t148;
-    out[7][1][2] = t59 * t147 + t60 * t148;
-    out[7][1][3] = t73 * t147 + t74 * t148;
-    out[7][1][4] = t87 * t147 + t88 * t148;
-    out[7][1][5] = t95 * t147 + t96 * t148;
     let t149 = c_q8 * t145 + s_q8 * t146;
     let t150 = c_q8 * t146 - s_q8 * t145;
-    out[8][0][0] = t22 * t149 + t23 * t150;
-    out[8][0][1] = t42 * t149 + t43 * t150;
-    out[8][0][2] = t62 * t149 + t63 * t150;
-    out[8][0][3] = t76 * t149 + t77 * t150;
-    out[8][0][4] = t90 * t149 + t91 * t150;
-    out[8][0][5] = t98 * t149 + t99 * t150;
-    out[8][0][6] = t106 * t149 + t107 * t150;
-    out[8][0][7] = t103 * t149 + t105 * t150;
     let t151 = c_q8 * t147 + s_q8 * t148;
     let t152 = c_q8 * t148 - s_q8 * t147;
-    out[8][1][0] = t22 * t151 + t23 * t152;
-    out[8][1][1] = t42 * t151 + t43 * t152;
-    out[8][1][2] = t62 * t151 + t63 * t152;
-    out[8][1][3] = t76 * t151 + t77 * t152;
-    out[8][1][4] = t90 * t151 + t91 * t152;
-    out[8][1][5] = t98 * t151 + t99 * t152;
-    out[8][1][6] = t106 * t151 + t107 * t152;
-    out[8][1][7] = t103 * t151 + t105 * t152;
     let t153 = c_q9 * t149 + s_q9 * t150;
     let t154 = c_q9 * t150 - s_q9 * t149;
-    out[9][0][0] = t25 * t153 + t112 * t154;
-    out[9][0][1] = t45 * t153 + t113 * t154;
-    out[9][0][2] = t65 * t153 + t114 * t154;
-    out[9][0][3] = t79 * t153 + t115 * t154;
-    out[9][0][4] = t93 * t153 + t116 * t154;
-    out[9][0][5] = t101 * t153 + t117 * t154;
-    out[9][0][6] = t109 * t153 + t118 * t154;
-    out[9][0][7] = t111 * t153 + t119 * t154;
     let t155 = c_q9 * t151 + s_q9 * t152;
     let t156 = c_q9 * t152 - s_q9 * t151;
-    out[9][1][0] = t25 * t155 + t112 * t156;
-    out[9][1][1] = t45 * t155 + t113 * t156;
-    out[9][1][2] = t65 * t155 + t114 * t156;
-    out[9][1][3] = t79 * t155 + t115 * t156;
-    out[9][1][4] = t93 * t155 + t116 * t156;
-    out[9][1][5] = t101 * t155 + t117 * t156;
-    out[9][1][6] = t109 * t155 + t118 * t156;
-    out[9][1][7] = t111 * t155 + t119 * t156;
     let t157 = p.l * s_q1;
-    out[1][0][0] = t120 * t157 + t0 * t122;
-    out[1][1][0] = t121 * t157 + t0 * t120;
     let t158 = p.l * s_q3;
-    out[3][0][2] = t129 * t158 + t46 * t130;
-    out[3][1][2] = t131 * t158 + t46 * t132;
     let t159 = p.l * s_q5;
-    out[5][0][4] = t137 * t159 + t80 * t138;
-    out[5][1][4] = t139 * t159 + t80 * t140;
     let t160 = p.l * s_q7;
-    out[7][0][6] = t145 * t160 + t102 * t146;
-    out[7][1][6] = t147 * t160 + t102 * t148;
     let t161 = p.l * s_q9;
     let t162 = p.l * c_q9;
-    out[9][0][8] = t153 * t161 + t154 * t162;
-    out[9][1][8] = t155 * t161 + t156 * t162;
-    out
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t120 * t157 + t0 * t122, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t121 * t157 + t0 * t120, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t4 * t124 + t5 * t126,
+                t1 * t124 + t3 * t126,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t4 * t127 + t5 * t128,
+                t1 * t127 + t3 * t128,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t7 * t129 + t8 * t130,
+                t27 * t129 + t28 * t130,
+                t129 * t158 + t46 * t130,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t7 * t131 + t8 * t132,
+                t27 * t131 + t28 * t132,
+                t131 * t158 + t46 * t132,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t10 * t133 + t11 * t134,
+                t30 * t133 + t31 * t134,
+                t50 * t133 + t51 * t134,
+                t47 * t133 + t49 * t134,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t10 * t135 + t11 * t136,
+                t30 * t135 + t31 * t136,
+                t50 * t135 + t51 * t136,
+                t47 * t135 + t49 * t136,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t13 * t137 + t14 * t138,
+                t33 * t137 + t34 * t138,
+                t53 * t137 + t54 * t138,
+                t67 * t137 + t68 * t138,
+                t137 * t159 + t80 * t138,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t13 * t139 + t14 * t140,
+                t33 * t139 + t34 * t140,
+                t53 * t139 + t54 * t140,
+                t67 * t139 + t68 * t140,
+                t139 * t159 + t80 * t140,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t16 * t141 + t17 * t142,
+                t36 * t141 + t37 * t142,
+                t56 * t141 + t57 * t142,
+                t70 * t141 + t71 * t142,
+                t84 * t141 + t85 * t142,
+                t81 * t141 + t83 * t142,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t16 * t143 + t17 * t144,
+                t36 * t143 + t37 * t144,
+                t56 * t143 + t57 * t144,
+                t70 * t143 + t71 * t144,
+                t84 * t143 + t85 * t144,
+                t81 * t143 + t83 * t144,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t19 * t145 + t20 * t146,
+                t39 * t145 + t40 * t146,
+                t59 * t145 + t60 * t146,
+                t73 * t145 + t74 * t146,
+                t87 * t145 + t88 * t146,
+                t95 * t145 + t96 * t146,
+                t145 * t160 + t102 * t146,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t19 * t147 + t20 * t148,
+                t39 * t147 + t40 * t148,
+                t59 * t147 + t60 * t148,
+                t73 * t147 + t74 * t148,
+                t87 * t147 + t88 * t148,
+                t95 * t147 + t96 * t148,
+                t147 * t160 + t102 * t148,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t22 * t149 + t23 * t150,
+                t42 * t149 + t43 * t150,
+                t62 * t149 + t63 * t150,
+                t76 * t149 + t77 * t150,
+                t90 * t149 + t91 * t150,
+                t98 * t149 + t99 * t150,
+                t106 * t149 + t107 * t150,
+                t103 * t149 + t105 * t150,
+                0.0,
+                0.0,
+            ],
+            [
+                t22 * t151 + t23 * t152,
+                t42 * t151 + t43 * t152,
+                t62 * t151 + t63 * t152,
+                t76 * t151 + t77 * t152,
+                t90 * t151 + t91 * t152,
+                t98 * t151 + t99 * t152,
+                t106 * t151 + t107 * t152,
+                t103 * t151 + t105 * t152,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+        ],
+        [
+            [
+                t25 * t153 + t112 * t154,
+                t45 * t153 + t113 * t154,
+                t65 * t153 + t114 * t154,
+                t79 * t153 + t115 * t154,
+                t93 * t153 + t116 * t154,
+                t101 * t153 + t117 * t154,
+                t109 * t153 + t118 * t154,
+                t111 * t153 + t119 * t154,
+                t153 * t161 + t154 * t162,
+                0.0,
+            ],
+            [
+                t25 * t155 + t112 * t156,
+                t45 * t155 + t113 * t156,
+                t65 * t155 + t114 * t156,
+                t79 * t155 + t115 * t156,
+                t93 * t155 + t116 * t156,
+                t101 * t155 + t117 * t156,
+                t109 * t155 + t118 * t156,
+                t111 * t155 + t119 * t156,
+                t155 * t161 + t156 * t162,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

@@ -263,7 +263,6 @@ fn inverse_dynamics_with_body(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -383,28 +382,29 @@ fn inverse_dynamics_with_body(
     let t103 = c_q2 * t101;
     let t104 = t102 + t103;
     let t105 = 0.05 * t64 + 0.0033333333333333335 * t66;
-    out[9] = t105;
     let t106 = t105 + 0.15 * t60 + 0.013333333333333334 * t62 + 0.1 * t69;
-    out[8] = t106;
     let t107 = t106 + 0.25 * t52 + 0.023333333333333334 * t54 + 0.1 * t74;
-    out[7] = t107;
     let t108 = t107 + 0.35 * t44 + 0.03333333333333333 * t46 + 0.1 * t79;
-    out[6] = t108;
     let t109 = t108 + 0.45 * t36 + 0.043333333333333335 * t38 + 0.1 * t84;
-    out[5] = t109;
     let t110 = t109 + 0.55 * t28 + 0.05333333333333334 * t30 + 0.1 * t89;
-    out[4] = t110;
     let t111 = t110 + 0.65 * t20 + 0.06333333333333334 * t22 + 0.1 * t94;
-    out[3] = t111;
     let t112 = t111 + 0.75 * t12 + 0.07333333333333333 * t14 + 0.1 * t99;
-    out[2] = t112;
     let t113 = t112 + 0.85 * t4 + 0.08333333333333333 * t6 + 0.1 * t104;
-    out[0] = t113 + 9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
-        + 0.1
-            * (s_q1 * (c_q2 * t100 - 0.85 * t7 - s_q2 * t101)
-                + c_q1 * (t104 + 0.85 * t6));
-    out[1] = t113;
-    out
+    [
+        t113 + 9.3195 * c_q0 + 0.09333333333333334 * qdd[0]
+            + 0.1
+                * (s_q1 * (c_q2 * t100 - 0.85 * t7 - s_q2 * t101)
+                    + c_q1 * (t104 + 0.85 * t6)),
+        t113,
+        t112,
+        t111,
+        t110,
+        t109,
+        t108,
+        t107,
+        t106,
+        t105,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -448,8 +448,6 @@ unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] 
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
-    out[9][9] = 0.0033333333333333335;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -463,7 +461,6 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
         q[8],
     );
     let (s_q9, c_q9) = sin_cos(q[9]);
-    out[8][8] = 0.01 * c_q9 + 0.016666666666666666;
     let t0 = s_q8 * s_q9;
     let t1 = 0.05 * (c_q8 * c_q9 - t0);
     let t2 = c_q8 * s_q9;
@@ -488,32 +485,14 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t21 = 0.1 * t14 + t20;
     let t22 = 0.1 * (s_q1 * (c_q2 * t13 - s_q2 * t12) + c_q1 * t14) + t21
         + 0.0033333333333333335;
-    out[0][9] = t22;
-    out[9][0] = t22;
     let t23 = t21 + 0.0033333333333333335;
-    out[1][9] = t23;
-    out[9][1] = t23;
     let t24 = t20 + 0.0033333333333333335;
-    out[2][9] = t24;
-    out[9][2] = t24;
     let t25 = t19 + 0.0033333333333333335;
-    out[3][9] = t25;
-    out[9][3] = t25;
     let t26 = t18 + 0.0033333333333333335;
-    out[4][9] = t26;
-    out[9][4] = t26;
     let t27 = t17 + 0.0033333333333333335;
-    out[5][9] = t27;
-    out[9][5] = t27;
     let t28 = t16 + 0.0033333333333333335;
-    out[6][9] = t28;
-    out[9][6] = t28;
     let t29 = t15 + 0.0033333333333333335;
-    out[7][9] = t29;
-    out[9][7] = t29;
     let t30 = 0.005 * c_q9 + 0.0033333333333333335;
-    out[8][9] = t30;
-    out[9][8] = t30;
     let t31 = 0.05 * c_q9 + 0.15;
     let t32 = c_q8 * t31 - 0.05 * t0;
     let t33 = 0.05 * t2 + s_q8 * t31;
@@ -539,29 +518,13 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t53 = 0.1 * t46 + t52;
     let t54 = 0.1 * (s_q1 * (c_q2 * t45 - s_q2 * t44) + c_q1 * t46) + t53
         + 0.016666666666666666;
-    out[0][8] = t54;
-    out[8][0] = t54;
     let t55 = t53 + 0.016666666666666666;
-    out[1][8] = t55;
-    out[8][1] = t55;
     let t56 = t52 + 0.016666666666666666;
-    out[2][8] = t56;
-    out[8][2] = t56;
     let t57 = t51 + 0.016666666666666666;
-    out[3][8] = t57;
-    out[8][3] = t57;
     let t58 = t50 + 0.016666666666666666;
-    out[4][8] = t58;
-    out[8][4] = t58;
     let t59 = t49 + 0.016666666666666666;
-    out[5][8] = t59;
-    out[8][5] = t59;
     let t60 = t48 + 0.016666666666666666;
-    out[6][8] = t60;
-    out[8][6] = t60;
     let t61 = t47 + 0.016666666666666666;
-    out[7][8] = t61;
-    out[8][7] = t61;
     let t62 = c_q7 * t35 - s_q7 * t33;
     let t63 = s_q7 * t35 + c_q7 * t33;
     let t64 = t62 + 0.35;
@@ -581,20 +544,12 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t78 = s_q2 * t76 + c_q2 * t75;
     let t79 = c_q1 * (t77 + 0.85) - s_q1 * t78;
     let t80 = 0.01 * c_q9 + 0.2 * t32;
-    out[7][7] = t80 + 0.04;
     let t81 = 0.2 * t62 + t80;
-    out[6][6] = t81 + 0.07333333333333333;
     let t82 = 0.2 * t65 + t81;
-    out[5][5] = t82 + 0.11666666666666667;
     let t83 = 0.2 * t68 + t82;
-    out[4][4] = t83 + 0.17;
     let t84 = 0.2 * t71 + t83;
-    out[3][3] = t84 + 0.23333333333333334;
     let t85 = 0.2 * t74 + t84;
-    out[2][2] = t85 + 0.30666666666666664;
     let t86 = 0.2 * t77 + t85;
-    out[0][0] = 0.2 * t79 + t86 + 0.48333333333333334;
-    out[1][1] = t86 + 0.39;
     let t87 = -t72;
     let t88 = -t69;
     let t89 = -t66;
@@ -625,114 +580,91 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t114 = s_q3 * t111 + c_q3 * t112;
     let t115 = s_q2 * t113 + c_q2 * t114;
     let t116 = 0.1 * t79 + t86 + 0.39;
-    out[0][1] = t116;
-    out[1][0] = t116;
     let t117 = 0.1 * t77 + t85;
     let t118 = t117 + 0.30666666666666664;
-    out[1][2] = t118;
-    out[2][1] = t118;
     let t119 = 0.1 * (c_q1 * t77 - s_q1 * t78) + t117 + 0.30666666666666664;
-    out[0][2] = t119;
-    out[2][0] = t119;
     let t120 = 0.1 * t74 + t84;
     let t121 = t120 + 0.23333333333333334;
-    out[2][3] = t121;
-    out[3][2] = t121;
     let t122 = 0.1 * t91 + t120;
     let t123 = t122 + 0.23333333333333334;
-    out[1][3] = t123;
-    out[3][1] = t123;
     let t124 = 0.1 * (c_q1 * t91 - s_q1 * (c_q2 * t75 + s_q2 * t74)) + t122
         + 0.23333333333333334;
-    out[0][3] = t124;
-    out[3][0] = t124;
     let t125 = 0.1 * t71 + t83;
     let t126 = t125 + 0.17;
-    out[3][4] = t126;
-    out[4][3] = t126;
     let t127 = 0.1 * t93 + t125;
     let t128 = t127 + 0.17;
-    out[2][4] = t128;
-    out[4][2] = t128;
     let t129 = 0.1 * t94 + t127;
     let t130 = t129 + 0.17;
-    out[1][4] = t130;
-    out[4][1] = t130;
     let t131 = 0.1 * (s_q1 * (c_q2 * t92 - s_q2 * t93) + c_q1 * t94) + t129 + 0.17;
-    out[0][4] = t131;
-    out[4][0] = t131;
     let t132 = 0.1 * t68 + t82;
     let t133 = t132 + 0.11666666666666667;
-    out[4][5] = t133;
-    out[5][4] = t133;
     let t134 = 0.1 * t96 + t132;
     let t135 = t134 + 0.11666666666666667;
-    out[3][5] = t135;
-    out[5][3] = t135;
     let t136 = 0.1 * t98 + t134;
     let t137 = t136 + 0.11666666666666667;
-    out[2][5] = t137;
-    out[5][2] = t137;
     let t138 = 0.1 * t99 + t136;
     let t139 = t138 + 0.11666666666666667;
-    out[1][5] = t139;
-    out[5][1] = t139;
     let t140 = 0.1 * (s_q1 * (c_q2 * t97 - s_q2 * t98) + c_q1 * t99) + t138
         + 0.11666666666666667;
-    out[0][5] = t140;
-    out[5][0] = t140;
     let t141 = 0.1 * t65 + t81;
     let t142 = t141 + 0.07333333333333333;
-    out[5][6] = t142;
-    out[6][5] = t142;
     let t143 = 0.1 * t101 + t141;
     let t144 = t143 + 0.07333333333333333;
-    out[4][6] = t144;
-    out[6][4] = t144;
     let t145 = 0.1 * t103 + t143;
     let t146 = t145 + 0.07333333333333333;
-    out[3][6] = t146;
-    out[6][3] = t146;
     let t147 = 0.1 * t105 + t145;
     let t148 = t147 + 0.07333333333333333;
-    out[2][6] = t148;
-    out[6][2] = t148;
     let t149 = 0.1 * t106 + t147;
     let t150 = t149 + 0.07333333333333333;
-    out[1][6] = t150;
-    out[6][1] = t150;
     let t151 = 0.1 * (s_q1 * (c_q2 * t104 - s_q2 * t105) + c_q1 * t106) + t149
         + 0.07333333333333333;
-    out[0][6] = t151;
-    out[6][0] = t151;
     let t152 = 0.1 * t62 + t80;
     let t153 = t152 + 0.04;
-    out[6][7] = t153;
-    out[7][6] = t153;
     let t154 = 0.1 * t108 + t152;
     let t155 = t154 + 0.04;
-    out[5][7] = t155;
-    out[7][5] = t155;
     let t156 = 0.1 * t110 + t154;
     let t157 = t156 + 0.04;
-    out[4][7] = t157;
-    out[7][4] = t157;
     let t158 = 0.1 * t112 + t156;
     let t159 = t158 + 0.04;
-    out[3][7] = t159;
-    out[7][3] = t159;
     let t160 = 0.1 * t114 + t158;
     let t161 = t160 + 0.04;
-    out[2][7] = t161;
-    out[7][2] = t161;
     let t162 = 0.1 * t115 + t160;
     let t163 = t162 + 0.04;
-    out[1][7] = t163;
-    out[7][1] = t163;
     let t164 = 0.1 * (s_q1 * (c_q2 * t113 - s_q2 * t114) + c_q1 * t115) + t162 + 0.04;
-    out[0][7] = t164;
-    out[7][0] = t164;
-    out
+    [
+        [
+            0.2 * t79 + t86 + 0.48333333333333334,
+            t116,
+            t119,
+            t124,
+            t131,
+            t140,
+            t151,
+            t164,
+            t54,
+            t22,
+        ],
+        [t116, t86 + 0.39, t118, t123, t130, t139, t150, t163, t55, t23],
+        [t119, t118, t85 + 0.30666666666666664, t121, t128, t137, t148, t161, t56, t24],
+        [t124, t123, t121, t84 + 0.23333333333333334, t126, t135, t146, t159, t57, t25],
+        [t131, t130, t128, t126, t83 + 0.17, t133, t144, t157, t58, t26],
+        [t140, t139, t137, t135, t133, t82 + 0.11666666666666667, t142, t155, t59, t27],
+        [t151, t150, t148, t146, t144, t142, t81 + 0.07333333333333333, t153, t60, t28],
+        [t164, t163, t161, t159, t157, t155, t153, t80 + 0.04, t61, t29],
+        [
+            t54,
+            t55,
+            t56,
+            t57,
+            t58,
+            t59,
+            t60,
+            t61,
+            0.01 * c_q9 + 0.016666666666666666,
+            t30,
+        ],
+        [t22, t23, t24, t25, t26, t27, t28, t29, t30, 0.0033333333333333335],
+    ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -935,12 +867,6 @@ unsafe fn joint_space_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[9][9] = 0.0033333333333333335;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -954,7 +880,6 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
         q[7],
     );
     let ((s_q8, c_q8), (s_q9, c_q9)) = sin_cos_pair(q[8], q[9]);
-    out.mass_matrix[8][8] = 0.01 * c_q9 + 0.016666666666666666;
     let t0 = 9.81 * s_q0 - 0.1 * qd[0] * qd[0];
     let t1 = qd[0] + qd[1];
     let t2 = t1 * t1;
@@ -997,32 +922,14 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t39 = 0.1 * t32 + t38;
     let t40 = 0.1 * (s_q1 * (c_q2 * t31 - s_q2 * t30) + c_q1 * t32) + t39
         + 0.0033333333333333335;
-    out.mass_matrix[0][9] = t40;
-    out.mass_matrix[9][0] = t40;
     let t41 = t39 + 0.0033333333333333335;
-    out.mass_matrix[1][9] = t41;
-    out.mass_matrix[9][1] = t41;
     let t42 = t38 + 0.0033333333333333335;
-    out.mass_matrix[2][9] = t42;
-    out.mass_matrix[9][2] = t42;
     let t43 = t37 + 0.0033333333333333335;
-    out.mass_matrix[3][9] = t43;
-    out.mass_matrix[9][3] = t43;
     let t44 = t36 + 0.0033333333333333335;
-    out.mass_matrix[4][9] = t44;
-    out.mass_matrix[9][4] = t44;
     let t45 = t35 + 0.0033333333333333335;
-    out.mass_matrix[5][9] = t45;
-    out.mass_matrix[9][5] = t45;
     let t46 = t34 + 0.0033333333333333335;
-    out.mass_matrix[6][9] = t46;
-    out.mass_matrix[9][6] = t46;
     let t47 = t33 + 0.0033333333333333335;
-    out.mass_matrix[7][9] = t47;
-    out.mass_matrix[9][7] = t47;
     let t48 = 0.005 * c_q9 + 0.0033333333333333335;
-    out.mass_matrix[8][9] = t48;
-    out.mass_matrix[9][8] = t48;
     let t49 = c_q0 * c_q1;
     let t50 = 9.81 * t49 - s_q1 * t0;
     let t51 = c_q0 * s_q1;
@@ -1041,7 +948,6 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t64 = c_q7 * t62 + s_q7 * t61 - 0.1 * t14;
     let t65 = c_q8 * t63 - s_q8 * t64;
     let t66 = c_q9 * t65 - s_q9 * (c_q8 * t64 + s_q8 * t63 - 0.1 * t16);
-    out.bias[9] = 0.05 * t66;
     let t67 = 9.81 * (t49 - s_q0 * s_q1);
     let t68 = 9.81 * (t51 + s_q0 * c_q1);
     let t69 = c_q2 * t67 - s_q2 * t68;
@@ -1058,7 +964,6 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t80 = c_q7 * t78 + s_q7 * t77;
     let t81 = c_q8 * t79 - s_q8 * t80;
     let t82 = c_q9 * t81 - s_q9 * (c_q8 * t80 + s_q8 * t79);
-    out.gravity[9] = 0.05 * t82;
     let t83 = t17 * (s_q9 * t17);
     let t84 = 0.05 * c_q9 + 0.15;
     let t85 = c_q8 * t84 - 0.05 * t18;
@@ -1085,29 +990,13 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t106 = 0.1 * t99 + t105;
     let t107 = 0.1 * (s_q1 * (c_q2 * t98 - s_q2 * t97) + c_q1 * t99) + t106
         + 0.016666666666666666;
-    out.mass_matrix[0][8] = t107;
-    out.mass_matrix[8][0] = t107;
     let t108 = t106 + 0.016666666666666666;
-    out.mass_matrix[1][8] = t108;
-    out.mass_matrix[8][1] = t108;
     let t109 = t105 + 0.016666666666666666;
-    out.mass_matrix[2][8] = t109;
-    out.mass_matrix[8][2] = t109;
     let t110 = t104 + 0.016666666666666666;
-    out.mass_matrix[3][8] = t110;
-    out.mass_matrix[8][3] = t110;
     let t111 = t103 + 0.016666666666666666;
-    out.mass_matrix[4][8] = t111;
-    out.mass_matrix[8][4] = t111;
     let t112 = t102 + 0.016666666666666666;
-    out.mass_matrix[5][8] = t112;
-    out.mass_matrix[8][5] = t112;
     let t113 = t101 + 0.016666666666666666;
-    out.mass_matrix[6][8] = t113;
-    out.mass_matrix[8][6] = t113;
     let t114 = t100 + 0.016666666666666666;
-    out.mass_matrix[7][8] = t114;
-    out.mass_matrix[8][7] = t114;
     let t115 = -0.15 * t16 - 0.05 * c_q9 * t17 * t17;
     let t116 = s_q8 * t115 - 0.05 * c_q8 * t83;
     let t117 = c_q8 * t115 + 0.05 * s_q8 * t83 - 0.25 * t14;
@@ -1123,40 +1012,21 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t127 = c_q3 * t125 - 0.75 * t4 - s_q3 * t124;
     let t128 = s_q2 * t127 + c_q2 * t126;
     let t129 = 0.15 * t65 + 0.05 * t66 - 0.005 * t83;
-    out.bias[8] = t129;
     let t130 = t129 + 0.25 * t63 + 0.1 * t116;
-    out.bias[7] = t130;
     let t131 = t130 + 0.35 * t61 + 0.1 * t118;
-    out.bias[6] = t131;
     let t132 = t131 + 0.45 * t59 + 0.1 * t120;
-    out.bias[5] = t132;
     let t133 = t132 + 0.55 * t57 + 0.1 * t122;
-    out.bias[4] = t133;
     let t134 = t133 + 0.65 * t55 + 0.1 * t124;
-    out.bias[3] = t134;
     let t135 = t134 + 0.75 * t53 + 0.1 * t126;
-    out.bias[2] = t135;
     let t136 = t135 + 0.85 * t50 + 0.1 * t128;
-    out.bias[0] = 9.3195 * c_q0
-        + 0.1 * (s_q1 * (c_q2 * t127 - 0.85 * t2 - s_q2 * t126) + c_q1 * t128) + t136;
-    out.bias[1] = t136;
     let t137 = 0.15 * t81 + 0.05 * t82;
-    out.gravity[8] = t137;
     let t138 = 0.25 * t79 + t137;
-    out.gravity[7] = t138;
     let t139 = 0.35 * t77 + t138;
-    out.gravity[6] = t139;
     let t140 = 0.45 * t75 + t139;
-    out.gravity[5] = t140;
     let t141 = 0.55 * t73 + t140;
-    out.gravity[4] = t141;
     let t142 = 0.65 * t71 + t141;
-    out.gravity[3] = t142;
     let t143 = 0.75 * t69 + t142;
-    out.gravity[2] = t143;
     let t144 = 0.85 * t67 + t143;
-    out.gravity[0] = 9.3195 * c_q0 + t144;
-    out.gravity[1] = t144;
     let t145 = c_q7 * t88 - s_q7 * t86;
     let t146 = s_q7 * t88 + c_q7 * t86;
     let t147 = t145 + 0.35;
@@ -1176,20 +1046,12 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t161 = s_q2 * t159 + c_q2 * t158;
     let t162 = c_q1 * (t160 + 0.85) - s_q1 * t161;
     let t163 = 0.01 * c_q9 + 0.2 * t85;
-    out.mass_matrix[7][7] = t163 + 0.04;
     let t164 = 0.2 * t145 + t163;
-    out.mass_matrix[6][6] = t164 + 0.07333333333333333;
     let t165 = 0.2 * t148 + t164;
-    out.mass_matrix[5][5] = t165 + 0.11666666666666667;
     let t166 = 0.2 * t151 + t165;
-    out.mass_matrix[4][4] = t166 + 0.17;
     let t167 = 0.2 * t154 + t166;
-    out.mass_matrix[3][3] = t167 + 0.23333333333333334;
     let t168 = 0.2 * t157 + t167;
-    out.mass_matrix[2][2] = t168 + 0.30666666666666664;
     let t169 = 0.2 * t160 + t168;
-    out.mass_matrix[0][0] = 0.2 * t162 + t169 + 0.48333333333333334;
-    out.mass_matrix[1][1] = t169 + 0.39;
     let t170 = -t155;
     let t171 = -t152;
     let t172 = -t149;
@@ -1220,114 +1082,163 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t197 = s_q3 * t194 + c_q3 * t195;
     let t198 = s_q2 * t196 + c_q2 * t197;
     let t199 = 0.1 * t162 + t169 + 0.39;
-    out.mass_matrix[0][1] = t199;
-    out.mass_matrix[1][0] = t199;
     let t200 = 0.1 * t160 + t168;
     let t201 = t200 + 0.30666666666666664;
-    out.mass_matrix[1][2] = t201;
-    out.mass_matrix[2][1] = t201;
     let t202 = 0.1 * (c_q1 * t160 - s_q1 * t161) + t200 + 0.30666666666666664;
-    out.mass_matrix[0][2] = t202;
-    out.mass_matrix[2][0] = t202;
     let t203 = 0.1 * t157 + t167;
     let t204 = t203 + 0.23333333333333334;
-    out.mass_matrix[2][3] = t204;
-    out.mass_matrix[3][2] = t204;
     let t205 = 0.1 * t174 + t203;
     let t206 = t205 + 0.23333333333333334;
-    out.mass_matrix[1][3] = t206;
-    out.mass_matrix[3][1] = t206;
     let t207 = 0.1 * (c_q1 * t174 - s_q1 * (c_q2 * t158 + s_q2 * t157)) + t205
         + 0.23333333333333334;
-    out.mass_matrix[0][3] = t207;
-    out.mass_matrix[3][0] = t207;
     let t208 = 0.1 * t154 + t166;
     let t209 = t208 + 0.17;
-    out.mass_matrix[3][4] = t209;
-    out.mass_matrix[4][3] = t209;
     let t210 = 0.1 * t176 + t208;
     let t211 = t210 + 0.17;
-    out.mass_matrix[2][4] = t211;
-    out.mass_matrix[4][2] = t211;
     let t212 = 0.1 * t177 + t210;
     let t213 = t212 + 0.17;
-    out.mass_matrix[1][4] = t213;
-    out.mass_matrix[4][1] = t213;
     let t214 = 0.1 * (s_q1 * (c_q2 * t175 - s_q2 * t176) + c_q1 * t177) + t212 + 0.17;
-    out.mass_matrix[0][4] = t214;
-    out.mass_matrix[4][0] = t214;
     let t215 = 0.1 * t151 + t165;
     let t216 = t215 + 0.11666666666666667;
-    out.mass_matrix[4][5] = t216;
-    out.mass_matrix[5][4] = t216;
     let t217 = 0.1 * t179 + t215;
     let t218 = t217 + 0.11666666666666667;
-    out.mass_matrix[3][5] = t218;
-    out.mass_matrix[5][3] = t218;
     let t219 = 0.1 * t181 + t217;
     let t220 = t219 + 0.11666666666666667;
-    out.mass_matrix[2][5] = t220;
-    out.mass_matrix[5][2] = t220;
     let t221 = 0.1 * t182 + t219;
     let t222 = t221 + 0.11666666666666667;
-    out.mass_matrix[1][5] = t222;
-    out.mass_matrix[5][1] = t222;
     let t223 = 0.1 * (s_q1 * (c_q2 * t180 - s_q2 * t181) + c_q1 * t182) + t221
         + 0.11666666666666667;
-    out.mass_matrix[0][5] = t223;
-    out.mass_matrix[5][0] = t223;
     let t224 = 0.1 * t148 + t164;
     let t225 = t224 + 0.07333333333333333;
-    out.mass_matrix[5][6] = t225;
-    out.mass_matrix[6][5] = t225;
     let t226 = 0.1 * t184 + t224;
     let t227 = t226 + 0.07333333333333333;
-    out.mass_matrix[4][6] = t227;
-    out.mass_matrix[6][4] = t227;
     let t228 = 0.1 * t186 + t226;
     let t229 = t228 + 0.07333333333333333;
-    out.mass_matrix[3][6] = t229;
-    out.mass_matrix[6][3] = t229;
     let t230 = 0.1 * t188 + t228;
     let t231 = t230 + 0.07333333333333333;
-    out.mass_matrix[2][6] = t231;
-    out.mass_matrix[6][2] = t231;
     let t232 = 0.1 * t189 + t230;
     let t233 = t232 + 0.07333333333333333;
-    out.mass_matrix[1][6] = t233;
-    out.mass_matrix[6][1] = t233;
     let t234 = 0.1 * (s_q1 * (c_q2 * t187 - s_q2 * t188) + c_q1 * t189) + t232
         + 0.07333333333333333;
-    out.mass_matrix[0][6] = t234;
-    out.mass_matrix[6][0] = t234;
     let t235 = 0.1 * t145 + t163;
     let t236 = t235 + 0.04;
-    out.mass_matrix[6][7] = t236;
-    out.mass_matrix[7][6] = t236;
     let t237 = 0.1 * t191 + t235;
     let t238 = t237 + 0.04;
-    out.mass_matrix[5][7] = t238;
-    out.mass_matrix[7][5] = t238;
     let t239 = 0.1 * t193 + t237;
     let t240 = t239 + 0.04;
-    out.mass_matrix[4][7] = t240;
-    out.mass_matrix[7][4] = t240;
     let t241 = 0.1 * t195 + t239;
     let t242 = t241 + 0.04;
-    out.mass_matrix[3][7] = t242;
-    out.mass_matrix[7][3] = t242;
     let t243 = 0.1 * t197 + t241;
     let t244 = t243 + 0.04;
-    out.mass_matrix[2][7] = t244;
-    out.mass_matrix[7][2] = t244;
     let t245 = 0.1 * t198 + t243;
     let t246 = t245 + 0.04;
-    out.mass_matrix[1][7] = t246;
-    out.mass_matrix[7][1] = t246;
     let t247 = 0.1 * (s_q1 * (c_q2 * t196 - s_q2 * t197) + c_q1 * t198) + t245 + 0.04;
-    out.mass_matrix[0][7] = t247;
-    out.mass_matrix[7][0] = t247;
-    out
+    JointSpace {
+        mass_matrix: [
+            [
+                0.2 * t162 + t169 + 0.48333333333333334,
+                t199,
+                t202,
+                t207,
+                t214,
+                t223,
+                t234,
+                t247,
+                t107,
+                t40,
+            ],
+            [t199, t169 + 0.39, t201, t206, t213, t222, t233, t246, t108, t41],
+            [
+                t202,
+                t201,
+                t168 + 0.30666666666666664,
+                t204,
+                t211,
+                t220,
+                t231,
+                t244,
+                t109,
+                t42,
+            ],
+            [
+                t207,
+                t206,
+                t204,
+                t167 + 0.23333333333333334,
+                t209,
+                t218,
+                t229,
+                t242,
+                t110,
+                t43,
+            ],
+            [t214, t213, t211, t209, t166 + 0.17, t216, t227, t240, t111, t44],
+            [
+                t223,
+                t222,
+                t220,
+                t218,
+                t216,
+                t165 + 0.11666666666666667,
+                t225,
+                t238,
+                t112,
+                t45,
+            ],
+            [
+                t234,
+                t233,
+                t231,
+                t229,
+                t227,
+                t225,
+                t164 + 0.07333333333333333,
+                t236,
+                t113,
+                t46,
+            ],
+            [t247, t246, t244, t242, t240, t238, t236, t163 + 0.04, t114, t47],
+            [
+                t107,
+                t108,
+                t109,
+                t110,
+                t111,
+                t112,
+                t113,
+                t114,
+                0.01 * c_q9 + 0.016666666666666666,
+                t48,
+            ],
+            [t40, t41, t42, t43, t44, t45, t46, t47, t48, 0.0033333333333333335],
+        ],
+        bias: [
+            9.3195 * c_q0
+                + 0.1 * (s_q1 * (c_q2 * t127 - 0.85 * t2 - s_q2 * t126) + c_q1 * t128)
+                + t136,
+            t136,
+            t135,
+            t134,
+            t133,
+            t132,
+            t131,
+            t130,
+            t129,
+            0.05 * t66,
+        ],
+        gravity: [
+            9.3195 * c_q0 + t144,
+            t144,
+            t143,
+            t142,
+            t141,
+            t140,
+            t139,
+            t138,
+            t137,
+            0.05 * t82,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1392,7 +1303,6 @@ fn forward_dynamics_with_body(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1583,59 +1493,60 @@ fn forward_dynamics_with_body(
         - tau[1] - 0.981 * s_q0 * (c_q1 * t141 - s_q1 * t142)
         - 9.81 * c_q0 * (0.1 * t143 + 0.95);
     let t146 = inv8 * t145;
-    out[0] = t146;
     let t147 = 9.81 * c_q0 + 0.1 * t146;
     let t148 = 9.81 * s_q0 * c_q1 + s_q1 * t147 - 0.1 * t10;
     let t149 = c_q1 * t147 + 0.1 * t11 - 9.81 * s_q0 * s_q1;
     let t150 = inv7 * (t137 - t134 * t149 - t135 * inv8 * t145 - 0.1 * t132 * t148);
-    out[1] = t150;
     let t151 = t146 + t150;
     let t152 = t149 + 0.1 * t151;
     let t153 = c_q2 * t148 + s_q2 * t152 - 0.1 * t12;
     let t154 = c_q2 * t152 + 0.1 * t13 - s_q2 * t148;
     let t155 = inv6 * (t122 - t119 * t154 - t120 * t151 - 0.1 * t117 * t153);
-    out[2] = t155;
     let t156 = t151 + t155;
     let t157 = t154 + 0.1 * t156;
     let t158 = c_q3 * t153 + s_q3 * t157 - 0.1 * t14;
     let t159 = c_q3 * t157 + 0.1 * t15 - s_q3 * t153;
     let t160 = inv5 * (t107 - t104 * t159 - t105 * t156 - 0.1 * t102 * t158);
-    out[3] = t160;
     let t161 = t156 + t160;
     let t162 = t159 + 0.1 * t161;
     let t163 = c_q4 * t158 + s_q4 * t162 - 0.1 * t16;
     let t164 = c_q4 * t162 + 0.1 * t17 - s_q4 * t158;
     let t165 = inv4 * (t92 - t89 * t164 - t90 * t161 - 0.1 * t87 * t163);
-    out[4] = t165;
     let t166 = t161 + t165;
     let t167 = t164 + 0.1 * t166;
     let t168 = c_q5 * t163 + s_q5 * t167 - 0.1 * t18;
     let t169 = c_q5 * t167 + 0.1 * t19 - s_q5 * t163;
     let t170 = inv3 * (t77 - t74 * t169 - t75 * t166 - 0.1 * t72 * t168);
-    out[5] = t170;
     let t171 = t166 + t170;
     let t172 = t169 + 0.1 * t171;
     let t173 = c_q6 * t168 + s_q6 * t172 - 0.1 * t20;
     let t174 = c_q6 * t172 + 0.1 * t21 - s_q6 * t168;
     let t175 = inv2 * (t62 - t59 * t174 - t60 * t171 - 0.1 * t57 * t173);
-    out[6] = t175;
     let t176 = t171 + t175;
     let t177 = t174 + 0.1 * t176;
     let t178 = c_q7 * t173 + s_q7 * t177 - 0.1 * t22;
     let t179 = c_q7 * t177 + 0.1 * t23 - s_q7 * t173;
     let t180 = inv1 * (t47 - t44 * t179 - t45 * t176 - 0.1 * t42 * t178);
-    out[7] = t180;
     let t181 = t176 + t180;
     let t182 = t179 + 0.1 * t181;
     let t183 = c_q8 * t178 + s_q8 * t182 - 0.1 * t24;
     let t184 = c_q8 * t182 + 0.1 * t25 - s_q8 * t178;
     let t185 = inv0 * (t32 - t29 * t184 - t30 * t181 - 0.075 * t9 * t183);
-    out[8] = t185;
     let t186 = t181 + t185;
-    out[9] = 300.0
-        * (tau[9] - 0.0033333333333333335 * t186
-            - 0.05 * (0.1 * t26 + c_q9 * (t184 + 0.1 * t186) - s_q9 * t183));
-    out
+    [
+        t146,
+        t150,
+        t155,
+        t160,
+        t165,
+        t170,
+        t175,
+        t180,
+        t185,
+        300.0
+            * (tau[9] - 0.0033333333333333335 * t186
+                - 0.05 * (0.1 * t26 + c_q9 * (t184 + 0.1 * t186) - s_q9 * t183)),
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1692,7 +1603,6 @@ fn coriolis_matrix_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1731,9 +1641,7 @@ fn coriolis_matrix_with_body(
     let t22 = c_q7 * t20 + s_q7 * t19 - 0.2 * t6;
     let t23 = c_q8 * t21 - s_q8 * t22;
     let t24 = c_q9 * t23 - s_q9 * (c_q8 * t22 + s_q8 * t21 - 0.2 * t7);
-    out[9][0] = 0.025 * t24;
     let t25 = s_q9 * t8;
-    out[8][9] = -0.005 * t25;
     let t26 = c_q9 * t8;
     let t27 = -0.3 * t7 - 0.1 * t26;
     let t28 = c_q8 * t25;
@@ -1773,7 +1681,6 @@ fn coriolis_matrix_with_body(
     let t62 = c_q1 * t59;
     let t63 = s_q1 * (t61 - 1.7 * t0) + t62;
     let t64 = 0.15 * t23 + 0.05 * t24;
-    out[8][0] = 0.5 * (t64 - 0.01 * t25);
     let t65 = 0.25 * t21 + t64;
     let t66 = 0.35 * t19 + t65;
     let t67 = 0.45 * t17 + t66;
@@ -1781,21 +1688,13 @@ fn coriolis_matrix_with_body(
     let t69 = 0.65 * t13 + t68;
     let t70 = 0.75 * t11 + t69;
     let t71 = 0.1 * t29 - 0.01 * t25;
-    out[7][0] = 0.5 * (t65 + t71);
     let t72 = 0.1 * t34 + t71;
-    out[6][0] = 0.5 * (t66 + t72);
     let t73 = 0.1 * t39 + t72;
-    out[5][0] = 0.5 * (t67 + t73);
     let t74 = 0.1 * t44 + t73;
-    out[4][0] = 0.5 * (t68 + t74);
     let t75 = 0.1 * t49 + t74;
-    out[3][0] = 0.5 * (t69 + t75);
     let t76 = 0.1 * t54 + t75;
-    out[2][0] = 0.5 * (t70 + t76);
     let t77 = 0.1 * t59 + t76;
     let t78 = t70 + 0.17 * t9 + t77;
-    out[0][0] = 0.5 * (0.1 * t63 + t78);
-    out[1][0] = 0.5 * t78;
     let t79 = t0 * s_q2;
     let t80 = -0.2 * (t1 + t0 * c_q2);
     let t81 = 0.2 * c_q3 * t79 - s_q3 * t80;
@@ -1810,24 +1709,14 @@ fn coriolis_matrix_with_body(
     let t90 = c_q7 * t88 + s_q7 * t87 - 0.2 * t6;
     let t91 = c_q8 * t89 - s_q8 * t90;
     let t92 = c_q9 * t91 - s_q9 * (c_q8 * t90 + s_q8 * t89 - 0.2 * t7);
-    out[9][1] = 0.025 * t92;
     let t93 = 0.15 * t91 + 0.05 * t92;
-    out[8][1] = 0.5 * (t93 - 0.01 * t25);
     let t94 = 0.25 * t89 + t93;
-    out[7][1] = 0.5 * (t71 + t94);
     let t95 = 0.35 * t87 + t94;
-    out[6][1] = 0.5 * (t72 + t95);
     let t96 = 0.45 * t85 + t95;
-    out[5][1] = 0.5 * (t73 + t96);
     let t97 = 0.55 * t83 + t96;
-    out[4][1] = 0.5 * (t74 + t97);
     let t98 = 0.65 * t81 + t97;
-    out[3][1] = 0.5 * (t75 + t98);
     let t99 = 0.15 * t79 + t98;
-    out[2][1] = 0.5 * (t76 + t99);
     let t100 = t77 + t99;
-    out[0][1] = 0.5 * (0.1 * t63 + t100);
-    out[1][1] = 0.5 * t100;
     let t101 = t1 * s_q3;
     let t102 = -0.2 * (t2 + t1 * c_q3);
     let t103 = 0.2 * c_q4 * t101 - s_q4 * t102;
@@ -1840,23 +1729,13 @@ fn coriolis_matrix_with_body(
     let t110 = c_q7 * t108 + s_q7 * t107 - 0.2 * t6;
     let t111 = c_q8 * t109 - s_q8 * t110;
     let t112 = c_q9 * t111 - s_q9 * (c_q8 * t110 + s_q8 * t109 - 0.2 * t7);
-    out[9][2] = 0.025 * t112;
     let t113 = 0.15 * t111 + 0.05 * t112;
-    out[8][2] = 0.5 * (t113 - 0.01 * t25);
     let t114 = 0.25 * t109 + t113;
-    out[7][2] = 0.5 * (t71 + t114);
     let t115 = 0.35 * t107 + t114;
-    out[6][2] = 0.5 * (t72 + t115);
     let t116 = 0.45 * t105 + t115;
-    out[5][2] = 0.5 * (t73 + t116);
     let t117 = 0.55 * t103 + t116;
-    out[4][2] = 0.5 * (t74 + t117);
     let t118 = 0.13 * t101 + t117;
-    out[2][2] = 0.5 * (t76 + t118);
-    out[3][2] = 0.5 * (t75 + t118);
     let t119 = t77 + t118;
-    out[0][2] = 0.5 * (0.1 * (t62 + s_q1 * t61) + t119);
-    out[1][2] = 0.5 * t119;
     let t120 = t2 * s_q4;
     let t121 = -0.2 * (t3 + t2 * c_q4);
     let t122 = 0.2 * c_q5 * t120 - s_q5 * t121;
@@ -1867,24 +1746,14 @@ fn coriolis_matrix_with_body(
     let t127 = c_q7 * t125 + s_q7 * t124 - 0.2 * t6;
     let t128 = c_q8 * t126 - s_q8 * t127;
     let t129 = c_q9 * t128 - s_q9 * (c_q8 * t127 + s_q8 * t126 - 0.2 * t7);
-    out[9][3] = 0.025 * t129;
     let t130 = t58 + s_q2 * t56;
     let t131 = 0.15 * t128 + 0.05 * t129;
-    out[8][3] = 0.5 * (t131 - 0.01 * t25);
     let t132 = 0.25 * t126 + t131;
-    out[7][3] = 0.5 * (t71 + t132);
     let t133 = 0.35 * t124 + t132;
-    out[6][3] = 0.5 * (t72 + t133);
     let t134 = 0.45 * t122 + t133;
-    out[5][3] = 0.5 * (t73 + t134);
     let t135 = 0.11 * t120 + t134;
-    out[3][3] = 0.5 * (t75 + t135);
-    out[4][3] = 0.5 * (t74 + t135);
     let t136 = t76 + t135;
-    out[2][3] = 0.5 * t136;
     let t137 = 0.1 * t130 + t136;
-    out[0][3] = 0.5 * (0.1 * (s_q1 * (c_q2 * t56 - t60) + c_q1 * t130) + t137);
-    out[1][3] = 0.5 * t137;
     let t138 = t3 * s_q5;
     let t139 = -0.2 * (t4 + t3 * c_q5);
     let t140 = 0.2 * c_q6 * t138 - s_q6 * t139;
@@ -1893,59 +1762,38 @@ fn coriolis_matrix_with_body(
     let t143 = c_q7 * t141 + s_q7 * t140 - 0.2 * t6;
     let t144 = c_q8 * t142 - s_q8 * t143;
     let t145 = c_q9 * t144 - s_q9 * (c_q8 * t143 + s_q8 * t142 - 0.2 * t7);
-    out[9][4] = 0.025 * t145;
     let t146 = t53 + s_q3 * t51;
     let t147 = c_q3 * t51 - t55;
     let t148 = s_q2 * t147 + c_q2 * t146;
     let t149 = 0.15 * t144 + 0.05 * t145;
-    out[8][4] = 0.5 * (t149 - 0.01 * t25);
     let t150 = 0.25 * t142 + t149;
-    out[7][4] = 0.5 * (t71 + t150);
     let t151 = 0.35 * t140 + t150;
-    out[6][4] = 0.5 * (t72 + t151);
     let t152 = 0.09 * t138 + t151;
-    out[4][4] = 0.5 * (t74 + t152);
-    out[5][4] = 0.5 * (t73 + t152);
     let t153 = t75 + t152;
-    out[3][4] = 0.5 * t153;
     let t154 = 0.1 * t146 + t153;
-    out[2][4] = 0.5 * t154;
     let t155 = 0.1 * t148 + t154;
-    out[0][4] = 0.5 * (0.1 * (s_q1 * (c_q2 * t147 - s_q2 * t146) + c_q1 * t148) + t155);
-    out[1][4] = 0.5 * t155;
     let t156 = t4 * s_q6;
     let t157 = -0.2 * (t5 + t4 * c_q6);
     let t158 = 0.2 * c_q7 * t156 - s_q7 * t157;
     let t159 = 0.2 * (s_q7 * t156 - t6) + c_q7 * t157;
     let t160 = c_q8 * t158 - s_q8 * t159;
     let t161 = c_q9 * t160 - s_q9 * (c_q8 * t159 + s_q8 * t158 - 0.2 * t7);
-    out[9][5] = 0.025 * t161;
     let t162 = t48 + s_q4 * t46;
     let t163 = c_q4 * t46 - t50;
     let t164 = s_q3 * t163 + c_q3 * t162;
     let t165 = c_q3 * t163 - s_q3 * t162;
     let t166 = s_q2 * t165 + c_q2 * t164;
     let t167 = 0.15 * t160 + 0.05 * t161;
-    out[8][5] = 0.5 * (t167 - 0.01 * t25);
     let t168 = 0.25 * t158 + t167;
-    out[7][5] = 0.5 * (t71 + t168);
     let t169 = 0.07 * t156 + t168;
-    out[5][5] = 0.5 * (t73 + t169);
-    out[6][5] = 0.5 * (t72 + t169);
     let t170 = t74 + t169;
-    out[4][5] = 0.5 * t170;
     let t171 = 0.1 * t162 + t170;
-    out[3][5] = 0.5 * t171;
     let t172 = 0.1 * t164 + t171;
-    out[2][5] = 0.5 * t172;
     let t173 = 0.1 * t166 + t172;
-    out[0][5] = 0.5 * (0.1 * (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166) + t173);
-    out[1][5] = 0.5 * t173;
     let t174 = t5 * s_q7;
     let t175 = -0.2 * (t6 + t5 * c_q7);
     let t176 = 0.2 * c_q8 * t174 - s_q8 * t175;
     let t177 = c_q9 * t176 - s_q9 * (0.2 * (s_q8 * t174 - t7) + c_q8 * t175);
-    out[9][6] = 0.025 * t177;
     let t178 = t43 + s_q5 * t41;
     let t179 = c_q5 * t41 - t45;
     let t180 = s_q4 * t179 + c_q4 * t178;
@@ -1954,24 +1802,14 @@ fn coriolis_matrix_with_body(
     let t183 = c_q3 * t181 - s_q3 * t180;
     let t184 = s_q2 * t183 + c_q2 * t182;
     let t185 = 0.15 * t176 + 0.05 * t177;
-    out[8][6] = 0.5 * (t185 - 0.01 * t25);
     let t186 = 0.05 * t174 + t185;
-    out[6][6] = 0.5 * (t72 + t186);
-    out[7][6] = 0.5 * (t71 + t186);
     let t187 = t73 + t186;
-    out[5][6] = 0.5 * t187;
     let t188 = 0.1 * t178 + t187;
-    out[4][6] = 0.5 * t188;
     let t189 = 0.1 * t180 + t188;
-    out[3][6] = 0.5 * t189;
     let t190 = 0.1 * t182 + t189;
-    out[2][6] = 0.5 * t190;
     let t191 = 0.1 * t184 + t190;
-    out[0][6] = 0.5 * (0.1 * (s_q1 * (c_q2 * t183 - s_q2 * t182) + c_q1 * t184) + t191);
-    out[1][6] = 0.5 * t191;
     let t192 = t6 * s_q8;
     let t193 = 0.2 * c_q9 * t192 + 0.2 * s_q9 * (t7 + t6 * c_q8);
-    out[9][7] = 0.025 * t193;
     let t194 = t38 + s_q6 * t36;
     let t195 = c_q6 * t36 - t40;
     let t196 = s_q5 * t195 + c_q5 * t194;
@@ -1982,24 +1820,13 @@ fn coriolis_matrix_with_body(
     let t201 = c_q3 * t199 - s_q3 * t198;
     let t202 = s_q2 * t201 + c_q2 * t200;
     let t203 = 0.03 * t192 + 0.05 * t193;
-    out[7][7] = 0.5 * (t71 + t203);
-    out[8][7] = 0.5 * (t203 - 0.01 * t25);
     let t204 = t72 + t203;
-    out[6][7] = 0.5 * t204;
     let t205 = 0.1 * t194 + t204;
-    out[5][7] = 0.5 * t205;
     let t206 = 0.1 * t196 + t205;
-    out[4][7] = 0.5 * t206;
     let t207 = 0.1 * t198 + t206;
-    out[3][7] = 0.5 * t207;
     let t208 = 0.1 * t200 + t207;
-    out[2][7] = 0.5 * t208;
     let t209 = 0.1 * t202 + t208;
-    out[0][7] = 0.5 * (0.1 * (s_q1 * (c_q2 * t201 - s_q2 * t200) + c_q1 * t202) + t209);
-    out[1][7] = 0.5 * t209;
     let t210 = t7 * s_q9;
-    out[8][8] = 0.005 * (t210 - t25);
-    out[9][8] = 0.005 * t210;
     let t211 = t33 + s_q7 * t31;
     let t212 = c_q7 * t31 - t35;
     let t213 = s_q6 * t212 + c_q6 * t211;
@@ -2012,20 +1839,12 @@ fn coriolis_matrix_with_body(
     let t220 = c_q3 * t218 - s_q3 * t217;
     let t221 = s_q2 * t220 + c_q2 * t219;
     let t222 = t71 + 0.01 * t210;
-    out[7][8] = 0.5 * t222;
     let t223 = 0.1 * t211 + t222;
-    out[6][8] = 0.5 * t223;
     let t224 = 0.1 * t213 + t223;
-    out[5][8] = 0.5 * t224;
     let t225 = 0.1 * t215 + t224;
-    out[4][8] = 0.5 * t225;
     let t226 = 0.1 * t217 + t225;
-    out[3][8] = 0.5 * t226;
     let t227 = 0.1 * t219 + t226;
-    out[2][8] = 0.5 * t227;
     let t228 = 0.1 * t221 + t227;
-    out[0][8] = 0.5 * (0.1 * (s_q1 * (c_q2 * t220 - s_q2 * t219) + c_q1 * t221) + t228);
-    out[1][8] = 0.5 * t228;
     let t229 = -0.1 * (t28 + s_q8 * t26);
     let t230 = 0.1 * (t30 - c_q8 * t26);
     let t231 = s_q7 * t230 + c_q7 * t229;
@@ -2040,21 +1859,134 @@ fn coriolis_matrix_with_body(
     let t240 = c_q3 * t238 - s_q3 * t237;
     let t241 = s_q2 * t240 + c_q2 * t239;
     let t242 = 0.1 * t229 - 0.01 * t25;
-    out[7][9] = 0.5 * t242;
     let t243 = 0.1 * t231 + t242;
-    out[6][9] = 0.5 * t243;
     let t244 = 0.1 * t233 + t243;
-    out[5][9] = 0.5 * t244;
     let t245 = 0.1 * t235 + t244;
-    out[4][9] = 0.5 * t245;
     let t246 = 0.1 * t237 + t245;
-    out[3][9] = 0.5 * t246;
     let t247 = 0.1 * t239 + t246;
-    out[2][9] = 0.5 * t247;
     let t248 = 0.1 * t241 + t247;
-    out[0][9] = 0.5 * (0.1 * (s_q1 * (c_q2 * t240 - s_q2 * t239) + c_q1 * t241) + t248);
-    out[1][9] = 0.5 * t248;
-    out
+    [
+        [
+            0.5 * (0.1 * t63 + t78),
+            0.5 * (0.1 * t63 + t100),
+            0.5 * (0.1 * (t62 + s_q1 * t61) + t119),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t56 - t60) + c_q1 * t130) + t137),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t147 - s_q2 * t146) + c_q1 * t148) + t155),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t165 - s_q2 * t164) + c_q1 * t166) + t173),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t183 - s_q2 * t182) + c_q1 * t184) + t191),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t201 - s_q2 * t200) + c_q1 * t202) + t209),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t220 - s_q2 * t219) + c_q1 * t221) + t228),
+            0.5 * (0.1 * (s_q1 * (c_q2 * t240 - s_q2 * t239) + c_q1 * t241) + t248),
+        ],
+        [
+            0.5 * t78,
+            0.5 * t100,
+            0.5 * t119,
+            0.5 * t137,
+            0.5 * t155,
+            0.5 * t173,
+            0.5 * t191,
+            0.5 * t209,
+            0.5 * t228,
+            0.5 * t248,
+        ],
+        [
+            0.5 * (t70 + t76),
+            0.5 * (t76 + t99),
+            0.5 * (t76 + t118),
+            0.5 * t136,
+            0.5 * t154,
+            0.5 * t172,
+            0.5 * t190,
+            0.5 * t208,
+            0.5 * t227,
+            0.5 * t247,
+        ],
+        [
+            0.5 * (t69 + t75),
+            0.5 * (t75 + t98),
+            0.5 * (t75 + t118),
+            0.5 * (t75 + t135),
+            0.5 * t153,
+            0.5 * t171,
+            0.5 * t189,
+            0.5 * t207,
+            0.5 * t226,
+            0.5 * t246,
+        ],
+        [
+            0.5 * (t68 + t74),
+            0.5 * (t74 + t97),
+            0.5 * (t74 + t117),
+            0.5 * (t74 + t135),
+            0.5 * (t74 + t152),
+            0.5 * t170,
+            0.5 * t188,
+            0.5 * t206,
+            0.5 * t225,
+            0.5 * t245,
+        ],
+        [
+            0.5 * (t67 + t73),
+            0.5 * (t73 + t96),
+            0.5 * (t73 + t116),
+            0.5 * (t73 + t134),
+            0.5 * (t73 + t152),
+            0.5 * (t73 + t169),
+            0.5 * t187,
+            0.5 * t205,
+            0.5 * t224,
+            0.5 * t244,
+        ],
+        [
+            0.5 * (t66 + t72),
+            0.5 * (t72 + t95),
+            0.5 * (t72 + t115),
+            0.5 * (t72 + t133),
+            0.5 * (t72 + t151),
+            0.5 * (t72 + t169),
+            0.5 * (t72 + t186),
+            0.5 * t204,
+            0.5 * t223,
+            0.5 * t243,
+        ],
+        [
+            0.5 * (t65 + t71),
+            0.5 * (t71 + t94),
+            0.5 * (t71 + t114),
+            0.5 * (t71 + t132),
+            0.5 * (t71 + t150),
+            0.5 * (t71 + t168),
+            0.5 * (t71 + t186),
+            0.5 * (t71 + t203),
+            0.5 * t222,
+            0.5 * t242,
+        ],
+        [
+            0.5 * (t64 - 0.01 * t25),
+            0.5 * (t93 - 0.01 * t25),
+            0.5 * (t113 - 0.01 * t25),
+            0.5 * (t131 - 0.01 * t25),
+            0.5 * (t149 - 0.01 * t25),
+            0.5 * (t167 - 0.01 * t25),
+            0.5 * (t185 - 0.01 * t25),
+            0.5 * (t203 - 0.01 * t25),
+            0.005 * (t210 - t25),
+            -0.005 * t25,
+        ],
+        [
+            0.025 * t24,
+            0.025 * t92,
+            0.025 * t112,
+            0.025 * t129,
+            0.025 * t145,
+            0.025 * t161,
+            0.025 * t177,
+            0.025 * t193,
+            0.005 * t210,
+            0.0,
+        ],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2343,62 +2275,6 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
-    out[0][5][0] = 1.0;
-    out[1][5][0] = 1.0;
-    out[1][5][1] = 1.0;
-    out[2][5][0] = 1.0;
-    out[2][5][1] = 1.0;
-    out[2][5][2] = 1.0;
-    out[3][5][0] = 1.0;
-    out[3][5][1] = 1.0;
-    out[3][5][2] = 1.0;
-    out[3][5][3] = 1.0;
-    out[4][5][0] = 1.0;
-    out[4][5][1] = 1.0;
-    out[4][5][2] = 1.0;
-    out[4][5][3] = 1.0;
-    out[4][5][4] = 1.0;
-    out[5][5][0] = 1.0;
-    out[5][5][1] = 1.0;
-    out[5][5][2] = 1.0;
-    out[5][5][3] = 1.0;
-    out[5][5][4] = 1.0;
-    out[5][5][5] = 1.0;
-    out[6][5][0] = 1.0;
-    out[6][5][1] = 1.0;
-    out[6][5][2] = 1.0;
-    out[6][5][3] = 1.0;
-    out[6][5][4] = 1.0;
-    out[6][5][5] = 1.0;
-    out[6][5][6] = 1.0;
-    out[7][5][0] = 1.0;
-    out[7][5][1] = 1.0;
-    out[7][5][2] = 1.0;
-    out[7][5][3] = 1.0;
-    out[7][5][4] = 1.0;
-    out[7][5][5] = 1.0;
-    out[7][5][6] = 1.0;
-    out[7][5][7] = 1.0;
-    out[8][5][0] = 1.0;
-    out[8][5][1] = 1.0;
-    out[8][5][2] = 1.0;
-    out[8][5][3] = 1.0;
-    out[8][5][4] = 1.0;
-    out[8][5][5] = 1.0;
-    out[8][5][6] = 1.0;
-    out[8][5][7] = 1.0;
-    out[8][5][8] = 1.0;
-    out[9][5][0] = 1.0;
-    out[9][5][1] = 1.0;
-    out[9][5][2] = 1.0;
-    out[9][5][3] = 1.0;
-    out[9][5][4] = 1.0;
-    out[9][5][5] = 1.0;
-    out[9][5][6] = 1.0;
-    out[9][5][7] = 1.0;
-    out[9][5][8] = 1.0;
-    out[9][5][9] = 1.0;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -2522,132 +2398,321 @@ fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; N
     let t107 = c_q9 * t98 - 0.1 * s_q8 * s_q9;
     let t108 = c_q0 * c_q1 - s_q0 * s_q1;
     let t109 = c_q0 * s_q1 + s_q0 * c_q1;
-    out[1][1][0] = 0.1 * (s_q1 * t109 + c_q1 * t108);
     let t110 = -t109;
-    out[1][0][0] = 0.1 * (s_q1 * t108 + c_q1 * t110);
     let t111 = c_q2 * t108;
     let t112 = t111 + s_q2 * t110;
     let t113 = s_q2 * t108;
     let t114 = c_q2 * t110 - t113;
-    out[2][0][0] = t1 * t112 + t2 * t114;
-    out[2][0][1] = 0.1 * (s_q2 * t112 + c_q2 * t114);
     let t115 = t113 + c_q2 * t109;
     let t116 = t111 - s_q2 * t109;
-    out[2][1][0] = t1 * t115 + t2 * t116;
-    out[2][1][1] = 0.1 * (s_q2 * t115 + c_q2 * t116);
     let t117 = c_q3 * t112 + s_q3 * t114;
     let t118 = c_q3 * t114 - s_q3 * t112;
-    out[3][0][0] = t4 * t117 + t5 * t118;
-    out[3][0][1] = t24 * t117 + t25 * t118;
-    out[3][0][2] = 0.1 * (s_q3 * t117 + c_q3 * t118);
     let t119 = c_q3 * t115 + s_q3 * t116;
     let t120 = c_q3 * t116 - s_q3 * t115;
-    out[3][1][0] = t4 * t119 + t5 * t120;
-    out[3][1][1] = t24 * t119 + t25 * t120;
-    out[3][1][2] = 0.1 * (s_q3 * t119 + c_q3 * t120);
     let t121 = c_q4 * t117 + s_q4 * t118;
     let t122 = c_q4 * t118 - s_q4 * t117;
-    out[4][0][0] = t7 * t121 + t8 * t122;
-    out[4][0][1] = t27 * t121 + t28 * t122;
-    out[4][0][2] = t44 * t121 + t45 * t122;
-    out[4][0][3] = 0.1 * (s_q4 * t121 + c_q4 * t122);
     let t123 = c_q4 * t119 + s_q4 * t120;
     let t124 = c_q4 * t120 - s_q4 * t119;
-    out[4][1][0] = t7 * t123 + t8 * t124;
-    out[4][1][1] = t27 * t123 + t28 * t124;
-    out[4][1][2] = t44 * t123 + t45 * t124;
-    out[4][1][3] = 0.1 * (s_q4 * t123 + c_q4 * t124);
     let t125 = c_q5 * t121 + s_q5 * t122;
     let t126 = c_q5 * t122 - s_q5 * t121;
-    out[5][0][0] = t10 * t125 + t11 * t126;
-    out[5][0][1] = t30 * t125 + t31 * t126;
-    out[5][0][2] = t47 * t125 + t48 * t126;
-    out[5][0][3] = t61 * t125 + t62 * t126;
-    out[5][0][4] = 0.1 * (s_q5 * t125 + c_q5 * t126);
     let t127 = c_q5 * t123 + s_q5 * t124;
     let t128 = c_q5 * t124 - s_q5 * t123;
-    out[5][1][0] = t10 * t127 + t11 * t128;
-    out[5][1][1] = t30 * t127 + t31 * t128;
-    out[5][1][2] = t47 * t127 + t48 * t128;
-    out[5][1][3] = t61 * t127 + t62 * t128;
-    out[5][1][4] = 0.1 * (s_q5 * t127 + c_q5 * t128);
     let t129 = c_q6 * t125 + s_q6 * t126;
     let t130 = c_q6 * t126 - s_q6 * t125;
-    out[6][0][0] = t13 * t129 + t14 * t130;
-    out[6][0][1] = t33 * t129 + t34 * t130;
-    out[6][0][2] = t50 * t129 + t51 * t130;
-    out[6][0][3] = t64 * t129 + t65 * t130;
-    out[6][0][4] = t75 * t129 + t76 * t130;
-    out[6][0][5] = 0.1 * (s_q6 * t129 + c_q6 * t130);
     let t131 = c_q6 * t127 + s_q6 * t128;
     let t132 = c_q6 * t128 - s_q6 * t127;
-    out[6][1][0] = t13 * t131 + t14 * t132;
-    out[6][1][1] = t33 * t131 + t34 * t132;
-    out[6][1][2] = t50 * t131 + t51 * t132;
-    out[6][1][3] = t64 * t131 + t65 * t132;
-    out[6][1][4] = t75 * t131 + t76 * t132;
-    out[6][1][5] = 0.1 * (s_q6 * t131 + c_q6 * t132);
     let t133 = c_q7 * t129 + s_q7 * t130;
     let t134 = c_q7 * t130 - s_q7 * t129;
-    out[7][0][0] = t16 * t133 + t17 * t134;
-    out[7][0][1] = t36 * t133 + t37 * t134;
-    out[7][0][2] = t53 * t133 + t54 * t134;
-    out[7][0][3] = t67 * t133 + t68 * t134;
-    out[7][0][4] = t78 * t133 + t79 * t134;
-    out[7][0][5] = t86 * t133 + t87 * t134;
-    out[7][0][6] = 0.1 * (s_q7 * t133 + c_q7 * t134);
     let t135 = c_q7 * t131 + s_q7 * t132;
     let t136 = c_q7 * t132 - s_q7 * t131;
-    out[7][1][0] = t16 * t135 + t17 * t136;
-    out[7][1][1] = t36 * t135 + t37 * t136;
-    out[7][1][2] = t53 * t135 + t54 * t136;
-    out[7][1][3] = t67 * t135 + t68 * t136;
-    out[7][1][4] = t78 * t135 + t79 * t136;
-    out[7][1][5] = t86 * t135 + t87 * t136;
-    out[7][1][6] = 0.1 * (s_q7 * t135 + c_q7 * t136);
     let t137 = c_q8 * t133 + s_q8 * t134;
     let t138 = c_q8 * t134 - s_q8 * t133;
-    out[8][0][0] = t19 * t137 + t20 * t138;
-    out[8][0][1] = t39 * t137 + t40 * t138;
-    out[8][0][2] = t56 * t137 + t57 * t138;
-    out[8][0][3] = t70 * t137 + t71 * t138;
-    out[8][0][4] = t81 * t137 + t82 * t138;
-    out[8][0][5] = t89 * t137 + t90 * t138;
-    out[8][0][6] = t94 * t137 + t95 * t138;
-    out[8][0][7] = 0.1 * (s_q8 * t137 + c_q8 * t138);
     let t139 = c_q8 * t135 + s_q8 * t136;
     let t140 = c_q8 * t136 - s_q8 * t135;
-    out[8][1][0] = t19 * t139 + t20 * t140;
-    out[8][1][1] = t39 * t139 + t40 * t140;
-    out[8][1][2] = t56 * t139 + t57 * t140;
-    out[8][1][3] = t70 * t139 + t71 * t140;
-    out[8][1][4] = t81 * t139 + t82 * t140;
-    out[8][1][5] = t89 * t139 + t90 * t140;
-    out[8][1][6] = t94 * t139 + t95 * t140;
-    out[8][1][7] = 0.1 * (s_q8 * t139 + c_q8 * t140);
     let t141 = c_q9 * t137 + s_q9 * t138;
     let t142 = c_q9 * t138 - s_q9 * t137;
-    out[9][0][0] = t22 * t141 + t100 * t142;
-    out[9][0][1] = t42 * t141 + t101 * t142;
-    out[9][0][2] = t59 * t141 + t102 * t142;
-    out[9][0][3] = t73 * t141 + t103 * t142;
-    out[9][0][4] = t84 * t141 + t104 * t142;
-    out[9][0][5] = t92 * t141 + t105 * t142;
-    out[9][0][6] = t97 * t141 + t106 * t142;
-    out[9][0][7] = t99 * t141 + t107 * t142;
-    out[9][0][8] = 0.1 * (s_q9 * t141 + c_q9 * t142);
     let t143 = c_q9 * t139 + s_q9 * t140;
     let t144 = c_q9 * t140 - s_q9 * t139;
-    out[9][1][0] = t22 * t143 + t100 * t144;
-    out[9][1][1] = t42 * t143 + t101 * t144;
-    out[9][1][2] = t59 * t143 + t102 * t144;
-    out[9][1][3] = t73 * t143 + t103 * t144;
-    out[9][1][4] = t84 * t143 + t104 * t144;
-    out[9][1][5] = t92 * t143 + t105 * t144;
-    out[9][1][6] = t97 * t143 + t106 * t144;
-    out[9][1][7] = t99 * t143 + t107 * t144;
-    out[9][1][8] = 0.1 * (s_q9 * t143 + c_q9 * t144);
-    out
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                0.1 * (s_q1 * t108 + c_q1 * t110),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                0.1 * (s_q1 * t109 + c_q1 * t108),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t1 * t112 + t2 * t114,
+                0.1 * (s_q2 * t112 + c_q2 * t114),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t1 * t115 + t2 * t116,
+                0.1 * (s_q2 * t115 + c_q2 * t116),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t4 * t117 + t5 * t118,
+                t24 * t117 + t25 * t118,
+                0.1 * (s_q3 * t117 + c_q3 * t118),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t4 * t119 + t5 * t120,
+                t24 * t119 + t25 * t120,
+                0.1 * (s_q3 * t119 + c_q3 * t120),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t7 * t121 + t8 * t122,
+                t27 * t121 + t28 * t122,
+                t44 * t121 + t45 * t122,
+                0.1 * (s_q4 * t121 + c_q4 * t122),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t7 * t123 + t8 * t124,
+                t27 * t123 + t28 * t124,
+                t44 * t123 + t45 * t124,
+                0.1 * (s_q4 * t123 + c_q4 * t124),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t10 * t125 + t11 * t126,
+                t30 * t125 + t31 * t126,
+                t47 * t125 + t48 * t126,
+                t61 * t125 + t62 * t126,
+                0.1 * (s_q5 * t125 + c_q5 * t126),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t10 * t127 + t11 * t128,
+                t30 * t127 + t31 * t128,
+                t47 * t127 + t48 * t128,
+                t61 * t127 + t62 * t128,
+                0.1 * (s_q5 * t127 + c_q5 * t128),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t13 * t129 + t14 * t130,
+                t33 * t129 + t34 * t130,
+                t50 * t129 + t51 * t130,
+                t64 * t129 + t65 * t130,
+                t75 * t129 + t76 * t130,
+                0.1 * (s_q6 * t129 + c_q6 * t130),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t13 * t131 + t14 * t132,
+                t33 * t131 + t34 * t132,
+                t50 * t131 + t51 * t132,
+                t64 * t131 + t65 * t132,
+                t75 * t131 + t76 * t132,
+                0.1 * (s_q6 * t131 + c_q6 * t132),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t16 * t133 + t17 * t134,
+                t36 * t133 + t37 * t134,
+                t53 * t133 + t54 * t134,
+                t67 * t133 + t68 * t134,
+                t78 * t133 + t79 * t134,
+                t86 * t133 + t87 * t134,
+                0.1 * (s_q7 * t133 + c_q7 * t134),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t16 * t135 + t17 * t136,
+                t36 * t135 + t37 * t136,
+                t53 * t135 + t54 * t136,
+                t67 * t135 + t68 * t136,
+                t78 * t135 + t79 * t136,
+                t86 * t135 + t87 * t136,
+                0.1 * (s_q7 * t135 + c_q7 * t136),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t19 * t137 + t20 * t138,
+                t39 * t137 + t40 * t138,
+                t56 * t137 + t57 * t138,
+                t70 * t137 + t71 * t138,
+                t81 * t137 + t82 * t138,
+                t89 * t137 + t90 * t138,
+                t94 * t137 + t95 * t138,
+                0.1 * (s_q8 * t137 + c_q8 * t138),
+                0.0,
+                0.0,
+            ],
+            [
+                t19 * t139 + t20 * t140,
+                t39 * t139 + t40 * t140,
+                t56 * t139 + t57 * t140,
+                t70 * t139 + t71 * t140,
+                t81 * t139 + t82 * t140,
+                t89 * t139 + t90 * t140,
+                t94 * t139 + t95 * t140,
+                0.1 * (s_q8 * t139 + c_q8 * t140),
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0],
+        ],
+        [
+            [
+                t22 * t141 + t100 * t142,
+                t42 * t141 + t101 * t142,
+                t59 * t141 + t102 * t142,
+                t73 * t141 + t103 * t142,
+                t84 * t141 + t104 * t142,
+                t92 * t141 + t105 * t142,
+                t97 * t141 + t106 * t142,
+                t99 * t141 + t107 * t142,
+                0.1 * (s_q9 * t141 + c_q9 * t142),
+                0.0,
+            ],
+            [
+                t22 * t143 + t100 * t144,
+                t42 * t143 + t101 * t144,
+                t59 * t143 + t102 * t144,
+                t73 * t143 + t103 * t144,
+                t84 * t143 + t104 * t144,
+                t92 * t143 + t105 * t144,
+                t97 * t143 + t106 * t144,
+                t99 * t143 + t107 * t144,
+                0.1 * (s_q9 * t143 + c_q9 * t144),
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

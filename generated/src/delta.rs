@@ -666,7 +666,6 @@ fn inverse_dynamics_with_body(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -741,7 +740,6 @@ fn inverse_dynamics_with_body(
     let t57 = t38 * d.k6
         + (s_q10 * (c_q9 * t46 + s_q9 * t47) + c_q10 * (t3 + p.lb * t43)) * d.k7
         - t49 * d.k5;
-    out[10] = t57;
     let t58 = s_q10 * d.k7;
     let t59 = c_q10 * d.k7;
     let t60 = t50 * t58 + t51 * t59;
@@ -751,45 +749,47 @@ fn inverse_dynamics_with_body(
     let t64 = c_q4
         * (s_q9 * t56 + c_q9 * t57 + t11 * (d.k3 - d.k2) + p.lb * t60 - t3 * d.k8)
         + t5 * d.k2 + s_q4 * (t12 * d.k3 + t9 * d.k2 + c_q9 * t56 - s_q9 * t57);
-    out[0] = qdd[0] * d.k0 + t64 - c_q0 * d.k1
-        - p.la
-            * (c_q3 * (t43 * d.k8 - t60)
-                - s_q3
-                    * (c_q4 * (c_q9 * t61 + s_q9 * t62 - t41 * d.k8)
-                        - s_q4 * (t42 * d.k8 + t63)));
-    out[3] = t64;
     let t65 = s_q6 * d.k13;
-    out[6] = 0.3333333333333333 * qdd[6] * d.k11 + 0.5 * (c_q5 * t14 + s_q5 * t15) * t65
-        - t44 * d.k12;
     let t66 = c_q6
         * (t21 * (d.k12 - 0.3333333333333333 * d.k11)
             - 0.5 * (c_q5 * t15 - s_q5 * t14) * d.k13) + 0.3333333333333333 * t17 * d.k11
         + s_q6 * (0.3333333333333333 * t19 * d.k11 + (s_q6 * t17 + t19) * d.k12);
-    out[1] = qdd[1] * d.k9 + t66 - c_q1 * d.k10
-        - p.la
-            * (0.5 * c_q5 * (2.0 * t21 - c_q6 * t17) * d.k13
-                + 0.5 * s_q5
-                    * (c_q6 * (t18 * t18 + qd[6] * qd[6]) * d.k13
-                        + (qdd[6] + t44) * t65));
-    out[5] = t66;
     let t67 = s_q8 * d.k13;
-    out[8] = 0.3333333333333333 * qdd[8] * d.k11 + 0.5 * (c_q7 * t22 + s_q7 * t23) * t67
-        - t45 * d.k12;
     let t68 = c_q8
         * (t29 * (d.k12 - 0.3333333333333333 * d.k11)
             - 0.5 * (c_q7 * t23 - s_q7 * t22) * d.k13) + 0.3333333333333333 * t25 * d.k11
         + s_q8 * (0.3333333333333333 * t27 * d.k11 + (s_q8 * t25 + t27) * d.k12);
-    out[2] = qdd[2] * d.k9 + t68 - c_q2 * d.k10
-        - p.la
-            * (0.5 * c_q7 * (2.0 * t29 - c_q8 * t25) * d.k13
-                + 0.5 * s_q7
-                    * (c_q8 * (t26 * t26 + qd[8] * qd[8]) * d.k13
-                        + (qdd[8] + t45) * t67));
-    out[7] = t68;
     let t69 = 0.08333333333333333 * (t33 * d.k4 - t30 * t52) + c_q10 * t55 - s_q10 * t54;
-    out[4] = qdd[4] * d.k2 + p.lb * t63 + t69 - t40 * d.k3 - t7 * d.k8;
-    out[9] = t69;
-    out
+    [
+        qdd[0] * d.k0 + t64 - c_q0 * d.k1
+            - p.la
+                * (c_q3 * (t43 * d.k8 - t60)
+                    - s_q3
+                        * (c_q4 * (c_q9 * t61 + s_q9 * t62 - t41 * d.k8)
+                            - s_q4 * (t42 * d.k8 + t63))),
+        qdd[1] * d.k9 + t66 - c_q1 * d.k10
+            - p.la
+                * (0.5 * c_q5 * (2.0 * t21 - c_q6 * t17) * d.k13
+                    + 0.5 * s_q5
+                        * (c_q6 * (t18 * t18 + qd[6] * qd[6]) * d.k13
+                            + (qdd[6] + t44) * t65)),
+        qdd[2] * d.k9 + t68 - c_q2 * d.k10
+            - p.la
+                * (0.5 * c_q7 * (2.0 * t29 - c_q8 * t25) * d.k13
+                    + 0.5 * s_q7
+                        * (c_q8 * (t26 * t26 + qd[8] * qd[8]) * d.k13
+                            + (qdd[8] + t45) * t67)),
+        t64,
+        qdd[4] * d.k2 + p.lb * t63 + t69 - t40 * d.k3 - t7 * d.k8,
+        t66,
+        0.3333333333333333 * qdd[6] * d.k11 + 0.5 * (c_q5 * t14 + s_q5 * t15) * t65
+            - t44 * d.k12,
+        t68,
+        0.3333333333333333 * qdd[8] * d.k11 + 0.5 * (c_q7 * t22 + s_q7 * t23) * t67
+            - t45 * d.k12,
+        t69,
+        t57,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -925,7 +925,6 @@ unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; 
 #[inline(always)]
 fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -992,7 +991,6 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t49 = 0.08333333333333333 * (t12 * t35 + t17 * d.k4) + c_q10 * t37 + s_q10 * t48;
     let t50 = (c_q10 * (2.0 * p.lb * t11 + t24) + s_q10 * (s_q9 * t22 + c_q9 * t33))
         * d.k7 - t23 * d.k6 - t31 * d.k5;
-    out[10] = t50;
     let t51 = t32 * t38 + t34 * t39;
     let t52 = t32 * t39 - t34 * t38;
     let t53 = (t18 + t30) * d.k7;
@@ -1000,39 +998,43 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t55 = s_q4 * (c_q9 * t49 + t16 * (d.k2 + d.k3) - s_q9 * t50)
         + c_q4
             * (s_q9 * t49 + c_q9 * t50 + t11 * (d.k3 - d.k2) + p.lb * t51 - t24 * d.k8);
-    out[0] = t55 - c_q0 * d.k1
-        - p.la
-            * (c_q3 * (2.0 * t11 * d.k8 - t51)
-                - s_q3
-                    * (c_q4 * (c_q9 * t52 + s_q9 * t53 - t27 * d.k8)
-                        - s_q4 * (t10 * d.k8 + t54)));
-    out[3] = t55;
     let t56 = s_q6 * d.k13;
-    out[6] = 0.5 * (c_q5 * t2 + s_q5 * t25) * t56 - d.k12 * t46;
     let t57 = s_q6 * t40 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
             * (t42 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (c_q5 * t25 - s_q5 * t2) * d.k13);
-    out[1] = t57 - c_q1 * d.k10
-        - p.la
-            * (c_q5 * t42 * d.k13
-                + 0.5 * s_q5 * (c_q6 * (t28 * t28 + qd[6] * qd[6]) * d.k13 + t46 * t56));
-    out[5] = t57;
     let t58 = s_q8 * d.k13;
-    out[8] = 0.5 * (c_q7 * t4 + s_q7 * t26) * t58 - d.k12 * t47;
     let t59 = s_q8 * t43 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
             * (t45 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (c_q7 * t26 - s_q7 * t4) * d.k13);
-    out[2] = t59 - c_q2 * d.k10
-        - p.la
-            * (c_q7 * d.k13 * t45
-                + 0.5 * s_q7 * (c_q8 * (t29 * t29 + qd[8] * qd[8]) * d.k13 + t47 * t58));
-    out[7] = t59;
     let t60 = c_q10 * t48 - 0.08333333333333333 * t8 * t35 - s_q10 * t37;
-    out[4] = p.lb * t54 + t60 - t10 * d.k3 - t21 * d.k8;
-    out[9] = t60;
-    out
+    [
+        t55 - c_q0 * d.k1
+            - p.la
+                * (c_q3 * (2.0 * t11 * d.k8 - t51)
+                    - s_q3
+                        * (c_q4 * (c_q9 * t52 + s_q9 * t53 - t27 * d.k8)
+                            - s_q4 * (t10 * d.k8 + t54))),
+        t57 - c_q1 * d.k10
+            - p.la
+                * (c_q5 * t42 * d.k13
+                    + 0.5 * s_q5
+                        * (c_q6 * (t28 * t28 + qd[6] * qd[6]) * d.k13 + t46 * t56)),
+        t59 - c_q2 * d.k10
+            - p.la
+                * (c_q7 * d.k13 * t45
+                    + 0.5 * s_q7
+                        * (c_q8 * (t29 * t29 + qd[8] * qd[8]) * d.k13 + t47 * t58)),
+        t55,
+        p.lb * t54 + t60 - t10 * d.k3 - t21 * d.k8,
+        t57,
+        0.5 * (c_q5 * t2 + s_q5 * t25) * t56 - d.k12 * t46,
+        t59,
+        0.5 * (c_q7 * t4 + s_q7 * t26) * t58 - d.k12 * t47,
+        t60,
+        t50,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -1149,14 +1151,6 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[6][6] = d.k21;
-    out.mass_matrix[8][8] = d.k21;
-    out.mass_matrix[10][10] = d.k6;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1247,78 +1241,43 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t73 = s_q9 * (t72 + d.k15);
     let t74 = s_q9 * t73;
     let t75 = 2.0 * t70 + t72;
-    out.mass_matrix[4][4] = d.k22 - t75;
     let t76 = d.k8 - c_q9 * t56;
     let t77 = p.la * (s_q3 * t55 + c_q3 * (c_q4 * t76 + t41 * t56));
     let t78 = t74
         + s_q4
             * (s_q4 * (d.k16 + t75 - 2.0 * t74) + 2.0 * c_q4 * (c_q9 * t73 + s_q9 * t69))
         - 2.0 * t70;
-    out.mass_matrix[0][0] = 2.0 * t77 + d.k17 + t78;
     let t79 = t78 + d.k18;
-    out.mass_matrix[3][3] = t79;
     let t80 = t77 + t79;
-    out.mass_matrix[0][3] = t80;
-    out.mass_matrix[3][0] = t80;
     let t81 = t37 * t56;
     let t82 = p.la * s_q3;
     let t83 = c_q10 * t71;
     let t84 = t37 * t83;
     let t85 = s_q10 * d.k14;
     let t86 = t84 + s_q4 * (c_q9 * t83 - t85);
-    out.mass_matrix[3][4] = t86;
-    out.mass_matrix[4][3] = t86;
     let t87 = (t81 - s_q4 * t76) * t82 + t86;
-    out.mass_matrix[0][4] = t87;
-    out.mass_matrix[4][0] = t87;
     let t88 = t84 + t38 * t83;
-    out.mass_matrix[3][9] = t88;
-    out.mass_matrix[9][3] = t88;
     let t89 = t82 * (t81 + t38 * t56) + t88;
-    out.mass_matrix[0][9] = t89;
-    out.mass_matrix[9][0] = t89;
     let t90 = c_q4 * (c_q9 * d.k6 - t69) - t41 * d.k6;
-    out.mass_matrix[3][10] = t90;
-    out.mass_matrix[10][3] = t90;
     let t91 = t90 - p.la * (c_q3 * t56 - s_q3 * t55 * (t40 - t41));
-    out.mass_matrix[0][10] = t91;
-    out.mass_matrix[10][0] = t91;
     let t92 = c_q5 * c_q6 * d.k19;
     let t93 = s_q6 * s_q6 * d.k12;
-    out.mass_matrix[1][1] = t92 + t93 + d.k20;
     let t94 = t93 + d.k21;
-    out.mass_matrix[5][5] = t94;
     let t95 = 0.5 * t92 + t94;
-    out.mass_matrix[1][5] = t95;
-    out.mass_matrix[5][1] = t95;
     let t96 = -0.5 * (s_q5 * s_q6 * d.k19);
-    out.mass_matrix[1][6] = t96;
-    out.mass_matrix[6][1] = t96;
     let t97 = c_q7 * c_q8 * d.k19;
     let t98 = s_q8 * s_q8 * d.k12;
-    out.mass_matrix[2][2] = d.k20 + t97 + t98;
     let t99 = d.k21 + t98;
-    out.mass_matrix[7][7] = t99;
     let t100 = 0.5 * t97 + t99;
-    out.mass_matrix[2][7] = t100;
-    out.mass_matrix[7][2] = t100;
     let t101 = -0.5 * (s_q7 * s_q8 * d.k19);
-    out.mass_matrix[2][8] = t101;
-    out.mass_matrix[8][2] = t101;
     let t102 = d.k23 - t72;
-    out.mass_matrix[9][9] = t102;
     let t103 = t102 - t70;
-    out.mass_matrix[4][9] = t103;
-    out.mass_matrix[9][4] = t103;
     let t104 = s_q9 * t85;
-    out.mass_matrix[4][10] = t104;
-    out.mass_matrix[10][4] = t104;
     let t105 = t46 * d.k6 + t21 * d.k5 - (c_q9 * t26 - s_q9 * t49) * d.k7;
     let t106 = 0.08333333333333333 * (t15 * t52 + t20 * d.k4) + c_q10 * t54
         + s_q10 * t105;
     let t107 = (c_q10 * (2.0 * p.lb * t14 + t29) + s_q10 * (s_q9 * t26 + c_q9 * t49))
         * d.k7 - t27 * d.k6 - t47 * d.k5;
-    out.bias[10] = t107;
     let t108 = t48 * t55 + t50 * t56;
     let t109 = t48 * t56 - t50 * t55;
     let t110 = (t21 + t46) * d.k7;
@@ -1327,57 +1286,76 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         + c_q4
             * (s_q9 * t106 + c_q9 * t107 + t14 * (d.k3 - d.k2) + p.lb * t108
                 - t29 * d.k8);
-    out.bias[0] = t112 - t51
-        - p.la
-            * (c_q3 * (2.0 * t14 * d.k8 - t108)
-                - s_q3
-                    * (c_q4 * (c_q9 * t109 + s_q9 * t110 - t43 * d.k8)
-                        - s_q4 * (t13 * d.k8 + t111)));
-    out.bias[3] = t112;
     let t113 = s_q6 * d.k13;
-    out.bias[6] = 0.5 * (c_q5 * t5 + t32) * t113 - d.k12 * t67;
-    out.gravity[6] = 0.5 * ((t32 + c_q5 * t1) * t113);
     let t114 = s_q6 * t58 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6
             * (t60 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (t31 - s_q5 * t5) * d.k13);
-    out.bias[1] = t114 - t57
-        - p.la
-            * (c_q5 * t60 * d.k13
-                + 0.5 * s_q5 * ((t44 * t44 + qd[6] * qd[6]) * t61 + t67 * t113));
-    out.bias[5] = t114;
     let t115 = s_q8 * d.k13;
-    out.bias[8] = 0.5 * (c_q7 * t7 + t35) * t115 - d.k12 * t68;
-    out.gravity[8] = 0.5 * ((t35 + c_q7 * t2) * t115);
     let t116 = s_q8 * t63 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8
             * (t65 * (d.k12 - 0.3333333333333333 * d.k11)
                 - 0.5 * (t34 - s_q7 * t7) * d.k13);
-    out.bias[2] = t116 - t62
-        - p.la
-            * (c_q7 * d.k13 * t65
-                + 0.5 * s_q7 * ((t45 * t45 + qd[8] * qd[8]) * t66 + t68 * t115));
-    out.bias[7] = t116;
     let t117 = c_q10 * t105 - 0.08333333333333333 * t11 * t52 - s_q10 * t54;
-    out.bias[4] = p.lb * t111 + t117 - t13 * d.k3 - t25 * d.k8;
-    out.bias[9] = t117;
     let t118 = t39 * t55;
     let t119 = (c_q10 * t42 - s_q10 * t36 * (t40 - t41)) * d.k7;
-    out.gravity[10] = t119;
     let t120 = c_q4 * (c_q9 * t119 - s_q9 * t118 - t42 * d.k8)
         - s_q4 * (c_q9 * t118 + s_q9 * t119);
-    out.gravity[0] = t120 - t51;
-    out.gravity[3] = t120;
     let t121 = (t31 - s_q5 * t1) * t61;
-    out.gravity[1] = -0.5 * t121 - t57;
-    out.gravity[5] = -0.5 * t121;
     let t122 = (t34 - s_q7 * t2) * t66;
-    out.gravity[2] = -0.5 * t122 - t62;
-    out.gravity[7] = -0.5 * t122;
     let t123 = t39 * t56;
-    out.gravity[4] = s_q4 * t36 * d.k8 - t123;
-    out.gravity[9] = -t123;
-    out
+    JointSpace {
+        mass_matrix: [
+            [2.0 * t77 + d.k17 + t78, 0.0, 0.0, t80, t87, 0.0, 0.0, 0.0, 0.0, t89, t91],
+            [0.0, t92 + t93 + d.k20, 0.0, 0.0, 0.0, t95, t96, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, d.k20 + t97 + t98, 0.0, 0.0, 0.0, 0.0, t100, t101, 0.0, 0.0],
+            [t80, 0.0, 0.0, t79, t86, 0.0, 0.0, 0.0, 0.0, t88, t90],
+            [t87, 0.0, 0.0, t86, d.k22 - t75, 0.0, 0.0, 0.0, 0.0, t103, t104],
+            [0.0, t95, 0.0, 0.0, 0.0, t94, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t96, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t100, 0.0, 0.0, 0.0, 0.0, t99, 0.0, 0.0, 0.0],
+            [0.0, 0.0, t101, 0.0, 0.0, 0.0, 0.0, 0.0, d.k21, 0.0, 0.0],
+            [t89, 0.0, 0.0, t88, t103, 0.0, 0.0, 0.0, 0.0, t102, 0.0],
+            [t91, 0.0, 0.0, t90, t104, 0.0, 0.0, 0.0, 0.0, 0.0, d.k6],
+        ],
+        bias: [
+            t112 - t51
+                - p.la
+                    * (c_q3 * (2.0 * t14 * d.k8 - t108)
+                        - s_q3
+                            * (c_q4 * (c_q9 * t109 + s_q9 * t110 - t43 * d.k8)
+                                - s_q4 * (t13 * d.k8 + t111))),
+            t114 - t57
+                - p.la
+                    * (c_q5 * t60 * d.k13
+                        + 0.5 * s_q5 * ((t44 * t44 + qd[6] * qd[6]) * t61 + t67 * t113)),
+            t116 - t62
+                - p.la
+                    * (c_q7 * d.k13 * t65
+                        + 0.5 * s_q7 * ((t45 * t45 + qd[8] * qd[8]) * t66 + t68 * t115)),
+            t112,
+            p.lb * t111 + t117 - t13 * d.k3 - t25 * d.k8,
+            t114,
+            0.5 * (c_q5 * t5 + t32) * t113 - d.k12 * t67,
+            t116,
+            0.5 * (c_q7 * t7 + t35) * t115 - d.k12 * t68,
+            t117,
+            t107,
+        ],
+        gravity: [
+            t120 - t51,
+            -0.5 * t121 - t57,
+            -0.5 * t122 - t62,
+            t120,
+            s_q4 * t36 * d.k8 - t123,
+            -0.5 * t121,
+            0.5 * ((t32 + c_q5 * t1) * t113),
+            -0.5 * t122,
+            0.5 * ((t35 + c_q7 * t2) * t115),
+            -t123,
+            t119,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1443,7 +1421,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
@@ -1598,7 +1575,6 @@ fn forward_dynamics_with_body(
                                 - inv3 * t58 * t104) - t76 * inv4 * t108))
         - s_q0 * (c_q3 * t88 + s_q3 * t90) * d.k39 - t0 * (d.k40 - p.la * t91);
     let t110 = inv5 * t109;
-    out[0] = t110;
     let t111 = c_q5 * c_q6;
     let t112 = d.k41 * t111;
     let t113 = -0.75 * s_q5 * t36 - 0.25 * inv0 * t111 * t112;
@@ -1621,7 +1597,6 @@ fn forward_dynamics_with_body(
                                 - 1.5 * t116 * d.k42)))
         - s_q1 * d.k39 * (0.75 * c_q5 * t36 - 0.25 * s_q5 * c_q6 * inv0 * t112)
         - t1 * (d.k45 - p.la * t113);
-    out[1] = inv6 * t119;
     let t120 = c_q7 * c_q8;
     let t121 = d.k41 * t120;
     let t122 = -0.75 * s_q7 * t35 - 0.25 * inv1 * t120 * t121;
@@ -1644,41 +1619,46 @@ fn forward_dynamics_with_body(
                                 - 1.5 * d.k42 * t125)))
         - s_q2 * d.k39 * (0.75 * c_q7 * t35 - 0.25 * s_q7 * c_q8 * inv1 * t121)
         - t2 * (d.k45 - p.la * t122);
-    out[2] = inv7 * t128;
     let t129 = t0 - p.la * inv5 * t109;
     let t130 = -c_q3 * t19 - t23 - s_q3 * t129;
     let t131 = c_q3 * t129 - s_q3 * t19 - t24;
     let t132 = inv4 * (t108 - t76 * t130 - t86 * t131 - t81 * inv5 * t109);
-    out[3] = t132;
     let t133 = c_q4 * t130;
     let t134 = s_q4 * t130;
     let t135 = t110 + t132;
     let t136 = t5 + s_q4 * t135;
     let t137 = c_q4 * t135 - t6;
     let t138 = t104 + t58 * t134 + t74 * t131 - t59 * t133 - t72 * t136 - t70 * t137;
-    out[4] = inv3 * t138;
     let t139 = t1 - p.la * inv6 * t119;
-    out[5] = inv0
-        * (t117 + 0.5 * t118 * (c_q5 * t139 - s_q5 * t20 - t25 * t27)
-            - t48 * inv6 * t119);
-    out[6] = 3.0
-        * ((t116 - 0.5 * s_q6 * d.k13 * (c_q5 * t20 + t25 * t26 + s_q5 * t139)) * d.k46);
     let t140 = t2 - p.la * inv7 * t128;
-    out[7] = inv1
-        * (t126 + 0.5 * t127 * (c_q7 * t140 - s_q7 * t21 - t28 * t30)
-            - t49 * inv7 * t128);
-    out[8] = 3.0
-        * (d.k46 * (t125 - 0.5 * s_q8 * d.k13 * (c_q7 * t21 + t28 * t29 + s_q7 * t140)));
     let t141 = p.lb * inv3 * t138 - t134;
-    out[9] = inv2
-        * (t100 + t101 * (t34 + c_q9 * t141 - s_q9 * t133)
-            - t105 * (t15 + c_q9 * t136 + s_q9 * t137) - t51 * inv3 * t138);
-    out[10] = (t95
-        - d.k7
-            * (s_q10 * (t33 + c_q9 * t133 + s_q9 * t141)
-                + c_q10 * (t131 + p.lb * (t6 - t137)))
-        - d.k6 * (c_q9 * t137 - qd[9] * t11 - s_q9 * t136)) * d.k47;
-    out
+    [
+        t110,
+        inv6 * t119,
+        inv7 * t128,
+        t132,
+        inv3 * t138,
+        inv0
+            * (t117 + 0.5 * t118 * (c_q5 * t139 - s_q5 * t20 - t25 * t27)
+                - t48 * inv6 * t119),
+        3.0
+            * ((t116 - 0.5 * s_q6 * d.k13 * (c_q5 * t20 + t25 * t26 + s_q5 * t139))
+                * d.k46),
+        inv1
+            * (t126 + 0.5 * t127 * (c_q7 * t140 - s_q7 * t21 - t28 * t30)
+                - t49 * inv7 * t128),
+        3.0
+            * (d.k46
+                * (t125 - 0.5 * s_q8 * d.k13 * (c_q7 * t21 + t28 * t29 + s_q7 * t140))),
+        inv2
+            * (t100 + t101 * (t34 + c_q9 * t141 - s_q9 * t133)
+                - t105 * (t15 + c_q9 * t136 + s_q9 * t137) - t51 * inv3 * t138),
+        (t95
+            - d.k7
+                * (s_q10 * (t33 + c_q9 * t133 + s_q9 * t141)
+                    + c_q10 * (t131 + p.lb * (t6 - t137)))
+            - d.k6 * (c_q9 * t137 - qd[9] * t11 - s_q9 * t136)) * d.k47,
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1736,7 +1716,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q3, c_q3), (s_q4, c_q4), (s_q5, c_q5), (s_q6, c_q6)] = sin_cos_quad(
         q[3],
         q[4],
@@ -1800,7 +1779,6 @@ fn coriolis_matrix_with_body(
     let t47 = t17 * d.k6 - t20 * t38 - t22 * t46;
     let t48 = (2.0 * c_q10 * (p.lb * t0 - s_q3 * t7) + s_q10 * (s_q9 * t9 + c_q9 * t10))
         * d.k7 + t47;
-    out[10][0] = 0.5 * t48;
     let t49 = t36 * (d.k2 + d.k3);
     let t50 = qd[0] * d.k48;
     let t51 = s_q10 * d.k7;
@@ -1819,16 +1797,11 @@ fn coriolis_matrix_with_body(
                     - s_q4 * (2.0 * d.k8 * t57 + t59)));
     let t61 = s_q4 * (c_q9 * t45 + t49 - s_q9 * t48)
         + c_q4 * (2.0 * s_q3 * t50 + s_q9 * t45 + c_q9 * t48 + t54);
-    out[0][0] = 0.5 * (t61 - t60);
-    out[3][0] = 0.5 * t61;
     let t62 = t42 - 2.0 * t5 * t15 * d.k14;
     let t63 = t44 + s_q10 * t62;
     let t64 = t47 + 2.0 * (t0 * t11 - s_q10 * t6 * t14) * d.k7;
-    out[10][3] = 0.5 * t64;
     let t65 = s_q4 * (t49 + c_q9 * t63 - s_q9 * t64)
         + c_q4 * (t54 + s_q9 * t63 + c_q9 * t64);
-    out[0][3] = 0.5 * (t65 - t60);
-    out[3][3] = 0.5 * t65;
     let t66 = t19 * d.k4;
     let t67 = c_q10 * (t37 - t39);
     let t68 = t30 * d.k5 - t33 * d.k6;
@@ -1836,9 +1809,7 @@ fn coriolis_matrix_with_body(
     let t70 = 0.16666666666666666 * t66 + c_q10 * t67;
     let t71 = s_q10 * t69 + t70;
     let t72 = s_q10 * t38 - c_q10 * t46 - t18 * d.k6;
-    out[10][9] = 0.5 * t72;
     let t73 = 2.0 * (t11 * t12 - p.lb * c_q9 * s_q10 * qd[4]) * d.k7 + t72;
-    out[10][4] = 0.5 * t73;
     let t74 = t52 * (-2.0 * t31 - t32);
     let t75 = p.lb * t74;
     let t76 = 2.0 * c_q10 * t23 * t52 - t32 * t51;
@@ -1847,28 +1818,14 @@ fn coriolis_matrix_with_body(
     let t79 = s_q4 * t78;
     let t80 = s_q4 * (c_q9 * t71 + t5 * (d.k2 + d.k3) - s_q9 * t73)
         + c_q4 * (s_q9 * t71 + c_q9 * t73 + t12 * (d.k3 - d.k2) - t75);
-    out[0][4] = 0.5
-        * (t80
-            - p.la
-                * (c_q3 * (t74 + 2.0 * t12 * d.k8)
-                    - s_q3 * (c_q4 * (t77 - 2.0 * qd[4] * d.k8) - t79)));
-    out[3][4] = 0.5 * t80;
     let t81 = t70 + s_q10 * t68;
     let t82 = s_q4 * (c_q9 * t81 - s_q9 * t72) + c_q4 * (s_q9 * t81 + c_q9 * t72 - t75);
-    out[0][9] = 0.5 * (t82 - p.la * (c_q3 * t74 - s_q3 * (c_q4 * t77 - t79)));
-    out[3][9] = 0.5 * t82;
     let t83 = t38 - t40;
     let t84 = t46 + t21 * d.k6;
     let t85 = c_q10 * t83 + s_q10 * t84;
     let t86 = t24 * t52;
     let t87 = 2.0 * s_q9 * t86 - t35 * t58;
     let t88 = s_q4 * c_q9 * t85 + c_q4 * (s_q9 * t85 + 2.0 * t33 * d.k14);
-    out[0][10] = 0.5
-        * (t88
-            - p.la
-                * (-2.0 * c_q3 * t33 * d.k7
-                    - s_q3 * (c_q4 * (2.0 * c_q9 * t86 + t35 * t56) - s_q4 * t87)));
-    out[3][10] = 0.5 * t88;
     let t89 = c_q6 * qd[6];
     let t90 = s_q6 * (t89 * (0.3333333333333333 * d.k11 + d.k12));
     let t91 = s_q6 * qd[6];
@@ -1880,16 +1837,10 @@ fn coriolis_matrix_with_body(
     let t97 = c_q6 * t2;
     let t98 = p.la * (t91 * t94 + s_q5 * (t96 * (s_q6 * t95 + c_q6 * t97)));
     let t99 = t90 + c_q6 * (s_q5 * t92 + t93);
-    out[1][1] = 0.5 * (t99 - t98);
-    out[5][1] = 0.5 * t99;
     let t100 = t90 + c_q6 * t93;
-    out[1][5] = 0.5 * (t100 - t98);
-    out[5][5] = 0.5 * t100;
     let t101 = d.k12 * t95;
     let t102 = s_q6 * t97 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q6 * (t101 - 0.3333333333333333 * d.k11 * t95);
-    out[1][6] = 0.5 * (t102 - p.la * (t94 * t95 + s_q5 * d.k13 * t89));
-    out[5][6] = 0.5 * t102;
     let t103 = c_q8 * qd[8];
     let t104 = s_q8 * (t103 * (0.3333333333333333 * d.k11 + d.k12));
     let t105 = s_q8 * qd[8];
@@ -1901,42 +1852,139 @@ fn coriolis_matrix_with_body(
     let t111 = c_q8 * t3;
     let t112 = p.la * (t105 * t108 + s_q7 * (t110 * (s_q8 * t109 + c_q8 * t111)));
     let t113 = t104 + c_q8 * (s_q7 * t106 + t107);
-    out[2][2] = 0.5 * (t113 - t112);
-    out[7][2] = 0.5 * t113;
     let t114 = t104 + c_q8 * t107;
-    out[2][7] = 0.5 * (t114 - t112);
-    out[7][7] = 0.5 * t114;
     let t115 = d.k12 * t109;
     let t116 = s_q8 * t111 * (0.3333333333333333 * d.k11 + d.k12)
         + c_q8 * (t115 - 0.3333333333333333 * d.k11 * t109);
-    out[2][8] = 0.5 * (t116 - p.la * (t108 * t109 + s_q7 * d.k13 * t103));
-    out[7][8] = 0.5 * t116;
     let t117 = p.lb * t59 - 2.0 * d.k3 * t57;
     let t118 = -0.16666666666666666 * t15 * t66 - s_q10 * t41;
     let t119 = c_q10 * t43 + t118;
-    out[4][0] = 0.5 * (2.0 * t8 * t50 + t117 + t119);
-    out[9][0] = 0.5 * t119;
     let t120 = t118 + c_q10 * t62;
-    out[4][3] = 0.5 * (t117 + t120);
-    out[9][3] = 0.5 * t120;
     let t121 = s_q10 * t67;
     let t122 = p.lb * t78;
     let t123 = c_q10 * t69 - t121;
-    out[4][4] = 0.5 * (t122 + t123);
-    out[9][4] = 0.5 * t123;
     let t124 = c_q10 * t68 - t121;
-    out[4][9] = 0.5 * (t122 + t124);
-    out[9][9] = 0.5 * t124;
     let t125 = c_q10 * t84 - s_q10 * t83;
-    out[4][10] = 0.5 * (p.lb * t87 + t125);
-    out[9][10] = 0.5 * t125;
     let t126 = c_q6 * t101;
-    out[6][1] = 0.5 * (c_q5 * s_q6 * t92 - 2.0 * t126);
-    out[6][5] = -t126;
     let t127 = c_q8 * t115;
-    out[8][2] = 0.5 * (c_q7 * s_q8 * t106 - 2.0 * t127);
-    out[8][7] = -t127;
-    out
+    [
+        [
+            0.5 * (t61 - t60),
+            0.0,
+            0.0,
+            0.5 * (t65 - t60),
+            0.5
+                * (t80
+                    - p.la
+                        * (c_q3 * (t74 + 2.0 * t12 * d.k8)
+                            - s_q3 * (c_q4 * (t77 - 2.0 * qd[4] * d.k8) - t79))),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t82 - p.la * (c_q3 * t74 - s_q3 * (c_q4 * t77 - t79))),
+            0.5
+                * (t88
+                    - p.la
+                        * (-2.0 * c_q3 * t33 * d.k7
+                            - s_q3
+                                * (c_q4 * (2.0 * c_q9 * t86 + t35 * t56) - s_q4 * t87))),
+        ],
+        [
+            0.0,
+            0.5 * (t99 - t98),
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t100 - t98),
+            0.5 * (t102 - p.la * (t94 * t95 + s_q5 * d.k13 * t89)),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.0,
+            0.0,
+            0.5 * (t113 - t112),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t114 - t112),
+            0.5 * (t116 - p.la * (t108 * t109 + s_q7 * d.k13 * t103)),
+            0.0,
+            0.0,
+        ],
+        [
+            0.5 * t61,
+            0.0,
+            0.0,
+            0.5 * t65,
+            0.5 * t80,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * t82,
+            0.5 * t88,
+        ],
+        [
+            0.5 * (2.0 * t8 * t50 + t117 + t119),
+            0.0,
+            0.0,
+            0.5 * (t117 + t120),
+            0.5 * (t122 + t123),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * (t122 + t124),
+            0.5 * (p.lb * t87 + t125),
+        ],
+        [0.0, 0.5 * t99, 0.0, 0.0, 0.0, 0.5 * t100, 0.5 * t102, 0.0, 0.0, 0.0, 0.0],
+        [
+            0.0,
+            0.5 * (c_q5 * s_q6 * t92 - 2.0 * t126),
+            0.0,
+            0.0,
+            0.0,
+            -t126,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [0.0, 0.0, 0.5 * t113, 0.0, 0.0, 0.0, 0.0, 0.5 * t114, 0.5 * t116, 0.0, 0.0],
+        [
+            0.0,
+            0.0,
+            0.5 * (c_q7 * s_q8 * t106 - 2.0 * t127),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            -t127,
+            0.0,
+            0.0,
+            0.0,
+        ],
+        [
+            0.5 * t119,
+            0.0,
+            0.0,
+            0.5 * t120,
+            0.5 * t123,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.5 * t124,
+            0.5 * t125,
+        ],
+        [0.5 * t48, 0.0, 0.0, 0.5 * t64, 0.5 * t73, 0.0, 0.0, 0.0, 0.0, 0.5 * t72, 0.0],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2699,7 +2747,6 @@ unsafe fn constraint_jacobian_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; N
 #[inline(always)]
 fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NC] = [[0.0; NV]; NC];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
         q[0],
         q[1],
@@ -2752,13 +2799,11 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t41 = c_q6 * d.k56 + t33 * d.k54;
     let t42 = s_q6 * d.k54 + t25 * d.k56;
     let t43 = c_q6 * d.k54 - t33 * d.k56;
-    out[2][6] = -t27 * t37 - t7 * (t43 * d.k77 - t41 * d.k76);
     let t44 = s_q8 * d.k61 - t28 * d.k59;
     let t45 = -t44;
     let t46 = c_q8 * d.k61 + t34 * d.k59;
     let t47 = s_q8 * d.k59 + t28 * d.k61;
     let t48 = c_q8 * d.k59 - t34 * d.k61;
-    out[6][8] = -t30 * t38 - t10 * (t48 * d.k85 - t46 * d.k84);
     let t49 = t4 * t15;
     let t50 = p.la * s_q0 + t12;
     let t51 = d.k69 * t49 - t19 * d.k68;
@@ -2772,9 +2817,6 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t59 = p.lb * t42;
     let t60 = c_q10 * t15;
     let t61 = t0 + d.k68 * t60 + t14 * d.k69 + d.k71 - c_q1 * d.k65 - t59;
-    out[0][6] = t27 * (t22 + t53) + t43 * (t61 - t59) - t41 * (t58 - t54);
-    out[1][6] = t21 * t53 + t39 * t58 - t61 * t42
-        - p.lb * (t27 * t27 + t41 * t41 + t43 * t43);
     let t62 = d.k54 * t55;
     let t63 = d.k54 * t49 + t19 * d.k56;
     let t64 = t49 * d.k73 - t19 * d.k72;
@@ -2785,15 +2827,10 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t69 = t57 + t17 * d.k72 + d.k74 - c_q2 * d.k66 - t67 - t68;
     let t70 = p.lb * t47;
     let t71 = t0 + t60 * d.k72 + t14 * d.k73 + d.k75 - c_q2 * d.k67 - t70;
-    out[4][8] = t30 * (t24 + t66) + t48 * (t71 - t70) - t46 * (t69 - t67);
-    out[5][8] = t23 * t66 + t44 * t69 - t71 * t47
-        - p.lb * (t30 * t30 + t46 * t46 + t48 * t48);
     let t72 = d.k59 * t55;
     let t73 = d.k59 * t49 + t19 * d.k61;
     let t74 = t56 - t17 * d.k68;
     let t75 = t74 - t57;
-    out[0][0] = t40 * t52 - t21 * t75;
-    out[1][0] = t27 * t75 - t41 * t52;
     let t76 = d.k54 * t58;
     let t77 = d.k56 * t61;
     let t78 = t21 * d.k76;
@@ -2801,12 +2838,8 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t80 = t21 * d.k77;
     let t81 = s_q1 * d.k65 + t80;
     let t82 = t25 * t53 + t21 * (t76 + t77);
-    out[0][1] = t40 * t79 + t42 * t81 - t82 - t21 * t26;
-    out[0][5] = t40 * t78 + t42 * t80 - t82 - t22 * t25;
     let t83 = t74 - t11;
     let t84 = t51 - t12;
-    out[0][3] = t40 * t84 - t21 * t83;
-    out[1][3] = t27 * t83 - t41 * t84;
     let t85 = t4 * t60;
     let t86 = d.k68 * t85 + t20 * d.k69;
     let t87 = t32 + t86;
@@ -2814,50 +2847,26 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t89 = -d.k68 * t88 - t18 * d.k69;
     let t90 = t89 - t31;
     let t91 = t16 * d.k68 - t15 * d.k69;
-    out[0][9] = t40 * t89 + t42 * t91 - t21 * t86;
-    out[1][9] = t43 * t91 + t27 * t86 - t41 * t89;
     let t92 = t1 + t91;
-    out[0][4] = t40 * t90 + t42 * t92 - t21 * t87;
-    out[1][4] = t43 * t92 + t27 * t87 - t41 * t90;
     let t93 = t36 * d.k68;
     let t94 = t35 * d.k68;
     let t95 = s_q10 * t15;
     let t96 = d.k68 * t95;
-    out[0][10] = t40 * t94 - t21 * t93 - t42 * t96;
-    out[1][10] = t27 * t93 - t41 * t94 - t43 * t96;
     let t97 = t33 * t53 + t27 * (t76 + t77);
-    out[1][1] = t26 * t27 + t43 * t81 + t97 - t41 * t79;
-    out[1][5] = t22 * t33 + t97 + t43 * t80 - t41 * t78;
     let t98 = t7 * d.k54;
-    out[2][0] = t52 * t98 + t6 * t75;
-    out[2][3] = t84 * t98 + t6 * t83;
     let t99 = t6 * d.k56;
     let t100 = t7 * d.k56;
-    out[2][4] = t90 * t98 + t92 * t100 + t6 * t87;
-    out[2][9] = t89 * t98 + t91 * t100 + t6 * t86;
     let t101 = t6 * t76 + t61 * t99 - t7 * t53;
-    out[2][1] = t6 * t26 + t79 * t98 + t81 * t100 + t101;
     let t102 = t7 * t21;
-    out[2][5] = t25 * t37 + t101 + t102 * (d.k78 + d.k79);
     let t103 = t7 * t35;
     let t104 = t7 * t95;
-    out[2][10] = d.k80 * t103 + t6 * t93 - d.k81 * t104;
-    out[3][10] = t104 * d.k83 - t103 * d.k82 - t36 * t99;
     let t105 = t63 * t98 + t6 * (t62 + t17 * d.k56);
-    out[3][0] = t105;
-    out[3][3] = t105;
     let t106 = (t14 * d.k54 - d.k56 * t60) * t99 - t6 * d.k54 * (t17 * d.k56 + t62)
         - t7 * t63;
-    out[3][1] = t106;
-    out[3][5] = t106;
     let t107 = t98 * (d.k56 * t88 - t18 * d.k54) + t6 * (t20 * d.k54 - d.k56 * t85)
         - t100 * (t16 * d.k56 + t15 * d.k54);
-    out[3][4] = t107;
-    out[3][9] = t107;
     let t108 = t68 - t17 * d.k72;
     let t109 = t108 - t57;
-    out[4][0] = t45 * t65 - t23 * t109;
-    out[5][0] = t30 * t109 - t46 * t65;
     let t110 = d.k59 * t69;
     let t111 = d.k61 * t71;
     let t112 = t23 * d.k84;
@@ -2865,57 +2874,138 @@ fn constraint_jacobian_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NC
     let t114 = t23 * d.k85;
     let t115 = s_q2 * d.k67 + t114;
     let t116 = t28 * t66 + t23 * (t110 + t111);
-    out[4][2] = t45 * t113 + t47 * t115 - t116 - t23 * t29;
-    out[4][7] = t45 * t112 + t47 * t114 - t116 - t24 * t28;
     let t117 = t108 - t11;
     let t118 = t64 - t12;
-    out[4][3] = t45 * t118 - t23 * t117;
-    out[5][3] = t30 * t117 - t46 * t118;
     let t119 = d.k72 * t85 + t20 * d.k73;
     let t120 = t32 + t119;
     let t121 = -d.k72 * t88 - t18 * d.k73;
     let t122 = t121 - t31;
     let t123 = t16 * d.k72 - t15 * d.k73;
-    out[4][9] = t45 * t121 + t47 * t123 - t23 * t119;
-    out[5][9] = t48 * t123 + t30 * t119 - t46 * t121;
     let t124 = t1 + t123;
-    out[4][4] = t45 * t122 + t47 * t124 - t23 * t120;
-    out[5][4] = t48 * t124 + t30 * t120 - t46 * t122;
     let t125 = t36 * d.k72;
     let t126 = t35 * d.k72;
     let t127 = d.k72 * t95;
-    out[4][10] = t45 * t126 - t23 * t125 - t47 * t127;
-    out[5][10] = t30 * t125 - t46 * t126 - t48 * t127;
     let t128 = t34 * t66 + t30 * (t110 + t111);
-    out[5][2] = t29 * t30 + t48 * t115 + t128 - t46 * t113;
-    out[5][7] = t24 * t34 + t128 + t48 * t114 - t46 * t112;
     let t129 = t10 * d.k59;
-    out[6][0] = t65 * t129 + t9 * t109;
-    out[6][3] = t118 * t129 + t9 * t117;
     let t130 = t9 * d.k61;
     let t131 = t10 * d.k61;
-    out[6][4] = t122 * t129 + t124 * t131 + t9 * t120;
-    out[6][9] = t121 * t129 + t123 * t131 + t9 * t119;
     let t132 = t9 * t110 + t71 * t130 - t10 * t66;
-    out[6][2] = t9 * t29 + t113 * t129 + t115 * t131 + t132;
     let t133 = t10 * t23;
-    out[6][7] = t28 * t38 + t132 + t133 * (d.k86 + d.k87);
     let t134 = t10 * t35;
     let t135 = t10 * t95;
-    out[6][10] = d.k88 * t134 + t9 * t125 - d.k89 * t135;
-    out[7][10] = t135 * d.k91 - t134 * d.k90 - t36 * t130;
     let t136 = t73 * t129 + t9 * (t72 + t17 * d.k61);
-    out[7][0] = t136;
-    out[7][3] = t136;
     let t137 = (t14 * d.k59 - d.k61 * t60) * t130 - t9 * d.k59 * (t17 * d.k61 + t72)
         - t10 * t73;
-    out[7][2] = t137;
-    out[7][7] = t137;
     let t138 = t129 * (d.k61 * t88 - t18 * d.k59) + t9 * (t20 * d.k59 - d.k61 * t85)
         - t131 * (t16 * d.k61 + t15 * d.k59);
-    out[7][4] = t138;
-    out[7][9] = t138;
-    out
+    [
+        [
+            t40 * t52 - t21 * t75,
+            t40 * t79 + t42 * t81 - t82 - t21 * t26,
+            0.0,
+            t40 * t84 - t21 * t83,
+            t40 * t90 + t42 * t92 - t21 * t87,
+            t40 * t78 + t42 * t80 - t82 - t22 * t25,
+            t27 * (t22 + t53) + t43 * (t61 - t59) - t41 * (t58 - t54),
+            0.0,
+            0.0,
+            t40 * t89 + t42 * t91 - t21 * t86,
+            t40 * t94 - t21 * t93 - t42 * t96,
+        ],
+        [
+            t27 * t75 - t41 * t52,
+            t26 * t27 + t43 * t81 + t97 - t41 * t79,
+            0.0,
+            t27 * t83 - t41 * t84,
+            t43 * t92 + t27 * t87 - t41 * t90,
+            t22 * t33 + t97 + t43 * t80 - t41 * t78,
+            t21 * t53 + t39 * t58 - t61 * t42
+                - p.lb * (t27 * t27 + t41 * t41 + t43 * t43),
+            0.0,
+            0.0,
+            t43 * t91 + t27 * t86 - t41 * t89,
+            t27 * t93 - t41 * t94 - t43 * t96,
+        ],
+        [
+            t52 * t98 + t6 * t75,
+            t6 * t26 + t79 * t98 + t81 * t100 + t101,
+            0.0,
+            t84 * t98 + t6 * t83,
+            t90 * t98 + t92 * t100 + t6 * t87,
+            t25 * t37 + t101 + t102 * (d.k78 + d.k79),
+            -t27 * t37 - t7 * (t43 * d.k77 - t41 * d.k76),
+            0.0,
+            0.0,
+            t89 * t98 + t91 * t100 + t6 * t86,
+            d.k80 * t103 + t6 * t93 - d.k81 * t104,
+        ],
+        [
+            t105,
+            t106,
+            0.0,
+            t105,
+            t107,
+            t106,
+            0.0,
+            0.0,
+            0.0,
+            t107,
+            t104 * d.k83 - t103 * d.k82 - t36 * t99,
+        ],
+        [
+            t45 * t65 - t23 * t109,
+            0.0,
+            t45 * t113 + t47 * t115 - t116 - t23 * t29,
+            t45 * t118 - t23 * t117,
+            t45 * t122 + t47 * t124 - t23 * t120,
+            0.0,
+            0.0,
+            t45 * t112 + t47 * t114 - t116 - t24 * t28,
+            t30 * (t24 + t66) + t48 * (t71 - t70) - t46 * (t69 - t67),
+            t45 * t121 + t47 * t123 - t23 * t119,
+            t45 * t126 - t23 * t125 - t47 * t127,
+        ],
+        [
+            t30 * t109 - t46 * t65,
+            0.0,
+            t29 * t30 + t48 * t115 + t128 - t46 * t113,
+            t30 * t117 - t46 * t118,
+            t48 * t124 + t30 * t120 - t46 * t122,
+            0.0,
+            0.0,
+            t24 * t34 + t128 + t48 * t114 - t46 * t112,
+            t23 * t66 + t44 * t69 - t71 * t47
+                - p.lb * (t30 * t30 + t46 * t46 + t48 * t48),
+            t48 * t123 + t30 * t119 - t46 * t121,
+            t30 * t125 - t46 * t126 - t48 * t127,
+        ],
+        [
+            t65 * t129 + t9 * t109,
+            0.0,
+            t9 * t29 + t113 * t129 + t115 * t131 + t132,
+            t118 * t129 + t9 * t117,
+            t122 * t129 + t124 * t131 + t9 * t120,
+            0.0,
+            0.0,
+            t28 * t38 + t132 + t133 * (d.k86 + d.k87),
+            -t30 * t38 - t10 * (t48 * d.k85 - t46 * d.k84),
+            t121 * t129 + t123 * t131 + t9 * t119,
+            d.k88 * t134 + t9 * t125 - d.k89 * t135,
+        ],
+        [
+            t136,
+            0.0,
+            t137,
+            t136,
+            t138,
+            0.0,
+            0.0,
+            t137,
+            0.0,
+            t138,
+            t135 * d.k91 - t134 * d.k90 - t36 * t130,
+        ],
+    ]
 }
 /// Operation count of [`constraint_bias_with`] (and of [`constraint_bias`] after [`OPS_DERIVED`]).
 pub const OPS_CONSTRAINT_BIAS: OpCount = OpCount {
@@ -2967,7 +3057,6 @@ fn constraint_bias_with_body(
     qd: &[Real; NV],
 ) -> [Real; NC] {
     let p = &d.params;
-    let mut out: [Real; NC] = [0.0; NC];
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
         q[0],
         q[1],
@@ -3210,76 +3299,14 @@ fn constraint_bias_with_body(
     let t230 = qd[10] * t119;
     let t231 = t41 * d.k68;
     let t232 = t79 * d.k68;
-    out[0] = qd[0] * (t98 * t175 + t134 * (t68 + t66) - t112 * t171 - t28 * t179)
-        + qd[1]
-            * (t98 * t189 + t101 * t202 + t204 + t34 * (t68 + t66) + t28 * t73
-                - t136 * t171 - t138 * t193)
-        + qd[3] * (t98 * t205 + t139 * (t68 + t66) - t140 * t171 - t28 * t207)
-        + qd[4]
-            * (t98 * t211 + t101 * t214 + t143 * (t68 + t66) - t146 * t171 - t149 * t193
-                - t28 * t218)
-        + qd[5]
-            * (t33 * t68 + t28 * t72 + t204 + 2.0 * t70 * t75 - t135 * t171 - t137 * t193
-                - t98 * (t187 + t188) - t101 * (t200 + t201))
-        + qd[6]
-            * (t99 * t182 + t102 * t195 + t65 * t203 + t29 * (t75 - 2.0 * t76)
-                + t220 * (t117 - t114) + t221 * (t120 - t118) + t113 * (t75 - t76)
-                + t171 * t222 + t193 * t223 - t66 * t77)
-        + qd[9]
-            * (t98 * t210 + t101 * t213 + t142 * (t68 + t66) - t145 * t171 - t148 * t193
-                - t28 * t217)
-        + qd[10]
-            * (t98 * t225 + t231 * (t68 + t66) + t193 * t227 - t171 * t224 - t28 * t232
-                - t229 * (t228 + t230));
     let t233 = t69 * t203 + t75 * (t190 + t180) + t65 * (t196 + t183)
         + t113 * (t14 * t167 - t80) - s_q6 * (t186 + t199);
     let t234 = t102 * d.k68;
-    out[1] = qd[0] * (t112 * t220 + t99 * t175 + t65 * t179 + t134 * (t75 - t76))
-        + qd[1]
-            * (t136 * t220 + t99 * t189 + t138 * t221 + t102 * t202 + t233
-                + t34 * (t75 - t76) - t65 * t73)
-        + qd[3] * (t140 * t220 + t99 * t205 + t65 * t207 + t139 * (t75 - t76))
-        + qd[4]
-            * (t146 * t220 + t99 * t211 + t149 * t221 + t102 * t214 + t65 * t218
-                + t143 * (t75 - t76))
-        + qd[5]
-            * (t33 * t75 + t233 + t135 * t220 + t137 * t221 - t64 * t69 - t66 * t70
-                - t29 * t80 - t99 * (t187 + t188) - t102 * (t200 + t201))
-        + qd[6]
-            * (2.0 * (t76 * t77 - t29 * t66 - t220 * t222 - t221 * t223) + t28 * t203
-                + t97 * t182 + t117 * t171 + t120 * t193 - t101 * t195
-                - t113 * (t68 + t66))
-        + qd[9]
-            * (t145 * t220 + t99 * t210 + t148 * t221 + t102 * t213 + t65 * t217
-                + t142 * (t75 - t76))
-        + qd[10]
-            * (t220 * t224 + t99 * t225 + t65 * t232 + t231 * (t75 - t76) - t221 * t227
-                - t234 * (t228 + t230));
     let t235 = t50 * t113 + t96 * t182 + t100 * t195 - t117 * t169 - t120 * t192
         - t15 * t203;
     let t236 = t15 * t66;
     let t237 = t15 * t78;
     let t238 = t15 * d.k81;
-    out[2] = qd[0] * (t112 * t184 + t168 * t175 + t14 * t179 - t67 * t134)
-        + qd[1]
-            * (t136 * t184 + t168 * t189 + t138 * t197 + t191 * t202 + t235 - t34 * t67
-                - t14 * t73)
-        + qd[3] * (t140 * t184 + t168 * t205 + t14 * t207 - t67 * t139)
-        + qd[4]
-            * (t146 * t184 + t168 * t211 + t149 * t197 + t191 * t214 + t14 * t218
-                - t67 * t143)
-        + qd[5]
-            * (t235 + t135 * (t184 - t185) + t137 * (t197 - t198) - t33 * (t67 + t67)
-                - t14 * t71 - t236 * (d.k78 + d.k79))
-        + qd[6]
-            * (t50 * t70 + t77 * t67 - p.lb * t14 * t75 - t184 * t222 - t197 * t223
-                - t15 * (d.k76 * t220 + d.k77 * t221))
-        + qd[9]
-            * (t145 * t184 + t168 * t210 + t148 * t197 + t191 * t213 + t14 * t217
-                - t67 * t142)
-        + qd[10]
-            * (t184 * t224 + d.k80 * t237 + t14 * t232 - t67 * t231 - t197 * t227
-                - t238 * (t228 + t230));
     let t239 = t49 * d.k54 - t48 * d.k56;
     let t240 = t122 * t184 + t168 * t239 + t14 * (t58 * d.k54 - t56 * d.k56)
         - t67 * (t121 + t25 * d.k56);
@@ -3292,10 +3319,6 @@ fn constraint_bias_with_body(
         + t14 * (d.k56 * t215 - t44 * d.k54 - t49 * t150)
         - (t22 * t150 + t23 * d.k54) * t197 - t67 * (t26 * d.k54 - d.k56 * t141);
     let t243 = t15 * d.k83;
-    out[3] = qd[10]
-        * (d.k56 * (t197 * t226 + t41 * t67 - t40 * t184) + t243 * (t228 + t230)
-            - d.k82 * t237 - t79 * t100) + t240 * (qd[0] + qd[3])
-        + t241 * (qd[1] + qd[5]) + t242 * (qd[4] + qd[9]);
     let t244 = c_q8 * qd[8];
     let t245 = t18 * d.k59;
     let t246 = t245 * (qd[2] + qd[7]);
@@ -3348,76 +3371,14 @@ fn constraint_bias_with_body(
     let t292 = t108 * d.k72;
     let t293 = t41 * d.k72;
     let t294 = t79 * d.k72;
-    out[4] = qd[0] * (t105 * t250 + t152 * (t86 + t84) - t124 * t248 - t30 * t252)
-        + qd[2]
-            * (t105 * t261 + t108 * t273 + t275 + t37 * (t86 + t84) + t30 * t91
-                - t154 * t248 - t156 * t265)
-        + qd[3] * (t105 * t276 + t157 * (t86 + t84) - t158 * t248 - t30 * t277)
-        + qd[4]
-            * (t105 * t279 + t108 * t281 + t160 * (t86 + t84) - t162 * t248 - t165 * t265
-                - t30 * t283)
-        + qd[7]
-            * (t36 * t86 + t30 * t90 + t275 + 2.0 * t88 * t92 - t153 * t248 - t155 * t265
-                - t105 * (t259 + t260) - t108 * (t271 + t272))
-        + qd[8]
-            * (t106 * t254 + t109 * t266 + t83 * t274 + t31 * (t92 - 2.0 * t93)
-                + t285 * (t128 - t126) + t286 * (t130 - t129) + t125 * (t92 - t93)
-                + t248 * t287 + t265 * t288 - t84 * t94)
-        + qd[9]
-            * (t105 * t278 + t108 * t280 + t159 * (t86 + t84) - t161 * t248 - t164 * t265
-                - t30 * t282)
-        + qd[10]
-            * (t105 * t290 + t293 * (t86 + t84) + t265 * t291 - t248 * t289 - t30 * t294
-                - t292 * (t228 + t230));
     let t295 = t87 * t274 + t92 * (t262 + t253) + t83 * (t267 + t255)
         + t125 * (t17 * t244 - t95) - s_q8 * (t258 + t270);
     let t296 = t109 * d.k72;
-    out[5] = qd[0] * (t124 * t285 + t106 * t250 + t83 * t252 + t152 * (t92 - t93))
-        + qd[2]
-            * (t154 * t285 + t106 * t261 + t156 * t286 + t109 * t273 + t295
-                + t37 * (t92 - t93) - t83 * t91)
-        + qd[3] * (t158 * t285 + t106 * t276 + t83 * t277 + t157 * (t92 - t93))
-        + qd[4]
-            * (t162 * t285 + t106 * t279 + t165 * t286 + t109 * t281 + t83 * t283
-                + t160 * (t92 - t93))
-        + qd[7]
-            * (t36 * t92 + t295 + t153 * t285 + t155 * t286 - t82 * t87 - t84 * t88
-                - t31 * t95 - t106 * (t259 + t260) - t109 * (t271 + t272))
-        + qd[8]
-            * (2.0 * (t93 * t94 - t31 * t84 - t285 * t287 - t286 * t288) + t30 * t274
-                + t104 * t254 + t128 * t248 + t130 * t265 - t108 * t266
-                - t125 * (t86 + t84))
-        + qd[9]
-            * (t161 * t285 + t106 * t278 + t164 * t286 + t109 * t280 + t83 * t282
-                + t159 * (t92 - t93))
-        + qd[10]
-            * (t285 * t289 + t106 * t290 + t83 * t294 + t293 * (t92 - t93) - t286 * t291
-                - t296 * (t228 + t230));
     let t297 = t81 * t125 + t103 * t254 + t107 * t266 - t128 * t246 - t130 * t264
         - t18 * t274;
     let t298 = t18 * t84;
     let t299 = t18 * t78;
     let t300 = t18 * d.k89;
-    out[6] = qd[0] * (t124 * t256 + t245 * t250 + t17 * t252 - t85 * t152)
-        + qd[2]
-            * (t154 * t256 + t245 * t261 + t156 * t268 + t263 * t273 + t297 - t37 * t85
-                - t17 * t91)
-        + qd[3] * (t158 * t256 + t245 * t276 + t17 * t277 - t85 * t157)
-        + qd[4]
-            * (t162 * t256 + t245 * t279 + t165 * t268 + t263 * t281 + t17 * t283
-                - t85 * t160)
-        + qd[7]
-            * (t297 + t153 * (t256 - t257) + t155 * (t268 - t269) - t36 * (t85 + t85)
-                - t17 * t89 - t298 * (d.k86 + d.k87))
-        + qd[8]
-            * (t81 * t88 + t94 * t85 - p.lb * t17 * t92 - t256 * t287 - t268 * t288
-                - t18 * (d.k84 * t285 + d.k85 * t286))
-        + qd[9]
-            * (t161 * t256 + t245 * t278 + t164 * t268 + t263 * t280 + t17 * t282
-                - t85 * t159)
-        + qd[10]
-            * (t256 * t289 + d.k88 * t299 + t17 * t294 - t85 * t293 - t268 * t291
-                - t300 * (t228 + t230));
     let t301 = t49 * d.k59 - t48 * d.k61;
     let t302 = t132 * t256 + t245 * t301 + t17 * (t58 * d.k59 - t56 * d.k61)
         - t85 * (t131 + t25 * d.k61);
@@ -3430,11 +3391,140 @@ fn constraint_bias_with_body(
         + t17 * (d.k61 * t215 - t44 * d.k59 - t49 * t166)
         - (t22 * t166 + t23 * d.k59) * t268 - t85 * (t26 * d.k59 - d.k61 * t141);
     let t305 = t18 * d.k91;
-    out[7] = qd[10]
-        * (d.k61 * (t226 * t268 + t41 * t85 - t40 * t256) + t305 * (t228 + t230)
-            - d.k90 * t299 - t79 * t107) + t302 * (qd[0] + qd[3])
-        + t303 * (qd[2] + qd[7]) + t304 * (qd[4] + qd[9]);
-    out
+    [
+        qd[0] * (t98 * t175 + t134 * (t68 + t66) - t112 * t171 - t28 * t179)
+            + qd[1]
+                * (t98 * t189 + t101 * t202 + t204 + t34 * (t68 + t66) + t28 * t73
+                    - t136 * t171 - t138 * t193)
+            + qd[3] * (t98 * t205 + t139 * (t68 + t66) - t140 * t171 - t28 * t207)
+            + qd[4]
+                * (t98 * t211 + t101 * t214 + t143 * (t68 + t66) - t146 * t171
+                    - t149 * t193 - t28 * t218)
+            + qd[5]
+                * (t33 * t68 + t28 * t72 + t204 + 2.0 * t70 * t75 - t135 * t171
+                    - t137 * t193 - t98 * (t187 + t188) - t101 * (t200 + t201))
+            + qd[6]
+                * (t99 * t182 + t102 * t195 + t65 * t203 + t29 * (t75 - 2.0 * t76)
+                    + t220 * (t117 - t114) + t221 * (t120 - t118) + t113 * (t75 - t76)
+                    + t171 * t222 + t193 * t223 - t66 * t77)
+            + qd[9]
+                * (t98 * t210 + t101 * t213 + t142 * (t68 + t66) - t145 * t171
+                    - t148 * t193 - t28 * t217)
+            + qd[10]
+                * (t98 * t225 + t231 * (t68 + t66) + t193 * t227 - t171 * t224
+                    - t28 * t232 - t229 * (t228 + t230)),
+        qd[0] * (t112 * t220 + t99 * t175 + t65 * t179 + t134 * (t75 - t76))
+            + qd[1]
+                * (t136 * t220 + t99 * t189 + t138 * t221 + t102 * t202 + t233
+                    + t34 * (t75 - t76) - t65 * t73)
+            + qd[3] * (t140 * t220 + t99 * t205 + t65 * t207 + t139 * (t75 - t76))
+            + qd[4]
+                * (t146 * t220 + t99 * t211 + t149 * t221 + t102 * t214 + t65 * t218
+                    + t143 * (t75 - t76))
+            + qd[5]
+                * (t33 * t75 + t233 + t135 * t220 + t137 * t221 - t64 * t69 - t66 * t70
+                    - t29 * t80 - t99 * (t187 + t188) - t102 * (t200 + t201))
+            + qd[6]
+                * (2.0 * (t76 * t77 - t29 * t66 - t220 * t222 - t221 * t223) + t28 * t203
+                    + t97 * t182 + t117 * t171 + t120 * t193 - t101 * t195
+                    - t113 * (t68 + t66))
+            + qd[9]
+                * (t145 * t220 + t99 * t210 + t148 * t221 + t102 * t213 + t65 * t217
+                    + t142 * (t75 - t76))
+            + qd[10]
+                * (t220 * t224 + t99 * t225 + t65 * t232 + t231 * (t75 - t76)
+                    - t221 * t227 - t234 * (t228 + t230)),
+        qd[0] * (t112 * t184 + t168 * t175 + t14 * t179 - t67 * t134)
+            + qd[1]
+                * (t136 * t184 + t168 * t189 + t138 * t197 + t191 * t202 + t235
+                    - t34 * t67 - t14 * t73)
+            + qd[3] * (t140 * t184 + t168 * t205 + t14 * t207 - t67 * t139)
+            + qd[4]
+                * (t146 * t184 + t168 * t211 + t149 * t197 + t191 * t214 + t14 * t218
+                    - t67 * t143)
+            + qd[5]
+                * (t235 + t135 * (t184 - t185) + t137 * (t197 - t198) - t33 * (t67 + t67)
+                    - t14 * t71 - t236 * (d.k78 + d.k79))
+            + qd[6]
+                * (t50 * t70 + t77 * t67 - p.lb * t14 * t75 - t184 * t222 - t197 * t223
+                    - t15 * (d.k76 * t220 + d.k77 * t221))
+            + qd[9]
+                * (t145 * t184 + t168 * t210 + t148 * t197 + t191 * t213 + t14 * t217
+                    - t67 * t142)
+            + qd[10]
+                * (t184 * t224 + d.k80 * t237 + t14 * t232 - t67 * t231 - t197 * t227
+                    - t238 * (t228 + t230)),
+        qd[10]
+            * (d.k56 * (t197 * t226 + t41 * t67 - t40 * t184) + t243 * (t228 + t230)
+                - d.k82 * t237 - t79 * t100) + t240 * (qd[0] + qd[3])
+            + t241 * (qd[1] + qd[5]) + t242 * (qd[4] + qd[9]),
+        qd[0] * (t105 * t250 + t152 * (t86 + t84) - t124 * t248 - t30 * t252)
+            + qd[2]
+                * (t105 * t261 + t108 * t273 + t275 + t37 * (t86 + t84) + t30 * t91
+                    - t154 * t248 - t156 * t265)
+            + qd[3] * (t105 * t276 + t157 * (t86 + t84) - t158 * t248 - t30 * t277)
+            + qd[4]
+                * (t105 * t279 + t108 * t281 + t160 * (t86 + t84) - t162 * t248
+                    - t165 * t265 - t30 * t283)
+            + qd[7]
+                * (t36 * t86 + t30 * t90 + t275 + 2.0 * t88 * t92 - t153 * t248
+                    - t155 * t265 - t105 * (t259 + t260) - t108 * (t271 + t272))
+            + qd[8]
+                * (t106 * t254 + t109 * t266 + t83 * t274 + t31 * (t92 - 2.0 * t93)
+                    + t285 * (t128 - t126) + t286 * (t130 - t129) + t125 * (t92 - t93)
+                    + t248 * t287 + t265 * t288 - t84 * t94)
+            + qd[9]
+                * (t105 * t278 + t108 * t280 + t159 * (t86 + t84) - t161 * t248
+                    - t164 * t265 - t30 * t282)
+            + qd[10]
+                * (t105 * t290 + t293 * (t86 + t84) + t265 * t291 - t248 * t289
+                    - t30 * t294 - t292 * (t228 + t230)),
+        qd[0] * (t124 * t285 + t106 * t250 + t83 * t252 + t152 * (t92 - t93))
+            + qd[2]
+                * (t154 * t285 + t106 * t261 + t156 * t286 + t109 * t273 + t295
+                    + t37 * (t92 - t93) - t83 * t91)
+            + qd[3] * (t158 * t285 + t106 * t276 + t83 * t277 + t157 * (t92 - t93))
+            + qd[4]
+                * (t162 * t285 + t106 * t279 + t165 * t286 + t109 * t281 + t83 * t283
+                    + t160 * (t92 - t93))
+            + qd[7]
+                * (t36 * t92 + t295 + t153 * t285 + t155 * t286 - t82 * t87 - t84 * t88
+                    - t31 * t95 - t106 * (t259 + t260) - t109 * (t271 + t272))
+            + qd[8]
+                * (2.0 * (t93 * t94 - t31 * t84 - t285 * t287 - t286 * t288) + t30 * t274
+                    + t104 * t254 + t128 * t248 + t130 * t265 - t108 * t266
+                    - t125 * (t86 + t84))
+            + qd[9]
+                * (t161 * t285 + t106 * t278 + t164 * t286 + t109 * t280 + t83 * t282
+                    + t159 * (t92 - t93))
+            + qd[10]
+                * (t285 * t289 + t106 * t290 + t83 * t294 + t293 * (t92 - t93)
+                    - t286 * t291 - t296 * (t228 + t230)),
+        qd[0] * (t124 * t256 + t245 * t250 + t17 * t252 - t85 * t152)
+            + qd[2]
+                * (t154 * t256 + t245 * t261 + t156 * t268 + t263 * t273 + t297
+                    - t37 * t85 - t17 * t91)
+            + qd[3] * (t158 * t256 + t245 * t276 + t17 * t277 - t85 * t157)
+            + qd[4]
+                * (t162 * t256 + t245 * t279 + t165 * t268 + t263 * t281 + t17 * t283
+                    - t85 * t160)
+            + qd[7]
+                * (t297 + t153 * (t256 - t257) + t155 * (t268 - t269) - t36 * (t85 + t85)
+                    - t17 * t89 - t298 * (d.k86 + d.k87))
+            + qd[8]
+                * (t81 * t88 + t94 * t85 - p.lb * t17 * t92 - t256 * t287 - t268 * t288
+                    - t18 * (d.k84 * t285 + d.k85 * t286))
+            + qd[9]
+                * (t161 * t256 + t245 * t278 + t164 * t268 + t263 * t280 + t17 * t282
+                    - t85 * t159)
+            + qd[10]
+                * (t256 * t289 + d.k88 * t299 + t17 * t294 - t85 * t293 - t268 * t291
+                    - t300 * (t228 + t230)),
+        qd[10]
+            * (d.k61 * (t226 * t268 + t41 * t85 - t40 * t256) + t305 * (t228 + t230)
+                - d.k90 * t299 - t79 * t107) + t302 * (qd[0] + qd[3])
+            + t303 * (qd[2] + qd[7]) + t304 * (qd[4] + qd[9]),
+    ]
 }
 /// Operation count of [`reactions_of_multipliers_with`] (and of [`reactions_of_multipliers`] after [`OPS_DERIVED`]).
 pub const OPS_REACTIONS_OF_MULTIPLIERS: OpCount = OpCount {

@@ -425,7 +425,6 @@ fn inverse_dynamics_with_body(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qdd[0] + 2.0 * p.g * (q[3] * q[5] - q[4] * q[6]) + qd[2] * qd[4]
         - qd[1] * qd[5];
@@ -508,12 +507,9 @@ fn inverse_dynamics_with_body(
     let t75 = t18 * t71 + t19 * t72 + t20 * t74 - 2.0 * t54 * d.k2;
     let t76 = t23 * t74 + t21 * t71 + t22 * t72;
     let t77 = 2.0 * t55 * d.k2 + t76;
-    out[0] = t0 * d.k0 + c_q7 * t75 - t47 * d.k1 - s_q7 * t77;
     let t78 = s_q7 * t75 + c_q7 * t77;
-    out[1] = t1 * d.k0 + t48 * d.k1 + t78;
     let t79 = t26 * t74 + t24 * t71 + t25 * t72;
     let t80 = 2.0 * t56 * d.k2 + t79;
-    out[2] = t2 * d.k0 + t49 * d.k1 + t80;
     let t81 = 0.002 * qd[4] + qd[5] * d.k4;
     let t82 = 0.005 * qd[3] + 0.002 * qd[5] + qd[4] * d.k5;
     let t83 = 0.001 * t30 + t32 * d.k9;
@@ -523,31 +519,35 @@ fn inverse_dynamics_with_body(
     let t87 = t40 * d.k11 + t46 * d.k12 + 0.25 * (t61 + p.l * t64) * d.k2;
     let t88 = 0.001 * t35 + 0.01 * p.m * t62 + t33 * d.k8 + t31 * t83 + c_q12 * t86
         + s_q12 * t87 - 0.005 * t34 * d.k2 - t32 * t84;
-    out[7] = t88;
     let t89 = 0.001 * t32 + t30 * d.k8 - 0.005 * t31 * d.k2;
     let t90 = t39 * d.k12 - t45 * d.k11
         - 0.25 * (s_q12 * (t60 - p.l * t63) + c_q12 * (t62 + p.l * t65)) * d.k2;
-    out[10] = t90;
     let t91 = t34 * d.k10 + t32 * t89 + t90 - t30 * t83 - p.l * t73
         - d.k2 * (0.005 * t33 + t62);
-    out[8] = t91;
     let t92 = 0.001 * t33 + t35 * d.k9 + t30 * t84 + t61 * d.k2 + c_q12 * t87
         + 0.25 * t67 * d.k13 - 0.01 * p.m * t60 - t31 * t89 - s_q12 * t86;
-    out[9] = t92;
     let t93 = t7 * d.k6 + t4 * t5 * d.k7 + t18 * t88 + t19 * t91 + t20 * t92;
     let t94 = t21 * t88 + t22 * t91 + t23 * t92 + t41 * (d.k6 - d.k7) - p.l * t79
         - 2.0 * t52 * d.k2;
-    out[3] = 0.005 * qdd[4] + qdd[3] * d.k3 + qd[4] * t81 + c_q7 * t93 - qd[5] * t82
-        - s_q7 * t94;
     let t95 = 0.005 * qd[4] + qd[3] * d.k3;
-    out[4] = 0.005 * qdd[3] + 0.002 * qdd[5] + qdd[4] * d.k5 + qd[5] * t95 + s_q7 * t93
-        + c_q7 * t94 - 0.2 * t80 - qd[3] * t81 - t2 * d.k1;
     let t96 = p.l * t76 + t6 * d.k7 + 2.0 * t53 * d.k2 + t24 * t88 + t25 * t91
         + t26 * t92 - t42 * d.k6;
-    out[5] = 0.002 * qdd[4] + 0.2 * t78 + qdd[5] * d.k4 + qd[3] * t82 + t1 * d.k1 + t96
-        - qd[4] * t95;
-    out[6] = t96;
-    out
+    [
+        t0 * d.k0 + c_q7 * t75 - t47 * d.k1 - s_q7 * t77,
+        t1 * d.k0 + t48 * d.k1 + t78,
+        t2 * d.k0 + t49 * d.k1 + t80,
+        0.005 * qdd[4] + qdd[3] * d.k3 + qd[4] * t81 + c_q7 * t93 - qd[5] * t82
+            - s_q7 * t94,
+        0.005 * qdd[3] + 0.002 * qdd[5] + qdd[4] * d.k5 + qd[5] * t95 + s_q7 * t93
+            + c_q7 * t94 - 0.2 * t80 - qd[3] * t81 - t2 * d.k1,
+        0.002 * qdd[4] + 0.2 * t78 + qdd[5] * d.k4 + qd[3] * t82 + t1 * d.k1 + t96
+            - qd[4] * t95,
+        t96,
+        t88,
+        t91,
+        t92,
+        t90,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -592,13 +592,6 @@ unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] 
 #[inline(always)]
 fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
-    out[0][0] = d.k0;
-    out[1][1] = d.k0;
-    out[2][2] = d.k0;
-    out[7][8] = d.k20;
-    out[8][7] = d.k20;
-    out[10][10] = d.k12;
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[8] * q[8];
     let t1 = q[9] * q[9];
@@ -622,93 +615,48 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t19 = d.k2 + 0.25 * t18;
     let t20 = s_q12 * d.k2;
     let t21 = 0.25 * t17 * t20 - 0.01 * p.m * t16 - t15 * t19;
-    out[1][3] = t21;
-    out[3][1] = t21;
     let t22 = -t21;
-    out[0][4] = t22;
-    out[4][0] = t22;
     let t23 = 0.01 * p.m * t10 + t9 * t19 - 0.25 * t11 * t20;
     let t24 = d.k14 + t23;
     let t25 = 0.01 * p.m * t13 + t12 * t19 - 0.25 * t14 * t20;
     let t26 = s_q7 * t24 + c_q7 * t25;
-    out[2][3] = t26;
-    out[3][2] = t26;
     let t27 = -t26;
-    out[0][5] = t27;
-    out[0][6] = t27;
-    out[5][0] = t27;
-    out[6][0] = t27;
     let t28 = 0.01 * p.m * t11 + 0.25 * t10 * t20;
     let t29 = 0.01 * p.m * t14 + 0.25 * t13 * t20;
     let t30 = c_q7 * t28 - s_q7 * t29;
-    out[0][7] = t30;
-    out[7][0] = t30;
     let t31 = t9 * t20;
     let t32 = d.k15 - 0.25 * t18;
     let t33 = t11 * t32 - 0.25 * t31;
     let t34 = t12 * t20;
     let t35 = t14 * t32 - 0.25 * t34;
     let t36 = c_q7 * t33 - s_q7 * t35;
-    out[0][8] = t36;
-    out[8][0] = t36;
     let t37 = t10 * t19 - 0.01 * p.m * t9;
     let t38 = t13 * t19 - 0.01 * p.m * t12;
     let t39 = c_q7 * t37 - s_q7 * t38;
-    out[0][9] = t39;
-    out[9][0] = t39;
     let t40 = -0.25 * (t31 + t11 * t18);
     let t41 = -0.25 * (t34 + t14 * t18);
     let t42 = c_q7 * t40 - s_q7 * t41;
-    out[0][10] = t42;
-    out[10][0] = t42;
     let t43 = c_q7 * t24 - s_q7 * t25;
-    out[1][6] = t43;
-    out[6][1] = t43;
     let t44 = d.k1 + t43;
-    out[1][5] = t44;
-    out[5][1] = t44;
     let t45 = s_q7 * t28 + c_q7 * t29;
-    out[1][7] = t45;
-    out[7][1] = t45;
     let t46 = s_q7 * t33 + c_q7 * t35;
-    out[1][8] = t46;
-    out[8][1] = t46;
     let t47 = s_q7 * t37 + c_q7 * t38;
-    out[1][9] = t47;
-    out[9][1] = t47;
     let t48 = s_q7 * t40 + c_q7 * t41;
-    out[1][10] = t48;
-    out[10][1] = t48;
     let t49 = d.k16 - t43;
-    out[2][4] = t49;
-    out[4][2] = t49;
     let t50 = 0.01 * p.m * t17 + 0.25 * t16 * t20;
-    out[2][7] = t50;
-    out[7][2] = t50;
     let t51 = t15 * t20;
     let t52 = t17 * t32 - 0.25 * t51;
-    out[2][8] = t52;
-    out[8][2] = t52;
     let t53 = t16 * t19 - 0.01 * p.m * t15;
-    out[2][9] = t53;
-    out[9][2] = t53;
     let t54 = -0.25 * (t51 + t17 * t18);
-    out[2][10] = t54;
-    out[10][2] = t54;
     let t55 = s_q12 * d.k11;
     let t56 = s_q12 * t55;
     let t57 = d.k8 + t56;
-    out[7][7] = t57;
     let t58 = 0.25 * s_q12 * d.k13 + c_q12 * t55 + 0.001;
-    out[7][9] = t58;
-    out[9][7] = t58;
     let t59 = t9 * t57 + t11 * t58 - 0.005 * t10 * d.k2;
     let t60 = c_q12 * d.k13;
     let t61 = 0.5 * t60 + d.k17;
-    out[8][8] = t61;
     let t62 = t10 * t61 - 0.005 * t9 * d.k2;
     let t63 = d.k18 + 0.5 * t60 - t56;
-    out[9][9] = t63;
     let t64 = t9 * t58 + t11 * t63;
     let t65 = t14 * t58 + t12 * t57 - 0.005 * t13 * d.k2;
     let t66 = t13 * t61 - 0.005 * t12 * d.k2;
@@ -720,92 +668,54 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t72 = t9 * t65 + t10 * t66 + t11 * t67 - p.l * t25;
     let t73 = s_q7 * t72;
     let t74 = s_q7 * t71 + 2.0 * c_q7 * t73;
-    out[3][3] = t69 + 0.102 - t74;
-    out[4][4] = d.k5 + t70 + t74 + 0.4 * t43;
     let t75 = t72 + c_q7 * t71 + 0.005 - 0.2 * t26 - 2.0 * s_q7 * t73;
-    out[3][4] = t75;
-    out[4][3] = t75;
     let t76 = t17 * t58 + t15 * t57 - 0.005 * t16 * d.k2;
     let t77 = t16 * t61 - 0.005 * t15 * d.k2;
     let t78 = t15 * t58 + t17 * t63;
     let t79 = t9 * t76 + t10 * t77 + t11 * t78 - p.l * t22;
     let t80 = t12 * t76 + t13 * t77 + t14 * t78;
     let t81 = c_q7 * t79 - s_q7 * t80;
-    out[3][6] = t81;
-    out[6][3] = t81;
     let t82 = t81 - 0.2 * t22;
-    out[3][5] = t82;
-    out[5][3] = t82;
     let t83 = t65 - p.l * t50;
     let t84 = c_q7 * t59 - s_q7 * t83;
-    out[3][7] = t84;
-    out[7][3] = t84;
     let t85 = t66 - p.l * t52;
     let t86 = c_q7 * t62 - s_q7 * t85;
-    out[3][8] = t86;
-    out[8][3] = t86;
     let t87 = t67 - p.l * t53;
     let t88 = c_q7 * t64 - s_q7 * t87;
-    out[3][9] = t88;
-    out[9][3] = t88;
     let t89 = d.k12 + 0.25 * t60;
-    out[8][10] = t89;
-    out[10][8] = t89;
     let t90 = t10 * t89;
     let t91 = t13 * t89 - p.l * t54;
     let t92 = c_q7 * t90 - s_q7 * t91;
-    out[3][10] = t92;
-    out[10][3] = t92;
     let t93 = s_q7 * t79 + c_q7 * t80;
-    out[4][6] = t93;
-    out[6][4] = t93;
     let t94 = t93 + 0.002;
-    out[4][5] = t94;
-    out[5][4] = t94;
     let t95 = s_q7 * t59 + c_q7 * t83 - 0.2 * t50;
-    out[4][7] = t95;
-    out[7][4] = t95;
     let t96 = s_q7 * t62 + c_q7 * t85 - 0.2 * t52;
-    out[4][8] = t96;
-    out[8][4] = t96;
     let t97 = s_q7 * t64 + c_q7 * t87 - 0.2 * t53;
-    out[4][9] = t97;
-    out[9][4] = t97;
     let t98 = s_q7 * t90 + c_q7 * t91 - 0.2 * t54;
-    out[4][10] = t98;
-    out[10][4] = t98;
     let t99 = 2.0 * t68 + t15 * t76 + t16 * t77 + t17 * t78;
-    out[5][5] = 0.4 * t43 + d.k19 + t99;
     let t100 = d.k7 + t99;
-    out[6][6] = t100;
     let t101 = 0.2 * t43 + t100;
-    out[5][6] = t101;
-    out[6][5] = t101;
     let t102 = t76 + p.l * t29;
-    out[6][7] = t102;
-    out[7][6] = t102;
     let t103 = 0.2 * t45 + t102;
-    out[5][7] = t103;
-    out[7][5] = t103;
     let t104 = t77 + p.l * t35;
-    out[6][8] = t104;
-    out[8][6] = t104;
     let t105 = 0.2 * t46 + t104;
-    out[5][8] = t105;
-    out[8][5] = t105;
     let t106 = t78 + p.l * t38;
-    out[6][9] = t106;
-    out[9][6] = t106;
     let t107 = 0.2 * t47 + t106;
-    out[5][9] = t107;
-    out[9][5] = t107;
     let t108 = t16 * t89 + p.l * t41;
-    out[6][10] = t108;
-    out[10][6] = t108;
     let t109 = 0.2 * t48 + t108;
-    out[5][10] = t109;
-    out[10][5] = t109;
-    out
+    [
+        [d.k0, 0.0, 0.0, 0.0, t22, t27, t27, t30, t36, t39, t42],
+        [0.0, d.k0, 0.0, t21, 0.0, t44, t43, t45, t46, t47, t48],
+        [0.0, 0.0, d.k0, t26, t49, 0.0, 0.0, t50, t52, t53, t54],
+        [0.0, t21, t26, t69 + 0.102 - t74, t75, t82, t81, t84, t86, t88, t92],
+        [t22, 0.0, t49, t75, d.k5 + t70 + t74 + 0.4 * t43, t94, t93, t95, t96, t97, t98],
+        [t27, t44, 0.0, t82, t94, 0.4 * t43 + d.k19 + t99, t101, t103, t105, t107, t109],
+        [t27, t43, 0.0, t81, t93, t101, t100, t102, t104, t106, t108],
+        [t30, t45, t50, t84, t95, t103, t102, t57, d.k20, t58, 0.0],
+        [t36, t46, t52, t86, t96, t105, t104, d.k20, t61, 0.0, t89],
+        [t39, t47, t53, t88, t97, t107, t106, t58, 0.0, t63, 0.0],
+        [t42, t48, t54, t92, t98, t109, t108, 0.0, t89, 0.0, d.k12],
+    ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -850,7 +760,6 @@ unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; 
 #[inline(always)]
 fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
@@ -936,36 +845,36 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t80 = t15 * t76 + t16 * t77 + t17 * t79 - 2.0 * t50 * d.k2;
     let t81 = t20 * t79 + t18 * t76 + t19 * t77;
     let t82 = 2.0 * t27 * d.k2 + t81;
-    out[0] = t46 * d.k0 + c_q7 * t80 - t49 * d.k1 - s_q7 * t82;
     let t83 = s_q7 * t80 + c_q7 * t82;
-    out[1] = t2 * d.k1 + t39 * d.k0 + t83;
     let t84 = t23 * t79 + t21 * t76 + t22 * t77;
     let t85 = 2.0 * t57 * d.k2 + t84;
-    out[2] = t3 * d.k1 + t47 * d.k0 + t85;
     let t86 = t38 * d.k12 + t45 * d.k11 + 0.25 * (p.l * t63 + t65) * d.k2;
     let t87 = 0.001 * t42 + 0.01 * p.m * t61 + t29 * t70 + c_q12 * t73 + t44 * d.k8
         + s_q12 * t86 - t30 * t71 - 0.005 * t43 * d.k2;
-    out[7] = t87;
     let t88 = t43 * d.k12 - t37 * d.k11
         - 0.25 * (s_q12 * (t59 - p.l * t51) + c_q12 * (p.l * t60 + t61)) * d.k2;
-    out[10] = t88;
     let t89 = t30 * t74 + t43 * d.k10 + t88 - t28 * t70 - p.l * t78
         - d.k2 * (t61 + 0.005 * t44);
-    out[8] = t89;
     let t90 = 0.001 * t44 + t28 * t71 + t42 * d.k9 + t65 * d.k2 + c_q12 * t86
         + 0.25 * t64 * d.k13 - 0.01 * p.m * t59 - t29 * t74 - s_q12 * t73;
-    out[9] = t90;
     let t91 = t1 * t4 * d.k7 + t41 * d.k6 + t15 * t87 + t16 * t89 + t17 * t90;
     let t92 = t18 * t87 + t19 * t89 + t20 * t90 + t34 * (d.k6 - d.k7) - p.l * t84
         - 2.0 * t48 * d.k2;
-    out[3] = qd[4] * t68 + c_q7 * t91 - qd[5] * t69 - s_q7 * t92;
-    out[4] = qd[5] * t75 + s_q7 * t91 + c_q7 * t92 - qd[3] * t68 - t47 * d.k1
-        - 0.2 * t85;
     let t93 = t23 * t90 + p.l * t81 + 2.0 * t55 * d.k2 + t21 * t87 + t22 * t89
         - t27 * d.k6;
-    out[5] = qd[3] * t69 + t39 * d.k1 + t93 + 0.2 * t83 - qd[4] * t75;
-    out[6] = t93;
-    out
+    [
+        t46 * d.k0 + c_q7 * t80 - t49 * d.k1 - s_q7 * t82,
+        t2 * d.k1 + t39 * d.k0 + t83,
+        t3 * d.k1 + t47 * d.k0 + t85,
+        qd[4] * t68 + c_q7 * t91 - qd[5] * t69 - s_q7 * t92,
+        qd[5] * t75 + s_q7 * t91 + c_q7 * t92 - qd[3] * t68 - t47 * d.k1 - 0.2 * t85,
+        qd[3] * t69 + t39 * d.k1 + t93 + 0.2 * t83 - qd[4] * t75,
+        t93,
+        t87,
+        t89,
+        t90,
+        t88,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -1088,24 +997,10 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[0][0] = d.k0;
-    out.mass_matrix[1][1] = d.k0;
-    out.mass_matrix[2][2] = d.k0;
-    out.mass_matrix[7][8] = d.k20;
-    out.mass_matrix[8][7] = d.k20;
-    out.mass_matrix[10][10] = d.k12;
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
-    out.gravity[0] = t0 * d.k21;
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
-    out.gravity[1] = t1 * d.k21;
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    out.gravity[2] = t2 * d.k21;
     let t3 = p.g * t0;
     let t4 = p.g * t1;
     let t5 = p.g * t2;
@@ -1192,93 +1087,48 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t86 = 0.005 * qd[4] + qd[3] * d.k3;
     let t87 = d.k2 + 0.25 * t77;
     let t88 = 0.25 * t29 * t78 - 0.01 * p.m * t28 - t27 * t87;
-    out.mass_matrix[1][3] = t88;
-    out.mass_matrix[3][1] = t88;
     let t89 = -t88;
-    out.mass_matrix[0][4] = t89;
-    out.mass_matrix[4][0] = t89;
     let t90 = 0.01 * p.m * t22 + t21 * t87 - 0.25 * t23 * t78;
     let t91 = d.k14 + t90;
     let t92 = 0.01 * p.m * t25 + t24 * t87 - 0.25 * t26 * t78;
     let t93 = s_q7 * t91 + c_q7 * t92;
-    out.mass_matrix[2][3] = t93;
-    out.mass_matrix[3][2] = t93;
     let t94 = -t93;
-    out.mass_matrix[0][5] = t94;
-    out.mass_matrix[0][6] = t94;
-    out.mass_matrix[5][0] = t94;
-    out.mass_matrix[6][0] = t94;
     let t95 = 0.01 * p.m * t23 + 0.25 * t22 * t78;
     let t96 = 0.01 * p.m * t26 + 0.25 * t25 * t78;
     let t97 = c_q7 * t95 - s_q7 * t96;
-    out.mass_matrix[0][7] = t97;
-    out.mass_matrix[7][0] = t97;
     let t98 = t21 * t78;
     let t99 = d.k15 - 0.25 * t77;
     let t100 = t23 * t99 - 0.25 * t98;
     let t101 = t24 * t78;
     let t102 = t26 * t99 - 0.25 * t101;
     let t103 = c_q7 * t100 - s_q7 * t102;
-    out.mass_matrix[0][8] = t103;
-    out.mass_matrix[8][0] = t103;
     let t104 = t22 * t87 - 0.01 * p.m * t21;
     let t105 = t25 * t87 - 0.01 * p.m * t24;
     let t106 = c_q7 * t104 - s_q7 * t105;
-    out.mass_matrix[0][9] = t106;
-    out.mass_matrix[9][0] = t106;
     let t107 = -0.25 * (t98 + t23 * t77);
     let t108 = -0.25 * (t101 + t26 * t77);
     let t109 = c_q7 * t107 - s_q7 * t108;
-    out.mass_matrix[0][10] = t109;
-    out.mass_matrix[10][0] = t109;
     let t110 = c_q7 * t91 - s_q7 * t92;
-    out.mass_matrix[1][6] = t110;
-    out.mass_matrix[6][1] = t110;
     let t111 = d.k1 + t110;
-    out.mass_matrix[1][5] = t111;
-    out.mass_matrix[5][1] = t111;
     let t112 = s_q7 * t95 + c_q7 * t96;
-    out.mass_matrix[1][7] = t112;
-    out.mass_matrix[7][1] = t112;
     let t113 = s_q7 * t100 + c_q7 * t102;
-    out.mass_matrix[1][8] = t113;
-    out.mass_matrix[8][1] = t113;
     let t114 = s_q7 * t104 + c_q7 * t105;
-    out.mass_matrix[1][9] = t114;
-    out.mass_matrix[9][1] = t114;
     let t115 = s_q7 * t107 + c_q7 * t108;
-    out.mass_matrix[1][10] = t115;
-    out.mass_matrix[10][1] = t115;
     let t116 = d.k16 - t110;
-    out.mass_matrix[2][4] = t116;
-    out.mass_matrix[4][2] = t116;
     let t117 = 0.01 * p.m * t29 + 0.25 * t28 * t78;
-    out.mass_matrix[2][7] = t117;
-    out.mass_matrix[7][2] = t117;
     let t118 = t27 * t78;
     let t119 = t29 * t99 - 0.25 * t118;
-    out.mass_matrix[2][8] = t119;
-    out.mass_matrix[8][2] = t119;
     let t120 = t28 * t87 - 0.01 * p.m * t27;
-    out.mass_matrix[2][9] = t120;
-    out.mass_matrix[9][2] = t120;
     let t121 = -0.25 * (t118 + t29 * t77);
-    out.mass_matrix[2][10] = t121;
-    out.mass_matrix[10][2] = t121;
     let t122 = s_q12 * d.k11;
     let t123 = s_q12 * t122;
     let t124 = d.k8 + t123;
-    out.mass_matrix[7][7] = t124;
     let t125 = 0.25 * s_q12 * d.k13 + c_q12 * t122 + 0.001;
-    out.mass_matrix[7][9] = t125;
-    out.mass_matrix[9][7] = t125;
     let t126 = t21 * t124 + t23 * t125 - 0.005 * t22 * d.k2;
     let t127 = c_q12 * d.k13;
     let t128 = 0.5 * t127 + d.k17;
-    out.mass_matrix[8][8] = t128;
     let t129 = t22 * t128 - 0.005 * t21 * d.k2;
     let t130 = d.k18 + 0.5 * t127 - t123;
-    out.mass_matrix[9][9] = t130;
     let t131 = t21 * t125 + t23 * t130;
     let t132 = t26 * t125 + t24 * t124 - 0.005 * t25 * d.k2;
     let t133 = t25 * t128 - 0.005 * t24 * d.k2;
@@ -1290,91 +1140,41 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t139 = t21 * t132 + t22 * t133 + t23 * t134 - p.l * t92;
     let t140 = s_q7 * t139;
     let t141 = s_q7 * t138 + 2.0 * c_q7 * t140;
-    out.mass_matrix[3][3] = t136 + 0.102 - t141;
-    out.mass_matrix[4][4] = d.k5 + t137 + t141 + 0.4 * t110;
     let t142 = t139 + c_q7 * t138 + 0.005 - 0.2 * t93 - 2.0 * s_q7 * t140;
-    out.mass_matrix[3][4] = t142;
-    out.mass_matrix[4][3] = t142;
     let t143 = t29 * t125 + t27 * t124 - 0.005 * t28 * d.k2;
     let t144 = t28 * t128 - 0.005 * t27 * d.k2;
     let t145 = t27 * t125 + t29 * t130;
     let t146 = t21 * t143 + t22 * t144 + t23 * t145 - p.l * t89;
     let t147 = t24 * t143 + t25 * t144 + t26 * t145;
     let t148 = c_q7 * t146 - s_q7 * t147;
-    out.mass_matrix[3][6] = t148;
-    out.mass_matrix[6][3] = t148;
     let t149 = t148 - 0.2 * t89;
-    out.mass_matrix[3][5] = t149;
-    out.mass_matrix[5][3] = t149;
     let t150 = t132 - p.l * t117;
     let t151 = c_q7 * t126 - s_q7 * t150;
-    out.mass_matrix[3][7] = t151;
-    out.mass_matrix[7][3] = t151;
     let t152 = t133 - p.l * t119;
     let t153 = c_q7 * t129 - s_q7 * t152;
-    out.mass_matrix[3][8] = t153;
-    out.mass_matrix[8][3] = t153;
     let t154 = t134 - p.l * t120;
     let t155 = c_q7 * t131 - s_q7 * t154;
-    out.mass_matrix[3][9] = t155;
-    out.mass_matrix[9][3] = t155;
     let t156 = d.k12 + 0.25 * t127;
-    out.mass_matrix[8][10] = t156;
-    out.mass_matrix[10][8] = t156;
     let t157 = t22 * t156;
     let t158 = t25 * t156 - p.l * t121;
     let t159 = c_q7 * t157 - s_q7 * t158;
-    out.mass_matrix[3][10] = t159;
-    out.mass_matrix[10][3] = t159;
     let t160 = s_q7 * t146 + c_q7 * t147;
-    out.mass_matrix[4][6] = t160;
-    out.mass_matrix[6][4] = t160;
     let t161 = t160 + 0.002;
-    out.mass_matrix[4][5] = t161;
-    out.mass_matrix[5][4] = t161;
     let t162 = s_q7 * t126 + c_q7 * t150 - 0.2 * t117;
-    out.mass_matrix[4][7] = t162;
-    out.mass_matrix[7][4] = t162;
     let t163 = s_q7 * t129 + c_q7 * t152 - 0.2 * t119;
-    out.mass_matrix[4][8] = t163;
-    out.mass_matrix[8][4] = t163;
     let t164 = s_q7 * t131 + c_q7 * t154 - 0.2 * t120;
-    out.mass_matrix[4][9] = t164;
-    out.mass_matrix[9][4] = t164;
     let t165 = s_q7 * t157 + c_q7 * t158 - 0.2 * t121;
-    out.mass_matrix[4][10] = t165;
-    out.mass_matrix[10][4] = t165;
     let t166 = 2.0 * t135 + t27 * t143 + t28 * t144 + t29 * t145;
-    out.mass_matrix[5][5] = 0.4 * t110 + d.k19 + t166;
     let t167 = d.k7 + t166;
-    out.mass_matrix[6][6] = t167;
     let t168 = 0.2 * t110 + t167;
-    out.mass_matrix[5][6] = t168;
-    out.mass_matrix[6][5] = t168;
     let t169 = t143 + p.l * t96;
-    out.mass_matrix[6][7] = t169;
-    out.mass_matrix[7][6] = t169;
     let t170 = 0.2 * t112 + t169;
-    out.mass_matrix[5][7] = t170;
-    out.mass_matrix[7][5] = t170;
     let t171 = t144 + p.l * t102;
-    out.mass_matrix[6][8] = t171;
-    out.mass_matrix[8][6] = t171;
     let t172 = 0.2 * t113 + t171;
-    out.mass_matrix[5][8] = t172;
-    out.mass_matrix[8][5] = t172;
     let t173 = t145 + p.l * t105;
-    out.mass_matrix[6][9] = t173;
-    out.mass_matrix[9][6] = t173;
     let t174 = 0.2 * t114 + t173;
-    out.mass_matrix[5][9] = t174;
-    out.mass_matrix[9][5] = t174;
     let t175 = t28 * t156 + p.l * t108;
-    out.mass_matrix[6][10] = t175;
-    out.mass_matrix[10][6] = t175;
     let t176 = 0.2 * t115 + t175;
-    out.mass_matrix[5][10] = t176;
-    out.mass_matrix[10][5] = t176;
     let t177 = 0.01 * p.m * (t42 - t48) + 0.25 * (t73 * t78 - t63 * t77) - t62 * d.k2;
     let t178 = d.k2 * (t74 + 0.25 * t75) - 0.01 * p.m * (t41 + t34 * t34);
     let t179 = 0.25 * (t73 * t77 + t63 * t78);
@@ -1382,51 +1182,108 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t181 = t21 * t177 + t22 * t178 + t23 * t180 - 2.0 * t61 * d.k2;
     let t182 = t26 * t180 + t24 * t177 + t25 * t178;
     let t183 = 2.0 * t33 * d.k2 + t182;
-    out.bias[0] = t57 * d.k0 + c_q7 * t181 - t60 * d.k1 - s_q7 * t183;
     let t184 = s_q7 * t181 + c_q7 * t183;
-    out.bias[1] = t8 * d.k1 + t45 * d.k0 + t184;
     let t185 = t29 * t180 + t27 * t177 + t28 * t178;
     let t186 = 2.0 * t68 * d.k2 + t185;
-    out.bias[2] = t9 * d.k1 + t58 * d.k0 + t186;
     let t187 = t44 * d.k12 + t51 * d.k11 + 0.25 * (p.l * t74 + t76) * d.k2;
     let t188 = 0.001 * t48 + 0.01 * p.m * t72 + t35 * t81 + c_q12 * t84 + t50 * d.k8
         + s_q12 * t187 - t36 * t82 - 0.005 * t49 * d.k2;
-    out.bias[7] = t188;
     let t189 = t49 * d.k12 - t43 * d.k11
         - 0.25 * (s_q12 * (t70 - p.l * t62) + c_q12 * (p.l * t71 + t72)) * d.k2;
-    out.bias[10] = t189;
     let t190 = t36 * t85 + t49 * d.k10 + t189 - t34 * t81 - p.l * t179
         - d.k2 * (t72 + 0.005 * t50);
-    out.bias[8] = t190;
     let t191 = 0.001 * t50 + t34 * t82 + t48 * d.k9 + t76 * d.k2 + c_q12 * t187
         + 0.25 * t75 * d.k13 - 0.01 * p.m * t70 - t35 * t85 - s_q12 * t84;
-    out.bias[9] = t191;
     let t192 = t7 * t10 * d.k7 + t47 * d.k6 + t21 * t188 + t22 * t190 + t23 * t191;
     let t193 = t24 * t188 + t25 * t190 + t26 * t191 + t40 * (d.k6 - d.k7) - p.l * t185
         - 2.0 * t59 * d.k2;
-    out.bias[3] = qd[4] * t79 + c_q7 * t192 - qd[5] * t80 - s_q7 * t193;
-    out.bias[4] = qd[5] * t86 + s_q7 * t192 + c_q7 * t193 - qd[3] * t79 - t58 * d.k1
-        - 0.2 * t186;
     let t194 = t29 * t191 + p.l * t182 + 2.0 * t66 * d.k2 + t27 * t188 + t28 * t190
         - t33 * d.k6;
-    out.bias[5] = qd[3] * t80 + t45 * d.k1 + t194 + 0.2 * t184 - qd[4] * t86;
-    out.bias[6] = t194;
     let t195 = 0.01 * p.m * t55 + 0.25 * t56 * t78;
-    out.gravity[7] = t195;
     let t196 = t56 * (d.k2 + 0.25 * t77) - 0.01 * p.m * t54;
-    out.gravity[9] = t196;
     let t197 = (s_q12 * t54 + c_q12 * t55) * d.k2;
-    out.gravity[10] = -0.25 * t197;
     let t198 = -0.25 * t197 - t55 * d.k2;
-    out.gravity[8] = t198;
     let t199 = t21 * t195 + t23 * t196 + t22 * t198;
     let t200 = t24 * t195 + t26 * t196 + t25 * t198 - 2.0 * t2 * d.k22;
-    out.gravity[3] = c_q7 * t199 - s_q7 * t200;
-    out.gravity[4] = s_q7 * t199 + c_q7 * t200 - t2 * d.k23;
     let t201 = 2.0 * t53 * d.k2 + t27 * t195 + t29 * t196 + t28 * t198;
-    out.gravity[5] = t1 * d.k23 + t201;
-    out.gravity[6] = t201;
-    out
+    JointSpace {
+        mass_matrix: [
+            [d.k0, 0.0, 0.0, 0.0, t89, t94, t94, t97, t103, t106, t109],
+            [0.0, d.k0, 0.0, t88, 0.0, t111, t110, t112, t113, t114, t115],
+            [0.0, 0.0, d.k0, t93, t116, 0.0, 0.0, t117, t119, t120, t121],
+            [
+                0.0,
+                t88,
+                t93,
+                t136 + 0.102 - t141,
+                t142,
+                t149,
+                t148,
+                t151,
+                t153,
+                t155,
+                t159,
+            ],
+            [
+                t89,
+                0.0,
+                t116,
+                t142,
+                d.k5 + t137 + t141 + 0.4 * t110,
+                t161,
+                t160,
+                t162,
+                t163,
+                t164,
+                t165,
+            ],
+            [
+                t94,
+                t111,
+                0.0,
+                t149,
+                t161,
+                0.4 * t110 + d.k19 + t166,
+                t168,
+                t170,
+                t172,
+                t174,
+                t176,
+            ],
+            [t94, t110, 0.0, t148, t160, t168, t167, t169, t171, t173, t175],
+            [t97, t112, t117, t151, t162, t170, t169, t124, d.k20, t125, 0.0],
+            [t103, t113, t119, t153, t163, t172, t171, d.k20, t128, 0.0, t156],
+            [t106, t114, t120, t155, t164, t174, t173, t125, 0.0, t130, 0.0],
+            [t109, t115, t121, t159, t165, t176, t175, 0.0, t156, 0.0, d.k12],
+        ],
+        bias: [
+            t57 * d.k0 + c_q7 * t181 - t60 * d.k1 - s_q7 * t183,
+            t8 * d.k1 + t45 * d.k0 + t184,
+            t9 * d.k1 + t58 * d.k0 + t186,
+            qd[4] * t79 + c_q7 * t192 - qd[5] * t80 - s_q7 * t193,
+            qd[5] * t86 + s_q7 * t192 + c_q7 * t193 - qd[3] * t79 - t58 * d.k1
+                - 0.2 * t186,
+            qd[3] * t80 + t45 * d.k1 + t194 + 0.2 * t184 - qd[4] * t86,
+            t194,
+            t188,
+            t190,
+            t191,
+            t189,
+        ],
+        gravity: [
+            t0 * d.k21,
+            t1 * d.k21,
+            t2 * d.k21,
+            c_q7 * t199 - s_q7 * t200,
+            s_q7 * t199 + c_q7 * t200 - t2 * d.k23,
+            t1 * d.k23 + t201,
+            t201,
+            t195,
+            t198,
+            t196,
+            -0.25 * t197,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1492,7 +1349,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
@@ -1843,7 +1699,6 @@ fn forward_dynamics_with_body(
                 * (t166 * t234 + t195 * t233 + t215 * t232
                     + t151 * (0.2 * inv9 * t231 - t235))) * t264 + t234 * t270
         + t233 * t273 - t235 * t267;
-    out[0] = t276;
     let t277 = inv5 * (t169 * inv6 * t200 - t198);
     let t278 = inv5 * (t169 * inv6 * t221 - t218) - inv7 * t222 * t277;
     let t279 = inv5 * (t169 * inv6 * t227 - t226) - inv7 * t228 * t277
@@ -1856,7 +1711,6 @@ fn forward_dynamics_with_body(
             * (inv5
                 - inv5 * (t198 * t281 + t218 * t280 + t226 * inv9 * t279 - t169 * t282))
         + t273 * t281 - t235 * t264 - t270 * t282;
-    out[1] = t283;
     let t284 = inv6 * (t200 * inv7 * t222 - t221);
     let t285 = inv6 * (t200 * inv7 * t228 - t227) - inv8 * t229 * t284;
     let t286 = inv8 * (t284 - t229 * inv9 * t285);
@@ -1864,21 +1718,17 @@ fn forward_dynamics_with_body(
     let t288 = t274 * t286 + inv9 * t275 * t285 + t234 * t264
         + t270 * (inv6 - inv6 * (t221 * t286 + t227 * inv9 * t285 - t200 * t287))
         - t267 * t282 - t273 * t287;
-    out[2] = t288;
     let t289 = inv7 * (t222 * inv8 * t229 - t228);
     let t290 = inv8 * (inv7 * t222 + t229 * inv9 * t289);
     let t291 = t233 * t264 + t267 * t281
         + t273 * (inv7 - inv7 * (t228 * inv9 * t289 - t222 * t290)) + inv9 * t275 * t289
         - t270 * t287 - t274 * t290;
-    out[3] = t291;
     let t292 = t232 * t264 + t267 * t280 + t270 * t286
         + t274 * (inv8 + inv8 * inv8 * t229 * t229 * inv9) - t273 * t290
         - inv8 * t229 * inv9 * t275;
-    out[4] = t292;
     let t293 = inv9
         * (t275 + t231 * t264 + t267 * t279 + t270 * t285 + t273 * t289
             - inv8 * t229 * t274);
-    out[5] = t293;
     let t294 = t41 + t276;
     let t295 = t42 + t283 + 0.2 * t293;
     let t296 = t45 + c_q7 * t294 + s_q7 * t295;
@@ -1889,7 +1739,6 @@ fn forward_dynamics_with_body(
     let t301 = inv3
         * (t261 - t129 * t296 - t143 * t297 - t162 * t298 - t179 * t299 - t186 * t300
             - t141 * t293);
-    out[6] = t301;
     let t302 = t293 + t301;
     let t303 = t297 + p.l * t302;
     let t304 = t298 - p.l * t300;
@@ -1904,14 +1753,22 @@ fn forward_dynamics_with_body(
     let t312 = t247 + 0.005 * d.k2 * t307 - t88 * t306 - t71 * t308
         - 0.0625 * t89 * t311;
     let t313 = t250 + 0.01 * p.m * t311 - t66 * t305 - t70 * t307 - t75 * t309;
-    out[7] = t95 * t310 + t82 * t312 + inv2 * t79 * t313;
-    out[9] = inv2 * (t79 * t310 + t313 - 0.005 * inv0 * inv1 * t80 * t312);
     let t314 = t82 * t310 + t77 * t312 - 0.005 * inv0 * inv1 * inv2 * t80 * t313;
-    out[8] = t314;
     let t315 = t308 + t314;
-    out[10] = (t239 + 0.25 * d.k2 * (t53 + s_q12 * t311 + c_q12 * (t306 - p.l * t315))
-        - d.k12 * t315) * d.k40;
-    out
+    [
+        t276,
+        t283,
+        t288,
+        t291,
+        t292,
+        t293,
+        t301,
+        t95 * t310 + t82 * t312 + inv2 * t79 * t313,
+        t314,
+        inv2 * (t79 * t310 + t313 - 0.005 * inv0 * inv1 * t80 * t312),
+        (t239 + 0.25 * d.k2 * (t53 + s_q12 * t311 + c_q12 * (t306 - p.l * t315))
+            - d.k12 * t315) * d.k40,
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1969,7 +1826,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
@@ -2118,11 +1974,8 @@ fn coriolis_matrix_with_body(
     let t144 = s_q12 * t138;
     let t145 = c_q12 * t138;
     let t146 = 0.5 * (t33 * t137 - t34 * t136);
-    out[0][10] = t146;
     let t147 = 0.5 * (t40 * t137 - t41 * t136);
-    out[1][10] = t147;
     let t148 = 0.5 * (t44 * t137 - t45 * t136);
-    out[2][10] = t148;
     let t149 = q[10] * t92;
     let t150 = -2.0 * (t121 + t149);
     let t151 = 0.5 * (q[9] * t90 + q[8] * t91);
@@ -2231,7 +2084,6 @@ fn coriolis_matrix_with_body(
     let t251 = 0.5 * p.m * t248 - t146;
     let t252 = 0.5 * (t33 * t138 - t35 * t136);
     let t253 = 0.5 * p.m * t249 + t252;
-    out[0][3] = t31 * t194 + t32 * t198 + t33 * t250 + t34 * t253 + t35 * (t196 + t251);
     let t254 = t204 - t201;
     let t255 = t200 + t202 + 0.5 * p.l * t243;
     let t256 = t53 * t143 + c_q12 * t254 + s_q12 * (t199 + t127) - 0.5 * t201
@@ -2241,7 +2093,6 @@ fn coriolis_matrix_with_body(
     let t258 = 0.5 * p.m * t255 - t147;
     let t259 = 0.5 * (t40 * t138 - t43 * t136);
     let t260 = 0.5 * p.m * t256 + t259;
-    out[1][4] = t37 * t208 + t39 * t212 + t40 * t257 + t41 * t260 + t43 * (t210 + t258);
     let t261 = t218 - t214;
     let t262 = t132 + 0.5 * p.l * t245;
     let t263 = t215 + t262;
@@ -2251,80 +2102,35 @@ fn coriolis_matrix_with_body(
     let t266 = 0.5 * p.m * t263 - t148;
     let t267 = 0.5 * (t44 * t138 - t19 * t136);
     let t268 = 0.5 * p.m * t264 + t267;
-    out[0][5] = c_q7 * t110 + t31 * t222 + t32 * t226 + t33 * t265 + t34 * t268
-        + t35 * (t224 + t266) - t95 - s_q7 * t111;
-    out[2][5] = t18 * t222 + t20 * t226 + t44 * t265 + t45 * t268 + t19 * (t224 + t266);
     let t269 = t228 - t214;
     let t270 = t227 + t262;
     let t271 = t69 * t153 + t143 * t239 + c_q12 * t269 - 0.5 * t214 - t67 * t142;
     let t272 = t141 + 0.5 * p.m * (t65 * t153 - t142 * t239 - t67 * t143 - s_q12 * t269);
     let t273 = 0.5 * p.m * t270 - t148;
     let t274 = t267 + 0.5 * p.m * t271;
-    out[2][6] = t18 * t233 + t20 * t235 + t44 * t272 + t45 * t274 + t19 * (t234 + t273);
     let t275 = p.m * t240;
     let t276 = p.m * t241;
-    out[0][0] = t31 * t165 + t32 * t166 + 1.5 * t35 * t236
-        + 0.5 * (t33 * t275 + t34 * t276);
-    out[2][0] = t18 * t165 + t20 * t166 + 1.5 * t19 * t236
-        + 0.5 * (t44 * t275 + t45 * t276);
     let t277 = p.m * t242;
     let t278 = p.m * t243;
-    out[1][1] = t37 * t178 + t39 * t179 + 1.5 * t43 * t237
-        + 0.5 * (t40 * t277 + t41 * t278);
-    out[2][1] = t18 * t178 + t20 * t179 + 1.5 * t19 * t237
-        + 0.5 * (t44 * t277 + t45 * t278);
     let t279 = t102 * t105 + t101 * t103;
-    out[0][1] = t31 * t178 + t32 * t179 + 1.5 * t35 * t237
-        + 0.5 * (t33 * t277 + t34 * t278) + t279;
-    out[1][0] = t37 * t165 + t39 * t166 + 1.5 * t43 * t236
-        + 0.5 * (t40 * t275 + t41 * t276) - t279;
     let t280 = p.m * t244;
     let t281 = p.m * t245;
-    out[0][2] = t32 * t123 + t31 * t184 + 1.5 * t35 * t238
-        + 0.5 * (t33 * t280 + t34 * t281);
-    out[1][2] = t39 * t123 + t37 * t184 + 1.5 * t43 * t238
-        + 0.5 * (t40 * t280 + t41 * t281);
-    out[2][2] = t20 * t123 + t18 * t184 + 1.5 * t19 * t238
-        + 0.5 * (t44 * t280 + t45 * t281);
     let t282 = c_q7 * t106 + s_q7 * t104;
     let t283 = t96 + t282;
-    out[0][4] = t31 * t208 + t32 * t212 + t33 * t257 + t34 * t260 + t283
-        + t35 * (t210 + t258);
-    out[1][3] = t37 * t194 + t39 * t198 + t40 * t250 + t41 * t253 + t43 * (t196 + t251)
-        - t283;
     let t284 = t97 * t105 + t81 * t103;
-    out[0][6] = t31 * t233 + t32 * t235 + t33 * t272 + t34 * t274 + t35 * (t234 + t273)
-        - t284;
     let t285 = s_q7 * t110 + c_q7 * t111;
-    out[1][5] = t94 + t37 * t222 + t39 * t226 + t40 * t265 + t41 * t268 + t285
-        + t43 * (t224 + t266);
     let t286 = t97 * t103 - t81 * t105;
-    out[1][6] = t37 * t233 + t39 * t235 + t40 * t272 + t41 * t274 + t43 * (t234 + t273)
-        - t286;
     let t287 = t143 * d.k2;
     let t288 = 0.5 * (s_q12 * t136 - c_q12 * t137) + 0.25 * t287;
-    out[0][7] = 0.5 * (t34 * t145 - t33 * t144) + t35 * t288 - t167;
-    out[1][7] = 0.5 * (t41 * t145 - t40 * t144) + t43 * t288 - t180;
-    out[2][7] = t19 * t288 + 0.5 * (t45 * t145 - t44 * t144) - t124;
     let t289 = 0.5 * (t137 + t287);
     let t290 = t142 * d.k2;
     let t291 = 0.5 * (t290 - t136);
-    out[0][8] = t33 * t289 + t34 * t291 - t195;
-    out[1][8] = t40 * t289 + t41 * t291 - t209;
-    out[2][8] = t44 * t289 + t45 * t291 - t223;
     let t292 = 0.5 * (c_q12 * t136 + s_q12 * t137) - 0.25 * t290;
-    out[0][9] = t35 * t292 - 0.5 * (t33 * t145 + t34 * t144) - t197;
-    out[1][9] = t43 * t292 - 0.5 * (t40 * t145 + t41 * t144) - t211;
-    out[2][9] = t19 * t292 - 0.5 * (t44 * t145 + t45 * t144) - t225;
     let t293 = t102 * d.k2;
     let t294 = t95 + t284;
-    out[2][3] = t18 * t194 + t20 * t198 + t44 * t250 + t45 * t253 + t294 + 0.5 * t293
-        + t19 * (t196 + t251);
     let t295 = s_q7 * d.k2;
     let t296 = qd[6] * t295;
     let t297 = t94 - t286;
-    out[2][4] = t18 * t208 + t20 * t212 + t44 * t257 + t45 * t260 + 0.5 * t296
-        + t19 * (t210 + t258) - t297;
     let t298 = t195 - 0.5 * t164 * d.k2;
     let t299 = t157 * d.k2;
     let t300 = t197 - 0.01 * t165;
@@ -2333,46 +2139,19 @@ fn coriolis_matrix_with_body(
     let t303 = t19 * t295;
     let t304 = t20 * t295;
     let t305 = -0.25 * t241 * d.k2 - t146;
-    out[10][0] = t305;
     let t306 = t252 + 0.25 * t299;
-    out[3][0] = t33 * t139 + t31 * t168 + t32 * t301 + t154 * t302 + t157 * t303
-        + t164 * t304 + t34 * t306 + 0.5 * (t50 * t275 + t71 * t236 + t72 * t276)
-        + t35 * (t298 + t305);
-    out[4][0] = t40 * t139 + t37 * t168 + t131 * t154 + t129 * t157 + t130 * t164
-        + t39 * t301 + t41 * t306 + 0.5 * (t56 * t275 + t73 * t236 + t74 * t276)
-        + t43 * (t298 + t305) - t283;
-    out[7][0] = c_q12 * t139 + t168 + s_q12 * t306;
-    out[9][0] = t299 + t300 + c_q12 * t306 - s_q12 * t139;
     let t307 = t209 - 0.5 * t177 * d.k2;
     let t308 = t174 * d.k2;
     let t309 = t211 - 0.01 * t178;
     let t310 = 0.5 * t308 + t309;
     let t311 = -0.25 * t243 * d.k2 - t147;
-    out[10][1] = t311;
     let t312 = t259 + 0.25 * t308;
-    out[3][1] = t33 * t140 + t31 * t181 + t283 + t32 * t310 + t171 * t302 + t174 * t303
-        + t177 * t304 + t34 * t312 + 0.5 * (t50 * t277 + t71 * t237 + t72 * t278)
-        + t35 * (t307 + t311);
-    out[4][1] = t40 * t140 + t37 * t181 + t131 * t171 + t129 * t174 + t130 * t177
-        + t39 * t310 + t41 * t312 + 0.5 * (t56 * t277 + t73 * t237 + t74 * t278)
-        + t43 * (t307 + t311);
-    out[7][1] = c_q12 * t140 + t181 + s_q12 * t312;
-    out[9][1] = t308 + t309 + c_q12 * t312 - s_q12 * t140;
     let t313 = t223 - 0.5 * t122 * d.k2;
     let t314 = t183 * d.k2;
     let t315 = t225 - 0.01 * t184;
     let t316 = 0.5 * t314 + t315;
     let t317 = -0.25 * t245 * d.k2 - t148;
-    out[10][2] = t317;
     let t318 = t267 + 0.25 * t314;
-    out[3][2] = t31 * t125 + t33 * t141 + t122 * t304 + t32 * t316 + t182 * t302
-        + t183 * t303 + t34 * t318 + 0.5 * (t50 * t280 + t71 * t238 + t72 * t281)
-        + t35 * (t313 + t317) - t294;
-    out[4][2] = t37 * t125 + t122 * t130 + t40 * t141 + t131 * t182 + t129 * t183 + t297
-        + t39 * t316 + t41 * t318 + 0.5 * (t56 * t280 + t73 * t238 + t74 * t281)
-        + t43 * (t313 + t317);
-    out[7][2] = t125 + c_q12 * t141 + s_q12 * t318;
-    out[9][2] = t314 + t315 + c_q12 * t318 - s_q12 * t141;
     let t319 = 0.021 * t2 + 0.5 * t97 * d.k2;
     let t320 = s_q7 * t319;
     let t321 = -0.002 * t101 - t320;
@@ -2393,18 +2172,10 @@ fn coriolis_matrix_with_body(
     let t335 = 0.01 * t30 - 0.25 * t334;
     let t336 = 0.5 * (t71 * t137 - t72 * t138) + 0.001 * t240 + t35 * t333 - t34 * t335;
     let t337 = t33 * t333 + 0.5 * t50 * t137 - 0.001 * t26 * t34 - 0.5 * t72 * t136;
-    out[3][10] = t337;
     let t338 = -0.25 * t249 * d.k2 - t337;
-    out[8][3] = 0.03 * t157 + t69 * t250 + t329 + t338 - t65 * t253;
     let t339 = 0.01 * t157 + t338;
-    out[10][3] = t339;
     let t340 = 0.5 * (t50 * t138 - t71 * t136) + 0.01 * t241 + t33 * t335
         + 0.25 * t248 * d.k2 - 0.001 * t26 * t35;
-    out[3][3] = t47 * t194 + t51 * t196 + t48 * t198 + t50 * t250 + t71 * t251
-        + t72 * t253 + c_q7 * t321 + t31 * t327 + t32 * t332 + t33 * t336 + t34 * t340
-        + t35 * (t330 + t339) - s_q7 * t323;
-    out[7][3] = t327 + c_q12 * t336 + s_q12 * t340;
-    out[9][3] = p.l * t251 + t332 + c_q12 * t340 - s_q12 * t336;
     let t341 = 0.2 * t100 + 0.002 * t102 + t322;
     let t342 = -0.2 * t99 - t320 - t101 * (0.021 + 0.25 * d.k13);
     let t343 = t115 * t129 - t114 * t130 - t39 * t325;
@@ -2417,25 +2188,11 @@ fn coriolis_matrix_with_body(
         - 0.01 * t206;
     let t350 = 0.5 * (t73 * t137 - t74 * t138) + 0.001 * t242 + t43 * t333 - t41 * t335;
     let t351 = t40 * t333 + 0.5 * t56 * t137 - 0.001 * t26 * t41 - 0.5 * t74 * t136;
-    out[4][10] = t351;
     let t352 = -0.25 * t256 * d.k2 - t351;
-    out[8][4] = 0.03 * t174 + t69 * t257 + t346 + t352 - t65 * t260;
     let t353 = 0.01 * t174 + t352;
-    out[10][4] = t353;
     let t354 = 0.5 * (t56 * t138 - t73 * t136) + 0.01 * t243 + t40 * t335
         + 0.25 * t255 * d.k2 - 0.001 * t26 * t43;
-    out[4][4] = t53 * t208 + t57 * t210 + t54 * t212 + t56 * t257 + t73 * t258
-        + t74 * t260 + s_q7 * t341 + c_q7 * t342 + t37 * t344 + t39 * t349 + t40 * t350
-        + t41 * t354 + t43 * (t347 + t353) - 0.2 * (t286 + 0.5 * t296);
-    out[7][4] = t344 + c_q12 * t350 + s_q12 * t354;
-    out[9][4] = p.l * t258 + t349 + c_q12 * t354 - s_q12 * t350;
     let t355 = 0.05 * t95 + 0.002 * qd[4] + 0.08 * qd[5];
-    out[3][4] = t47 * t208 + t51 * t210 + t48 * t212 + t50 * t257 + t71 * t258
-        + t72 * t260 + c_q7 * t341 + t31 * t344 + t32 * t349 + t33 * t350 + t34 * t354
-        + t355 + t35 * (t347 + t353) - s_q7 * t342;
-    out[4][3] = t53 * t194 + t57 * t196 + t54 * t198 + t56 * t250 + t73 * t251
-        + t74 * t253 + s_q7 * t321 + c_q7 * t323 + t37 * t327 + t39 * t332 + t40 * t336
-        + t41 * t340 + t43 * (t330 + t339) - t355 - 0.2 * (t284 + 0.5 * t293);
     let t356 = 0.5 * t98 * d.k2 - 0.021 * t1;
     let t357 = 0.2 * t106 + t356;
     let t358 = t20 * t325;
@@ -2455,18 +2212,11 @@ fn coriolis_matrix_with_body(
     let t372 = 0.5 * (t76 * t137 - t77 * t138) + t371;
     let t373 = 0.001 * t26 * t45 - t44 * t333;
     let t374 = -0.5 * (t77 * t136 - t63 * t137) - t373;
-    out[5][10] = t374;
     let t375 = -0.25 * t264 * d.k2 - t374;
     let t376 = 0.01 * t183 + t375;
-    out[10][5] = t376;
     let t377 = t44 * t335 + 0.01 * t245 - 0.001 * t19 * t26;
     let t378 = 0.5 * (t63 * t138 - t76 * t136) + 0.25 * t263 * d.k2 + t377;
-    out[7][5] = t361 + c_q12 * t372 + s_q12 * t378;
-    out[9][5] = p.l * t266 + t370 + c_q12 * t378 - s_q12 * t372;
     let t379 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.05 * t96;
-    out[3][5] = t47 * t222 + t51 * t224 + t48 * t226 + t50 * t265 + t71 * t266
-        + t72 * t268 + c_q7 * t357 + t31 * t361 + t32 * t370 + t33 * t372 + t34 * t378
-        + t35 * (t367 + t376) - s_q7 * t109 - t379;
     let t380 = t16 * d.k2;
     let t381 = t17 * d.k2;
     let t382 = t115 * t380 - t114 * t381;
@@ -2479,124 +2229,235 @@ fn coriolis_matrix_with_body(
     let t389 = 0.5 * t229 * d.k2 + t368 + t388 - 0.01 * t231;
     let t390 = 0.5 * (t78 * t137 - t79 * t138) + t371;
     let t391 = -0.5 * (t79 * t136 - t68 * t137) - t373;
-    out[6][10] = t391;
     let t392 = -0.25 * t271 * d.k2 - t391;
     let t393 = 0.01 * t183 + t392;
-    out[10][6] = t393;
     let t394 = 0.5 * (t68 * t138 - t78 * t136) + t377 + 0.25 * t270 * d.k2;
-    out[3][6] = t47 * t233 + t51 * t234 + t48 * t235 + t50 * t272 + t71 * t273
-        + t72 * t274 + c_q7 * t356 + t31 * t383 + t32 * t389 + t33 * t390 + t34 * t394
-        + t35 * (t387 + t393) - 0.002 * t107;
-    out[4][6] = 0.002 * t108 + t53 * t233 + t57 * t234 + t54 * t235 + t56 * t272
-        + t73 * t273 + t74 * t274 + s_q7 * t356 + t37 * t383 + t39 * t389 + t40 * t390
-        + t41 * t394 + t43 * (t387 + t393);
-    out[7][6] = t383 + c_q12 * t390 + s_q12 * t394;
-    out[9][6] = p.l * t273 + t389 + c_q12 * t394 - s_q12 * t390;
     let t395 = s_q12 * t335;
     let t396 = -0.001 * t142 - t395;
     let t397 = 0.001 * s_q12 * t26 - c_q12 * t333;
-    out[7][10] = -t397;
-    out[10][7] = t397;
     let t398 = c_q12 * t335;
     let t399 = t398 + t143 * (0.01 + 0.125 * d.k13);
-    out[3][7] = 0.5 * (t72 * t145 - t50 * t144) + t33 * t396 + t34 * t399 + t71 * t288
-        + t35 * (t397 - t324) - t326;
-    out[4][7] = 0.5 * (t74 * t145 - t56 * t144) + t40 * t396 + t41 * t399 + t73 * t288
-        + t43 * (t397 - t324) - t343;
-    out[7][7] = c_q12 * t396 + s_q12 * t399;
-    out[9][7] = t325 + c_q12 * t399 + p.l * t288 - s_q12 * t396;
     let t400 = c_q12 * d.k2;
     let t401 = t134 * t400;
     let t402 = t333 + 0.5 * t401;
     let t403 = t142 * d.k13;
     let t404 = s_q12 * d.k2;
-    out[8][0] = t298 + t305 + 0.5 * (t240 * t404 - t241 * t400);
-    out[8][1] = t307 + t311 + 0.5 * (t242 * t404 - t243 * t400);
-    out[8][2] = t313 + t317 + 0.5 * (t244 * t404 - t245 * t400);
     let t405 = 0.5 * (t89 * t400 + t135 * t404);
-    out[8][10] = t405;
     let t406 = -0.25 * t403 - t405;
-    out[8][8] = t406 + t69 * t289 - t65 * t291;
-    out[10][8] = t406;
     let t407 = t134 * t404;
-    out[8][7] = t397 - t324 - 0.5 * (s_q12 * t407 + c_q12 * t401);
     let t408 = 0.5 * t407 - 0.001 * t26;
-    out[3][8] = t33 * t402 + t35 * t406 + t34 * t408 + t50 * t289 + t72 * t291
-        - t32 * t118 - t328;
-    out[4][8] = t40 * t402 + t43 * t406 + t41 * t408 + t56 * t289 + t74 * t291
-        - t39 * t118 - t345;
-    out[7][8] = t324 + c_q12 * t402 + s_q12 * t408;
-    out[9][8] = c_q12 * t408 - t118 - s_q12 * t402;
     let t409 = 0.5 * t334 - 0.001 * t143 - t398;
     let t410 = 0.001 * c_q12 * t26 + s_q12 * t333;
-    out[8][9] = t118 + t410;
-    out[9][10] = -t410;
-    out[10][9] = t410;
     let t411 = -0.01 * t142 - t395 - 0.125 * t403 - 0.5 * t89 * d.k2;
-    out[3][9] = t33 * t409 + t35 * t410 + t34 * t411 + t71 * t292 - t31 * t325
-        - 0.5 * (t50 * t145 + t72 * t144) - t331;
-    out[4][9] = t40 * t409 + t43 * t410 + t41 * t411 + t73 * t292 - t37 * t325
-        - 0.5 * (t56 * t145 + t74 * t144) - t348;
-    out[7][9] = c_q12 * t409 + s_q12 * t411 - t325;
-    out[9][9] = c_q12 * t411 + p.l * t292 - s_q12 * t409;
     let t412 = 0.1 * qd[3] + 0.005 * qd[4];
-    out[4][5] = c_q7 * t109 + t53 * t222 + t57 * t224 + t54 * t226 + t56 * t265
-        + t73 * t266 + t74 * t268 + s_q7 * t357 + t37 * t361 + t39 * t370 + t40 * t372
-        + t41 * t378 + t412 + t43 * (t367 + t376);
     let t413 = t45 * t306 + t44 * t139 + t18 * t168 + t20 * t301 + t19 * (t298 + t305)
         - 0.5 * t293;
-    out[5][0] = t59 * t165 + t75 * t236 + t61 * t166 + t294 + t413
-        + 0.5 * (t63 * t275 + t76 * t236 + t77 * t276) - 0.2 * t279;
-    out[6][0] = t284 + t413 + t154 * t384 + t157 * t380 + t164 * t381
-        + 0.5 * (t68 * t275 + t78 * t236 + t79 * t276);
     let t414 = t286 - 0.5 * t296;
     let t415 = t414 + t44 * t140 + t18 * t181 + t20 * t310 + t45 * t312
         + t19 * (t307 + t311);
-    out[5][1] = t59 * t178 + t75 * t237 + t61 * t179 + t415
-        + 0.5 * (t63 * t277 + t76 * t237 + t77 * t278) - t94;
-    out[6][1] = 0.5 * (t68 * t277 + t78 * t237 + t79 * t278) + t415 + t171 * t384
-        + t174 * t380 + t177 * t381;
     let t416 = t45 * t318 + t18 * t125 + t44 * t141 + t20 * t316 + t19 * (t317 + t313);
-    out[5][2] = t61 * t123 + t59 * t184 + t75 * t238 + t416
-        + 0.5 * (t63 * t280 + t76 * t238 + t77 * t281);
-    out[6][2] = 0.5 * (t68 * t280 + t78 * t238 + t79 * t281) + t416 + t122 * t381
-        + t182 * t384 + t183 * t380;
     let t417 = 0.002 * t107 + t18 * t327 + t20 * t332 + t44 * t336 + t45 * t340
         + t19 * (t330 + t339) - c_q7 * t356;
-    out[5][3] = t59 * t194 + t75 * t196 + t61 * t198 + t63 * t250 + t76 * t251
-        + t77 * t253 + t379 + t417 - 0.2 * t282;
-    out[6][3] = t194 * t239 + t70 * t196 + t66 * t198 + t68 * t250 + t78 * t251
-        + t79 * t253 + t417;
     let t418 = t18 * t344 + t20 * t349 + t44 * t350 + t45 * t354 + t19 * (t347 + t353)
         - s_q7 * t356 - 0.002 * t108;
-    out[5][4] = t59 * t208 + t75 * t210 + t61 * t212 + t63 * t257 + t76 * t258
-        + t77 * t260 + t418 - t412;
-    out[6][4] = t208 * t239 + t70 * t210 + t66 * t212 + t68 * t257 + t78 * t258
-        + t79 * t260 + t418;
     let t419 = 0.2 * t414 + t18 * t361 + t20 * t370 + t44 * t372 + t45 * t378
         + t19 * (t367 + t376);
-    out[5][5] = t59 * t222 + t75 * t224 + t61 * t226 + t63 * t265 + t76 * t266
-        + t77 * t268 + t419 + 0.2 * t285;
-    out[6][5] = t222 * t239 + t70 * t224 + t66 * t226 + t68 * t265 + t78 * t266
-        + t79 * t268 + t419;
     let t420 = t45 * t394 + t18 * t383 + t20 * t389 + t44 * t390 + t19 * (t393 + t387);
-    out[5][6] = t59 * t233 + t75 * t234 + t61 * t235 + t63 * t272 + t76 * t273
-        + t77 * t274 + t420 - 0.2 * t286;
-    out[6][6] = t233 * t239 + t70 * t234 + t66 * t235 + t68 * t272 + t78 * t273
-        + t79 * t274 + t420;
     let t421 = t44 * t396 + t45 * t399 + t358 + t19 * (t397 - t324);
-    out[5][7] = 0.5 * (t77 * t145 - t63 * t144) + t76 * t288 + t421 - t359;
-    out[6][7] = 0.5 * (t79 * t145 - t68 * t144) + t421 + t78 * t288 - t382;
     let t422 = t44 * t402 + t19 * t406 + t45 * t408 + t362 - t20 * t118;
-    out[5][8] = t63 * t289 + t77 * t291 + t422 - t365;
-    out[6][8] = t422 + t68 * t289 + t79 * t291 - t385;
     let t423 = t44 * t409 + t19 * t410 + t45 * t411 + t133 - t18 * t325;
-    out[5][9] = t76 * t292 + t423 - 0.5 * (t63 * t145 + t77 * t144) - t369;
-    out[6][9] = t423 + t78 * t292 - 0.5 * (t68 * t145 + t79 * t144) - t388;
     let t424 = 0.03 * t183 + t363;
-    out[8][5] = t69 * t265 + t366 + t375 + t424 - t65 * t268;
-    out[8][6] = t69 * t272 + t386 + t392 + t424 - t65 * t274;
-    out
+    [
+        [
+            t31 * t165 + t32 * t166 + 1.5 * t35 * t236 + 0.5 * (t33 * t275 + t34 * t276),
+            t31 * t178 + t32 * t179 + 1.5 * t35 * t237 + 0.5 * (t33 * t277 + t34 * t278)
+                + t279,
+            t32 * t123 + t31 * t184 + 1.5 * t35 * t238 + 0.5 * (t33 * t280 + t34 * t281),
+            t31 * t194 + t32 * t198 + t33 * t250 + t34 * t253 + t35 * (t196 + t251),
+            t31 * t208 + t32 * t212 + t33 * t257 + t34 * t260 + t283
+                + t35 * (t210 + t258),
+            c_q7 * t110 + t31 * t222 + t32 * t226 + t33 * t265 + t34 * t268
+                + t35 * (t224 + t266) - t95 - s_q7 * t111,
+            t31 * t233 + t32 * t235 + t33 * t272 + t34 * t274 + t35 * (t234 + t273)
+                - t284,
+            0.5 * (t34 * t145 - t33 * t144) + t35 * t288 - t167,
+            t33 * t289 + t34 * t291 - t195,
+            t35 * t292 - 0.5 * (t33 * t145 + t34 * t144) - t197,
+            t146,
+        ],
+        [
+            t37 * t165 + t39 * t166 + 1.5 * t43 * t236 + 0.5 * (t40 * t275 + t41 * t276)
+                - t279,
+            t37 * t178 + t39 * t179 + 1.5 * t43 * t237 + 0.5 * (t40 * t277 + t41 * t278),
+            t39 * t123 + t37 * t184 + 1.5 * t43 * t238 + 0.5 * (t40 * t280 + t41 * t281),
+            t37 * t194 + t39 * t198 + t40 * t250 + t41 * t253 + t43 * (t196 + t251)
+                - t283,
+            t37 * t208 + t39 * t212 + t40 * t257 + t41 * t260 + t43 * (t210 + t258),
+            t94 + t37 * t222 + t39 * t226 + t40 * t265 + t41 * t268 + t285
+                + t43 * (t224 + t266),
+            t37 * t233 + t39 * t235 + t40 * t272 + t41 * t274 + t43 * (t234 + t273)
+                - t286,
+            0.5 * (t41 * t145 - t40 * t144) + t43 * t288 - t180,
+            t40 * t289 + t41 * t291 - t209,
+            t43 * t292 - 0.5 * (t40 * t145 + t41 * t144) - t211,
+            t147,
+        ],
+        [
+            t18 * t165 + t20 * t166 + 1.5 * t19 * t236 + 0.5 * (t44 * t275 + t45 * t276),
+            t18 * t178 + t20 * t179 + 1.5 * t19 * t237 + 0.5 * (t44 * t277 + t45 * t278),
+            t20 * t123 + t18 * t184 + 1.5 * t19 * t238 + 0.5 * (t44 * t280 + t45 * t281),
+            t18 * t194 + t20 * t198 + t44 * t250 + t45 * t253 + t294 + 0.5 * t293
+                + t19 * (t196 + t251),
+            t18 * t208 + t20 * t212 + t44 * t257 + t45 * t260 + 0.5 * t296
+                + t19 * (t210 + t258) - t297,
+            t18 * t222 + t20 * t226 + t44 * t265 + t45 * t268 + t19 * (t224 + t266),
+            t18 * t233 + t20 * t235 + t44 * t272 + t45 * t274 + t19 * (t234 + t273),
+            t19 * t288 + 0.5 * (t45 * t145 - t44 * t144) - t124,
+            t44 * t289 + t45 * t291 - t223,
+            t19 * t292 - 0.5 * (t44 * t145 + t45 * t144) - t225,
+            t148,
+        ],
+        [
+            t33 * t139 + t31 * t168 + t32 * t301 + t154 * t302 + t157 * t303
+                + t164 * t304 + t34 * t306 + 0.5 * (t50 * t275 + t71 * t236 + t72 * t276)
+                + t35 * (t298 + t305),
+            t33 * t140 + t31 * t181 + t283 + t32 * t310 + t171 * t302 + t174 * t303
+                + t177 * t304 + t34 * t312 + 0.5 * (t50 * t277 + t71 * t237 + t72 * t278)
+                + t35 * (t307 + t311),
+            t31 * t125 + t33 * t141 + t122 * t304 + t32 * t316 + t182 * t302
+                + t183 * t303 + t34 * t318 + 0.5 * (t50 * t280 + t71 * t238 + t72 * t281)
+                + t35 * (t313 + t317) - t294,
+            t47 * t194 + t51 * t196 + t48 * t198 + t50 * t250 + t71 * t251 + t72 * t253
+                + c_q7 * t321 + t31 * t327 + t32 * t332 + t33 * t336 + t34 * t340
+                + t35 * (t330 + t339) - s_q7 * t323,
+            t47 * t208 + t51 * t210 + t48 * t212 + t50 * t257 + t71 * t258 + t72 * t260
+                + c_q7 * t341 + t31 * t344 + t32 * t349 + t33 * t350 + t34 * t354 + t355
+                + t35 * (t347 + t353) - s_q7 * t342,
+            t47 * t222 + t51 * t224 + t48 * t226 + t50 * t265 + t71 * t266 + t72 * t268
+                + c_q7 * t357 + t31 * t361 + t32 * t370 + t33 * t372 + t34 * t378
+                + t35 * (t367 + t376) - s_q7 * t109 - t379,
+            t47 * t233 + t51 * t234 + t48 * t235 + t50 * t272 + t71 * t273 + t72 * t274
+                + c_q7 * t356 + t31 * t383 + t32 * t389 + t33 * t390 + t34 * t394
+                + t35 * (t387 + t393) - 0.002 * t107,
+            0.5 * (t72 * t145 - t50 * t144) + t33 * t396 + t34 * t399 + t71 * t288
+                + t35 * (t397 - t324) - t326,
+            t33 * t402 + t35 * t406 + t34 * t408 + t50 * t289 + t72 * t291 - t32 * t118
+                - t328,
+            t33 * t409 + t35 * t410 + t34 * t411 + t71 * t292 - t31 * t325
+                - 0.5 * (t50 * t145 + t72 * t144) - t331,
+            t337,
+        ],
+        [
+            t40 * t139 + t37 * t168 + t131 * t154 + t129 * t157 + t130 * t164
+                + t39 * t301 + t41 * t306 + 0.5 * (t56 * t275 + t73 * t236 + t74 * t276)
+                + t43 * (t298 + t305) - t283,
+            t40 * t140 + t37 * t181 + t131 * t171 + t129 * t174 + t130 * t177
+                + t39 * t310 + t41 * t312 + 0.5 * (t56 * t277 + t73 * t237 + t74 * t278)
+                + t43 * (t307 + t311),
+            t37 * t125 + t122 * t130 + t40 * t141 + t131 * t182 + t129 * t183 + t297
+                + t39 * t316 + t41 * t318 + 0.5 * (t56 * t280 + t73 * t238 + t74 * t281)
+                + t43 * (t313 + t317),
+            t53 * t194 + t57 * t196 + t54 * t198 + t56 * t250 + t73 * t251 + t74 * t253
+                + s_q7 * t321 + c_q7 * t323 + t37 * t327 + t39 * t332 + t40 * t336
+                + t41 * t340 + t43 * (t330 + t339) - t355 - 0.2 * (t284 + 0.5 * t293),
+            t53 * t208 + t57 * t210 + t54 * t212 + t56 * t257 + t73 * t258 + t74 * t260
+                + s_q7 * t341 + c_q7 * t342 + t37 * t344 + t39 * t349 + t40 * t350
+                + t41 * t354 + t43 * (t347 + t353) - 0.2 * (t286 + 0.5 * t296),
+            c_q7 * t109 + t53 * t222 + t57 * t224 + t54 * t226 + t56 * t265 + t73 * t266
+                + t74 * t268 + s_q7 * t357 + t37 * t361 + t39 * t370 + t40 * t372
+                + t41 * t378 + t412 + t43 * (t367 + t376),
+            0.002 * t108 + t53 * t233 + t57 * t234 + t54 * t235 + t56 * t272 + t73 * t273
+                + t74 * t274 + s_q7 * t356 + t37 * t383 + t39 * t389 + t40 * t390
+                + t41 * t394 + t43 * (t387 + t393),
+            0.5 * (t74 * t145 - t56 * t144) + t40 * t396 + t41 * t399 + t73 * t288
+                + t43 * (t397 - t324) - t343,
+            t40 * t402 + t43 * t406 + t41 * t408 + t56 * t289 + t74 * t291 - t39 * t118
+                - t345,
+            t40 * t409 + t43 * t410 + t41 * t411 + t73 * t292 - t37 * t325
+                - 0.5 * (t56 * t145 + t74 * t144) - t348,
+            t351,
+        ],
+        [
+            t59 * t165 + t75 * t236 + t61 * t166 + t294 + t413
+                + 0.5 * (t63 * t275 + t76 * t236 + t77 * t276) - 0.2 * t279,
+            t59 * t178 + t75 * t237 + t61 * t179 + t415
+                + 0.5 * (t63 * t277 + t76 * t237 + t77 * t278) - t94,
+            t61 * t123 + t59 * t184 + t75 * t238 + t416
+                + 0.5 * (t63 * t280 + t76 * t238 + t77 * t281),
+            t59 * t194 + t75 * t196 + t61 * t198 + t63 * t250 + t76 * t251 + t77 * t253
+                + t379 + t417 - 0.2 * t282,
+            t59 * t208 + t75 * t210 + t61 * t212 + t63 * t257 + t76 * t258 + t77 * t260
+                + t418 - t412,
+            t59 * t222 + t75 * t224 + t61 * t226 + t63 * t265 + t76 * t266 + t77 * t268
+                + t419 + 0.2 * t285,
+            t59 * t233 + t75 * t234 + t61 * t235 + t63 * t272 + t76 * t273 + t77 * t274
+                + t420 - 0.2 * t286,
+            0.5 * (t77 * t145 - t63 * t144) + t76 * t288 + t421 - t359,
+            t63 * t289 + t77 * t291 + t422 - t365,
+            t76 * t292 + t423 - 0.5 * (t63 * t145 + t77 * t144) - t369,
+            t374,
+        ],
+        [
+            t284 + t413 + t154 * t384 + t157 * t380 + t164 * t381
+                + 0.5 * (t68 * t275 + t78 * t236 + t79 * t276),
+            0.5 * (t68 * t277 + t78 * t237 + t79 * t278) + t415 + t171 * t384
+                + t174 * t380 + t177 * t381,
+            0.5 * (t68 * t280 + t78 * t238 + t79 * t281) + t416 + t122 * t381
+                + t182 * t384 + t183 * t380,
+            t194 * t239 + t70 * t196 + t66 * t198 + t68 * t250 + t78 * t251 + t79 * t253
+                + t417,
+            t208 * t239 + t70 * t210 + t66 * t212 + t68 * t257 + t78 * t258 + t79 * t260
+                + t418,
+            t222 * t239 + t70 * t224 + t66 * t226 + t68 * t265 + t78 * t266 + t79 * t268
+                + t419,
+            t233 * t239 + t70 * t234 + t66 * t235 + t68 * t272 + t78 * t273 + t79 * t274
+                + t420,
+            0.5 * (t79 * t145 - t68 * t144) + t421 + t78 * t288 - t382,
+            t422 + t68 * t289 + t79 * t291 - t385,
+            t423 + t78 * t292 - 0.5 * (t68 * t145 + t79 * t144) - t388,
+            t391,
+        ],
+        [
+            c_q12 * t139 + t168 + s_q12 * t306,
+            c_q12 * t140 + t181 + s_q12 * t312,
+            t125 + c_q12 * t141 + s_q12 * t318,
+            t327 + c_q12 * t336 + s_q12 * t340,
+            t344 + c_q12 * t350 + s_q12 * t354,
+            t361 + c_q12 * t372 + s_q12 * t378,
+            t383 + c_q12 * t390 + s_q12 * t394,
+            c_q12 * t396 + s_q12 * t399,
+            t324 + c_q12 * t402 + s_q12 * t408,
+            c_q12 * t409 + s_q12 * t411 - t325,
+            -t397,
+        ],
+        [
+            t298 + t305 + 0.5 * (t240 * t404 - t241 * t400),
+            t307 + t311 + 0.5 * (t242 * t404 - t243 * t400),
+            t313 + t317 + 0.5 * (t244 * t404 - t245 * t400),
+            0.03 * t157 + t69 * t250 + t329 + t338 - t65 * t253,
+            0.03 * t174 + t69 * t257 + t346 + t352 - t65 * t260,
+            t69 * t265 + t366 + t375 + t424 - t65 * t268,
+            t69 * t272 + t386 + t392 + t424 - t65 * t274,
+            t397 - t324 - 0.5 * (s_q12 * t407 + c_q12 * t401),
+            t406 + t69 * t289 - t65 * t291,
+            t118 + t410,
+            t405,
+        ],
+        [
+            t299 + t300 + c_q12 * t306 - s_q12 * t139,
+            t308 + t309 + c_q12 * t312 - s_q12 * t140,
+            t314 + t315 + c_q12 * t318 - s_q12 * t141,
+            p.l * t251 + t332 + c_q12 * t340 - s_q12 * t336,
+            p.l * t258 + t349 + c_q12 * t354 - s_q12 * t350,
+            p.l * t266 + t370 + c_q12 * t378 - s_q12 * t372,
+            p.l * t273 + t389 + c_q12 * t394 - s_q12 * t390,
+            t325 + c_q12 * t399 + p.l * t288 - s_q12 * t396,
+            c_q12 * t408 - t118 - s_q12 * t402,
+            c_q12 * t411 + p.l * t292 - s_q12 * t409,
+            -t410,
+        ],
+        [t305, t311, t317, t339, t353, t376, t393, t397, t406, t410, 0.0],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2641,7 +2502,6 @@ unsafe fn energy_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real
 #[inline(always)]
 fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let mut out:(Real, Real) = (0.0, 0.0);
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
@@ -2697,17 +2557,6 @@ fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t51 = 0.01 * t26 + t41 - 0.5 * t32;
     let t52 = t31 + t49 + 0.5 * p.l * t30;
     let t53 = s_q12 * t40 + c_q12 * t42 - 0.5 * p.l * t33;
-    out.0 = 0.5
-        * (p.m0 * (qd[0] * qd[0] + t44 * t44 + t45 * t45)
-            + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
-            + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
-            + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t3 * t3
-            + 0.021 * (t4 * t4 + t5 * t5) + 0.02 * t27 * t27
-            + t26 * (0.004 * t26 + 0.001 * t28) + t28 * (0.001 * t26 + 0.022 * t28)
-            + 0.001 * t29 * t29 + 0.01 * (t33 * t33 + t30 * t30)
-            + p.m
-                * (t35 * t35 + t46 * t46 + t47 * t47 + t48 * t48 + t50 * t50 + t51 * t51
-                    + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53)));
     let t54 = t0 * c_q7 + t1 * s_q7;
     let t55 = t1 * c_q7 - t0 * s_q7;
     let t56 = p.l * t54;
@@ -2715,16 +2564,28 @@ fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t58 = p.l * t57;
     let t59 = q[2] + 0.2 * t0;
     let t60 = t56 + t59;
-    out.1 = (q[2] + 0.05 * t0) * d.k41
-        + d.k42
-            * (0.5 * t56 + t59 + 0.01 * (t16 * t54 + t19 * t55 + t2 * t22) + 0.5 * t58
-                + t60
-                + 0.5
-                    * (t58 + t60
-                        + 0.5 * p.l
-                            * (c_q12 * t57
-                                - s_q12 * (t17 * t54 + t20 * t55 + t2 * t23))));
-    out
+    (
+        0.5
+            * (p.m0 * (qd[0] * qd[0] + t44 * t44 + t45 * t45)
+                + qd[3] * (0.1 * qd[3] + 0.005 * qd[4])
+                + qd[4] * (0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5])
+                + qd[5] * (0.002 * qd[4] + 0.08 * qd[5]) + 0.002 * t3 * t3
+                + 0.021 * (t4 * t4 + t5 * t5) + 0.02 * t27 * t27
+                + t26 * (0.004 * t26 + 0.001 * t28) + t28 * (0.001 * t26 + 0.022 * t28)
+                + 0.001 * t29 * t29 + 0.01 * (t33 * t33 + t30 * t30)
+                + p.m
+                    * (t35 * t35 + t46 * t46 + t47 * t47 + t48 * t48 + t50 * t50
+                        + t51 * t51 + 0.5 * (t43 * t43 + t52 * t52 + t53 * t53))),
+        (q[2] + 0.05 * t0) * d.k41
+            + d.k42
+                * (0.5 * t56 + t59 + 0.01 * (t16 * t54 + t19 * t55 + t2 * t22)
+                    + 0.5 * t58 + t60
+                    + 0.5
+                        * (t58 + t60
+                            + 0.5 * p.l
+                                * (c_q12 * t57
+                                    - s_q12 * (t17 * t54 + t20 * t55 + t2 * t23)))),
+    )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
@@ -2931,7 +2792,6 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 #[inline(always)]
 fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2943,44 +2803,14 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t7 = q[4] * q[6];
     let t8 = q[5] * q[6];
     let t9 = 1.0 - 2.0 * (t1 + t2);
-    out[0][0][0] = t9;
-    out[0][3][3] = t9;
     let t10 = 2.0 * (t3 - t8);
-    out[0][0][1] = t10;
-    out[0][3][4] = t10;
     let t11 = 2.0 * (t4 + t7);
-    out[0][0][2] = t11;
-    out[0][3][5] = t11;
-    out[1][0][2] = t11;
-    out[1][0][4] = -0.2 * t11;
-    out[1][3][5] = t11;
-    out[1][3][6] = t11;
     let t12 = 2.0 * (t3 + t8);
-    out[0][1][0] = t12;
-    out[0][4][3] = t12;
     let t13 = 1.0 - 2.0 * (t0 + t2);
-    out[0][1][1] = t13;
-    out[0][4][4] = t13;
     let t14 = 2.0 * (t5 - t6);
-    out[0][1][2] = t14;
-    out[0][4][5] = t14;
-    out[1][1][2] = t14;
-    out[1][1][4] = -0.2 * t14;
-    out[1][4][5] = t14;
-    out[1][4][6] = t14;
     let t15 = 2.0 * (t4 - t7);
-    out[0][2][0] = t15;
-    out[0][5][3] = t15;
     let t16 = 2.0 * (t5 + t6);
-    out[0][2][1] = t16;
-    out[0][5][4] = t16;
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    out[0][2][2] = t17;
-    out[0][5][5] = t17;
-    out[1][2][2] = t17;
-    out[1][2][4] = -0.2 * t17;
-    out[1][5][5] = t17;
-    out[1][5][6] = t17;
     let t18 = q[8] * q[8];
     let t19 = q[9] * q[9];
     let t20 = q[10] * q[10];
@@ -3054,164 +2884,197 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t88 = t15 * c_q7 + t16 * s_q7;
     let t89 = t16 * c_q7 - t15 * s_q7;
     let t90 = t27 * t84 + t30 * t85 + t11 * t33;
-    out[2][3][7] = t90;
     let t91 = t28 * t84 + t31 * t85 + t11 * t34;
-    out[2][3][8] = t91;
-    out[3][0][9] = p.l * t91;
-    out[3][3][8] = t91;
-    out[3][3][10] = t91;
     let t92 = t29 * t84 + t32 * t85 + t11 * t35;
-    out[2][0][3] = t52 * t90 + t56 * t91 + t53 * t92;
-    out[2][0][4] = t58 * t90 + t62 * t91 + t59 * t92;
-    out[2][0][5] = t64 * t90 + t79 * t91 + t66 * t92;
-    out[2][0][6] = t70 * t90 + t74 * t91 + t71 * t92;
-    out[2][3][9] = t92;
     let t93 = t27 * t86 + t30 * t87 + t14 * t33;
-    out[2][4][7] = t93;
     let t94 = t28 * t86 + t31 * t87 + t14 * t34;
-    out[2][4][8] = t94;
-    out[3][1][9] = p.l * t94;
-    out[3][4][8] = t94;
-    out[3][4][10] = t94;
     let t95 = t29 * t86 + t32 * t87 + t14 * t35;
-    out[2][1][3] = t52 * t93 + t56 * t94 + t53 * t95;
-    out[2][1][4] = t58 * t93 + t62 * t94 + t59 * t95;
-    out[2][1][5] = t64 * t93 + t79 * t94 + t66 * t95;
-    out[2][1][6] = t70 * t93 + t74 * t94 + t71 * t95;
-    out[2][4][9] = t95;
     let t96 = t27 * t88 + t30 * t89 + t17 * t33;
-    out[2][5][7] = t96;
     let t97 = t28 * t88 + t31 * t89 + t17 * t34;
-    out[2][5][8] = t97;
-    out[3][2][9] = p.l * t97;
-    out[3][5][8] = t97;
-    out[3][5][10] = t97;
     let t98 = t29 * t88 + t32 * t89 + t17 * t35;
-    out[2][2][3] = t52 * t96 + t56 * t97 + t53 * t98;
-    out[2][2][4] = t58 * t96 + t62 * t97 + t59 * t98;
-    out[2][2][5] = t64 * t96 + t79 * t97 + t66 * t98;
-    out[2][2][6] = t70 * t96 + t74 * t97 + t71 * t98;
-    out[2][5][9] = t98;
     let t99 = c_q12 * t90 - s_q12 * t92;
     let t100 = s_q12 * t90 + c_q12 * t92;
-    out[3][0][3] = t55 * t99 + t75 * t91 + t76 * t100;
-    out[3][0][4] = t61 * t99 + t77 * t91 + t78 * t100;
-    out[3][0][5] = t68 * t99 + t80 * t91 + t81 * t100;
-    out[3][0][6] = t73 * t99 + t82 * t91 + t83 * t100;
-    out[3][3][7] = c_q12 * t99 + s_q12 * t100;
-    out[3][3][9] = c_q12 * t100 - s_q12 * t99;
     let t101 = c_q12 * t93 - s_q12 * t95;
     let t102 = s_q12 * t93 + c_q12 * t95;
-    out[3][1][3] = t55 * t101 + t75 * t94 + t76 * t102;
-    out[3][1][4] = t61 * t101 + t77 * t94 + t78 * t102;
-    out[3][1][5] = t68 * t101 + t80 * t94 + t81 * t102;
-    out[3][1][6] = t73 * t101 + t82 * t94 + t83 * t102;
-    out[3][4][7] = c_q12 * t101 + s_q12 * t102;
-    out[3][4][9] = c_q12 * t102 - s_q12 * t101;
     let t103 = c_q12 * t96 - s_q12 * t98;
     let t104 = s_q12 * t96 + c_q12 * t98;
-    out[3][2][3] = t55 * t103 + t75 * t97 + t76 * t104;
-    out[3][2][4] = t61 * t103 + t77 * t97 + t78 * t104;
-    out[3][2][5] = t68 * t103 + t80 * t97 + t81 * t104;
-    out[3][2][6] = t73 * t103 + t82 * t97 + t83 * t104;
-    out[3][5][7] = c_q12 * t103 + s_q12 * t104;
-    out[3][5][9] = c_q12 * t104 - s_q12 * t103;
     let t105 = c_q7 * t84 - s_q7 * t85;
-    out[1][0][0] = t105;
-    out[1][3][3] = t105;
     let t106 = c_q7 * t86 - s_q7 * t87;
-    out[1][1][0] = t106;
-    out[1][4][3] = t106;
     let t107 = c_q7 * t88 - s_q7 * t89;
-    out[1][2][0] = t107;
-    out[1][5][3] = t107;
     let t108 = s_q7 * t84 + c_q7 * t85;
-    out[1][0][1] = t108;
-    out[1][0][5] = 0.2 * t108;
-    out[1][3][4] = t108;
     let t109 = s_q7 * t86 + c_q7 * t87;
-    out[1][1][1] = t109;
-    out[1][1][5] = 0.2 * t109;
-    out[1][4][4] = t109;
     let t110 = s_q7 * t88 + c_q7 * t89;
-    out[1][2][1] = t110;
-    out[1][2][5] = 0.2 * t110;
-    out[1][5][4] = t110;
     let t111 = t40 * t91;
     let t112 = t36 * t90 + t111 + t37 * t92;
-    out[2][0][0] = t112;
-    out[2][3][3] = t112;
     let t113 = t40 * t94;
     let t114 = t36 * t93 + t113 + t37 * t95;
-    out[2][1][0] = t114;
-    out[2][4][3] = t114;
     let t115 = t40 * t97;
     let t116 = t36 * t96 + t115 + t37 * t98;
-    out[2][2][0] = t116;
-    out[2][5][3] = t116;
     let t117 = t48 * t91;
     let t118 = t42 * t90 + t117 + t44 * t92;
-    out[2][0][1] = t118;
-    out[2][3][4] = t118;
     let t119 = t48 * t94;
     let t120 = t42 * t93 + t119 + t44 * t95;
-    out[2][1][1] = t120;
-    out[2][4][4] = t120;
     let t121 = t48 * t97;
     let t122 = t42 * t96 + t121 + t44 * t98;
-    out[2][2][1] = t122;
-    out[2][5][4] = t122;
     let t123 = t34 * t91;
     let t124 = t33 * t90 + t123 + t35 * t92;
-    out[2][0][2] = t124;
-    out[2][3][5] = t124;
-    out[2][3][6] = t124;
     let t125 = t34 * t94;
     let t126 = t33 * t93 + t125 + t35 * t95;
-    out[2][1][2] = t126;
-    out[2][4][5] = t126;
-    out[2][4][6] = t126;
     let t127 = t34 * t97;
     let t128 = t33 * t96 + t127 + t35 * t98;
-    out[2][2][2] = t128;
-    out[2][5][5] = t128;
-    out[2][5][6] = t128;
     let t129 = t111 + t38 * t99 + t39 * t100;
-    out[3][0][0] = t129;
-    out[3][3][3] = t129;
     let t130 = t113 + t38 * t101 + t39 * t102;
-    out[3][1][0] = t130;
-    out[3][4][3] = t130;
     let t131 = t115 + t38 * t103 + t39 * t104;
-    out[3][2][0] = t131;
-    out[3][5][3] = t131;
     let t132 = t117 + t45 * t99 + t46 * t100;
-    out[3][0][1] = t132;
-    out[3][3][4] = t132;
     let t133 = t119 + t45 * t101 + t46 * t102;
-    out[3][1][1] = t133;
-    out[3][4][4] = t133;
     let t134 = t121 + t45 * t103 + t46 * t104;
-    out[3][2][1] = t134;
-    out[3][5][4] = t134;
     let t135 = t123 + t49 * t99 + t50 * t100;
-    out[3][0][2] = t135;
-    out[3][3][5] = t135;
-    out[3][3][6] = t135;
     let t136 = t125 + t49 * t101 + t50 * t102;
-    out[3][1][2] = t136;
-    out[3][4][5] = t136;
-    out[3][4][6] = t136;
     let t137 = t127 + t49 * t103 + t50 * t104;
-    out[3][2][2] = t137;
-    out[3][5][5] = t137;
-    out[3][5][6] = t137;
     let t138 = p.l * s_q12;
     let t139 = p.l * c_q12;
-    out[3][0][8] = t99 * t138 - t100 * t139;
-    out[3][1][8] = t101 * t138 - t102 * t139;
-    out[3][2][8] = t103 * t138 - t104 * t139;
-    out
+    [
+        [
+            [t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t12, t13, t14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t105, t108, t11, 0.0, -0.2 * t11, 0.2 * t108, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t106, t109, t14, 0.0, -0.2 * t14, 0.2 * t109, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t107, t110, t17, 0.0, -0.2 * t17, 0.2 * t110, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t105, t108, t11, t11, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t106, t109, t14, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t107, t110, t17, t17, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t112,
+                t118,
+                t124,
+                t52 * t90 + t56 * t91 + t53 * t92,
+                t58 * t90 + t62 * t91 + t59 * t92,
+                t64 * t90 + t79 * t91 + t66 * t92,
+                t70 * t90 + t74 * t91 + t71 * t92,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t114,
+                t120,
+                t126,
+                t52 * t93 + t56 * t94 + t53 * t95,
+                t58 * t93 + t62 * t94 + t59 * t95,
+                t64 * t93 + t79 * t94 + t66 * t95,
+                t70 * t93 + t74 * t94 + t71 * t95,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t116,
+                t122,
+                t128,
+                t52 * t96 + t56 * t97 + t53 * t98,
+                t58 * t96 + t62 * t97 + t59 * t98,
+                t64 * t96 + t79 * t97 + t66 * t98,
+                t70 * t96 + t74 * t97 + t71 * t98,
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, t112, t118, t124, t124, t90, t91, t92, 0.0],
+            [0.0, 0.0, 0.0, t114, t120, t126, t126, t93, t94, t95, 0.0],
+            [0.0, 0.0, 0.0, t116, t122, t128, t128, t96, t97, t98, 0.0],
+        ],
+        [
+            [
+                t129,
+                t132,
+                t135,
+                t55 * t99 + t75 * t91 + t76 * t100,
+                t61 * t99 + t77 * t91 + t78 * t100,
+                t68 * t99 + t80 * t91 + t81 * t100,
+                t73 * t99 + t82 * t91 + t83 * t100,
+                0.0,
+                t99 * t138 - t100 * t139,
+                p.l * t91,
+                0.0,
+            ],
+            [
+                t130,
+                t133,
+                t136,
+                t55 * t101 + t75 * t94 + t76 * t102,
+                t61 * t101 + t77 * t94 + t78 * t102,
+                t68 * t101 + t80 * t94 + t81 * t102,
+                t73 * t101 + t82 * t94 + t83 * t102,
+                0.0,
+                t101 * t138 - t102 * t139,
+                p.l * t94,
+                0.0,
+            ],
+            [
+                t131,
+                t134,
+                t137,
+                t55 * t103 + t75 * t97 + t76 * t104,
+                t61 * t103 + t77 * t97 + t78 * t104,
+                t68 * t103 + t80 * t97 + t81 * t104,
+                t73 * t103 + t82 * t97 + t83 * t104,
+                0.0,
+                t103 * t138 - t104 * t139,
+                p.l * t97,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t129,
+                t132,
+                t135,
+                t135,
+                c_q12 * t99 + s_q12 * t100,
+                t91,
+                c_q12 * t100 - s_q12 * t99,
+                t91,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t130,
+                t133,
+                t136,
+                t136,
+                c_q12 * t101 + s_q12 * t102,
+                t94,
+                c_q12 * t102 - s_q12 * t101,
+                t94,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t131,
+                t134,
+                t137,
+                t137,
+                c_q12 * t103 + s_q12 * t104,
+                t97,
+                c_q12 * t104 - s_q12 * t103,
+                t97,
+            ],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

@@ -263,7 +263,6 @@ fn inverse_dynamics_with_body(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 19.62 * (q[3] * q[5] - q[4] * q[6]) + qdd[0] + qd[2] * qd[4]
         - qd[1] * qd[5];
@@ -346,7 +345,6 @@ fn inverse_dynamics_with_body(
     let t75 = t46 - t43;
     let t76 = 0.04125 * t43 - 0.04025 * t46
         - 0.125 * (s_q12 * (t67 - 0.5 * t70) + c_q12 * (t69 + 0.5 * t72));
-    out[10] = t76;
     let t77 = 0.04025 * t44 + 0.04125 * t45 + 0.125 * (t68 + 0.5 * t71);
     let t78 = 0.125 * (c_q12 * t75 + s_q12 * t73);
     let t79 = 0.01 * (t41 - t37) + 0.125 * (s_q12 * t75 - c_q12 * t73) - 0.5 * t70;
@@ -354,34 +352,36 @@ fn inverse_dynamics_with_body(
     let t81 = 0.5 * t72 + 0.01 * (t35 + t33 * t34) + t78;
     let t82 = 0.0051 * t35 + 0.001 * (t37 - c_q12 * t54) + t33 * t53 + s_q12 * t77
         + 0.01 * t69 - 0.0025 * t36 - t34 * t52;
-    out[7] = t82;
     let t83 = 0.2075 * t36 + t34 * t51 + t76 - 0.0025 * t35 - t32 * t53
         - 0.5 * (t69 + t78);
-    out[8] = t83;
     let t84 = 0.001 * (t35 + s_q12 * t54) + 0.2106 * t37 + t32 * t52 + c_q12 * t77
         + 0.5 * t68 + 0.0625 * t74 - t33 * t51 - 0.01 * t67;
-    out[9] = t84;
     let t85 = t23 * t81 + t21 * t79 + t22 * t80;
     let t86 = t26 * t81 + t24 * t79 + t25 * t80;
     let t87 = t18 * t79 + t19 * t80 + t20 * t81 - t60;
     let t88 = t61 + t85;
-    out[0] = 6.5 * t0 + c_q7 * t87 - 0.7 * t55 - s_q7 * t88;
     let t89 = t50 + t86;
-    out[2] = 6.5 * t2 + 0.7 * t57 + t89;
     let t90 = 0.4585 * t4 * t5 + t18 * t82 + t19 * t83 + t20 * t84 - 0.4565 * t7;
     let t91 = t21 * t82 + t22 * t83 + t23 * t84 - 0.915 * t31 - t65 - 0.5 * t86;
-    out[3] = 0.5585 * qdd[3] + 0.005 * qdd[4] + qd[4] * t49 + c_q7 * t90 - qd[5] * t48
-        - s_q7 * t91;
-    out[4] = 0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t47 + s_q7 * t90
-        + c_q7 * t91 - 0.7 * t2 - qd[3] * t49 - 0.2 * t89;
     let t92 = t63 + 0.4585 * t6 + 0.4565 * t30 + 0.5 * t85 + t24 * t82 + t25 * t83
         + t26 * t84;
-    out[6] = t92;
     let t93 = s_q7 * t87 + c_q7 * t88;
-    out[1] = 6.5 * t1 + 0.7 * t56 + t93;
-    out[5] = 0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t1 + qd[3] * t48 + t92 + 0.2 * t93
-        - qd[4] * t47;
-    out
+    [
+        6.5 * t0 + c_q7 * t87 - 0.7 * t55 - s_q7 * t88,
+        6.5 * t1 + 0.7 * t56 + t93,
+        6.5 * t2 + 0.7 * t57 + t89,
+        0.5585 * qdd[3] + 0.005 * qdd[4] + qd[4] * t49 + c_q7 * t90 - qd[5] * t48
+            - s_q7 * t91,
+        0.005 * qdd[3] + 0.6885 * qdd[4] + 0.002 * qdd[5] + qd[5] * t47 + s_q7 * t90
+            + c_q7 * t91 - 0.7 * t2 - qd[3] * t49 - 0.2 * t89,
+        0.002 * qdd[4] + 0.19 * qdd[5] + 0.7 * t1 + qd[3] * t48 + t92 + 0.2 * t93
+            - qd[4] * t47,
+        t92,
+        t82,
+        t83,
+        t84,
+        t76,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -425,13 +425,6 @@ unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] 
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
-    out[0][0] = 6.5;
-    out[1][1] = 6.5;
-    out[2][2] = 6.5;
-    out[7][8] = -0.0025;
-    out[8][7] = -0.0025;
-    out[10][10] = 0.04125;
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[8] * q[8];
     let t1 = q[9] * q[9];
@@ -453,116 +446,59 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t17 = 1.0 - 2.0 * (t0 + t1);
     let t18 = t15 * s_q12;
     let t19 = 0.01 * t17 + 0.125 * t16 * s_q12;
-    out[2][7] = t19;
-    out[7][2] = t19;
     let t20 = t12 * s_q12;
     let t21 = 0.01 * t11 + 0.125 * t10 * s_q12;
     let t22 = 0.01 * t14 + 0.125 * t13 * s_q12;
     let t23 = c_q7 * t21 - s_q7 * t22;
-    out[0][7] = t23;
-    out[7][0] = t23;
     let t24 = s_q7 * t21 + c_q7 * t22;
-    out[1][7] = t24;
-    out[7][1] = t24;
     let t25 = s_q12 * s_q12;
     let t26 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
-    out[7][9] = t26;
-    out[9][7] = t26;
     let t27 = t9 * s_q12;
     let t28 = -0.125 * (t27 + t11 * c_q12);
     let t29 = -0.125 * (t20 + t14 * c_q12);
     let t30 = c_q7 * t28 - s_q7 * t29;
-    out[0][10] = t30;
-    out[10][0] = t30;
     let t31 = s_q7 * t28 + c_q7 * t29;
-    out[1][10] = t31;
-    out[10][1] = t31;
     let t32 = -0.125 * (t18 + t17 * c_q12);
-    out[2][10] = t32;
-    out[10][2] = t32;
     let t33 = 0.0625 * c_q12 + 0.04125;
-    out[8][10] = t33;
-    out[10][8] = t33;
     let t34 = t10 * t33;
     let t35 = t13 * t33 - 0.5 * t32;
     let t36 = c_q7 * t34 - s_q7 * t35;
-    out[3][10] = t36;
-    out[10][3] = t36;
     let t37 = s_q7 * t34 + c_q7 * t35 - 0.2 * t32;
-    out[4][10] = t37;
-    out[10][4] = t37;
     let t38 = 0.5 * t29 + t16 * t33;
-    out[6][10] = t38;
-    out[10][6] = t38;
     let t39 = 0.2 * t31 + t38;
-    out[5][10] = t39;
-    out[10][5] = t39;
     let t40 = 0.04025 * t25 + 0.0051;
-    out[7][7] = t40;
     let t41 = t11 * t26 + t9 * t40 - 0.0025 * t10;
     let t42 = t12 * t40 + t14 * t26 - 0.0025 * t13;
     let t43 = t42 - 0.5 * t19;
     let t44 = c_q7 * t41 - s_q7 * t43;
-    out[3][7] = t44;
-    out[7][3] = t44;
     let t45 = s_q7 * t41 + c_q7 * t43 - 0.2 * t19;
-    out[4][7] = t45;
-    out[7][4] = t45;
     let t46 = t15 * t40 + t17 * t26 - 0.0025 * t16;
     let t47 = 0.5 * t22 + t46;
-    out[6][7] = t47;
-    out[7][6] = t47;
     let t48 = 0.2 * t24 + t47;
-    out[5][7] = t48;
-    out[7][5] = t48;
     let t49 = -0.125 * c_q12 - 0.5;
     let t50 = t11 * t49 - 0.125 * t27;
     let t51 = t14 * t49 - 0.125 * t20;
     let t52 = c_q7 * t50 - s_q7 * t51;
-    out[0][8] = t52;
-    out[8][0] = t52;
     let t53 = s_q7 * t50 + c_q7 * t51;
-    out[1][8] = t53;
-    out[8][1] = t53;
     let t54 = t17 * t49 - 0.125 * t18;
-    out[2][8] = t54;
-    out[8][2] = t54;
     let t55 = 0.125 * c_q12 + 0.24875;
-    out[8][8] = t55;
     let t56 = t10 * t55 - 0.0025 * t9;
     let t57 = t13 * t55 - 0.0025 * t12;
     let t58 = t57 - 0.5 * t54;
     let t59 = c_q7 * t56 - s_q7 * t58;
-    out[3][8] = t59;
-    out[8][3] = t59;
     let t60 = s_q7 * t56 + c_q7 * t58 - 0.2 * t54;
-    out[4][8] = t60;
-    out[8][4] = t60;
     let t61 = t16 * t55 - 0.0025 * t15;
     let t62 = 0.5 * t51 + t61;
-    out[6][8] = t62;
-    out[8][6] = t62;
     let t63 = 0.2 * t53 + t62;
-    out[5][8] = t63;
-    out[8][5] = t63;
     let t64 = 0.125 * c_q12 + 0.5;
     let t65 = t10 * t64 - 0.01 * t9;
     let t66 = t13 * t64 - 0.01 * t12;
     let t67 = c_q7 * t65 - s_q7 * t66;
-    out[0][9] = t67;
-    out[9][0] = t67;
     let t68 = s_q7 * t65 + c_q7 * t66;
-    out[1][9] = t68;
-    out[9][1] = t68;
     let t69 = t16 * t64 - 0.01 * t15;
-    out[2][9] = t69;
-    out[9][2] = t69;
     let t70 = 0.125 * c_q12 + 0.25085 - 0.04025 * t25;
-    out[9][9] = t70;
     let t71 = 0.01 * t13 + t12 * t64 - 0.125 * t14 * s_q12;
     let t72 = t15 * t64 + 0.01 * t16 - 0.125 * t17 * s_q12;
-    out[0][4] = t72;
-    out[4][0] = t72;
     let t73 = t9 * t26 + t11 * t70;
     let t74 = t12 * t26 + t14 * t70;
     let t75 = t15 * t26 + t17 * t70;
@@ -571,68 +507,54 @@ fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t78 = t9 * t46 + t10 * t61 + t11 * t75 - 0.5 * t72;
     let t79 = 0.01 * t10 + t9 * t64 - 0.125 * t11 * s_q12;
     let t80 = t15 * t46 + t16 * t61 + t17 * t75 + t79;
-    out[6][6] = t80 + 0.4585;
     let t81 = t79 + 1.0;
     let t82 = c_q7 * t81 - s_q7 * t71;
-    out[1][6] = t82;
-    out[5][5] = t80 + 0.4 * t82 + 0.6485;
-    out[6][1] = t82;
     let t83 = s_q7 * t81 + c_q7 * t71;
-    out[2][3] = t83;
-    out[3][2] = t83;
     let t84 = c_q7 * t78 - s_q7 * t76;
-    out[3][6] = t84;
-    out[6][3] = t84;
     let t85 = s_q7 * t78 + c_q7 * t76;
-    out[4][6] = t85;
-    out[6][4] = t85;
     let t86 = s_q7 * c_q7;
     let t87 = t84 - 0.2 * t72;
-    out[3][5] = t87;
-    out[5][3] = t87;
     let t88 = t85 + 0.002;
-    out[4][5] = t88;
-    out[5][4] = t88;
     let t89 = t82 + 0.7;
-    out[1][5] = t89;
-    out[5][1] = t89;
     let t90 = -t83;
-    out[0][5] = t90;
-    out[0][6] = t90;
-    out[5][0] = t90;
-    out[6][0] = t90;
     let t91 = -t72;
-    out[1][3] = t91;
-    out[3][1] = t91;
     let t92 = -0.7 - t82;
-    out[2][4] = t92;
-    out[4][2] = t92;
     let t93 = t74 - 0.5 * t69;
     let t94 = 0.5 * t66 + t75;
-    out[6][9] = t94;
-    out[9][6] = t94;
     let t95 = c_q7 * t73 - s_q7 * t93;
-    out[3][9] = t95;
-    out[9][3] = t95;
     let t96 = s_q7 * t73 + c_q7 * t93 - 0.2 * t69;
-    out[4][9] = t96;
-    out[9][4] = t96;
     let t97 = 0.2 * t68 + t94;
-    out[5][9] = t97;
-    out[9][5] = t97;
     let t98 = t11 * t73 + t9 * t41 + t10 * t56;
     let t99 = t12 * t42 + t13 * t57 + t14 * t74 + t79;
     let t100 = t98 - t99 - 0.4565;
     let t101 = 2.0 * t77 * t86 + s_q7 * s_q7 * t100;
-    out[3][3] = t98 + 0.102 - t101;
-    out[4][4] = 0.4 * t82 + t99 + t101 + 0.6885;
     let t102 = t77 + t86 * t100 + 0.005 - 0.2 * t83 - 2.0 * s_q7 * s_q7 * t77;
-    out[3][4] = t102;
-    out[4][3] = t102;
     let t103 = t80 + 0.2 * t82 + 0.4585;
-    out[5][6] = t103;
-    out[6][5] = t103;
-    out
+    [
+        [6.5, 0.0, 0.0, 0.0, t72, t90, t90, t23, t52, t67, t30],
+        [0.0, 6.5, 0.0, t91, 0.0, t89, t82, t24, t53, t68, t31],
+        [0.0, 0.0, 6.5, t83, t92, 0.0, 0.0, t19, t54, t69, t32],
+        [0.0, t91, t83, t98 + 0.102 - t101, t102, t87, t84, t44, t59, t95, t36],
+        [
+            t72,
+            0.0,
+            t92,
+            t102,
+            0.4 * t82 + t99 + t101 + 0.6885,
+            t88,
+            t85,
+            t45,
+            t60,
+            t96,
+            t37,
+        ],
+        [t90, t89, 0.0, t87, t88, t80 + 0.4 * t82 + 0.6485, t103, t48, t63, t97, t39],
+        [t90, t82, 0.0, t84, t85, t103, t80 + 0.4585, t47, t62, t94, t38],
+        [t23, t24, t19, t44, t45, t48, t47, t40, -0.0025, t26, 0.0],
+        [t52, t53, t54, t59, t60, t63, t62, -0.0025, t55, 0.0, t33],
+        [t67, t68, t69, t95, t96, t97, t94, t26, 0.0, t70, 0.0],
+        [t30, t31, t32, t36, t37, t39, t38, 0.0, t33, 0.0, 0.04125],
+    ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -676,7 +598,6 @@ unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; 
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn bias_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
@@ -758,34 +679,35 @@ fn bias_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t76 = t16 * t72 + t17 * t73 + t18 * t75 - t56;
     let t77 = t21 * t75 + t19 * t72 + t20 * t73;
     let t78 = t28 + t77;
-    out[0] = 6.5 * t53 + c_q7 * t76 - 0.7 * t55 - s_q7 * t78;
     let t79 = s_q7 * t76 + c_q7 * t78;
-    out[1] = 0.7 * t2 + 6.5 * t40 + t79;
     let t80 = t24 * t75 + t22 * t72 + t23 * t73;
     let t81 = t63 + t80;
-    out[2] = 0.7 * t3 + 6.5 * t54 + t81;
     let t82 = t23 * t65 + t17 * t60 + t20 * t62;
     let t83 = 0.04125 * t38 + 0.04025 * t45 + 0.125 * (0.5 * t70 + t82);
     let t84 = 0.001 * (t42 - c_q12 * t52) + 0.0051 * t44 + t31 * t51 + s_q12 * t83
         + 0.01 * t68 - 0.0025 * t43 - t32 * t50;
-    out[7] = t84;
     let t85 = -0.04025 * t39
         - 0.125 * (s_q12 * (t66 - 0.5 * t57) + c_q12 * (0.5 * t67 + t68));
-    out[10] = 0.04125 * t43 + t85;
     let t86 = 0.24875 * t43 + t32 * t49 + t85 - 0.0025 * t44 - t30 * t51
         - 0.5 * (t68 + t74);
-    out[8] = t86;
     let t87 = 0.2106 * t42 + 0.001 * (t44 + s_q12 * t52) + t30 * t50 + c_q12 * t83
         + 0.0625 * t71 + 0.5 * t82 - t31 * t49 - 0.01 * t66;
-    out[9] = t87;
     let t88 = 0.4585 * t1 * t4 + t16 * t84 + t17 * t86 + t18 * t87 - 0.4565 * t5;
     let t89 = t19 * t84 + t20 * t86 + t21 * t87 - 0.915 * t29 - t64 - 0.5 * t80;
-    out[3] = qd[4] * t48 + c_q7 * t88 - qd[5] * t47 - s_q7 * t89;
-    out[4] = qd[5] * t46 + s_q7 * t88 + c_q7 * t89 - qd[3] * t48 - 0.7 * t54 - 0.2 * t81;
     let t90 = t61 + t24 * t87 + 0.4565 * t28 + 0.5 * t77 + t22 * t84 + t23 * t86;
-    out[5] = 0.7 * t40 + qd[3] * t47 + t90 + 0.2 * t79 - qd[4] * t46;
-    out[6] = t90;
-    out
+    [
+        6.5 * t53 + c_q7 * t76 - 0.7 * t55 - s_q7 * t78,
+        0.7 * t2 + 6.5 * t40 + t79,
+        0.7 * t3 + 6.5 * t54 + t81,
+        qd[4] * t48 + c_q7 * t88 - qd[5] * t47 - s_q7 * t89,
+        qd[5] * t46 + s_q7 * t88 + c_q7 * t89 - qd[3] * t48 - 0.7 * t54 - 0.2 * t81,
+        0.7 * t40 + qd[3] * t47 + t90 + 0.2 * t79 - qd[4] * t46,
+        t90,
+        t84,
+        t86,
+        t87,
+        0.04125 * t43 + t85,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -908,24 +830,10 @@ unsafe fn joint_space_with_avx(
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[0][0] = 6.5;
-    out.mass_matrix[1][1] = 6.5;
-    out.mass_matrix[2][2] = 6.5;
-    out.mass_matrix[7][8] = -0.0025;
-    out.mass_matrix[8][7] = -0.0025;
-    out.mass_matrix[10][10] = 0.04125;
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = 2.0 * (q[3] * q[5] - q[4] * q[6]);
-    out.gravity[0] = 63.765 * t0;
     let t1 = 2.0 * (q[4] * q[5] + q[3] * q[6]);
-    out.gravity[1] = 63.765 * t1;
     let t2 = 1.0 - 2.0 * (q[3] * q[3] + q[4] * q[4]);
-    out.gravity[2] = 63.765 * t2;
     let t3 = qd[3] * c_q7 + qd[4] * s_q7;
     let t4 = qd[4] * c_q7 - qd[3] * s_q7;
     let t5 = qd[3] * qd[4];
@@ -968,50 +876,26 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t42 = t36 * t37;
     let t43 = t25 * s_q12;
     let t44 = 0.01 * t27 + 0.125 * t26 * s_q12;
-    out.mass_matrix[2][7] = t44;
-    out.mass_matrix[7][2] = t44;
     let t45 = t22 * s_q12;
     let t46 = 0.01 * t21 + 0.125 * t20 * s_q12;
     let t47 = 0.01 * t24 + 0.125 * t23 * s_q12;
     let t48 = c_q7 * t46 - s_q7 * t47;
-    out.mass_matrix[0][7] = t48;
-    out.mass_matrix[7][0] = t48;
     let t49 = s_q7 * t46 + c_q7 * t47;
-    out.mass_matrix[1][7] = t49;
-    out.mass_matrix[7][1] = t49;
     let t50 = s_q12 * s_q12;
     let t51 = 0.001 + s_q12 * (0.0625 + 0.04025 * c_q12);
-    out.mass_matrix[7][9] = t51;
-    out.mass_matrix[9][7] = t51;
     let t52 = t19 * s_q12;
     let t53 = -0.125 * (t52 + t21 * c_q12);
     let t54 = -0.125 * (t45 + t24 * c_q12);
     let t55 = c_q7 * t53 - s_q7 * t54;
-    out.mass_matrix[0][10] = t55;
-    out.mass_matrix[10][0] = t55;
     let t56 = s_q7 * t53 + c_q7 * t54;
-    out.mass_matrix[1][10] = t56;
-    out.mass_matrix[10][1] = t56;
     let t57 = -0.125 * (t43 + t27 * c_q12);
-    out.mass_matrix[2][10] = t57;
-    out.mass_matrix[10][2] = t57;
     let t58 = 0.0625 * c_q12 + 0.04125;
-    out.mass_matrix[8][10] = t58;
-    out.mass_matrix[10][8] = t58;
     let t59 = t20 * t58;
     let t60 = t23 * t58 - 0.5 * t57;
     let t61 = c_q7 * t59 - s_q7 * t60;
-    out.mass_matrix[3][10] = t61;
-    out.mass_matrix[10][3] = t61;
     let t62 = s_q7 * t59 + c_q7 * t60 - 0.2 * t57;
-    out.mass_matrix[4][10] = t62;
-    out.mass_matrix[10][4] = t62;
     let t63 = 0.5 * t54 + t26 * t58;
-    out.mass_matrix[6][10] = t63;
-    out.mass_matrix[10][6] = t63;
     let t64 = 0.2 * t56 + t63;
-    out.mass_matrix[5][10] = t64;
-    out.mass_matrix[10][5] = t64;
     let t65 = 9.81 * t1 + qd[0] * qd[5] - qd[2] * qd[3];
     let t66 = 0.2 * t5 + t65;
     let t67 = qd[8] * t28 + t8 * t21 - qd[7] * t29 - t9 * t24;
@@ -1023,12 +907,9 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t73 = t19 * t71 + t22 * t72 + 9.81 * t2 * t25;
     let t74 = t21 * t71 + t24 * t72 + 9.81 * t2 * t27;
     let t75 = s_q12 * t73 + c_q12 * t74;
-    out.gravity[10] = -0.125 * t75;
     let t76 = t20 * t71 + t23 * t72 + 9.81 * t2 * t26;
     let t77 = 0.01 * t74 + 0.125 * s_q12 * t76;
-    out.gravity[7] = t77;
     let t78 = t76 * (0.5 + 0.125 * c_q12) - 0.01 * t73;
-    out.gravity[9] = t78;
     let t79 = 0.5585 * qd[3] + 0.005 * qd[4];
     let t80 = 0.005 * qd[3] + 0.6885 * qd[4] + 0.002 * qd[5];
     let t81 = 0.002 * qd[4] + 0.19 * qd[5];
@@ -1037,76 +918,41 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t84 = 0.001 * t33 + 0.2106 * t35;
     let t85 = t37 * t40;
     let t86 = 0.04025 * t50 + 0.0051;
-    out.mass_matrix[7][7] = t86;
     let t87 = t21 * t51 + t19 * t86 - 0.0025 * t20;
     let t88 = t22 * t86 + t24 * t51 - 0.0025 * t23;
     let t89 = t88 - 0.5 * t44;
     let t90 = c_q7 * t87 - s_q7 * t89;
-    out.mass_matrix[3][7] = t90;
-    out.mass_matrix[7][3] = t90;
     let t91 = s_q7 * t87 + c_q7 * t89 - 0.2 * t44;
-    out.mass_matrix[4][7] = t91;
-    out.mass_matrix[7][4] = t91;
     let t92 = t25 * t86 + t27 * t51 - 0.0025 * t26;
     let t93 = 0.5 * t47 + t92;
-    out.mass_matrix[6][7] = t93;
-    out.mass_matrix[7][6] = t93;
     let t94 = 0.2 * t49 + t93;
-    out.mass_matrix[5][7] = t94;
-    out.mass_matrix[7][5] = t94;
     let t95 = -0.125 * c_q12 - 0.5;
     let t96 = t21 * t95 - 0.125 * t52;
     let t97 = t24 * t95 - 0.125 * t45;
     let t98 = c_q7 * t96 - s_q7 * t97;
-    out.mass_matrix[0][8] = t98;
-    out.mass_matrix[8][0] = t98;
     let t99 = s_q7 * t96 + c_q7 * t97;
-    out.mass_matrix[1][8] = t99;
-    out.mass_matrix[8][1] = t99;
     let t100 = t27 * t95 - 0.125 * t43;
-    out.mass_matrix[2][8] = t100;
-    out.mass_matrix[8][2] = t100;
     let t101 = 0.125 * c_q12 + 0.24875;
-    out.mass_matrix[8][8] = t101;
     let t102 = t20 * t101 - 0.0025 * t19;
     let t103 = t23 * t101 - 0.0025 * t22;
     let t104 = t103 - 0.5 * t100;
     let t105 = c_q7 * t102 - s_q7 * t104;
-    out.mass_matrix[3][8] = t105;
-    out.mass_matrix[8][3] = t105;
     let t106 = s_q7 * t102 + c_q7 * t104 - 0.2 * t100;
-    out.mass_matrix[4][8] = t106;
-    out.mass_matrix[8][4] = t106;
     let t107 = t26 * t101 - 0.0025 * t25;
     let t108 = 0.5 * t97 + t107;
-    out.mass_matrix[6][8] = t108;
-    out.mass_matrix[8][6] = t108;
     let t109 = 0.2 * t99 + t108;
-    out.mass_matrix[5][8] = t109;
-    out.mass_matrix[8][5] = t109;
     let t110 = 0.125 * c_q12 + 0.5;
     let t111 = t20 * t110 - 0.01 * t19;
     let t112 = t23 * t110 - 0.01 * t22;
     let t113 = c_q7 * t111 - s_q7 * t112;
-    out.mass_matrix[0][9] = t113;
-    out.mass_matrix[9][0] = t113;
     let t114 = s_q7 * t111 + c_q7 * t112;
-    out.mass_matrix[1][9] = t114;
-    out.mass_matrix[9][1] = t114;
     let t115 = t26 * t110 - 0.01 * t25;
-    out.mass_matrix[2][9] = t115;
-    out.mass_matrix[9][2] = t115;
     let t116 = 9.81 * t0 + qd[2] * qd[4] - qd[1] * qd[5];
     let t117 = 9.81 * t2 + qd[1] * qd[3] - qd[0] * qd[4];
     let t118 = -0.5 * t74 - 0.125 * t75;
-    out.gravity[8] = t118;
     let t119 = t19 * t77 + t21 * t78 + t20 * t118;
     let t120 = t22 * t77 + t24 * t78 + t23 * t118 - 9.81 * t2;
-    out.gravity[3] = c_q7 * t119 - s_q7 * t120;
-    out.gravity[4] = s_q7 * t119 + c_q7 * t120 - 6.867 * t2;
     let t121 = t25 * t77 + t27 * t78 + t72 + t26 * t118;
-    out.gravity[5] = 6.867 * t1 + t121;
-    out.gravity[6] = t121;
     let t122 = qd[4] * qd[4] + qd[5] * qd[5];
     let t123 = t4 * t4 + t7 * t7;
     let t124 = t34 * t34 + t38;
@@ -1131,40 +977,25 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t143 = t19 * t139 + t20 * t140 + t21 * t142 - t123;
     let t144 = t24 * t142 + t22 * t139 + t23 * t140;
     let t145 = t31 + t144;
-    out.bias[0] = 6.5 * t116 + c_q7 * t143 - 0.7 * t122 - s_q7 * t145;
     let t146 = s_q7 * t143 + c_q7 * t145;
-    out.bias[1] = 0.7 * t5 + 6.5 * t65 + t146;
     let t147 = t27 * t142 + t25 * t139 + t26 * t140;
     let t148 = t130 + t147;
-    out.bias[2] = 0.7 * t6 + 6.5 * t117 + t148;
     let t149 = t26 * t132 + t20 * t127 + t23 * t129;
     let t150 = 0.04125 * t41 + 0.04025 * t70 + 0.125 * (0.5 * t137 + t149);
     let t151 = 0.001 * (t67 - c_q12 * t85) + 0.0051 * t69 + t34 * t84 + s_q12 * t150
         + 0.01 * t135 - 0.0025 * t68 - t35 * t83;
-    out.bias[7] = t151;
     let t152 = -0.04025 * t42
         - 0.125 * (s_q12 * (t133 - 0.5 * t124) + c_q12 * (0.5 * t134 + t135));
-    out.bias[10] = 0.04125 * t68 + t152;
     let t153 = 0.24875 * t68 + t35 * t82 + t152 - 0.0025 * t69 - t33 * t84
         - 0.5 * (t135 + t141);
-    out.bias[8] = t153;
     let t154 = 0.2106 * t67 + 0.001 * (t69 + s_q12 * t85) + t33 * t83 + c_q12 * t150
         + 0.0625 * t138 + 0.5 * t149 - t34 * t82 - 0.01 * t133;
-    out.bias[9] = t154;
     let t155 = 0.4585 * t4 * t7 + t19 * t151 + t20 * t153 + t21 * t154 - 0.4565 * t8;
     let t156 = t22 * t151 + t23 * t153 + t24 * t154 - 0.915 * t32 - t131 - 0.5 * t147;
-    out.bias[3] = qd[4] * t81 + c_q7 * t155 - qd[5] * t80 - s_q7 * t156;
-    out.bias[4] = qd[5] * t79 + s_q7 * t155 + c_q7 * t156 - qd[3] * t81 - 0.7 * t117
-        - 0.2 * t148;
     let t157 = t128 + t27 * t154 + 0.4565 * t31 + 0.5 * t144 + t25 * t151 + t26 * t153;
-    out.bias[5] = 0.7 * t65 + qd[3] * t80 + t157 + 0.2 * t146 - qd[4] * t79;
-    out.bias[6] = t157;
     let t158 = 0.125 * c_q12 + 0.25085 - 0.04025 * t50;
-    out.mass_matrix[9][9] = t158;
     let t159 = 0.01 * t23 + t22 * t110 - 0.125 * t24 * s_q12;
     let t160 = t25 * t110 + 0.01 * t26 - 0.125 * t27 * s_q12;
-    out.mass_matrix[0][4] = t160;
-    out.mass_matrix[4][0] = t160;
     let t161 = t19 * t51 + t21 * t158;
     let t162 = t22 * t51 + t24 * t158;
     let t163 = t25 * t51 + t27 * t158;
@@ -1173,68 +1004,107 @@ fn joint_space_with_body(_d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> Joint
     let t166 = t19 * t92 + t20 * t107 + t21 * t163 - 0.5 * t160;
     let t167 = 0.01 * t20 + t19 * t110 - 0.125 * t21 * s_q12;
     let t168 = t25 * t92 + t26 * t107 + t27 * t163 + t167;
-    out.mass_matrix[6][6] = t168 + 0.4585;
     let t169 = t167 + 1.0;
     let t170 = c_q7 * t169 - s_q7 * t159;
-    out.mass_matrix[1][6] = t170;
-    out.mass_matrix[5][5] = t168 + 0.4 * t170 + 0.6485;
-    out.mass_matrix[6][1] = t170;
     let t171 = s_q7 * t169 + c_q7 * t159;
-    out.mass_matrix[2][3] = t171;
-    out.mass_matrix[3][2] = t171;
     let t172 = c_q7 * t166 - s_q7 * t164;
-    out.mass_matrix[3][6] = t172;
-    out.mass_matrix[6][3] = t172;
     let t173 = s_q7 * t166 + c_q7 * t164;
-    out.mass_matrix[4][6] = t173;
-    out.mass_matrix[6][4] = t173;
     let t174 = s_q7 * c_q7;
     let t175 = t172 - 0.2 * t160;
-    out.mass_matrix[3][5] = t175;
-    out.mass_matrix[5][3] = t175;
     let t176 = t173 + 0.002;
-    out.mass_matrix[4][5] = t176;
-    out.mass_matrix[5][4] = t176;
     let t177 = t170 + 0.7;
-    out.mass_matrix[1][5] = t177;
-    out.mass_matrix[5][1] = t177;
     let t178 = -t171;
-    out.mass_matrix[0][5] = t178;
-    out.mass_matrix[0][6] = t178;
-    out.mass_matrix[5][0] = t178;
-    out.mass_matrix[6][0] = t178;
     let t179 = -t160;
-    out.mass_matrix[1][3] = t179;
-    out.mass_matrix[3][1] = t179;
     let t180 = -0.7 - t170;
-    out.mass_matrix[2][4] = t180;
-    out.mass_matrix[4][2] = t180;
     let t181 = t162 - 0.5 * t115;
     let t182 = 0.5 * t112 + t163;
-    out.mass_matrix[6][9] = t182;
-    out.mass_matrix[9][6] = t182;
     let t183 = c_q7 * t161 - s_q7 * t181;
-    out.mass_matrix[3][9] = t183;
-    out.mass_matrix[9][3] = t183;
     let t184 = s_q7 * t161 + c_q7 * t181 - 0.2 * t115;
-    out.mass_matrix[4][9] = t184;
-    out.mass_matrix[9][4] = t184;
     let t185 = 0.2 * t114 + t182;
-    out.mass_matrix[5][9] = t185;
-    out.mass_matrix[9][5] = t185;
     let t186 = t21 * t161 + t19 * t87 + t20 * t102;
     let t187 = t22 * t88 + t23 * t103 + t24 * t162 + t167;
     let t188 = t186 - t187 - 0.4565;
     let t189 = 2.0 * t165 * t174 + s_q7 * s_q7 * t188;
-    out.mass_matrix[3][3] = t186 + 0.102 - t189;
-    out.mass_matrix[4][4] = 0.4 * t170 + t187 + t189 + 0.6885;
     let t190 = t165 + t174 * t188 + 0.005 - 0.2 * t171 - 2.0 * s_q7 * s_q7 * t165;
-    out.mass_matrix[3][4] = t190;
-    out.mass_matrix[4][3] = t190;
     let t191 = t168 + 0.2 * t170 + 0.4585;
-    out.mass_matrix[5][6] = t191;
-    out.mass_matrix[6][5] = t191;
-    out
+    JointSpace {
+        mass_matrix: [
+            [6.5, 0.0, 0.0, 0.0, t160, t178, t178, t48, t98, t113, t55],
+            [0.0, 6.5, 0.0, t179, 0.0, t177, t170, t49, t99, t114, t56],
+            [0.0, 0.0, 6.5, t171, t180, 0.0, 0.0, t44, t100, t115, t57],
+            [
+                0.0,
+                t179,
+                t171,
+                t186 + 0.102 - t189,
+                t190,
+                t175,
+                t172,
+                t90,
+                t105,
+                t183,
+                t61,
+            ],
+            [
+                t160,
+                0.0,
+                t180,
+                t190,
+                0.4 * t170 + t187 + t189 + 0.6885,
+                t176,
+                t173,
+                t91,
+                t106,
+                t184,
+                t62,
+            ],
+            [
+                t178,
+                t177,
+                0.0,
+                t175,
+                t176,
+                t168 + 0.4 * t170 + 0.6485,
+                t191,
+                t94,
+                t109,
+                t185,
+                t64,
+            ],
+            [t178, t170, 0.0, t172, t173, t191, t168 + 0.4585, t93, t108, t182, t63],
+            [t48, t49, t44, t90, t91, t94, t93, t86, -0.0025, t51, 0.0],
+            [t98, t99, t100, t105, t106, t109, t108, -0.0025, t101, 0.0, t58],
+            [t113, t114, t115, t183, t184, t185, t182, t51, 0.0, t158, 0.0],
+            [t55, t56, t57, t61, t62, t64, t63, 0.0, t58, 0.0, 0.04125],
+        ],
+        bias: [
+            6.5 * t116 + c_q7 * t143 - 0.7 * t122 - s_q7 * t145,
+            0.7 * t5 + 6.5 * t65 + t146,
+            0.7 * t6 + 6.5 * t117 + t148,
+            qd[4] * t81 + c_q7 * t155 - qd[5] * t80 - s_q7 * t156,
+            qd[5] * t79 + s_q7 * t155 + c_q7 * t156 - qd[3] * t81 - 0.7 * t117
+                - 0.2 * t148,
+            0.7 * t65 + qd[3] * t80 + t157 + 0.2 * t146 - qd[4] * t79,
+            t157,
+            t151,
+            t153,
+            t154,
+            0.04125 * t68 + t152,
+        ],
+        gravity: [
+            63.765 * t0,
+            63.765 * t1,
+            63.765 * t2,
+            c_q7 * t119 - s_q7 * t120,
+            s_q7 * t119 + c_q7 * t120 - 6.867 * t2,
+            6.867 * t1 + t121,
+            t121,
+            t77,
+            t118,
+            t78,
+            -0.125 * t75,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1299,7 +1169,6 @@ fn forward_dynamics_with_body(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    let mut out: [Real; NV] = [0.0; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[3] * s_q7 - qd[4] * c_q7;
@@ -1650,28 +1519,22 @@ fn forward_dynamics_with_body(
                 * (t213 * t260 + t223 * t259 + t230 * t258
                     + t215 * (0.2 * inv9 * t257 - t261))) * t274 + t260 * t277
         + t259 * t278 - t261 * t276;
-    out[0] = t281;
     let t282 = t64 + t281;
     let t283 = t265 * t279 + inv9 * t264 * t280
         + (inv5 - inv5 * (t239 * t266 + t241 * t265 + t243 * inv9 * t264 - t237 * t267))
             * t276 + t266 * t278 - t261 * t274 - t267 * t277;
-    out[1] = t283;
     let t284 = t270 * t279 + inv9 * t269 * t280 + t260 * t274
         + (inv6 - inv6 * (t246 * t270 + t247 * inv9 * t269 - t245 * t271)) * t277
         - t267 * t276 - t271 * t278;
-    out[2] = t284;
     let t285 = t259 * t274 + t266 * t276
         + (inv7 - inv7 * (t250 * inv9 * t272 - t249 * t273)) * t278 + inv9 * t272 * t280
         - t271 * t277 - t273 * t279;
-    out[3] = t285;
     let t286 = t258 * t274 + t265 * t276 + t270 * t277
         + (inv8 + inv8 * inv8 * t252 * t252 * inv9) * t279 - t273 * t278
         - inv8 * t252 * inv9 * t280;
-    out[4] = t286;
     let t287 = inv9
         * (t280 + t257 * t274 + t264 * t276 + t269 * t277 + t272 * t278
             - inv8 * t252 * t279);
-    out[5] = t287;
     let t288 = t65 + t283 + 0.2 * t287;
     let t289 = t67 + c_q7 * t282 + s_q7 * t288;
     let t290 = t68 + c_q7 * t288 - s_q7 * t282;
@@ -1681,7 +1544,6 @@ fn forward_dynamics_with_body(
     let t294 = inv3
         * (t188 - t180 * t289 - t184 * t290 - t181 * t291 - t182 * t292 - t183 * t293
             - t185 * t287);
-    out[6] = t294;
     let t295 = t287 + t294;
     let t296 = t290 + 0.5 * t295;
     let t297 = t291 - 0.5 * t293;
@@ -1696,16 +1558,24 @@ fn forward_dynamics_with_body(
     let t305 = t92 + 0.0025 * t301 - t77 * t300 - t78 * t302
         - 0.1893939393939394 * t51 * t298;
     let t306 = t94 + 0.01 * t298 - t63 * t299 - t53 * t301 - t80 * t303;
-    out[7] = t87 * t304 + t86 * t305 + inv2 * t84 * t306;
-    out[9] = inv2 * (t84 * t304 + t306 - 0.0025 * t53 * inv0 * inv1 * t305);
     let t307 = t86 * t304 + t88 * t305 - 0.0025 * t53 * inv0 * inv1 * inv2 * t306;
-    out[8] = t307;
     let t308 = t302 + t307;
-    out[10] = 24.242424242424242
-        * (0.04025 * t48 + tau[10]
-            + 0.125 * (t72 + s_q12 * t298 + c_q12 * (t300 - 0.5 * t308))
-            - 0.04125 * t308);
-    out
+    [
+        t281,
+        t283,
+        t284,
+        t285,
+        t286,
+        t287,
+        t294,
+        t87 * t304 + t86 * t305 + inv2 * t84 * t306,
+        t307,
+        inv2 * (t84 * t304 + t306 - 0.0025 * t53 * inv0 * inv1 * t305),
+        24.242424242424242
+            * (0.04025 * t48 + tau[10]
+                + 0.125 * (t72 + s_q12 * t298 + c_q12 * (t300 - 0.5 * t308))
+                - 0.04125 * t308),
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1762,7 +1632,6 @@ fn coriolis_matrix_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = qd[3] * c_q7 + qd[4] * s_q7;
     let t1 = qd[4] * c_q7 - qd[3] * s_q7;
@@ -1924,88 +1793,39 @@ fn coriolis_matrix_with_body(
     let t157 = c_q12 * qd[10];
     let t158 = s_q12 * t151;
     let t159 = 0.001 * s_q12 * t24 - c_q12 * t152;
-    out[7][10] = -t159;
-    out[10][7] = t159;
     let t160 = c_q12 * t151;
     let t161 = s_q12 * t149;
     let t162 = c_q12 * t149;
-    out[8][7] = t159 - t119 - 0.25 * (s_q12 * t161 + c_q12 * t162);
     let t163 = -0.001 * t156 - t158;
     let t164 = 0.04125 * t157 + t160;
-    out[7][7] = c_q12 * t163 + s_q12 * t164;
     let t165 = 0.125 * t157 + 0.5 * (s_q12 * t78 - c_q12 * t150);
-    out[0][7] = t120 + 0.5 * (t30 * t162 - t29 * t161) + t31 * (t165 - t116);
-    out[1][7] = t123 + 0.5 * (t37 * t162 - t36 * t161) + t39 * (t165 - t116);
-    out[2][7] = t129 + 0.5 * (t41 * t162 - t40 * t161) + t19 * (t165 - t116);
-    out[9][7] = t118 + c_q12 * t164 + 0.5 * t165 - s_q12 * t163;
     let t166 = t152 + 0.25 * t162;
     let t167 = 0.25 * t161 - 0.001 * t24;
-    out[7][8] = t119 + c_q12 * t166 + s_q12 * t167;
-    out[9][8] = c_q12 * t167 - t117 - s_q12 * t166;
     let t168 = 0.25 * (c_q12 * t78 + s_q12 * t150);
-    out[8][10] = t168;
     let t169 = -0.0625 * t156 - t168;
-    out[10][8] = t169;
     let t170 = 0.5 * t150 + 0.25 * t157;
     let t171 = 0.25 * t156 - 0.5 * t78;
-    out[0][8] = t121 + t28 * t112 + t29 * t170 + t30 * t171;
-    out[1][8] = t124 + t35 * t112 + t36 * t170 + t37 * t171;
-    out[2][8] = t130 + t20 * t112 + t40 * t170 + t41 * t171;
-    out[8][8] = t169 + 0.5 * (s_q12 * t170 - c_q12 * t171);
     let t172 = 0.001 * c_q12 * t24 + s_q12 * t152;
-    out[8][9] = t117 + t172;
-    out[9][10] = -t172;
-    out[10][9] = t172;
     let t173 = 0.25 * t150 - 0.001 * t157 - t160;
     let t174 = -0.25 * t78 - 0.04125 * t156 - t158;
-    out[7][9] = c_q12 * t173 + s_q12 * t174 - t118;
     let t175 = 2.0 * t168 - 0.125 * t156;
-    out[0][9] = t122 + t31 * t175 - t27 * t115 - 0.5 * (t29 * t162 + t30 * t161);
-    out[1][9] = t125 + t39 * t175 - t33 * t115 - 0.5 * (t36 * t162 + t37 * t161);
-    out[2][9] = t131 + t19 * t175 - t18 * t115 - 0.5 * (t40 * t162 + t41 * t161);
-    out[9][9] = 0.5 * t175 + c_q12 * t174 - s_q12 * t173;
     let t176 = 0.5 * (t29 * t150 - t30 * t78);
-    out[0][10] = t176;
     let t177 = 0.5 * (t36 * t150 - t37 * t78);
-    out[1][10] = t177;
     let t178 = 0.5 * (t40 * t150 - t41 * t78);
-    out[2][10] = t178;
     let t179 = -0.5 * t43 * t115 - t28 * t118;
-    out[3][7] = t29 * t163 + t30 * t164 + t60 * t165
-        + 0.5 * (t61 * t162 - t46 * t116 - t45 * t161) + t31 * (t159 - t119) - t179;
     let t180 = -0.5 * t42 * t116 - t27 * t119;
-    out[3][8] = t29 * t166 + t31 * t169 + t30 * t167 + t45 * t170 + t61 * t171
-        + 0.5 * t43 * t112 - t28 * t117 - t180;
     let t181 = -0.5 * t46 * t113 - t31 * t117;
-    out[3][9] = t29 * t173 + t31 * t172 + t30 * t174 + t60 * t175 - t27 * t118
-        - 0.5 * (t42 * t115 + t45 * t162 + t61 * t161) - t181;
     let t182 = t29 * t152 - 0.5 * (t61 * t78 - t45 * t150) - 0.001 * t24 * t30;
-    out[3][10] = t182;
     let t183 = t35 * t118 + t49 * t115;
-    out[4][7] = t36 * t163 + t37 * t164 + t62 * t165 + 0.5 * (t63 * t162 - t51 * t161)
-        + t39 * (t159 - t119) + t183 - t52 * t116;
     let t184 = t33 * t119 + t48 * t116;
-    out[4][8] = t49 * t112 + t36 * t166 + t39 * t169 + t37 * t167 + t51 * t170
-        + t63 * t171 + t184 - t35 * t117;
     let t185 = t39 * t117 + t52 * t113;
-    out[4][9] = t36 * t173 + t39 * t172 + t37 * t174 + t62 * t175 + t185 - t33 * t118
-        - t48 * t115 - 0.5 * (t51 * t162 + t63 * t161);
     let t186 = t36 * t152 - 0.5 * (t63 * t78 - t51 * t150) - 0.001 * t24 * t37;
-    out[4][10] = t186;
     let t187 = t40 * t163 + t41 * t164 + t138 + t19 * (t159 - t119);
-    out[5][7] = t141 + t65 * t165 + t187 + 0.5 * (t66 * t162 - t57 * t161) - t64 * t116;
-    out[6][7] = 0.5 * (t146 + t68 * t162 - t16 * t116 - t59 * t161) + t187 + t67 * t165;
     let t188 = t40 * t166 + t19 * t169 + t41 * t167 + t139 - t20 * t117;
-    out[5][8] = t142 + t55 * t112 + t57 * t170 + t66 * t171 + t188;
-    out[6][8] = 0.5 * (t147 + t17 * t112) + t188 + t59 * t170 + t68 * t171;
     let t189 = t40 * t173 + t19 * t172 + t41 * t174 + t140 - t18 * t118;
-    out[5][9] = t143 + t65 * t175 + t189 - t54 * t115 - 0.5 * (t57 * t162 + t66 * t161);
-    out[6][9] = 0.5 * (t148 - t15 * t115 - t59 * t162 - t68 * t161) + t189 + t67 * t175;
     let t190 = 0.001 * t24 * t41 - t40 * t152;
     let t191 = -0.5 * (t66 * t78 - t57 * t150) - t190;
-    out[5][10] = t191;
     let t192 = -0.5 * (t68 * t78 - t59 * t150) - t190;
-    out[6][10] = t192;
     let t193 = -2.0 * (t127 + t145);
     let t194 = 0.5 * (q[11] * t81 - q[10] * t82);
     let t195 = 2.0 * (t144 + t194);
@@ -2103,119 +1923,60 @@ fn coriolis_matrix_with_body(
     let t283 = t233 + t276;
     let t284 = c_q12 * t196 - t27 * t156 - t28 * t157 - s_q12 * t206;
     let t285 = t27 * t157 + s_q12 * t196 + c_q12 * t206 - t28 * t156;
-    out[0][0] = t27 * t196 + t28 * t206 + 1.5 * t31 * t199
-        + 0.5 * (t29 * t284 + t30 * t285);
-    out[2][0] = t18 * t196 + t20 * t206 + 1.5 * t19 * t199
-        + 0.5 * (t40 * t284 + t41 * t285);
     let t286 = -0.125 * t285 - t176;
-    out[10][0] = t286;
     let t287 = 0.5 * (t29 * t149 - t31 * t78);
     let t288 = 0.125 * t199 + t287;
-    out[3][0] = t29 * t153 + t27 * t208 + t28 * t213 + t30 * t288
-        + 0.5 * (t42 * t196 + t43 * t206 + t45 * t284 + t61 * t285 + t199 * (t46 + t60))
-        + t31 * (t210 + t286);
-    out[7][0] = c_q12 * t153 + t208 + s_q12 * t288;
-    out[9][0] = t211 + c_q12 * t288 + 0.5 * t199 - s_q12 * t153 - 0.01 * t196;
     let t289 = c_q12 * t216 - t33 * t156 - t35 * t157 - s_q12 * t222;
     let t290 = t33 * t157 + s_q12 * t216 + c_q12 * t222 - t35 * t156;
-    out[1][1] = t33 * t216 + t35 * t222 + 1.5 * t39 * t219
-        + 0.5 * (t36 * t289 + t37 * t290);
-    out[2][1] = t18 * t216 + t20 * t222 + 1.5 * t19 * t219
-        + 0.5 * (t40 * t289 + t41 * t290);
     let t291 = -0.125 * t290 - t177;
-    out[10][1] = t291;
     let t292 = 0.5 * (t36 * t149 - t39 * t78);
     let t293 = 0.125 * t219 + t292;
-    out[4][1] = t36 * t154 + t33 * t224 + t35 * t229 + t48 * t216 + t52 * t219
-        + t49 * t222 + t37 * t293 + 0.5 * (t51 * t289 + t62 * t219 + t63 * t290)
-        + t39 * (t226 + t291);
-    out[7][1] = c_q12 * t154 + t224 + s_q12 * t293;
-    out[9][1] = t227 + c_q12 * t293 + 0.5 * t219 - s_q12 * t154 - 0.01 * t216;
     let t294 = c_q12 * t230 - t18 * t156 - s_q12 * t128 - t20 * t157;
     let t295 = s_q12 * t230 + t18 * t157 + c_q12 * t128 - t20 * t156;
-    out[0][2] = t28 * t128 + t27 * t230 + 1.5 * t31 * t231
-        + 0.5 * (t29 * t294 + t30 * t295);
-    out[1][2] = t35 * t128 + t33 * t230 + 1.5 * t39 * t231
-        + 0.5 * (t36 * t294 + t37 * t295);
-    out[2][2] = t20 * t128 + t18 * t230 + 1.5 * t19 * t231
-        + 0.5 * (t40 * t294 + t41 * t295);
     let t296 = -0.125 * t295 - t178;
-    out[10][2] = t296;
     let t297 = 0.5 * (t40 * t149 - t19 * t78);
     let t298 = 0.125 * t231 + t297;
-    out[7][2] = t133 + c_q12 * t155 + s_q12 * t298;
-    out[9][2] = t233 + c_q12 * t298 + 0.5 * t231 - s_q12 * t155 - 0.01 * t230;
     let t299 = 0.5 * (t238 - t199);
     let t300 = t206 + 0.5 * t285;
-    out[8][0] = t209 + 0.25 * (s_q12 * t284 - t300 - c_q12 * t285) - t176;
     let t301 = 0.5 * (t237 + t300);
     let t302 = 0.5 * (t42 * t157 + s_q12 * (t136 + t235)) + c_q12 * t299 - 0.25 * t199
         - t44 * t156;
     let t303 = t31 * t152 + 0.5 * (t60 * t150 - t61 * t149) + 0.001 * t284 - t30 * t151;
     let t304 = -0.125 * t302 - t182;
     let t305 = 0.01 * t199 + t304;
-    out[10][3] = t305;
     let t306 = t29 * t151 + 0.5 * (t45 * t149 - t60 * t78) + 0.01 * t285 + 0.125 * t301
         - 0.001 * t24 * t31;
-    out[7][3] = t240 + c_q12 * t303 + s_q12 * t306;
     let t307 = t153
         + 0.5 * (0.5 * (c_q12 * (t136 + t235) - t42 * t156) - t44 * t157 - s_q12 * t299);
     let t308 = 0.5 * t301 - t176;
-    out[9][3] = t243 + c_q12 * t306 + 0.5 * t308 - s_q12 * t303;
     let t309 = t287 + 0.5 * t302;
-    out[0][3] = t27 * t244 + t28 * t246 + t29 * t307 + t30 * t309 + t31 * (t245 + t308);
-    out[2][3] = 4.0 * t83 + t102 + t18 * t244 + t20 * t246 + t40 * t307 + t41 * t309
-        + t19 * (t245 + t308);
-    out[3][3] = c_q7 * t99 + t27 * t240 + t28 * t243 + t29 * t303 + t30 * t306
-        + t45 * t307 + t60 * t308 + t61 * t309
-        + 0.5 * (t42 * t244 + t46 * t245 + t43 * t246) + t31 * (t242 + t305)
-        - s_q7 * t100;
-    out[8][3] = 0.03 * t199 + t241 + t304 + 0.5 * (s_q12 * t307 - c_q12 * t309);
     let t310 = t250 - 0.5 * t219;
     let t311 = t222 + 0.5 * t290;
-    out[8][1] = t225 + 0.25 * (s_q12 * t289 - t311 - c_q12 * t290) - t177;
     let t312 = t249 + 0.5 * t311;
     let t313 = t48 * t157 + c_q12 * t310 + s_q12 * (t247 + 0.5 * t137) - 0.25 * t219
         - t50 * t156;
     let t314 = t39 * t152 + 0.5 * (t62 * t150 - t63 * t149) + 0.001 * t289 - t37 * t151;
     let t315 = -0.125 * t313 - t186;
     let t316 = 0.01 * t219 + t315;
-    out[10][4] = t316;
     let t317 = t36 * t151 + 0.5 * (t51 * t149 - t62 * t78) + 0.01 * t290 + 0.125 * t312
         - 0.001 * t24 * t39;
-    out[7][4] = t252 + c_q12 * t314 + s_q12 * t317;
     let t318 = t154
         + 0.5 * (c_q12 * (t247 + 0.5 * t137) - t48 * t156 - t50 * t157 - s_q12 * t310);
     let t319 = 0.5 * t312 - t177;
-    out[9][4] = t255 + c_q12 * t317 + 0.5 * t319 - s_q12 * t314;
     let t320 = t292 + 0.5 * t313;
-    out[1][4] = t33 * t256 + t35 * t258 + t36 * t318 + t37 * t320 + t39 * (t257 + t319);
-    out[2][4] = t107 + t18 * t256 + t20 * t258 + t40 * t318 + t41 * t320
-        + t19 * (t257 + t319) - 4.0 * qd[0];
-    out[4][4] = s_q7 * t104 + c_q7 * t105 + t33 * t252 + t35 * t255 + t48 * t256
-        + t52 * t257 + t49 * t258 + t36 * t314 + t37 * t317 + t51 * t318 + t62 * t319
-        + t63 * t320 + t39 * (t254 + t316) - 0.2 * t107;
-    out[8][4] = 0.03 * t219 + t253 + t315 + 0.5 * (s_q12 * t318 - c_q12 * t320);
     let t321 = t261 - 0.5 * t231;
     let t322 = 0.5 * t128 + 0.25 * t295;
-    out[8][2] = t134 + 0.25 * (s_q12 * t294 - c_q12 * t295) - t178 - 0.5 * t322;
     let t323 = t260 + t322;
     let t324 = t54 * t157 + s_q12 * t259 + c_q12 * t321 - 0.25 * t231 - t56 * t156;
     let t325 = 0.001 * t294 + t19 * t152 - t41 * t151;
     let t326 = 0.5 * (t65 * t150 - t66 * t149) + t325;
     let t327 = -0.125 * t324 - t191;
     let t328 = 0.01 * t231 + t327;
-    out[10][5] = t328;
     let t329 = 0.01 * t295 + t40 * t151 - 0.001 * t19 * t24;
     let t330 = 0.5 * (t57 * t149 - t65 * t78) + 0.125 * t323 + t329;
-    out[7][5] = t264 + c_q12 * t326 + s_q12 * t330;
     let t331 = t155 + 0.5 * (c_q12 * t259 - t54 * t156 - t56 * t157 - s_q12 * t321);
     let t332 = 0.5 * t323 - t178;
-    out[9][5] = t270 + c_q12 * t330 + 0.5 * t332 - s_q12 * t326;
     let t333 = t297 + 0.5 * t324;
-    out[0][5] = c_q7 * t110 + t27 * t272 + t28 * t275 + t29 * t331 + t30 * t333
-        + t31 * (t274 + t332) - 4.0 * t83 - s_q7 * t111;
-    out[2][5] = t18 * t272 + t20 * t275 + t40 * t331 + t41 * t333 + t19 * (t274 + t332);
     let t334 = 0.5 * (t205 - t231);
     let t335 = 0.5 * t198 + t322;
     let t336 = 0.5 * (s_q12 * t195 + t15 * t157) + c_q12 * t334 - 0.25 * t231
@@ -2223,119 +1984,233 @@ fn coriolis_matrix_with_body(
     let t337 = 0.5 * (t67 * t150 - t68 * t149) + t325;
     let t338 = -0.125 * t336 - t192;
     let t339 = 0.01 * t231 + t338;
-    out[10][6] = t339;
     let t340 = 0.5 * (t59 * t149 - t67 * t78) + t329 + 0.125 * t335;
-    out[7][6] = t277 + c_q12 * t337 + s_q12 * t340;
     let t341 = t155
         + 0.5 * (0.5 * (c_q12 * t195 - t15 * t156) - t58 * t157 - s_q12 * t334);
     let t342 = 0.5 * t335 - t178;
-    out[9][6] = t280 + c_q12 * t340 + 0.5 * t342 - s_q12 * t337;
     let t343 = t297 + 0.5 * t336;
-    out[2][6] = t18 * t281 + t20 * t283 + t40 * t341 + t41 * t343 + t19 * (t282 + t342);
-    out[3][6] = c_q7 * t88 + t27 * t277 + t28 * t280 + t29 * t337 + t30 * t340
-        + t45 * t341 + t60 * t342 + t61 * t343
-        + 0.5 * (t42 * t281 + t46 * t282 + t43 * t283) + t31 * (t279 + t339)
-        - 0.002 * t98;
-    out[4][6] = 0.002 * t103 + s_q7 * t88 + t33 * t277 + t35 * t280 + t48 * t281
-        + t52 * t282 + t49 * t283 + t36 * t337 + t37 * t340 + t51 * t341 + t62 * t342
-        + t63 * t343 + t39 * (t279 + t339);
     let t344 = c_q7 * t91 + s_q7 * t90;
-    out[0][1] = t27 * t216 + t28 * t222 + 1.5 * t31 * t219
-        + 0.5 * (t29 * t289 + t30 * t290) + t344;
-    out[1][0] = t33 * t196 + t35 * t206 + 1.5 * t39 * t199
-        + 0.5 * (t36 * t284 + t37 * t285) - t344;
     let t345 = c_q7 * t93 + s_q7 * t92;
     let t346 = 4.0 * t84 + t345;
-    out[0][4] = t27 * t256 + t28 * t258 + t29 * t318 + t30 * t320 + t346
-        + t31 * (t257 + t319);
-    out[1][3] = t33 * t244 + t35 * t246 + t36 * t307 + t37 * t309 + t39 * (t245 + t308)
-        - t346;
-    out[3][1] = t29 * t154 + t27 * t224 + t28 * t229 + t346 + t30 * t293
-        + 0.5 * (t42 * t216 + t43 * t222 + t45 * t289 + t61 * t290 + t219 * (t46 + t60))
-        + t31 * (t226 + t291);
-    out[4][0] = t36 * t153 + t33 * t208 + t35 * t213 + t48 * t196 + t52 * t199
-        + t49 * t206 + t37 * t288 + 0.5 * (t51 * t284 + t62 * t199 + t63 * t285)
-        + t39 * (t210 + t286) - t346;
     let t347 = c_q7 * t85 - t94;
-    out[0][6] = t27 * t281 + t28 * t283 + t29 * t341 + t30 * t343 + t347
-        + t31 * (t282 + t342);
-    out[3][2] = t27 * t133 + t29 * t155 + t28 * t234 + t347 + t30 * t298
-        + 0.5 * (t43 * t128 + t42 * t230 + t45 * t294 + t61 * t295 + t231 * (t46 + t60))
-        + t31 * (t135 + t296) - 4.0 * t83;
     let t348 = s_q7 * t110 + c_q7 * t111;
-    out[1][5] = 4.0 * qd[0] + t33 * t272 + t35 * t275 + t36 * t331 + t37 * t333 + t348
-        + t39 * (t274 + t332);
     let t349 = t95 + s_q7 * t85;
-    out[1][6] = t33 * t281 + t35 * t283 + t36 * t341 + t37 * t343 + t349
-        + t39 * (t282 + t342);
-    out[4][2] = 4.0 * qd[0] + t33 * t133 + t49 * t128 + t36 * t155 + t35 * t234
-        + t48 * t230 + t52 * t231 + t349 + t37 * t298
-        + 0.5 * (t51 * t294 + t62 * t231 + t63 * t295) + t39 * (t135 + t296);
     let t350 = 0.2 * t83 + 0.002 * qd[4] + 0.08 * qd[5];
-    out[3][4] = c_q7 * t104 + t27 * t252 + t28 * t255 + t29 * t314 + t30 * t317
-        + t45 * t318 + t60 * t319 + t61 * t320 + t350
-        + 0.5 * (t42 * t256 + t46 * t257 + t43 * t258) + t31 * (t254 + t316)
-        - s_q7 * t105;
-    out[4][3] = s_q7 * t99 + c_q7 * t100 + t33 * t240 + t35 * t243 + t48 * t244
-        + t52 * t245 + t49 * t246 + t36 * t303 + t37 * t306 + t51 * t307 + t62 * t308
-        + t63 * t309 + t39 * (t242 + t305) - 0.2 * t102 - t350;
     let t351 = 0.005 * qd[3] + 0.12 * qd[4] + 0.002 * qd[5] - 0.2 * t84;
-    out[3][5] = c_q7 * t108 + t27 * t264 + t28 * t270 + t29 * t326 + t30 * t330
-        + t45 * t331 + t60 * t332 + t61 * t333
-        + 0.5 * (t42 * t272 + t46 * t274 + t43 * t275) + t31 * (t268 + t328)
-        - s_q7 * t109 - t351;
     let t352 = 0.1 * qd[3] + 0.005 * qd[4];
-    out[4][5] = s_q7 * t108 + c_q7 * t109 + t33 * t264 + t35 * t270 + t48 * t272
-        + t52 * t274 + t49 * t275 + t36 * t326 + t37 * t330 + t51 * t331 + t62 * t332
-        + t63 * t333 + t352 + t39 * (t268 + t328);
     let t353 = t40 * t153 + t18 * t208 + t20 * t213 + t101 + t41 * t288
         + t19 * (t210 + t286) - 0.25 * t91;
-    out[5][0] = 4.0 * t83 + t54 * t196 + t64 * t199 + t55 * t206 + t353
-        + 0.5 * (t57 * t284 + t65 * t199 + t66 * t285) - 0.2 * t344;
-    out[6][0] = 0.5
-        * (t15 * t196 + t17 * t206 + t59 * t284 + t68 * t285 + t199 * (t16 + t67))
-        + t353;
     let t354 = t106 - 0.25 * t90;
     let t355 = t354 + t40 * t154 + t18 * t224 + t20 * t229 + t41 * t293
         + t19 * (t226 + t291);
-    out[5][1] = t54 * t216 + t64 * t219 + t55 * t222 + t355
-        + 0.5 * (t57 * t289 + t65 * t219 + t66 * t290) - 4.0 * qd[0];
-    out[6][1] = 0.5
-        * (t15 * t216 + t17 * t222 + t59 * t289 + t68 * t290 + t219 * (t16 + t67))
-        + t355;
     let t356 = t41 * t298 + t18 * t133 + t40 * t155 + t20 * t234 + t19 * (t296 + t135);
-    out[5][2] = t55 * t128 + t54 * t230 + t64 * t231 + t356
-        + 0.5 * (t57 * t294 + t65 * t231 + t66 * t295);
-    out[6][2] = 0.5
-        * (t17 * t128 + t15 * t230 + t59 * t294 + t68 * t295 + t231 * (t16 + t67))
-        + t356;
     let t357 = 0.002 * t98 + t18 * t240 + t20 * t243 + t40 * t303 + t41 * t306
         + t19 * (t242 + t305) - c_q7 * t88;
-    out[5][3] = t54 * t244 + t64 * t245 + t55 * t246 + t351 + t57 * t307 + t65 * t308
-        + t66 * t309 + t357 - 0.2 * t345;
-    out[6][3] = 0.5 * (t15 * t244 + t16 * t245 + t17 * t246) + t357 + t59 * t307
-        + t67 * t308 + t68 * t309;
     let t358 = t18 * t252 + t20 * t255 + t40 * t314 + t41 * t317 + t19 * (t254 + t316)
         - s_q7 * t88 - 0.002 * t103;
-    out[5][4] = t54 * t256 + t64 * t257 + t55 * t258 + t57 * t318 + t65 * t319
-        + t66 * t320 + t358 - t352;
-    out[6][4] = 0.5 * (t15 * t256 + t16 * t257 + t17 * t258) + t358 + t59 * t318
-        + t67 * t319 + t68 * t320;
     let t359 = 0.2 * t354 + t18 * t264 + t20 * t270 + t40 * t326 + t41 * t330
         + t19 * (t268 + t328);
-    out[5][5] = t54 * t272 + t64 * t274 + t55 * t275 + t57 * t331 + t65 * t332
-        + t66 * t333 + t359 + 0.2 * t348;
-    out[6][5] = 0.5 * (t15 * t272 + t16 * t274 + t17 * t275) + t359 + t59 * t331
-        + t67 * t332 + t68 * t333;
     let t360 = t41 * t340 + t18 * t277 + t20 * t280 + t40 * t337 + t19 * (t339 + t279);
-    out[5][6] = t54 * t281 + t64 * t282 + t55 * t283 + t57 * t341 + t65 * t342
-        + t66 * t343 + t360 + 0.2 * t349;
-    out[6][6] = 0.5 * (t15 * t281 + t16 * t282 + t17 * t283) + t360 + t59 * t341
-        + t67 * t342 + t68 * t343;
     let t361 = 0.03 * t231 + t265;
-    out[8][5] = t267 + t327 + t361 + 0.5 * (s_q12 * t331 - c_q12 * t333);
-    out[8][6] = t278 + t338 + t361 + 0.5 * (s_q12 * t341 - c_q12 * t343);
-    out
+    [
+        [
+            t27 * t196 + t28 * t206 + 1.5 * t31 * t199 + 0.5 * (t29 * t284 + t30 * t285),
+            t27 * t216 + t28 * t222 + 1.5 * t31 * t219 + 0.5 * (t29 * t289 + t30 * t290)
+                + t344,
+            t28 * t128 + t27 * t230 + 1.5 * t31 * t231 + 0.5 * (t29 * t294 + t30 * t295),
+            t27 * t244 + t28 * t246 + t29 * t307 + t30 * t309 + t31 * (t245 + t308),
+            t27 * t256 + t28 * t258 + t29 * t318 + t30 * t320 + t346
+                + t31 * (t257 + t319),
+            c_q7 * t110 + t27 * t272 + t28 * t275 + t29 * t331 + t30 * t333
+                + t31 * (t274 + t332) - 4.0 * t83 - s_q7 * t111,
+            t27 * t281 + t28 * t283 + t29 * t341 + t30 * t343 + t347
+                + t31 * (t282 + t342),
+            t120 + 0.5 * (t30 * t162 - t29 * t161) + t31 * (t165 - t116),
+            t121 + t28 * t112 + t29 * t170 + t30 * t171,
+            t122 + t31 * t175 - t27 * t115 - 0.5 * (t29 * t162 + t30 * t161),
+            t176,
+        ],
+        [
+            t33 * t196 + t35 * t206 + 1.5 * t39 * t199 + 0.5 * (t36 * t284 + t37 * t285)
+                - t344,
+            t33 * t216 + t35 * t222 + 1.5 * t39 * t219 + 0.5 * (t36 * t289 + t37 * t290),
+            t35 * t128 + t33 * t230 + 1.5 * t39 * t231 + 0.5 * (t36 * t294 + t37 * t295),
+            t33 * t244 + t35 * t246 + t36 * t307 + t37 * t309 + t39 * (t245 + t308)
+                - t346,
+            t33 * t256 + t35 * t258 + t36 * t318 + t37 * t320 + t39 * (t257 + t319),
+            4.0 * qd[0] + t33 * t272 + t35 * t275 + t36 * t331 + t37 * t333 + t348
+                + t39 * (t274 + t332),
+            t33 * t281 + t35 * t283 + t36 * t341 + t37 * t343 + t349
+                + t39 * (t282 + t342),
+            t123 + 0.5 * (t37 * t162 - t36 * t161) + t39 * (t165 - t116),
+            t124 + t35 * t112 + t36 * t170 + t37 * t171,
+            t125 + t39 * t175 - t33 * t115 - 0.5 * (t36 * t162 + t37 * t161),
+            t177,
+        ],
+        [
+            t18 * t196 + t20 * t206 + 1.5 * t19 * t199 + 0.5 * (t40 * t284 + t41 * t285),
+            t18 * t216 + t20 * t222 + 1.5 * t19 * t219 + 0.5 * (t40 * t289 + t41 * t290),
+            t20 * t128 + t18 * t230 + 1.5 * t19 * t231 + 0.5 * (t40 * t294 + t41 * t295),
+            4.0 * t83 + t102 + t18 * t244 + t20 * t246 + t40 * t307 + t41 * t309
+                + t19 * (t245 + t308),
+            t107 + t18 * t256 + t20 * t258 + t40 * t318 + t41 * t320
+                + t19 * (t257 + t319) - 4.0 * qd[0],
+            t18 * t272 + t20 * t275 + t40 * t331 + t41 * t333 + t19 * (t274 + t332),
+            t18 * t281 + t20 * t283 + t40 * t341 + t41 * t343 + t19 * (t282 + t342),
+            t129 + 0.5 * (t41 * t162 - t40 * t161) + t19 * (t165 - t116),
+            t130 + t20 * t112 + t40 * t170 + t41 * t171,
+            t131 + t19 * t175 - t18 * t115 - 0.5 * (t40 * t162 + t41 * t161),
+            t178,
+        ],
+        [
+            t29 * t153 + t27 * t208 + t28 * t213 + t30 * t288
+                + 0.5
+                    * (t42 * t196 + t43 * t206 + t45 * t284 + t61 * t285
+                        + t199 * (t46 + t60)) + t31 * (t210 + t286),
+            t29 * t154 + t27 * t224 + t28 * t229 + t346 + t30 * t293
+                + 0.5
+                    * (t42 * t216 + t43 * t222 + t45 * t289 + t61 * t290
+                        + t219 * (t46 + t60)) + t31 * (t226 + t291),
+            t27 * t133 + t29 * t155 + t28 * t234 + t347 + t30 * t298
+                + 0.5
+                    * (t43 * t128 + t42 * t230 + t45 * t294 + t61 * t295
+                        + t231 * (t46 + t60)) + t31 * (t135 + t296) - 4.0 * t83,
+            c_q7 * t99 + t27 * t240 + t28 * t243 + t29 * t303 + t30 * t306 + t45 * t307
+                + t60 * t308 + t61 * t309 + 0.5 * (t42 * t244 + t46 * t245 + t43 * t246)
+                + t31 * (t242 + t305) - s_q7 * t100,
+            c_q7 * t104 + t27 * t252 + t28 * t255 + t29 * t314 + t30 * t317 + t45 * t318
+                + t60 * t319 + t61 * t320 + t350
+                + 0.5 * (t42 * t256 + t46 * t257 + t43 * t258) + t31 * (t254 + t316)
+                - s_q7 * t105,
+            c_q7 * t108 + t27 * t264 + t28 * t270 + t29 * t326 + t30 * t330 + t45 * t331
+                + t60 * t332 + t61 * t333 + 0.5 * (t42 * t272 + t46 * t274 + t43 * t275)
+                + t31 * (t268 + t328) - s_q7 * t109 - t351,
+            c_q7 * t88 + t27 * t277 + t28 * t280 + t29 * t337 + t30 * t340 + t45 * t341
+                + t60 * t342 + t61 * t343 + 0.5 * (t42 * t281 + t46 * t282 + t43 * t283)
+                + t31 * (t279 + t339) - 0.002 * t98,
+            t29 * t163 + t30 * t164 + t60 * t165
+                + 0.5 * (t61 * t162 - t46 * t116 - t45 * t161) + t31 * (t159 - t119)
+                - t179,
+            t29 * t166 + t31 * t169 + t30 * t167 + t45 * t170 + t61 * t171
+                + 0.5 * t43 * t112 - t28 * t117 - t180,
+            t29 * t173 + t31 * t172 + t30 * t174 + t60 * t175 - t27 * t118
+                - 0.5 * (t42 * t115 + t45 * t162 + t61 * t161) - t181,
+            t182,
+        ],
+        [
+            t36 * t153 + t33 * t208 + t35 * t213 + t48 * t196 + t52 * t199 + t49 * t206
+                + t37 * t288 + 0.5 * (t51 * t284 + t62 * t199 + t63 * t285)
+                + t39 * (t210 + t286) - t346,
+            t36 * t154 + t33 * t224 + t35 * t229 + t48 * t216 + t52 * t219 + t49 * t222
+                + t37 * t293 + 0.5 * (t51 * t289 + t62 * t219 + t63 * t290)
+                + t39 * (t226 + t291),
+            4.0 * qd[0] + t33 * t133 + t49 * t128 + t36 * t155 + t35 * t234 + t48 * t230
+                + t52 * t231 + t349 + t37 * t298
+                + 0.5 * (t51 * t294 + t62 * t231 + t63 * t295) + t39 * (t135 + t296),
+            s_q7 * t99 + c_q7 * t100 + t33 * t240 + t35 * t243 + t48 * t244 + t52 * t245
+                + t49 * t246 + t36 * t303 + t37 * t306 + t51 * t307 + t62 * t308
+                + t63 * t309 + t39 * (t242 + t305) - 0.2 * t102 - t350,
+            s_q7 * t104 + c_q7 * t105 + t33 * t252 + t35 * t255 + t48 * t256 + t52 * t257
+                + t49 * t258 + t36 * t314 + t37 * t317 + t51 * t318 + t62 * t319
+                + t63 * t320 + t39 * (t254 + t316) - 0.2 * t107,
+            s_q7 * t108 + c_q7 * t109 + t33 * t264 + t35 * t270 + t48 * t272 + t52 * t274
+                + t49 * t275 + t36 * t326 + t37 * t330 + t51 * t331 + t62 * t332
+                + t63 * t333 + t352 + t39 * (t268 + t328),
+            0.002 * t103 + s_q7 * t88 + t33 * t277 + t35 * t280 + t48 * t281 + t52 * t282
+                + t49 * t283 + t36 * t337 + t37 * t340 + t51 * t341 + t62 * t342
+                + t63 * t343 + t39 * (t279 + t339),
+            t36 * t163 + t37 * t164 + t62 * t165 + 0.5 * (t63 * t162 - t51 * t161)
+                + t39 * (t159 - t119) + t183 - t52 * t116,
+            t49 * t112 + t36 * t166 + t39 * t169 + t37 * t167 + t51 * t170 + t63 * t171
+                + t184 - t35 * t117,
+            t36 * t173 + t39 * t172 + t37 * t174 + t62 * t175 + t185 - t33 * t118
+                - t48 * t115 - 0.5 * (t51 * t162 + t63 * t161),
+            t186,
+        ],
+        [
+            4.0 * t83 + t54 * t196 + t64 * t199 + t55 * t206 + t353
+                + 0.5 * (t57 * t284 + t65 * t199 + t66 * t285) - 0.2 * t344,
+            t54 * t216 + t64 * t219 + t55 * t222 + t355
+                + 0.5 * (t57 * t289 + t65 * t219 + t66 * t290) - 4.0 * qd[0],
+            t55 * t128 + t54 * t230 + t64 * t231 + t356
+                + 0.5 * (t57 * t294 + t65 * t231 + t66 * t295),
+            t54 * t244 + t64 * t245 + t55 * t246 + t351 + t57 * t307 + t65 * t308
+                + t66 * t309 + t357 - 0.2 * t345,
+            t54 * t256 + t64 * t257 + t55 * t258 + t57 * t318 + t65 * t319 + t66 * t320
+                + t358 - t352,
+            t54 * t272 + t64 * t274 + t55 * t275 + t57 * t331 + t65 * t332 + t66 * t333
+                + t359 + 0.2 * t348,
+            t54 * t281 + t64 * t282 + t55 * t283 + t57 * t341 + t65 * t342 + t66 * t343
+                + t360 + 0.2 * t349,
+            t141 + t65 * t165 + t187 + 0.5 * (t66 * t162 - t57 * t161) - t64 * t116,
+            t142 + t55 * t112 + t57 * t170 + t66 * t171 + t188,
+            t143 + t65 * t175 + t189 - t54 * t115 - 0.5 * (t57 * t162 + t66 * t161),
+            t191,
+        ],
+        [
+            0.5
+                * (t15 * t196 + t17 * t206 + t59 * t284 + t68 * t285
+                    + t199 * (t16 + t67)) + t353,
+            0.5
+                * (t15 * t216 + t17 * t222 + t59 * t289 + t68 * t290
+                    + t219 * (t16 + t67)) + t355,
+            0.5
+                * (t17 * t128 + t15 * t230 + t59 * t294 + t68 * t295
+                    + t231 * (t16 + t67)) + t356,
+            0.5 * (t15 * t244 + t16 * t245 + t17 * t246) + t357 + t59 * t307 + t67 * t308
+                + t68 * t309,
+            0.5 * (t15 * t256 + t16 * t257 + t17 * t258) + t358 + t59 * t318 + t67 * t319
+                + t68 * t320,
+            0.5 * (t15 * t272 + t16 * t274 + t17 * t275) + t359 + t59 * t331 + t67 * t332
+                + t68 * t333,
+            0.5 * (t15 * t281 + t16 * t282 + t17 * t283) + t360 + t59 * t341 + t67 * t342
+                + t68 * t343,
+            0.5 * (t146 + t68 * t162 - t16 * t116 - t59 * t161) + t187 + t67 * t165,
+            0.5 * (t147 + t17 * t112) + t188 + t59 * t170 + t68 * t171,
+            0.5 * (t148 - t15 * t115 - t59 * t162 - t68 * t161) + t189 + t67 * t175,
+            t192,
+        ],
+        [
+            c_q12 * t153 + t208 + s_q12 * t288,
+            c_q12 * t154 + t224 + s_q12 * t293,
+            t133 + c_q12 * t155 + s_q12 * t298,
+            t240 + c_q12 * t303 + s_q12 * t306,
+            t252 + c_q12 * t314 + s_q12 * t317,
+            t264 + c_q12 * t326 + s_q12 * t330,
+            t277 + c_q12 * t337 + s_q12 * t340,
+            c_q12 * t163 + s_q12 * t164,
+            t119 + c_q12 * t166 + s_q12 * t167,
+            c_q12 * t173 + s_q12 * t174 - t118,
+            -t159,
+        ],
+        [
+            t209 + 0.25 * (s_q12 * t284 - t300 - c_q12 * t285) - t176,
+            t225 + 0.25 * (s_q12 * t289 - t311 - c_q12 * t290) - t177,
+            t134 + 0.25 * (s_q12 * t294 - c_q12 * t295) - t178 - 0.5 * t322,
+            0.03 * t199 + t241 + t304 + 0.5 * (s_q12 * t307 - c_q12 * t309),
+            0.03 * t219 + t253 + t315 + 0.5 * (s_q12 * t318 - c_q12 * t320),
+            t267 + t327 + t361 + 0.5 * (s_q12 * t331 - c_q12 * t333),
+            t278 + t338 + t361 + 0.5 * (s_q12 * t341 - c_q12 * t343),
+            t159 - t119 - 0.25 * (s_q12 * t161 + c_q12 * t162),
+            t169 + 0.5 * (s_q12 * t170 - c_q12 * t171),
+            t117 + t172,
+            t168,
+        ],
+        [
+            t211 + c_q12 * t288 + 0.5 * t199 - s_q12 * t153 - 0.01 * t196,
+            t227 + c_q12 * t293 + 0.5 * t219 - s_q12 * t154 - 0.01 * t216,
+            t233 + c_q12 * t298 + 0.5 * t231 - s_q12 * t155 - 0.01 * t230,
+            t243 + c_q12 * t306 + 0.5 * t308 - s_q12 * t303,
+            t255 + c_q12 * t317 + 0.5 * t319 - s_q12 * t314,
+            t270 + c_q12 * t330 + 0.5 * t332 - s_q12 * t326,
+            t280 + c_q12 * t340 + 0.5 * t342 - s_q12 * t337,
+            t118 + c_q12 * t164 + 0.5 * t165 - s_q12 * t163,
+            c_q12 * t167 - t117 - s_q12 * t166,
+            0.5 * t175 + c_q12 * t174 - s_q12 * t173,
+            -t172,
+        ],
+        [t286, t291, t296, t305, t316, t328, t339, t159, t169, t172, 0.0],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2634,7 +2509,6 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 /// copy, so that each is compiled for its own instruction set.
 #[inline(always)]
 fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
     let ((s_q7, c_q7), (s_q12, c_q12)) = sin_cos_pair(q[7], q[12]);
     let t0 = q[3] * q[3];
     let t1 = q[4] * q[4];
@@ -2646,44 +2520,14 @@ fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; N
     let t7 = q[4] * q[6];
     let t8 = q[5] * q[6];
     let t9 = 1.0 - 2.0 * (t1 + t2);
-    out[0][0][0] = t9;
-    out[0][3][3] = t9;
     let t10 = 2.0 * (t3 - t8);
-    out[0][0][1] = t10;
-    out[0][3][4] = t10;
     let t11 = 2.0 * (t4 + t7);
-    out[0][0][2] = t11;
-    out[0][3][5] = t11;
-    out[1][0][2] = t11;
-    out[1][0][4] = -0.2 * t11;
-    out[1][3][5] = t11;
-    out[1][3][6] = t11;
     let t12 = 2.0 * (t3 + t8);
-    out[0][1][0] = t12;
-    out[0][4][3] = t12;
     let t13 = 1.0 - 2.0 * (t0 + t2);
-    out[0][1][1] = t13;
-    out[0][4][4] = t13;
     let t14 = 2.0 * (t5 - t6);
-    out[0][1][2] = t14;
-    out[0][4][5] = t14;
-    out[1][1][2] = t14;
-    out[1][1][4] = -0.2 * t14;
-    out[1][4][5] = t14;
-    out[1][4][6] = t14;
     let t15 = 2.0 * (t4 - t7);
-    out[0][2][0] = t15;
-    out[0][5][3] = t15;
     let t16 = 2.0 * (t5 + t6);
-    out[0][2][1] = t16;
-    out[0][5][4] = t16;
     let t17 = 1.0 - 2.0 * (t0 + t1);
-    out[0][2][2] = t17;
-    out[0][5][5] = t17;
-    out[1][2][2] = t17;
-    out[1][2][4] = -0.2 * t17;
-    out[1][5][5] = t17;
-    out[1][5][6] = t17;
     let t18 = q[8] * q[8];
     let t19 = q[9] * q[9];
     let t20 = q[10] * q[10];
@@ -2751,165 +2595,198 @@ fn body_jacobians_with_body(_d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; N
     let t82 = t15 * c_q7 + t16 * s_q7;
     let t83 = t16 * c_q7 - t15 * s_q7;
     let t84 = t27 * t78 + t30 * t79 + t11 * t33;
-    out[2][3][7] = t84;
     let t85 = t28 * t78 + t31 * t79 + t11 * t34;
-    out[2][3][8] = t85;
-    out[3][0][9] = 0.5 * t85;
-    out[3][3][8] = t85;
-    out[3][3][10] = t85;
     let t86 = t29 * t78 + t32 * t79 + t11 * t35;
-    out[2][0][3] = 0.5 * (t51 * t84 + t55 * t85 + t52 * t86);
-    out[2][0][4] = t57 * t84 + t61 * t85 + t58 * t86;
-    out[2][0][5] = t63 * t84 + t73 * t85 + t64 * t86;
-    out[2][0][6] = 0.5 * (t30 * t84 + t31 * t85 + t32 * t86);
-    out[2][3][9] = t86;
     let t87 = t27 * t80 + t30 * t81 + t14 * t33;
-    out[2][4][7] = t87;
     let t88 = t28 * t80 + t31 * t81 + t14 * t34;
-    out[2][4][8] = t88;
-    out[3][1][9] = 0.5 * t88;
-    out[3][4][8] = t88;
-    out[3][4][10] = t88;
     let t89 = t29 * t80 + t32 * t81 + t14 * t35;
-    out[2][1][3] = 0.5 * (t51 * t87 + t55 * t88 + t52 * t89);
-    out[2][1][4] = t57 * t87 + t61 * t88 + t58 * t89;
-    out[2][1][5] = t63 * t87 + t73 * t88 + t64 * t89;
-    out[2][1][6] = 0.5 * (t30 * t87 + t31 * t88 + t32 * t89);
-    out[2][4][9] = t89;
     let t90 = t17 * t33 + t27 * t82 + t30 * t83;
-    out[2][5][7] = t90;
     let t91 = t17 * t34 + t28 * t82 + t31 * t83;
-    out[2][5][8] = t91;
-    out[3][2][9] = 0.5 * t91;
-    out[3][5][8] = t91;
-    out[3][5][10] = t91;
     let t92 = t17 * t35 + t29 * t82 + t32 * t83;
-    out[2][2][3] = 0.5 * (t51 * t90 + t55 * t91 + t52 * t92);
-    out[2][2][4] = t57 * t90 + t61 * t91 + t58 * t92;
-    out[2][2][5] = t63 * t90 + t73 * t91 + t64 * t92;
-    out[2][2][6] = 0.5 * (t30 * t90 + t31 * t91 + t32 * t92);
-    out[2][5][9] = t92;
     let t93 = c_q12 * t84 - s_q12 * t86;
     let t94 = s_q12 * t84 + c_q12 * t86;
-    out[3][0][3] = t54 * t93 + t69 * t85 + t70 * t94;
-    out[3][0][4] = t60 * t93 + t71 * t85 + t72 * t94;
-    out[3][0][5] = t66 * t93 + t74 * t85 + t75 * t94;
-    out[3][0][6] = t68 * t93 + t76 * t85 + t77 * t94;
-    out[3][3][7] = c_q12 * t93 + s_q12 * t94;
     let t95 = c_q12 * t87 - s_q12 * t89;
     let t96 = s_q12 * t87 + c_q12 * t89;
-    out[3][1][3] = t54 * t95 + t69 * t88 + t70 * t96;
-    out[3][1][4] = t60 * t95 + t71 * t88 + t72 * t96;
-    out[3][1][5] = t66 * t95 + t74 * t88 + t75 * t96;
-    out[3][1][6] = t68 * t95 + t76 * t88 + t77 * t96;
-    out[3][4][7] = c_q12 * t95 + s_q12 * t96;
     let t97 = c_q12 * t90 - s_q12 * t92;
     let t98 = s_q12 * t90 + c_q12 * t92;
-    out[3][2][3] = t54 * t97 + t69 * t91 + t70 * t98;
-    out[3][2][4] = t60 * t97 + t71 * t91 + t72 * t98;
-    out[3][2][5] = t66 * t97 + t74 * t91 + t75 * t98;
-    out[3][2][6] = t68 * t97 + t76 * t91 + t77 * t98;
-    out[3][5][7] = c_q12 * t97 + s_q12 * t98;
     let t99 = c_q7 * t78 - s_q7 * t79;
-    out[1][0][0] = t99;
-    out[1][3][3] = t99;
     let t100 = c_q7 * t80 - s_q7 * t81;
-    out[1][1][0] = t100;
-    out[1][4][3] = t100;
     let t101 = c_q7 * t82 - s_q7 * t83;
-    out[1][2][0] = t101;
-    out[1][5][3] = t101;
     let t102 = s_q7 * t78 + c_q7 * t79;
-    out[1][0][1] = t102;
-    out[1][0][5] = 0.2 * t102;
-    out[1][3][4] = t102;
     let t103 = s_q7 * t80 + c_q7 * t81;
-    out[1][1][1] = t103;
-    out[1][1][5] = 0.2 * t103;
-    out[1][4][4] = t103;
     let t104 = s_q7 * t82 + c_q7 * t83;
-    out[1][2][1] = t104;
-    out[1][2][5] = 0.2 * t104;
-    out[1][5][4] = t104;
     let t105 = t40 * t85;
     let t106 = t36 * t84 + t105 + t37 * t86;
-    out[2][0][0] = t106;
-    out[2][3][3] = t106;
     let t107 = t40 * t88;
     let t108 = t36 * t87 + t107 + t37 * t89;
-    out[2][1][0] = t108;
-    out[2][4][3] = t108;
     let t109 = t40 * t91;
     let t110 = t36 * t90 + t109 + t37 * t92;
-    out[2][2][0] = t110;
-    out[2][5][3] = t110;
     let t111 = t48 * t85;
     let t112 = t42 * t84 + t111 + t44 * t86;
-    out[2][0][1] = t112;
-    out[2][3][4] = t112;
     let t113 = t48 * t88;
     let t114 = t42 * t87 + t113 + t44 * t89;
-    out[2][1][1] = t114;
-    out[2][4][4] = t114;
     let t115 = t48 * t91;
     let t116 = t42 * t90 + t115 + t44 * t92;
-    out[2][2][1] = t116;
-    out[2][5][4] = t116;
     let t117 = t34 * t85;
     let t118 = t33 * t84 + t117 + t35 * t86;
-    out[2][0][2] = t118;
-    out[2][3][5] = t118;
-    out[2][3][6] = t118;
     let t119 = t34 * t88;
     let t120 = t33 * t87 + t119 + t35 * t89;
-    out[2][1][2] = t120;
-    out[2][4][5] = t120;
-    out[2][4][6] = t120;
     let t121 = t34 * t91;
     let t122 = t33 * t90 + t121 + t35 * t92;
-    out[2][2][2] = t122;
-    out[2][5][5] = t122;
-    out[2][5][6] = t122;
     let t123 = t105 + t38 * t93 + t39 * t94;
-    out[3][0][0] = t123;
-    out[3][3][3] = t123;
     let t124 = t107 + t38 * t95 + t39 * t96;
-    out[3][1][0] = t124;
-    out[3][4][3] = t124;
     let t125 = t109 + t38 * t97 + t39 * t98;
-    out[3][2][0] = t125;
-    out[3][5][3] = t125;
     let t126 = t111 + t45 * t93 + t46 * t94;
-    out[3][0][1] = t126;
-    out[3][3][4] = t126;
     let t127 = t113 + t45 * t95 + t46 * t96;
-    out[3][1][1] = t127;
-    out[3][4][4] = t127;
     let t128 = t115 + t45 * t97 + t46 * t98;
-    out[3][2][1] = t128;
-    out[3][5][4] = t128;
     let t129 = t117 + t49 * t93 + t50 * t94;
-    out[3][0][2] = t129;
-    out[3][3][5] = t129;
-    out[3][3][6] = t129;
     let t130 = t119 + t49 * t95 + t50 * t96;
-    out[3][1][2] = t130;
-    out[3][4][5] = t130;
-    out[3][4][6] = t130;
     let t131 = t121 + t49 * t97 + t50 * t98;
-    out[3][2][2] = t131;
-    out[3][5][5] = t131;
-    out[3][5][6] = t131;
     let t132 = s_q12 * t93 - c_q12 * t94;
-    out[3][0][8] = 0.5 * t132;
-    out[3][3][9] = -t132;
     let t133 = s_q12 * t95 - c_q12 * t96;
-    out[3][1][8] = 0.5 * t133;
-    out[3][4][9] = -t133;
     let t134 = s_q12 * t97 - c_q12 * t98;
-    out[3][2][8] = 0.5 * t134;
-    out[3][5][9] = -t134;
-    out
+    [
+        [
+            [t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t12, t13, t14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t9, t10, t11, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t12, t13, t14, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t15, t16, t17, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t99, t102, t11, 0.0, -0.2 * t11, 0.2 * t102, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t100, t103, t14, 0.0, -0.2 * t14, 0.2 * t103, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [t101, t104, t17, 0.0, -0.2 * t17, 0.2 * t104, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t99, t102, t11, t11, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t100, t103, t14, t14, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, t101, t104, t17, t17, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t106,
+                t112,
+                t118,
+                0.5 * (t51 * t84 + t55 * t85 + t52 * t86),
+                t57 * t84 + t61 * t85 + t58 * t86,
+                t63 * t84 + t73 * t85 + t64 * t86,
+                0.5 * (t30 * t84 + t31 * t85 + t32 * t86),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t108,
+                t114,
+                t120,
+                0.5 * (t51 * t87 + t55 * t88 + t52 * t89),
+                t57 * t87 + t61 * t88 + t58 * t89,
+                t63 * t87 + t73 * t88 + t64 * t89,
+                0.5 * (t30 * t87 + t31 * t88 + t32 * t89),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t110,
+                t116,
+                t122,
+                0.5 * (t51 * t90 + t55 * t91 + t52 * t92),
+                t57 * t90 + t61 * t91 + t58 * t92,
+                t63 * t90 + t73 * t91 + t64 * t92,
+                0.5 * (t30 * t90 + t31 * t91 + t32 * t92),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [0.0, 0.0, 0.0, t106, t112, t118, t118, t84, t85, t86, 0.0],
+            [0.0, 0.0, 0.0, t108, t114, t120, t120, t87, t88, t89, 0.0],
+            [0.0, 0.0, 0.0, t110, t116, t122, t122, t90, t91, t92, 0.0],
+        ],
+        [
+            [
+                t123,
+                t126,
+                t129,
+                t54 * t93 + t69 * t85 + t70 * t94,
+                t60 * t93 + t71 * t85 + t72 * t94,
+                t66 * t93 + t74 * t85 + t75 * t94,
+                t68 * t93 + t76 * t85 + t77 * t94,
+                0.0,
+                0.5 * t132,
+                0.5 * t85,
+                0.0,
+            ],
+            [
+                t124,
+                t127,
+                t130,
+                t54 * t95 + t69 * t88 + t70 * t96,
+                t60 * t95 + t71 * t88 + t72 * t96,
+                t66 * t95 + t74 * t88 + t75 * t96,
+                t68 * t95 + t76 * t88 + t77 * t96,
+                0.0,
+                0.5 * t133,
+                0.5 * t88,
+                0.0,
+            ],
+            [
+                t125,
+                t128,
+                t131,
+                t54 * t97 + t69 * t91 + t70 * t98,
+                t60 * t97 + t71 * t91 + t72 * t98,
+                t66 * t97 + t74 * t91 + t75 * t98,
+                t68 * t97 + t76 * t91 + t77 * t98,
+                0.0,
+                0.5 * t134,
+                0.5 * t91,
+                0.0,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t123,
+                t126,
+                t129,
+                t129,
+                c_q12 * t93 + s_q12 * t94,
+                t85,
+                -t132,
+                t85,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t124,
+                t127,
+                t130,
+                t130,
+                c_q12 * t95 + s_q12 * t96,
+                t88,
+                -t133,
+                t88,
+            ],
+            [
+                0.0,
+                0.0,
+                0.0,
+                t125,
+                t128,
+                t131,
+                t131,
+                c_q12 * t97 + s_q12 * t98,
+                t91,
+                -t134,
+                t91,
+            ],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

@@ -440,7 +440,6 @@ fn inverse_dynamics_with_body(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -475,7 +474,6 @@ fn inverse_dynamics_with_body(
     let t24 = t18 * s_q5 + t20 * c_q5;
     let t25 = t19 + qd[5];
     let t26 = t16 * c_q4 + qdd[5] - t17 * s_q4 - qd[4] * t18;
-    out[5] = 0.00004 * t26;
     let t27 = t7 * t8;
     let t28 = t19 * t20;
     let t29 = t18 * t19;
@@ -520,33 +518,36 @@ fn inverse_dynamics_with_body(
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t48 - s_q3 * t49) + s_q4 * (t40 + p.a3 * t44 - p.d4 * t45))
         - t29 * d.k8;
-    out[4] = t66;
     let t67 = -0.0013 * t13 * t15 - t66;
     let t68 = p.d4 * t58 + t11 * d.k4 + t12 * d.k5 + t8 * t60 + t36 * d.k7 + c_q3 * t65
         - t9 * t61 - s_q3 * t67;
     let t69 = t7 * d.k4 + t8 * d.k5;
     let t70 = 0.0016 * t16 + c_q4 * t63 + s_q4 * t64 + 0.0003 * t13 * t14;
-    out[3] = t70;
     let t71 = t11 * d.k5 + t9 * t69 + t70 - 0.000987 * p.m3 * t10 - p.a3 * t58 - t7 * t60
         - t36 * d.k10;
     let t72 = t57 + t43 * d.k7 - t42 * d.k10;
     let t73 = t55 + t44 * d.k10 - t45 * d.k7;
     let t74 = s_q2 * t72 + c_q2 * t73;
     let t75 = t3 * d.k1 + qd[1] * d.k2 - 0.000408 * t31;
-    out[0] = qdd[0] * d.k0
-        + s_q1
-            * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t59 + c_q2 * t68 - 0.000408 * t30
-                - qd[1] * t32 - s_q2 * t71 - p.d3 * t74)
-        + c_q1
-            * (qd[1] * t75 + s_q2 * t68 + c_q2 * t71 + p.d3 * (c_q2 * t72 - s_q2 * t73)
-                - t3 * t59 - p.a2 * (t58 + t46 * d.k10 + t47 * d.k7)
-                - p.m2 * (0.001365 * qdd[1] + 0.000408 * t5));
     let t76 = t7 * t61 + t40 * d.k10 + p.a3 * t55 + t10 * d.k6 - t8 * t69 - t39 * d.k7
         - s_q3 * t65 - c_q3 * t67 - 0.000987 * p.m3 * t12 - p.d4 * t57;
-    out[1] = t3 * t32 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t74 + t76
-        - 0.001365 * t30 - t2 * t75 - 0.006 * s_q1 * d.k11;
-    out[2] = t76;
-    out
+    [
+        qdd[0] * d.k0
+            + s_q1
+                * (t5 * d.k1 + qdd[1] * d.k2 + t2 * t59 + c_q2 * t68 - 0.000408 * t30
+                    - qd[1] * t32 - s_q2 * t71 - p.d3 * t74)
+            + c_q1
+                * (qd[1] * t75 + s_q2 * t68 + c_q2 * t71
+                    + p.d3 * (c_q2 * t72 - s_q2 * t73) - t3 * t59
+                    - p.a2 * (t58 + t46 * d.k10 + t47 * d.k7)
+                    - p.m2 * (0.001365 * qdd[1] + 0.000408 * t5)),
+        t3 * t32 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k12 + p.a2 * t74 + t76
+            - 0.001365 * t30 - t2 * t75 - 0.006 * s_q1 * d.k11,
+        t76,
+        t70,
+        t66,
+        0.00004 * t26,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -695,7 +696,6 @@ unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; 
 #[inline(always)]
 fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -728,7 +728,6 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t22 = s_q4 * t21 + qd[4] * t9 + c_q4 * t20;
     let t23 = qd[3] * t5 + s_q3 * t18;
     let t24 = c_q4 * t21 - qd[4] * t8 - s_q4 * t20;
-    out[5] = 0.00004 * t24;
     let t25 = p.m2 * t1;
     let t26 = p.m2 * (-0.001365 * qd[1] - 0.000408 * t0);
     let t27 = c_q5 * t13;
@@ -770,29 +769,31 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t39 - s_q3 * t42) + s_q4 * (p.a3 * t37 + t43 - p.d4 * t33))
         - t15 * d.k8;
-    out[4] = t61;
     let t62 = -0.0013 * t5 * t7 - t61;
     let t63 = p.d4 * t49 + t3 * t53 + t18 * d.k4 + t21 * d.k5 + t41 * d.k7 + c_q3 * t60
         - t4 * t54 - s_q3 * t62;
     let t64 = 0.0016 * t21 + c_q4 * t58 + s_q4 * t59 + 0.0003 * t5 * t6;
-    out[3] = t64;
     let t65 = t4 * t56 + t18 * d.k5 + t64 - p.a3 * t49 - t2 * t53 - t41 * d.k10;
     let t66 = t51 + t37 * d.k7 - t32 * d.k10;
     let t67 = t50 + t37 * d.k10 - t33 * d.k7;
     let t68 = s_q2 * t66 + c_q2 * t67;
-    out[0] = s_q1
-        * (t1 * t52 + t16 * d.k1 + c_q2 * t63 + 0.000408 * t29 - qd[1] * t26 - s_q2 * t65
-            - p.d3 * t68)
-        + c_q1
-            * (qd[1] * t57 + s_q2 * t63 + c_q2 * t65 + p.d3 * (c_q2 * t66 - s_q2 * t67)
-                - 0.000408 * p.m2 * t16 - t0 * t52
-                - p.a2 * (t49 + t40 * d.k10 + t36 * d.k7));
     let t69 = t2 * t54 + t43 * d.k10 + p.a3 * t50 - p.d4 * t51 - t3 * t56 - t38 * d.k7
         - s_q3 * t60 - 0.000987 * p.m3 * t21 - c_q3 * t62;
-    out[1] = t0 * t26 + c_q1 * d.k12 + t16 * d.k2 + p.a2 * t68 + t69 + 0.001365 * t29
-        - t1 * t57 - 0.006 * s_q1 * d.k11;
-    out[2] = t69;
-    out
+    [
+        s_q1
+            * (t1 * t52 + t16 * d.k1 + c_q2 * t63 + 0.000408 * t29 - qd[1] * t26
+                - s_q2 * t65 - p.d3 * t68)
+            + c_q1
+                * (qd[1] * t57 + s_q2 * t63 + c_q2 * t65
+                    + p.d3 * (c_q2 * t66 - s_q2 * t67) - 0.000408 * p.m2 * t16 - t0 * t52
+                    - p.a2 * (t49 + t40 * d.k10 + t36 * d.k7)),
+        t0 * t26 + c_q1 * d.k12 + t16 * d.k2 + p.a2 * t68 + t69 + 0.001365 * t29
+            - t1 * t57 - 0.006 * s_q1 * d.k11,
+        t69,
+        t64,
+        t61,
+        0.00004 * t24,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -892,13 +893,6 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[4][4] = d.k9;
-    out.mass_matrix[5][5] = 0.00004;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -926,18 +920,10 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t17 = t10 * t11;
     let t18 = s_q3 * s_q4;
     let t19 = 0.00004 * t18;
-    out.mass_matrix[1][5] = t19;
-    out.mass_matrix[2][5] = t19;
-    out.mass_matrix[5][1] = t19;
-    out.mass_matrix[5][2] = t19;
     let t20 = 0.00004 * c_q4;
-    out.mass_matrix[3][5] = t20;
-    out.mass_matrix[5][3] = t20;
     let t21 = c_q3 * s_q4;
     let t22 = 0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t21)
         - 0.00004 * s_q1 * (c_q2 * t21 + s_q2 * c_q4);
-    out.mass_matrix[0][5] = t22;
-    out.mass_matrix[5][0] = t22;
     let t23 = qd[1] * t3;
     let t24 = qd[1] * t2;
     let t25 = qd[2] * t5 + c_q2 * t23 - s_q2 * t24;
@@ -947,7 +933,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t29 = s_q4 * t28 + qd[4] * t11 + c_q4 * t27;
     let t30 = qd[3] * t7 + s_q3 * t25;
     let t31 = c_q4 * t28 - qd[4] * t10 - s_q4 * t27;
-    out.bias[5] = 0.00004 * t31;
     let t32 = t1 * c_q2 - t0 * s_q2;
     let t33 = t0 * c_q2 + t1 * s_q2;
     let t34 = c_q3 * c_q4;
@@ -962,14 +947,10 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t43 = p.m2 * t24;
     let t44 = s_q3 * t33;
     let t45 = p.m6 * (t33 * t34 + s_q4 * t32);
-    out.gravity[4] = -0.032 * t45;
     let t46 = 0.032 * (t40 * t44 - s_q3 * t45);
     let t47 = p.m6 * t33;
-    out.gravity[3] = 0.032 * (t18 * t47);
     let t48 = s_q2 * t18;
     let t49 = c_q2 * t18;
-    out.gravity[0] = s_q1 * (c_q2 * t46 - 0.032 * t47 * t48)
-        + c_q1 * (s_q2 * t46 + 0.032 * t47 * t49);
     let t50 = t3 * t3;
     let t51 = t6 * t6;
     let t52 = t5 * t5 + t51;
@@ -997,7 +978,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t74 = t4 * d.k4 + t5 * d.k5;
     let t75 = t2 * d.k1 + qd[1] * d.k2 - 0.000408 * t35;
     let t76 = s_q4 * s_q4 * d.k13;
-    out.mass_matrix[3][3] = t76 + 0.00164;
     let t77 = c_q4 * d.k14;
     let t78 = t21 * d.k15;
     let t79 = 0.032 * (t77 - t78);
@@ -1018,31 +998,16 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t94 = t92 + 0.032 * t93;
     let t95 = s_q2 * t84 + 2.0 * c_q2 * t88;
     let t96 = s_q2 * t89 + c_q2 * t90;
-    out.mass_matrix[0][0] = t76 + t95 + s_q1 * s_q1 * (t83 + d.k18 - 2.0 * (t92 + t95))
-        + d.k20
-        + 2.0
-            * (t79 + t94
-                + s_q1 * c_q1
-                    * (t87 + c_q2 * t84 + d.k19 - p.a2 * t96 - 2.0 * s_q2 * t88))
-        - 0.064 * t77;
     let t97 = -0.032 * t18 * d.k15 - c_q3 * t80;
     let t98 = t18 * (-0.032 * d.k14 - t85);
-    out.mass_matrix[2][3] = t98;
-    out.mass_matrix[3][2] = t98;
     let t99 = d.k21 + t98;
     let t100 = s_q2 * t97 + c_q2 * t99 - p.d3 * t96;
     let t101 = c_q2 * t97 - s_q2 * t99 - p.d3 * t91;
     let t102 = c_q1 * (d.k22 + t100) + s_q1 * (d.k2 + t101 - 0.032 * t18 * d.k23);
-    out.mass_matrix[0][1] = t102;
-    out.mass_matrix[1][0] = t102;
     let t103 = c_q1 * t100 + s_q1 * t101;
-    out.mass_matrix[0][2] = t103;
-    out.mass_matrix[2][0] = t103;
     let t104 = t82 + 0.00164;
     let t105 = s_q1 * (c_q2 * t86 - 0.032 * t48 * d.k17 - s_q2 * t104)
         + c_q1 * (0.032 * (t49 * d.k17 - t21 * d.k23) + s_q2 * t86 + c_q2 * t104);
-    out.mass_matrix[0][3] = t105;
-    out.mass_matrix[3][0] = t105;
     let t106 = s_q3 * c_q4;
     let t107 = 0.032 * d.k14 * t106 - s_q3 * d.k24;
     let t108 = d.k15 * t106;
@@ -1050,24 +1015,12 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         + c_q1
             * (0.032 * p.d3 * (s_q2 * t41 - c_q2 * t40) + s_q2 * t107
                 - 0.032 * (c_q2 * t108 + d.k23 * t106));
-    out.mass_matrix[0][4] = t109;
-    out.mass_matrix[4][0] = t109;
     let t110 = 2.0 * t79 + t81;
-    out.mass_matrix[1][1] = 2.0 * t94 + d.k25 + t110 - 0.064 * t93;
     let t111 = t110 + d.k26;
-    out.mass_matrix[2][2] = t111;
     let t112 = t92 + t111;
-    out.mass_matrix[1][2] = t112;
-    out.mass_matrix[2][1] = t112;
     let t113 = t98 + 0.032 * t48 * d.k23;
-    out.mass_matrix[1][3] = t113;
-    out.mass_matrix[3][1] = t113;
     let t114 = 0.032 * t34 * d.k14 - 0.032 * s_q4 * d.k15 - c_q3 * d.k24;
-    out.mass_matrix[2][4] = t114;
-    out.mass_matrix[4][2] = t114;
     let t115 = p.a2 * t42 + t114;
-    out.mass_matrix[1][4] = t115;
-    out.mass_matrix[4][1] = t115;
     let t116 = 0.00004 * t31 + t73 * (d.k8 - d.k9);
     let t117 = 0.00004 * (t13 * t38 - t14 * t37)
         + 0.032 * p.m6 * (s_q3 * t59 + c_q3 * t62) + t16 * d.k9 + t29 * d.k8;
@@ -1076,33 +1029,64 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t59 - s_q3 * t62) + s_q4 * (p.a3 * t57 + t63 - p.d4 * t53))
         - t17 * d.k8;
-    out.bias[4] = t119;
     let t120 = -0.0013 * t7 * t9 - t119;
     let t121 = p.d4 * t67 + t5 * t71 + t25 * d.k4 + t28 * d.k5 + t61 * d.k7 + c_q3 * t118
         - t6 * t72 - s_q3 * t120;
     let t122 = 0.0016 * t28 + c_q4 * t116 + s_q4 * t117 + 0.0003 * t7 * t8;
-    out.bias[3] = t122;
     let t123 = t6 * t74 + t25 * d.k5 + t122 - p.a3 * t67 - t4 * t71 - t61 * d.k10;
     let t124 = t69 + t57 * d.k7 - t52 * d.k10;
     let t125 = t68 + t57 * d.k10 - t53 * d.k7;
     let t126 = s_q2 * t124 + c_q2 * t125;
-    out.bias[0] = s_q1
-        * (t3 * t70 + t23 * d.k1 + c_q2 * t121 + 0.000408 * t43 - qd[1] * t36
-            - s_q2 * t123 - p.d3 * t126)
-        + c_q1
-            * (qd[1] * t75 + s_q2 * t121 + c_q2 * t123
-                + p.d3 * (c_q2 * t124 - s_q2 * t125) - 0.000408 * p.m2 * t23 - t2 * t70
-                - p.a2 * (t67 + t60 * d.k10 + t56 * d.k7));
     let t127 = c_q1 * d.k12 - 0.006 * s_q1 * d.k11;
     let t128 = t4 * t72 + t63 * d.k10 + p.a3 * t68 - p.d4 * t69 - t5 * t74 - t58 * d.k7
         - s_q3 * t118 - 0.000987 * p.m3 * t28 - c_q3 * t120;
-    out.bias[1] = t2 * t36 + t23 * d.k2 + p.a2 * t126 + t127 + t128 + 0.001365 * t43
-        - t3 * t75;
-    out.bias[2] = t128;
     let t129 = t32 * d.k10 - 0.032 * (s_q3 * t39 * t44 + c_q3 * t45) - t33 * d.k7;
-    out.gravity[1] = t127 + t129;
-    out.gravity[2] = t129;
-    out
+    JointSpace {
+        mass_matrix: [
+            [
+                t76 + t95 + s_q1 * s_q1 * (t83 + d.k18 - 2.0 * (t92 + t95)) + d.k20
+                    + 2.0
+                        * (t79 + t94
+                            + s_q1 * c_q1
+                                * (t87 + c_q2 * t84 + d.k19 - p.a2 * t96
+                                    - 2.0 * s_q2 * t88)) - 0.064 * t77,
+                t102,
+                t103,
+                t105,
+                t109,
+                t22,
+            ],
+            [t102, 2.0 * t94 + d.k25 + t110 - 0.064 * t93, t112, t113, t115, t19],
+            [t103, t112, t111, t98, t114, t19],
+            [t105, t113, t98, t76 + 0.00164, 0.0, t20],
+            [t109, t115, t114, 0.0, d.k9, 0.0],
+            [t22, t19, t19, t20, 0.0, 0.00004],
+        ],
+        bias: [
+            s_q1
+                * (t3 * t70 + t23 * d.k1 + c_q2 * t121 + 0.000408 * t43 - qd[1] * t36
+                    - s_q2 * t123 - p.d3 * t126)
+                + c_q1
+                    * (qd[1] * t75 + s_q2 * t121 + c_q2 * t123
+                        + p.d3 * (c_q2 * t124 - s_q2 * t125) - 0.000408 * p.m2 * t23
+                        - t2 * t70 - p.a2 * (t67 + t60 * d.k10 + t56 * d.k7)),
+            t2 * t36 + t23 * d.k2 + p.a2 * t126 + t127 + t128 + 0.001365 * t43
+                - t3 * t75,
+            t128,
+            t122,
+            t119,
+            0.00004 * t31,
+        ],
+        gravity: [
+            s_q1 * (c_q2 * t46 - 0.032 * t47 * t48)
+                + c_q1 * (s_q2 * t46 + 0.032 * t47 * t49),
+            t127 + t129,
+            t129,
+            0.032 * (t18 * t47),
+            -0.032 * t45,
+            0.0,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1168,7 +1152,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1361,12 +1344,10 @@ fn forward_dynamics_with_body(
                 + c_q1
                     * (s_q1 * (t87 - p.d3 * t97 - t98 * inv2 * t148)
                         + c_q1 * (t109 - t115 - inv2 * t116 * t148)));
-    out[0] = inv3 * t149;
     let t150 = t3 + s_q1 * inv3 * t149;
     let t151 = c_q1 * inv3 * t149 - t5;
     let t152 = t146 - t0 * t147 - t1 * t148 - t98 * t150 - t116 * t151;
     let t153 = inv2 * t152;
-    out[1] = t153;
     let t154 = t0 + p.d3 * t151;
     let t155 = t1 + p.a2 * inv2 * t152 - p.d3 * t150;
     let t156 = t37 + c_q2 * t154 + s_q2 * t155;
@@ -1377,23 +1358,25 @@ fn forward_dynamics_with_body(
     let t161 = inv1
         * (t137 - t79 * t156 - t83 * t157 - t104 * t158 - t66 * t159 - t74 * t160
             - t72 * inv2 * t152);
-    out[2] = t161;
     let t162 = t153 + t161;
     let t163 = t156 - p.d4 * t162;
     let t164 = t158 + p.d4 * t159 - p.a3 * t160;
-    out[4] = (t129
-        + 0.032 * p.m6
-            * (c_q4 * (t39 + c_q3 * t163 - s_q3 * t164)
-                + s_q4 * (t157 + p.a3 * t162 - t22))
-        - d.k9 * (qd[3] * t16 + s_q3 * t159 + c_q3 * t162)) * d.k45;
     let t165 = t25 + c_q3 * t159 - s_q3 * t162;
     let t166 = inv0
         * (t126 - 0.032 * t132 * (t40 + s_q3 * t163 + c_q3 * t164) - t127 * t165
             - t50 * t160);
-    out[3] = t166;
-    out[5] = 25000.0
-        * (tau[5] - 0.00004 * (c_q4 * (t160 + t166) - qd[4] * t26 - s_q4 * t165));
-    out
+    [
+        inv3 * t149,
+        t153,
+        t161,
+        t166,
+        (t129
+            + 0.032 * p.m6
+                * (c_q4 * (t39 + c_q3 * t163 - s_q3 * t164)
+                    + s_q4 * (t157 + p.a3 * t162 - t22))
+            - d.k9 * (qd[3] * t16 + s_q3 * t159 + c_q3 * t162)) * d.k45,
+        25000.0 * (tau[5] - 0.00004 * (c_q4 * (t160 + t166) - qd[4] * t26 - s_q4 * t165)),
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1451,7 +1434,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1485,7 +1467,6 @@ fn coriolis_matrix_with_body(
     let t24 = t0 * c_q3 + s_q3 * t20;
     let t25 = qd[3] + t22;
     let t26 = c_q4 * t23 + s_q4 * t25;
-    out[5][4] = -0.00002 * t26;
     let t27 = c_q4 * t25 - s_q4 * t23;
     let t28 = qd[4] + t24;
     let t29 = c_q5 * t26 - s_q5 * t28;
@@ -1502,7 +1483,6 @@ fn coriolis_matrix_with_body(
     let t40 = -t19 * (qd[2] + qd[1]);
     let t41 = c_q3 * t39 - qd[3] * t35;
     let t42 = c_q4 * t40 - qd[4] * t33 - s_q4 * t41;
-    out[5][0] = 0.00002 * t42;
     let t43 = c_q5 * t31;
     let t44 = c_q5 * t30;
     let t45 = s_q5 * t31;
@@ -1547,11 +1527,8 @@ fn coriolis_matrix_with_body(
     let t84 = 0.032 * (t62 * t78 + t60 * t79);
     let t85 = c_q3 * t80 + 0.032 * t67 * t82;
     let t86 = 0.00002 * t71;
-    out[5][1] = t86;
-    out[5][2] = t86;
     let t87 = p.m6 * (c_q4 * (-2.0 * c_q3 * t2 - s_q3 * t73) - 2.0 * t1 * s_q4);
     let t88 = s_q4 * (qd[4] - t24);
-    out[5][3] = -0.00002 * t88;
     let t89 = s_q4 * s_q5;
     let t90 = c_q4 * (qd[4] - t24);
     let t91 = c_q5 * t43;
@@ -1571,15 +1548,9 @@ fn coriolis_matrix_with_body(
     let t105 = s_q2 * t103 - 0.064 * c_q2 * t104;
     let t106 = 0.00004 * (t44 + t46);
     let t107 = 0.00004 * (t55 - t56);
-    out[4][5] = -0.5 * t107;
     let t108 = c_q3 * c_q4 * t106 - s_q3 * t107;
     let t109 = s_q4 * t106;
-    out[0][5] = 0.5
-        * (s_q1 * (c_q2 * t108 - s_q2 * t109) + c_q1 * (s_q2 * t108 + c_q2 * t109));
-    out[3][5] = 0.5 * t109;
     let t110 = -0.5 * (t4 * t106 + c_q3 * t107);
-    out[1][5] = t110;
-    out[2][5] = t110;
     let t111 = t8 * d.k2 + qd[1] * d.k3 - 0.001365 * t11;
     let t112 = t8 * d.k1;
     let t113 = qd[1] * d.k2 - 0.000408 * t11;
@@ -1603,29 +1574,18 @@ fn coriolis_matrix_with_body(
         - 0.032 * p.m6
             * (c_q4 * (c_q3 * t50 - s_q3 * t54)
                 + 2.0 * s_q4 * (p.a3 * t48 + t20 * t49 - p.d4 * t58)) - t33 * t125;
-    out[4][0] = 0.5 * t126;
     let t127 = -0.0013 * (t25 * t32 + t21 * t23) - t126;
     let t128 = p.d4 * t66 + t15 * d.k7 + t21 * t116 + t39 * d.k4 + c_q3 * t124
         + d.k5 * (t40 - t51) - 0.000987 * p.m3 * t38 - s_q3 * t127;
     let t129 = t19 * d.k4 + t21 * d.k5;
     let t130 = 0.0016 * t40 + c_q4 * t121 + s_q4 * t123
         + 0.0003 * (t24 * t32 + t23 * t35);
-    out[3][0] = 0.5 * t130;
     let t131 = 0.000987 * p.m3 * t48 + t0 * t129 + t39 * d.k5 + t130 - p.a3 * t66
         - t15 * d.k10 - t19 * t116;
     let t132 = t69 + 2.0 * (t48 * d.k7 - t38 * d.k10);
     let t133 = t68 + 2.0 * (t48 * d.k10 - t58 * d.k7);
     let t134 = s_q2 * t132 + c_q2 * t133;
     let t135 = s_q1 * d.k1 - 0.000408 * t3;
-    out[0][0] = 0.5
-        * (s_q1
-            * (0.000816 * t13 + c_q1 * t111 + t10 * t114 + d.k1 * t115 + c_q2 * t128
-                - s_q2 * t131 - p.d3 * t134)
-            + c_q1
-                * (qd[1] * t135 + s_q2 * t128 + c_q2 * t131
-                    + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * c_q1 * t7
-                    - s_q1 * t111 - t8 * t114
-                    - p.a2 * (t66 + t52 * d.k10 + t53 * d.k7)));
     let t136 = 0.00004 * t71 + c_q3 * (t118 - t120) + t4 * (t119 - t117);
     let t137 = t16 * t119 + c_q3 * t122 + t72 * d.k8
         + 0.00004 * (t6 * t43 + t16 * (t44 + t46) - t5 * t45);
@@ -1634,8 +1594,6 @@ fn coriolis_matrix_with_body(
     let t140 = c_q4 * t138 + t139;
     let t141 = t4 * t125 + t75 * d.k9 - t16 * t118
         - 0.00004 * (t6 * t45 + t16 * (t55 - t56) + t5 * t43);
-    out[4][1] = 0.5 * (t141 - 0.032 * t76);
-    out[4][2] = 0.5 * (t141 - 0.032 * t87);
     let t142 = 0.0013 * s_q3 * t25 - t141;
     let t143 = 0.032 * t76 + t142;
     let t144 = 2.0 * t20 * d.k5 - 0.001974 * p.m3 * t0;
@@ -1645,7 +1603,6 @@ fn coriolis_matrix_with_body(
     let t148 = t22 * d.k5;
     let t149 = c_q4 * t136 - 0.0016 * t20 - 0.0003 * (s_q3 * t24 - c_q3 * t23);
     let t150 = s_q4 * t138 + t149;
-    out[3][1] = 0.5 * t150;
     let t151 = t147 + 2.0 * t148 - p.a3 * t83 - t20 * d.k6;
     let t152 = t150 + t151 - 2.0 * t8 * d.k47;
     let t153 = t85 - 2.0 * t0 * d.k10;
@@ -1654,71 +1611,101 @@ fn coriolis_matrix_with_body(
     let t156 = p.d3 * t155;
     let t157 = p.d3 * (c_q2 * t153 - s_q2 * t154)
         - p.a2 * (t83 + 2.0 * (t20 * d.k10 + t22 * d.k7));
-    out[0][1] = 0.5
-        * (s_q1
-            * (c_q2 * t146 + t10 * (d.k3 + d.k1) - 0.00273 * t12 - s_q2 * t152 - t156)
-            + c_q1 * (t112 + s_q2 * t146 + c_q2 * t152 + t157 + 2.0 * t113 - t8 * d.k3));
     let t158 = 0.032 * p.m6 * (c_q3 * t73 - 2.0 * s_q3 * t2) + t137;
     let t159 = t139 + c_q4 * t158;
     let t160 = 0.032 * t87 + t142;
     let t161 = t145 + c_q3 * t159 - s_q3 * t160;
     let t162 = t149 + s_q4 * t158;
-    out[3][2] = 0.5 * t162;
     let t163 = t151 + t162;
-    out[0][2] = 0.5
-        * (s_q1 * (c_q2 * t161 - t156 - s_q2 * t163)
-            + c_q1 * (t157 + s_q2 * t161 + c_q2 * t163));
     let t164 = s_q4 * (t117 - t119) - 0.00004 * t88;
     let t165 = 0.00004 * (c_q4 * (t44 + t46)) + c_q4 * t119 + t90 * d.k8;
     let t166 = c_q4 * t165 - 0.0019 * t24 - s_q4 * t164;
     let t167 = t23 * d.k9 - 0.00004 * (c_q4 * (t55 - t56) - t45 * t89 - s_q4 * t91)
         - s_q4 * t125 - c_q4 * t118;
-    out[4][3] = 0.5 * t167;
     let t168 = -0.0013 * t23 - t167;
     let t169 = p.d4 * t97 + c_q3 * t166 - s_q3 * t168;
     let t170 = c_q4 * t164 + s_q4 * t165;
-    out[3][3] = 0.5 * t170;
     let t171 = t170 - p.a3 * t97;
-    out[0][3] = 0.5
-        * (s_q1 * (c_q2 * t169 - p.d3 * t100 - s_q2 * t171)
-            + c_q1
-                * (p.d3 * (c_q2 * t98 - s_q2 * t99) + s_q2 * t169 + c_q2 * t171
-                    - p.a2 * t97));
     let t172 = t118 - 0.00004 * t26 - t120;
     let t173 = t122 + t125 - 0.00004 * (t91 + s_q5 * t45);
     let t174 = c_q4 * t173 - s_q4 * t172;
     let t175 = p.d4 * t102 + c_q3 * t174;
     let t176 = c_q4 * t172 + s_q4 * t173;
-    out[3][4] = 0.5 * t176;
     let t177 = t176 - p.a3 * t102;
-    out[0][4] = 0.5
-        * (s_q1 * (c_q2 * t175 - p.d3 * t105 - s_q2 * t177)
-            + c_q1
-                * (p.d3 * (c_q2 * t103 + 0.064 * s_q2 * t104) + s_q2 * t175 + c_q2 * t177
-                    - p.a2 * t102));
     let t178 = p.a3 * t68 + 0.5 * t19 * t144 + t58 * d.k5
         + c_q1 * (2.0 * t20 * d.k47 + 2.0 * t22 * d.k46) - t22 * t129 - s_q3 * t124
         - 0.000987 * p.m3 * t40 - c_q3 * t127 - p.d4 * t69 - t21 * (t147 + t148);
-    out[1][0] = 0.5
-        * (0.001365 * t13 + d.k2 * t115 + p.a2 * t134 + t178
-            + s_q1 * (0.001365 * t12 - 0.000408 * t9) - c_q1 * (t112 + t113)
-            - t10 * t135);
-    out[2][0] = 0.5 * t178;
     let t179 = p.a3 * t84 - p.d4 * t85;
     let t180 = p.a2 * t155 + t179;
     let t181 = 2.0 * qd[1] * (s_q2 * d.k47 + c_q2 * d.k46) - s_q3 * t140 - c_q3 * t143;
-    out[1][1] = 0.5 * (t180 + t181);
-    out[2][1] = 0.5 * (t179 + t181);
     let t182 = s_q3 * t159 + c_q3 * t160;
-    out[1][2] = 0.5 * (t180 - t182);
-    out[2][2] = 0.5 * (t179 - t182);
     let t183 = p.a3 * t99 - p.d4 * t98 - s_q3 * t166 - c_q3 * t168;
-    out[1][3] = 0.5 * (p.a2 * t100 + t183);
-    out[2][3] = 0.5 * t183;
     let t184 = -0.064 * t95 * d.k15 - p.d4 * t103 - s_q3 * t174;
-    out[1][4] = 0.5 * (p.a2 * t105 + t184);
-    out[2][4] = 0.5 * t184;
-    out
+    [
+        [
+            0.5
+                * (s_q1
+                    * (0.000816 * t13 + c_q1 * t111 + t10 * t114 + d.k1 * t115
+                        + c_q2 * t128 - s_q2 * t131 - p.d3 * t134)
+                    + c_q1
+                        * (qd[1] * t135 + s_q2 * t128 + c_q2 * t131
+                            + p.d3 * (c_q2 * t132 - s_q2 * t133) - 0.000408 * c_q1 * t7
+                            - s_q1 * t111 - t8 * t114
+                            - p.a2 * (t66 + t52 * d.k10 + t53 * d.k7))),
+            0.5
+                * (s_q1
+                    * (c_q2 * t146 + t10 * (d.k3 + d.k1) - 0.00273 * t12 - s_q2 * t152
+                        - t156)
+                    + c_q1
+                        * (t112 + s_q2 * t146 + c_q2 * t152 + t157 + 2.0 * t113
+                            - t8 * d.k3)),
+            0.5
+                * (s_q1 * (c_q2 * t161 - t156 - s_q2 * t163)
+                    + c_q1 * (t157 + s_q2 * t161 + c_q2 * t163)),
+            0.5
+                * (s_q1 * (c_q2 * t169 - p.d3 * t100 - s_q2 * t171)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t98 - s_q2 * t99) + s_q2 * t169 + c_q2 * t171
+                            - p.a2 * t97)),
+            0.5
+                * (s_q1 * (c_q2 * t175 - p.d3 * t105 - s_q2 * t177)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t103 + 0.064 * s_q2 * t104) + s_q2 * t175
+                            + c_q2 * t177 - p.a2 * t102)),
+            0.5
+                * (s_q1 * (c_q2 * t108 - s_q2 * t109)
+                    + c_q1 * (s_q2 * t108 + c_q2 * t109)),
+        ],
+        [
+            0.5
+                * (0.001365 * t13 + d.k2 * t115 + p.a2 * t134 + t178
+                    + s_q1 * (0.001365 * t12 - 0.000408 * t9) - c_q1 * (t112 + t113)
+                    - t10 * t135),
+            0.5 * (t180 + t181),
+            0.5 * (t180 - t182),
+            0.5 * (p.a2 * t100 + t183),
+            0.5 * (p.a2 * t105 + t184),
+            t110,
+        ],
+        [
+            0.5 * t178,
+            0.5 * (t179 + t181),
+            0.5 * (t179 - t182),
+            0.5 * t183,
+            0.5 * t184,
+            t110,
+        ],
+        [0.5 * t130, 0.5 * t150, 0.5 * t162, 0.5 * t170, 0.5 * t176, 0.5 * t109],
+        [
+            0.5 * t126,
+            0.5 * (t141 - 0.032 * t76),
+            0.5 * (t141 - 0.032 * t87),
+            0.5 * t167,
+            0.0,
+            -0.5 * t107,
+        ],
+        [0.00002 * t42, t86, t86, -0.00002 * t88, -0.00002 * t26, 0.0],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -1975,23 +1962,14 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 #[inline(always)]
 fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
-    out[0][5][0] = 1.0;
-    out[1][5][0] = 1.0;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
         q[2],
         q[3],
     );
-    out[1][3][1] = s_q0;
-    out[2][3][1] = s_q0;
-    out[2][3][2] = s_q0;
     let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t0 = -c_q0;
-    out[1][4][1] = t0;
-    out[2][4][1] = t0;
-    out[2][4][2] = t0;
     let t1 = s_q1 * c_q2;
     let t2 = c_q1 * s_q2;
     let t3 = t1 + t2;
@@ -2000,28 +1978,22 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t6 = s_q1 * s_q2;
     let t7 = p.d3 * (t5 - t6);
     let t8 = t5 - t6;
-    out[3][5][3] = t8;
     let t9 = p.a3 * t8;
     let t10 = p.d4 * t3 - t4 - t9;
     let t11 = c_q3 * t3;
     let t12 = c_q4 * t11 + s_q4 * t8;
     let t13 = s_q3 * t3;
-    out[4][5][4] = t13;
     let t14 = c_q5 * t12 - s_q5 * t13;
     let t15 = c_q3 * t7 - s_q3 * t10;
     let t16 = -p.d3 * (t2 + t1);
     let t17 = c_q4 * t15 + s_q4 * t16;
     let t18 = s_q3 * t7 + c_q3 * t10;
     let t19 = s_q5 * t12 + c_q5 * t13;
-    out[5][5][4] = c_q5 * t19 - s_q5 * t14;
     let t20 = c_q4 * t8 - s_q4 * t11;
-    out[5][5][5] = t20;
     let t21 = c_q4 * t16 - s_q4 * t15;
     let t22 = c_q4 * t20;
-    out[4][5][3] = t22 + s_q4 * t12;
     let t23 = p.a2 * c_q2;
     let t24 = p.a2 * s_q2;
-    out[2][2][1] = t3 * t24 + t8 * t23;
     let t25 = t24 - p.d4;
     let t26 = s_q3 * c_q4;
     let t27 = c_q5 * t26 + c_q3 * s_q5;
@@ -2037,137 +2009,197 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t37 = s_q4 * t34 + p.a3 * c_q4;
     let t38 = c_q0 * (t5 - t6);
     let t39 = -c_q0 * (t2 + t1);
-    out[2][0][1] = t24 * t38 + t23 * t39;
-    out[3][3][3] = t39;
     let t40 = s_q0 * (t5 - t6);
     let t41 = -s_q0 * (t2 + t1);
-    out[2][1][1] = t24 * t40 + t23 * t41;
-    out[3][4][3] = t41;
     let t42 = c_q3 * t38 - s_q0 * s_q3;
     let t43 = s_q3 * t38 + s_q0 * c_q3;
-    out[3][0][1] = t28 * t42 + t29 * t39 + t31 * t43;
-    out[3][0][2] = p.a3 * t39 - t36 * t43 - t34 * t42;
-    out[4][3][4] = t43;
     let t44 = c_q3 * t40 + c_q0 * s_q3;
     let t45 = s_q3 * t40 - c_q0 * c_q3;
-    out[3][1][1] = t28 * t44 + t29 * t41 + t31 * t45;
-    out[3][1][2] = p.a3 * t41 - t36 * t45 - t34 * t44;
-    out[4][4][4] = t45;
     let t46 = c_q4 * t42 + s_q4 * t39;
     let t47 = c_q4 * t39 - s_q4 * t42;
-    out[5][3][5] = t47;
     let t48 = c_q4 * t44 + s_q4 * t41;
     let t49 = c_q4 * t41 - s_q4 * t44;
-    out[5][4][5] = t49;
     let t50 = c_q5 * t46 - s_q5 * t43;
     let t51 = s_q5 * t46 + c_q5 * t43;
-    out[5][3][4] = c_q5 * t51 - s_q5 * t50;
     let t52 = c_q5 * t48 - s_q5 * t45;
     let t53 = s_q5 * t48 + c_q5 * t45;
-    out[5][4][4] = c_q5 * t53 - s_q5 * t52;
     let t54 = t16 * t39;
-    out[2][0][0] = t7 * t38 + t54 - s_q0 * t4;
-    out[3][0][0] = t54 + t15 * t42 + t43 * t18;
     let t55 = t16 * t41;
-    out[2][1][0] = c_q0 * t4 + t7 * t40 + t55;
-    out[3][1][0] = t55 + t15 * t44 + t45 * t18;
     let t56 = t8 * t16;
-    out[2][2][0] = t3 * t7 + t56;
-    out[3][2][0] = t56 + t11 * t15 + t13 * t18;
     let t57 = t8 * t39;
-    out[2][3][0] = t3 * t38 + t57;
-    out[3][3][0] = t57 + t11 * t42 + t13 * t43;
     let t58 = t8 * t41;
-    out[2][4][0] = t3 * t40 + t58;
-    out[3][4][0] = t58 + t11 * t44 + t13 * t45;
     let t59 = t8 * t8;
-    out[2][5][0] = t3 * t3 + t59;
     let t60 = t13 * t13;
-    out[3][5][0] = t59 + t11 * t11 + t60;
     let t61 = t13 * t31;
-    out[3][2][1] = t11 * t28 + t61 + t8 * t29;
     let t62 = c_q3 * t43 - s_q3 * t42;
-    out[3][3][1] = t62;
-    out[3][3][2] = t62;
     let t63 = c_q3 * t45 - s_q3 * t44;
-    out[3][4][1] = t63;
-    out[3][4][2] = t63;
     let t64 = t13 * t36;
-    out[3][2][2] = t9 - t11 * t34 - t64;
     let t65 = t21 * t47;
-    out[4][0][0] = t17 * t46 + t65 + t18 * t43;
     let t66 = t21 * t49;
-    out[4][1][0] = t17 * t48 + t66 + t18 * t45;
     let t67 = t20 * t21;
-    out[4][2][0] = t12 * t17 + t67 + t13 * t18;
     let t68 = t20 * t47;
-    out[4][3][0] = t12 * t46 + t68 + t13 * t43;
-    out[5][3][0] = t68 + t14 * t50 + t19 * t51;
     let t69 = t20 * t49;
-    out[4][4][0] = t12 * t48 + t69 + t13 * t45;
-    out[5][4][0] = t69 + t14 * t52 + t19 * t53;
     let t70 = t20 * t20;
-    out[4][5][0] = t60 + t12 * t12 + t70;
-    out[5][5][0] = t70 + t14 * t14 + t19 * t19;
     let t71 = t33 * t47;
-    out[4][0][1] = t30 * t46 + t71 + t31 * t43;
     let t72 = t33 * t49;
-    out[4][1][1] = t30 * t48 + t72 + t31 * t45;
     let t73 = t20 * t33;
-    out[4][2][1] = t61 + t12 * t30 + t73;
     let t74 = s_q3 * s_q4;
     let t75 = t47 * t74;
     let t76 = t75 + c_q3 * t43 - t26 * t46;
-    out[4][3][1] = t76;
-    out[4][3][2] = t76;
     let t77 = t49 * t74;
     let t78 = t77 + c_q3 * t45 - t26 * t48;
-    out[4][4][1] = t78;
-    out[4][4][2] = t78;
     let t79 = t20 * t74;
     let t80 = c_q3 * t13 + t79 - t12 * t26;
-    out[4][5][1] = t80;
-    out[4][5][2] = t80;
     let t81 = t37 * t47;
-    out[4][0][2] = t35 * t46 + t81 - t36 * t43;
     let t82 = t37 * t49;
-    out[4][1][2] = t35 * t48 + t82 - t36 * t45;
     let t83 = t20 * t37;
-    out[4][2][2] = t12 * t35 + t83 - t64;
     let t84 = c_q4 * t47;
-    out[4][3][3] = s_q4 * t46 + t84;
     let t85 = c_q4 * t49;
-    out[4][4][3] = s_q4 * t48 + t85;
     let t86 = c_q5 * t17 - s_q5 * t18;
     let t87 = s_q5 * t17 + c_q5 * t18;
-    out[5][0][0] = t65 + t50 * t86 + t51 * t87;
-    out[5][1][0] = t66 + t52 * t86 + t53 * t87;
-    out[5][2][0] = t67 + t14 * t86 + t19 * t87;
     let t88 = c_q5 * t30 - s_q5 * t31;
     let t89 = s_q5 * t30 + c_q5 * t31;
-    out[5][0][1] = t71 + t50 * t88 + t51 * t89;
-    out[5][1][1] = t72 + t52 * t88 + t53 * t89;
-    out[5][2][1] = t73 + t14 * t88 + t19 * t89;
     let t90 = c_q5 * t35 + s_q5 * t36;
     let t91 = c_q5 * t36 - s_q5 * t35;
-    out[5][0][2] = t81 + t50 * t90 - t51 * t91;
-    out[5][1][2] = t82 + t52 * t90 - t53 * t91;
-    out[5][2][2] = t83 + t14 * t90 - t19 * t91;
     let t92 = t75 - t27 * t50 - t32 * t51;
-    out[5][3][1] = t92;
-    out[5][3][2] = t92;
     let t93 = t77 - t27 * t52 - t32 * t53;
-    out[5][4][1] = t93;
-    out[5][4][2] = t93;
     let t94 = t79 - t14 * t27 - t19 * t32;
-    out[5][5][1] = t94;
-    out[5][5][2] = t94;
     let t95 = s_q4 * c_q5;
     let t96 = s_q4 * s_q5;
-    out[5][3][3] = t84 + t50 * t95 + t51 * t96;
-    out[5][4][3] = t85 + t52 * t95 + t53 * t96;
-    out[5][5][3] = t22 + t14 * t95 + t19 * t96;
-    out
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t7 * t38 + t54 - s_q0 * t4, t24 * t38 + t23 * t39, 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t4 + t7 * t40 + t55, t24 * t40 + t23 * t41, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t7 + t56, t3 * t24 + t8 * t23, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t38 + t57, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t3 * t40 + t58, t0, t0, 0.0, 0.0, 0.0],
+            [t3 * t3 + t59, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t54 + t15 * t42 + t43 * t18,
+                t28 * t42 + t29 * t39 + t31 * t43,
+                p.a3 * t39 - t36 * t43 - t34 * t42,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t55 + t15 * t44 + t45 * t18,
+                t28 * t44 + t29 * t41 + t31 * t45,
+                p.a3 * t41 - t36 * t45 - t34 * t44,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t56 + t11 * t15 + t13 * t18,
+                t11 * t28 + t61 + t8 * t29,
+                t9 - t11 * t34 - t64,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t57 + t11 * t42 + t13 * t43, t62, t62, t39, 0.0, 0.0],
+            [t58 + t11 * t44 + t13 * t45, t63, t63, t41, 0.0, 0.0],
+            [t59 + t11 * t11 + t60, 0.0, 0.0, t8, 0.0, 0.0],
+        ],
+        [
+            [
+                t17 * t46 + t65 + t18 * t43,
+                t30 * t46 + t71 + t31 * t43,
+                t35 * t46 + t81 - t36 * t43,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t17 * t48 + t66 + t18 * t45,
+                t30 * t48 + t72 + t31 * t45,
+                t35 * t48 + t82 - t36 * t45,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t12 * t17 + t67 + t13 * t18,
+                t61 + t12 * t30 + t73,
+                t12 * t35 + t83 - t64,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t12 * t46 + t68 + t13 * t43, t76, t76, s_q4 * t46 + t84, t43, 0.0],
+            [t12 * t48 + t69 + t13 * t45, t78, t78, s_q4 * t48 + t85, t45, 0.0],
+            [t60 + t12 * t12 + t70, t80, t80, t22 + s_q4 * t12, t13, 0.0],
+        ],
+        [
+            [
+                t65 + t50 * t86 + t51 * t87,
+                t71 + t50 * t88 + t51 * t89,
+                t81 + t50 * t90 - t51 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t66 + t52 * t86 + t53 * t87,
+                t72 + t52 * t88 + t53 * t89,
+                t82 + t52 * t90 - t53 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t67 + t14 * t86 + t19 * t87,
+                t73 + t14 * t88 + t19 * t89,
+                t83 + t14 * t90 - t19 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t68 + t14 * t50 + t19 * t51,
+                t92,
+                t92,
+                t84 + t50 * t95 + t51 * t96,
+                c_q5 * t51 - s_q5 * t50,
+                t47,
+            ],
+            [
+                t69 + t14 * t52 + t19 * t53,
+                t93,
+                t93,
+                t85 + t52 * t95 + t53 * t96,
+                c_q5 * t53 - s_q5 * t52,
+                t49,
+            ],
+            [
+                t70 + t14 * t14 + t19 * t19,
+                t94,
+                t94,
+                t22 + t14 * t95 + t19 * t96,
+                c_q5 * t19 - s_q5 * t14,
+                t20,
+            ],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

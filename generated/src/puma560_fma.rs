@@ -956,13 +956,6 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[4][4] = d.k9;
-    out.mass_matrix[5][5] = 0.00004;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -990,21 +983,13 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t17 = t10 * t11;
     let t18 = s_q3 * s_q4;
     let t19 = 0.00004 * t18;
-    out.mass_matrix[1][5] = t19;
-    out.mass_matrix[2][5] = t19;
-    out.mass_matrix[5][1] = t19;
-    out.mass_matrix[5][2] = t19;
     let t20 = 0.00004 * c_q4;
-    out.mass_matrix[3][5] = t20;
-    out.mass_matrix[5][3] = t20;
     let t21 = c_q3 * s_q4;
     let t22 = fma(
         -0.00004 * s_q1,
         fma(s_q2, c_q4, c_q2 * t21),
         0.00004 * c_q1 * (c_q2 * c_q4 - s_q2 * t21),
     );
-    out.mass_matrix[0][5] = t22;
-    out.mass_matrix[5][0] = t22;
     let t23 = qd[1] * t3;
     let t24 = qd[1] * t2;
     let t25 = fma(c_q2, t23, qd[2] * t5) - s_q2 * t24;
@@ -1014,7 +999,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t29 = fma(c_q4, t27, fma(qd[4], t11, s_q4 * t28));
     let t30 = fma(s_q3, t25, qd[3] * t7);
     let t31 = c_q4 * t28 - fma(s_q4, t27, qd[4] * t10);
-    out.bias[5] = 0.00004 * t31;
     let t32 = t1 * c_q2 - t0 * s_q2;
     let t33 = fma(t1, s_q2, t0 * c_q2);
     let t34 = c_q3 * c_q4;
@@ -1029,17 +1013,10 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t43 = p.m2 * t24;
     let t44 = s_q3 * t33;
     let t45 = p.m6 * fma(s_q4, t32, t33 * t34);
-    out.gravity[4] = -0.032 * t45;
     let t46 = 0.032 * (t40 * t44 - s_q3 * t45);
     let t47 = p.m6 * t33;
-    out.gravity[3] = 0.032 * (t18 * t47);
     let t48 = s_q2 * t18;
     let t49 = c_q2 * t18;
-    out.gravity[0] = fma(
-        c_q1,
-        fma(0.032 * t47, t49, s_q2 * t46),
-        s_q1 * fma(-0.032 * t47, t48, c_q2 * t46),
-    );
     let t50 = t3 * t3;
     let t51 = t6 * t6;
     let t52 = fma(t5, t5, t51);
@@ -1067,7 +1044,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t74 = fma(t5, d.k5, t4 * d.k4);
     let t75 = fma(-0.000408, t35, fma(qd[1], d.k2, t2 * d.k1));
     let t76 = s_q4 * s_q4 * d.k13;
-    out.mass_matrix[3][3] = t76 + 0.00164;
     let t77 = c_q4 * d.k14;
     let t78 = t21 * d.k15;
     let t79 = 0.032 * (t77 - t78);
@@ -1088,40 +1064,19 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t94 = fma(0.032, t93, t92);
     let t95 = fma(2.0 * c_q2, t88, s_q2 * t84);
     let t96 = fma(c_q2, t90, s_q2 * t89);
-    out.mass_matrix[0][0] = fma(
-        -0.064,
-        t77,
-        fma(
-            2.0,
-            fma(
-                s_q1 * c_q1,
-                fma(-2.0 * s_q2, t88, fma(c_q2, t84, t87 + d.k19)) - p.a2 * t96,
-                t79 + t94,
-            ),
-            fma(s_q1 * s_q1, fma(-2.0, t92 + t95, t83 + d.k18), t76 + t95 + d.k20),
-        ),
-    );
     let t97 = -0.032 * t18 * d.k15 - c_q3 * t80;
     let t98 = t18 * (-0.032 * d.k14 - t85);
-    out.mass_matrix[2][3] = t98;
-    out.mass_matrix[3][2] = t98;
     let t99 = d.k21 + t98;
     let t100 = fma(c_q2, t99, s_q2 * t97) - p.d3 * t96;
     let t101 = c_q2 * t97 - fma(p.d3, t91, s_q2 * t99);
     let t102 = fma(s_q1, fma(-0.032 * t18, d.k23, d.k2 + t101), c_q1 * (d.k22 + t100));
-    out.mass_matrix[0][1] = t102;
-    out.mass_matrix[1][0] = t102;
     let t103 = fma(s_q1, t101, c_q1 * t100);
-    out.mass_matrix[0][2] = t103;
-    out.mass_matrix[2][0] = t103;
     let t104 = t82 + 0.00164;
     let t105 = fma(
         c_q1,
         fma(c_q2, t104, fma(s_q2, t86, 0.032 * (t49 * d.k17 - t21 * d.k23))),
         s_q1 * (fma(-0.032 * t48, d.k17, c_q2 * t86) - s_q2 * t104),
     );
-    out.mass_matrix[0][3] = t105;
-    out.mass_matrix[3][0] = t105;
     let t106 = s_q3 * c_q4;
     let t107 = 0.032 * d.k14 * t106 - s_q3 * d.k24;
     let t108 = d.k15 * t106;
@@ -1134,24 +1089,12 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         ),
         s_q1 * (fma(0.032 * s_q2, t108, c_q2 * t107) - p.d3 * t42),
     );
-    out.mass_matrix[0][4] = t109;
-    out.mass_matrix[4][0] = t109;
     let t110 = fma(2.0, t79, t81);
-    out.mass_matrix[1][1] = fma(-0.064, t93, fma(2.0, t94, d.k25 + t110));
     let t111 = t110 + d.k26;
-    out.mass_matrix[2][2] = t111;
     let t112 = t92 + t111;
-    out.mass_matrix[1][2] = t112;
-    out.mass_matrix[2][1] = t112;
     let t113 = fma(0.032 * t48, d.k23, t98);
-    out.mass_matrix[1][3] = t113;
-    out.mass_matrix[3][1] = t113;
     let t114 = fma(-0.032 * s_q4, d.k15, 0.032 * t34 * d.k14) - c_q3 * d.k24;
-    out.mass_matrix[2][4] = t114;
-    out.mass_matrix[4][2] = t114;
     let t115 = fma(p.a2, t42, t114);
-    out.mass_matrix[1][4] = t115;
-    out.mass_matrix[4][1] = t115;
     let t116 = fma(t73, d.k8 - d.k9, 0.00004 * t31);
     let t117 = fma(
         t29,
@@ -1172,7 +1115,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         fma(s_q4, fma(p.a3, t57, t63) - p.d4 * t53, c_q4 * (c_q3 * t59 - s_q3 * t62)),
         fma(0.00004, fma(t13, t37, t14 * t38), t30 * d.k9),
     ) - t17 * d.k8;
-    out.bias[4] = t119;
     let t120 = -0.0013 * t7 * t9 - t119;
     let t121 = fma(
         c_q3,
@@ -1180,40 +1122,87 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         fma(t61, d.k7, fma(t28, d.k5, fma(t25, d.k4, fma(t5, t71, p.d4 * t67)))),
     ) - fma(s_q3, t120, t6 * t72);
     let t122 = fma(0.0003 * t7, t8, fma(s_q4, t117, fma(c_q4, t116, 0.0016 * t28)));
-    out.bias[3] = t122;
     let t123 = fma(t25, d.k5, fma(t6, t74, t122))
         - fma(t61, d.k10, fma(t4, t71, p.a3 * t67));
     let t124 = fma(t57, d.k7, t69) - t52 * d.k10;
     let t125 = fma(t57, d.k10, t68) - t53 * d.k7;
     let t126 = fma(c_q2, t125, s_q2 * t124);
-    out.bias[0] = fma(
-        c_q1,
-        fma(
-            -0.000408 * p.m2,
-            t23,
-            fma(
-                p.d3,
-                c_q2 * t124 - s_q2 * t125,
-                fma(c_q2, t123, fma(s_q2, t121, qd[1] * t75)),
-            ),
-        ) - fma(p.a2, fma(t56, d.k7, fma(t60, d.k10, t67)), t2 * t70),
-        s_q1
-            * (fma(0.000408, t43, fma(c_q2, t121, fma(t23, d.k1, t3 * t70)))
-                - fma(p.d3, t126, fma(s_q2, t123, qd[1] * t36))),
-    );
     let t127 = fma(-0.006 * s_q1, d.k11, c_q1 * d.k12);
     let t128 = fma(-0.000987 * p.m3, t28, fma(p.a3, t68, fma(t63, d.k10, t4 * t72)))
         - fma(c_q3, t120, fma(s_q3, t118, fma(t58, d.k7, fma(t5, t74, p.d4 * t69))));
-    out.bias[1] = fma(
-        0.001365,
-        t43,
-        fma(p.a2, t126, fma(t23, d.k2, fma(t2, t36, t127 + t128))),
-    ) - t3 * t75;
-    out.bias[2] = t128;
     let t129 = fma(-0.032, fma(c_q3, t45, s_q3 * t39 * t44), t32 * d.k10) - t33 * d.k7;
-    out.gravity[1] = t127 + t129;
-    out.gravity[2] = t129;
-    out
+    JointSpace {
+        mass_matrix: [
+            [
+                fma(
+                    -0.064,
+                    t77,
+                    fma(
+                        2.0,
+                        fma(
+                            s_q1 * c_q1,
+                            fma(-2.0 * s_q2, t88, fma(c_q2, t84, t87 + d.k19))
+                                - p.a2 * t96,
+                            t79 + t94,
+                        ),
+                        fma(
+                            s_q1 * s_q1,
+                            fma(-2.0, t92 + t95, t83 + d.k18),
+                            t76 + t95 + d.k20,
+                        ),
+                    ),
+                ),
+                t102,
+                t103,
+                t105,
+                t109,
+                t22,
+            ],
+            [t102, fma(-0.064, t93, fma(2.0, t94, d.k25 + t110)), t112, t113, t115, t19],
+            [t103, t112, t111, t98, t114, t19],
+            [t105, t113, t98, t76 + 0.00164, 0.0, t20],
+            [t109, t115, t114, 0.0, d.k9, 0.0],
+            [t22, t19, t19, t20, 0.0, 0.00004],
+        ],
+        bias: [
+            fma(
+                c_q1,
+                fma(
+                    -0.000408 * p.m2,
+                    t23,
+                    fma(
+                        p.d3,
+                        c_q2 * t124 - s_q2 * t125,
+                        fma(c_q2, t123, fma(s_q2, t121, qd[1] * t75)),
+                    ),
+                ) - fma(p.a2, fma(t56, d.k7, fma(t60, d.k10, t67)), t2 * t70),
+                s_q1
+                    * (fma(0.000408, t43, fma(c_q2, t121, fma(t23, d.k1, t3 * t70)))
+                        - fma(p.d3, t126, fma(s_q2, t123, qd[1] * t36))),
+            ),
+            fma(
+                0.001365,
+                t43,
+                fma(p.a2, t126, fma(t23, d.k2, fma(t2, t36, t127 + t128))),
+            ) - t3 * t75,
+            t128,
+            t122,
+            t119,
+            0.00004 * t31,
+        ],
+        gravity: [
+            fma(
+                c_q1,
+                fma(0.032 * t47, t49, s_q2 * t46),
+                s_q1 * fma(-0.032 * t47, t48, c_q2 * t46),
+            ),
+            t127 + t129,
+            t129,
+            0.032 * (t18 * t47),
+            -0.032 * t45,
+            0.0,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1280,7 +1269,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1558,12 +1546,10 @@ fn forward_dynamics_with_body(
                         s_q1 * (t103 - fma(t98 * inv2, t147, t111)),
                     ),
             );
-    out[0] = inv3 * t149;
     let t150 = fma(s_q1 * inv3, t149, t3);
     let t151 = c_q1 * inv3 * t149 - t5;
     let t152 = t146 - fma(t116, t151, fma(t98, t150, fma(t1, t148, t0 * t147)));
     let t153 = inv2 * t152;
-    out[1] = t153;
     let t154 = fma(p.d3, t151, t0);
     let t155 = fma(p.a2 * inv2, t152, t1) - p.d3 * t150;
     let t156 = fma(s_q2, t155, fma(c_q2, t154, t37));
@@ -1582,27 +1568,30 @@ fn forward_dynamics_with_body(
                     fma(t66, t159, fma(t104, t158, fma(t83, t157, t79 * t156))),
                 ),
             ));
-    out[2] = t161;
     let t162 = t153 + t161;
     let t163 = t156 - p.d4 * t162;
     let t164 = fma(p.d4, t159, t158) - p.a3 * t160;
-    out[4] = (fma(
-        0.032 * p.m6,
-        fma(
-            s_q4,
-            fma(p.a3, t162, t157) - t22,
-            c_q4 * (fma(c_q3, t163, t39) - s_q3 * t164),
-        ),
-        t129,
-    ) - d.k9 * fma(c_q3, t162, fma(s_q3, t159, qd[3] * t16))) * d.k45;
     let t165 = fma(c_q3, t159, t25) - s_q3 * t162;
     let t166 = inv0
         * (fma(-0.032 * t132, fma(c_q3, t164, fma(s_q3, t163, t40)), t126)
             - fma(t50, t160, t127 * t165));
-    out[3] = t166;
-    out[5] = 25000.0
-        * fma(-0.00004, c_q4 * (t160 + t166) - fma(s_q4, t165, qd[4] * t26), tau[5]);
-    out
+    [
+        inv3 * t149,
+        t153,
+        t161,
+        t166,
+        (fma(
+            0.032 * p.m6,
+            fma(
+                s_q4,
+                fma(p.a3, t162, t157) - t22,
+                c_q4 * (fma(c_q3, t163, t39) - s_q3 * t164),
+            ),
+            t129,
+        ) - d.k9 * fma(c_q3, t162, fma(s_q3, t159, qd[3] * t16))) * d.k45,
+        25000.0
+            * fma(-0.00004, c_q4 * (t160 + t166) - fma(s_q4, t165, qd[4] * t26), tau[5]),
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -1661,7 +1650,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1695,7 +1683,6 @@ fn coriolis_matrix_with_body(
     let t24 = fma(s_q3, t20, t0 * c_q3);
     let t25 = qd[3] + t22;
     let t26 = fma(s_q4, t25, c_q4 * t23);
-    out[5][4] = -0.00002 * t26;
     let t27 = c_q4 * t25 - s_q4 * t23;
     let t28 = qd[4] + t24;
     let t29 = c_q5 * t26 - s_q5 * t28;
@@ -1712,7 +1699,6 @@ fn coriolis_matrix_with_body(
     let t40 = -t19 * (qd[2] + qd[1]);
     let t41 = c_q3 * t39 - qd[3] * t35;
     let t42 = c_q4 * t40 - fma(s_q4, t41, qd[4] * t33);
-    out[5][0] = 0.00002 * t42;
     let t43 = c_q5 * t31;
     let t44 = c_q5 * t30;
     let t45 = s_q5 * t31;
@@ -1757,11 +1743,8 @@ fn coriolis_matrix_with_body(
     let t84 = 0.032 * fma(t60, t79, t62 * t78);
     let t85 = fma(0.032 * t67, t82, c_q3 * t80);
     let t86 = 0.00002 * t71;
-    out[5][1] = t86;
-    out[5][2] = t86;
     let t87 = p.m6 * fma(-2.0 * t1, s_q4, c_q4 * (-2.0 * c_q3 * t2 - s_q3 * t73));
     let t88 = s_q4 * (qd[4] - t24);
-    out[5][3] = -0.00002 * t88;
     let t89 = s_q4 * s_q5;
     let t90 = c_q4 * (qd[4] - t24);
     let t91 = c_q5 * t43;
@@ -1781,15 +1764,9 @@ fn coriolis_matrix_with_body(
     let t105 = fma(-0.064 * c_q2, t104, s_q2 * t103);
     let t106 = 0.00004 * (t44 + t46);
     let t107 = 0.00004 * (t55 - t56);
-    out[4][5] = -0.5 * t107;
     let t108 = c_q3 * c_q4 * t106 - s_q3 * t107;
     let t109 = s_q4 * t106;
-    out[0][5] = 0.5
-        * fma(c_q1, fma(c_q2, t109, s_q2 * t108), s_q1 * (c_q2 * t108 - s_q2 * t109));
-    out[3][5] = 0.5 * t109;
     let t110 = -0.5 * fma(c_q3, t107, t4 * t106);
-    out[1][5] = t110;
-    out[2][5] = t110;
     let t111 = fma(-0.001365, t11, fma(qd[1], d.k3, t8 * d.k2));
     let t112 = t8 * d.k1;
     let t113 = fma(-0.000408, t11, qd[1] * d.k2);
@@ -1831,7 +1808,6 @@ fn coriolis_matrix_with_body(
         ),
         fma(-0.00004, t34 * (t55 - t56) - fma(t36, t43, t37 * t45), t57 * d.k9),
     ) - fma(t33, t125, t34 * t118);
-    out[4][0] = 0.5 * t126;
     let t127 = -0.0013 * fma(t21, t23, t25 * t32) - t126;
     let t128 = fma(
         -0.000987 * p.m3,
@@ -1848,37 +1824,12 @@ fn coriolis_matrix_with_body(
         fma(t23, t35, t24 * t32),
         fma(s_q4, t123, fma(c_q4, t121, 0.0016 * t40)),
     );
-    out[3][0] = 0.5 * t130;
     let t131 = fma(t39, d.k5, fma(t0, t129, fma(0.000987 * p.m3, t48, t130)))
         - fma(t19, t116, fma(t15, d.k10, p.a3 * t66));
     let t132 = fma(2.0, t48 * d.k7 - t38 * d.k10, t69);
     let t133 = fma(2.0, t48 * d.k10 - t58 * d.k7, t68);
     let t134 = fma(c_q2, t133, s_q2 * t132);
     let t135 = fma(-0.000408, t3, s_q1 * d.k1);
-    out[0][0] = 0.5
-        * fma(
-            c_q1,
-            fma(
-                -0.000408 * c_q1,
-                t7,
-                fma(
-                    p.d3,
-                    c_q2 * t132 - s_q2 * t133,
-                    fma(c_q2, t131, fma(s_q2, t128, qd[1] * t135)),
-                ),
-            )
-                - fma(
-                    p.a2,
-                    fma(t53, d.k7, fma(t52, d.k10, t66)),
-                    fma(t8, t114, s_q1 * t111),
-                ),
-            s_q1
-                * (fma(
-                    c_q2,
-                    t128,
-                    fma(d.k1, t115, fma(t10, t114, fma(c_q1, t111, 0.000816 * t13))),
-                ) - fma(p.d3, t134, s_q2 * t131)),
-        );
     let t136 = fma(t4, t119 - t117, fma(c_q3, t118 - t120, 0.00004 * t71));
     let t137 = fma(
         0.00004,
@@ -1893,8 +1844,6 @@ fn coriolis_matrix_with_body(
         fma(t5, t43, fma(t16, t55 - t56, t6 * t45)),
         fma(t75, d.k9, t4 * t125),
     ) - t16 * t118;
-    out[4][1] = 0.5 * fma(-0.032, t76, t141);
-    out[4][2] = 0.5 * fma(-0.032, t87, t141);
     let t142 = 0.0013 * s_q3 * t25 - t141;
     let t143 = fma(0.032, t76, t142);
     let t144 = fma(-0.001974 * p.m3, t0, 2.0 * t20 * d.k5);
@@ -1904,7 +1853,6 @@ fn coriolis_matrix_with_body(
     let t148 = t22 * d.k5;
     let t149 = fma(-0.0003, s_q3 * t24 - c_q3 * t23, fma(-0.0016, t20, c_q4 * t136));
     let t150 = fma(s_q4, t138, t149);
-    out[3][1] = 0.5 * t150;
     let t151 = fma(2.0, t148, t147) - fma(t20, d.k6, p.a3 * t83);
     let t152 = fma(-2.0 * t8, d.k47, t150 + t151);
     let t153 = fma(-2.0 * t0, d.k10, t85);
@@ -1913,59 +1861,27 @@ fn coriolis_matrix_with_body(
     let t156 = p.d3 * t155;
     let t157 = p.d3 * (c_q2 * t153 - s_q2 * t154)
         - p.a2 * fma(2.0, fma(t22, d.k7, t20 * d.k10), t83);
-    out[0][1] = 0.5
-        * fma(
-            c_q1,
-            fma(2.0, t113, fma(c_q2, t152, fma(s_q2, t146, t112 + t157))) - t8 * d.k3,
-            s_q1
-                * (fma(-0.00273, t12, fma(t10, d.k3 + d.k1, c_q2 * t146))
-                    - fma(s_q2, t152, t156)),
-        );
     let t158 = fma(0.032 * p.m6, fma(-2.0 * s_q3, t2, c_q3 * t73), t137);
     let t159 = fma(c_q4, t158, t139);
     let t160 = fma(0.032, t87, t142);
     let t161 = fma(c_q3, t159, t145) - s_q3 * t160;
     let t162 = fma(s_q4, t158, t149);
-    out[3][2] = 0.5 * t162;
     let t163 = t151 + t162;
-    out[0][2] = 0.5
-        * fma(
-            c_q1,
-            fma(c_q2, t163, fma(s_q2, t161, t157)),
-            s_q1 * (c_q2 * t161 - fma(s_q2, t163, t156)),
-        );
     let t164 = fma(-0.00004, t88, s_q4 * (t117 - t119));
     let t165 = fma(t90, d.k8, fma(c_q4, t119, 0.00004 * (c_q4 * (t44 + t46))));
     let t166 = fma(-0.0019, t24, c_q4 * t165) - s_q4 * t164;
     let t167 = fma(-0.00004, c_q4 * (t55 - t56) - fma(s_q4, t91, t45 * t89), t23 * d.k9)
         - fma(c_q4, t118, s_q4 * t125);
-    out[4][3] = 0.5 * t167;
     let t168 = -0.0013 * t23 - t167;
     let t169 = fma(c_q3, t166, p.d4 * t97) - s_q3 * t168;
     let t170 = fma(s_q4, t165, c_q4 * t164);
-    out[3][3] = 0.5 * t170;
     let t171 = t170 - p.a3 * t97;
-    out[0][3] = 0.5
-        * fma(
-            c_q1,
-            fma(c_q2, t171, fma(s_q2, t169, p.d3 * (c_q2 * t98 - s_q2 * t99)))
-                - p.a2 * t97,
-            s_q1 * (c_q2 * t169 - fma(s_q2, t171, p.d3 * t100)),
-        );
     let t172 = fma(-0.00004, t26, t118) - t120;
     let t173 = fma(-0.00004, fma(s_q5, t45, t91), t122 + t125);
     let t174 = c_q4 * t173 - s_q4 * t172;
     let t175 = fma(c_q3, t174, p.d4 * t102);
     let t176 = fma(s_q4, t173, c_q4 * t172);
-    out[3][4] = 0.5 * t176;
     let t177 = t176 - p.a3 * t102;
-    out[0][4] = 0.5
-        * fma(
-            c_q1,
-            fma(c_q2, t177, fma(s_q2, t175, p.d3 * fma(0.064 * s_q2, t104, c_q2 * t103)))
-                - p.a2 * t102,
-            s_q1 * (c_q2 * t175 - fma(s_q2, t177, p.d3 * t105)),
-        );
     let t178 = fma(
         -0.000987 * p.m3,
         t40,
@@ -1980,29 +1896,114 @@ fn coriolis_matrix_with_body(
             t147 + t148,
             fma(p.d4, t69, fma(c_q3, t127, fma(s_q3, t124, t22 * t129))),
         );
-    out[1][0] = 0.5
-        * (fma(
-            s_q1,
-            fma(-0.000408, t9, 0.001365 * t12),
-            fma(p.a2, t134, fma(d.k2, t115, fma(0.001365, t13, t178))),
-        ) - fma(t10, t135, c_q1 * (t112 + t113)));
-    out[2][0] = 0.5 * t178;
     let t179 = p.a3 * t84 - p.d4 * t85;
     let t180 = fma(p.a2, t155, t179);
     let t181 = 2.0 * qd[1] * fma(c_q2, d.k46, s_q2 * d.k47)
         - fma(c_q3, t143, s_q3 * t140);
-    out[1][1] = 0.5 * (t180 + t181);
-    out[2][1] = 0.5 * (t179 + t181);
     let t182 = fma(c_q3, t160, s_q3 * t159);
-    out[1][2] = 0.5 * (t180 - t182);
-    out[2][2] = 0.5 * (t179 - t182);
     let t183 = p.a3 * t99 - fma(c_q3, t168, fma(s_q3, t166, p.d4 * t98));
-    out[1][3] = 0.5 * fma(p.a2, t100, t183);
-    out[2][3] = 0.5 * t183;
     let t184 = -0.064 * t95 * d.k15 - fma(s_q3, t174, p.d4 * t103);
-    out[1][4] = 0.5 * fma(p.a2, t105, t184);
-    out[2][4] = 0.5 * t184;
-    out
+    [
+        [
+            0.5
+                * fma(
+                    c_q1,
+                    fma(
+                        -0.000408 * c_q1,
+                        t7,
+                        fma(
+                            p.d3,
+                            c_q2 * t132 - s_q2 * t133,
+                            fma(c_q2, t131, fma(s_q2, t128, qd[1] * t135)),
+                        ),
+                    )
+                        - fma(
+                            p.a2,
+                            fma(t53, d.k7, fma(t52, d.k10, t66)),
+                            fma(t8, t114, s_q1 * t111),
+                        ),
+                    s_q1
+                        * (fma(
+                            c_q2,
+                            t128,
+                            fma(
+                                d.k1,
+                                t115,
+                                fma(t10, t114, fma(c_q1, t111, 0.000816 * t13)),
+                            ),
+                        ) - fma(p.d3, t134, s_q2 * t131)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(2.0, t113, fma(c_q2, t152, fma(s_q2, t146, t112 + t157)))
+                        - t8 * d.k3,
+                    s_q1
+                        * (fma(-0.00273, t12, fma(t10, d.k3 + d.k1, c_q2 * t146))
+                            - fma(s_q2, t152, t156)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2, t163, fma(s_q2, t161, t157)),
+                    s_q1 * (c_q2 * t161 - fma(s_q2, t163, t156)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2, t171, fma(s_q2, t169, p.d3 * (c_q2 * t98 - s_q2 * t99)))
+                        - p.a2 * t97,
+                    s_q1 * (c_q2 * t169 - fma(s_q2, t171, p.d3 * t100)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(
+                        c_q2,
+                        t177,
+                        fma(s_q2, t175, p.d3 * fma(0.064 * s_q2, t104, c_q2 * t103)),
+                    ) - p.a2 * t102,
+                    s_q1 * (c_q2 * t175 - fma(s_q2, t177, p.d3 * t105)),
+                ),
+            0.5
+                * fma(
+                    c_q1,
+                    fma(c_q2, t109, s_q2 * t108),
+                    s_q1 * (c_q2 * t108 - s_q2 * t109),
+                ),
+        ],
+        [
+            0.5
+                * (fma(
+                    s_q1,
+                    fma(-0.000408, t9, 0.001365 * t12),
+                    fma(p.a2, t134, fma(d.k2, t115, fma(0.001365, t13, t178))),
+                ) - fma(t10, t135, c_q1 * (t112 + t113))),
+            0.5 * (t180 + t181),
+            0.5 * (t180 - t182),
+            0.5 * fma(p.a2, t100, t183),
+            0.5 * fma(p.a2, t105, t184),
+            t110,
+        ],
+        [
+            0.5 * t178,
+            0.5 * (t179 + t181),
+            0.5 * (t179 - t182),
+            0.5 * t183,
+            0.5 * t184,
+            t110,
+        ],
+        [0.5 * t130, 0.5 * t150, 0.5 * t162, 0.5 * t170, 0.5 * t176, 0.5 * t109],
+        [
+            0.5 * t126,
+            0.5 * fma(-0.032, t76, t141),
+            0.5 * fma(-0.032, t87, t141),
+            0.5 * t167,
+            0.0,
+            -0.5 * t107,
+        ],
+        [0.00002 * t42, t86, t86, -0.00002 * t88, -0.00002 * t26, 0.0],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2330,23 +2331,14 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 #[inline(always)]
 fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
-    out[0][5][0] = 1.0;
-    out[1][5][0] = 1.0;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
         q[2],
         q[3],
     );
-    out[1][3][1] = s_q0;
-    out[2][3][1] = s_q0;
-    out[2][3][2] = s_q0;
     let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t0 = -c_q0;
-    out[1][4][1] = t0;
-    out[2][4][1] = t0;
-    out[2][4][2] = t0;
     let t1 = s_q1 * c_q2;
     let t2 = c_q1 * s_q2;
     let t3 = t1 + t2;
@@ -2355,28 +2347,22 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t6 = s_q1 * s_q2;
     let t7 = p.d3 * (t5 - t6);
     let t8 = t5 - t6;
-    out[3][5][3] = t8;
     let t9 = p.a3 * t8;
     let t10 = p.d4 * t3 - (t4 + t9);
     let t11 = c_q3 * t3;
     let t12 = fma(s_q4, t8, c_q4 * t11);
     let t13 = s_q3 * t3;
-    out[4][5][4] = t13;
     let t14 = c_q5 * t12 - s_q5 * t13;
     let t15 = c_q3 * t7 - s_q3 * t10;
     let t16 = -p.d3 * (t2 + t1);
     let t17 = fma(s_q4, t16, c_q4 * t15);
     let t18 = fma(c_q3, t10, s_q3 * t7);
     let t19 = fma(c_q5, t13, s_q5 * t12);
-    out[5][5][4] = c_q5 * t19 - s_q5 * t14;
     let t20 = c_q4 * t8 - s_q4 * t11;
-    out[5][5][5] = t20;
     let t21 = c_q4 * t16 - s_q4 * t15;
     let t22 = c_q4 * t20;
-    out[4][5][3] = fma(s_q4, t12, t22);
     let t23 = p.a2 * c_q2;
     let t24 = p.a2 * s_q2;
-    out[2][2][1] = fma(t8, t23, t3 * t24);
     let t25 = t24 - p.d4;
     let t26 = s_q3 * c_q4;
     let t27 = fma(c_q3, s_q5, c_q5 * t26);
@@ -2392,137 +2378,211 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t37 = fma(p.a3, c_q4, s_q4 * t34);
     let t38 = c_q0 * (t5 - t6);
     let t39 = -c_q0 * (t2 + t1);
-    out[2][0][1] = fma(t23, t39, t24 * t38);
-    out[3][3][3] = t39;
     let t40 = s_q0 * (t5 - t6);
     let t41 = -s_q0 * (t2 + t1);
-    out[2][1][1] = fma(t23, t41, t24 * t40);
-    out[3][4][3] = t41;
     let t42 = c_q3 * t38 - s_q0 * s_q3;
     let t43 = fma(s_q0, c_q3, s_q3 * t38);
-    out[3][0][1] = fma(t31, t43, fma(t29, t39, t28 * t42));
-    out[3][0][2] = p.a3 * t39 - fma(t34, t42, t36 * t43);
-    out[4][3][4] = t43;
     let t44 = fma(c_q0, s_q3, c_q3 * t40);
     let t45 = s_q3 * t40 - c_q0 * c_q3;
-    out[3][1][1] = fma(t31, t45, fma(t29, t41, t28 * t44));
-    out[3][1][2] = p.a3 * t41 - fma(t34, t44, t36 * t45);
-    out[4][4][4] = t45;
     let t46 = fma(s_q4, t39, c_q4 * t42);
     let t47 = c_q4 * t39 - s_q4 * t42;
-    out[5][3][5] = t47;
     let t48 = fma(s_q4, t41, c_q4 * t44);
     let t49 = c_q4 * t41 - s_q4 * t44;
-    out[5][4][5] = t49;
     let t50 = c_q5 * t46 - s_q5 * t43;
     let t51 = fma(c_q5, t43, s_q5 * t46);
-    out[5][3][4] = c_q5 * t51 - s_q5 * t50;
     let t52 = c_q5 * t48 - s_q5 * t45;
     let t53 = fma(c_q5, t45, s_q5 * t48);
-    out[5][4][4] = c_q5 * t53 - s_q5 * t52;
     let t54 = t16 * t39;
-    out[2][0][0] = fma(t7, t38, t54) - s_q0 * t4;
-    out[3][0][0] = fma(t43, t18, fma(t15, t42, t54));
     let t55 = t16 * t41;
-    out[2][1][0] = fma(t7, t40, fma(c_q0, t4, t55));
-    out[3][1][0] = fma(t45, t18, fma(t15, t44, t55));
     let t56 = t8 * t16;
-    out[2][2][0] = fma(t3, t7, t56);
-    out[3][2][0] = fma(t13, t18, fma(t11, t15, t56));
     let t57 = t8 * t39;
-    out[2][3][0] = fma(t3, t38, t57);
-    out[3][3][0] = fma(t13, t43, fma(t11, t42, t57));
     let t58 = t8 * t41;
-    out[2][4][0] = fma(t3, t40, t58);
-    out[3][4][0] = fma(t13, t45, fma(t11, t44, t58));
     let t59 = t8 * t8;
-    out[2][5][0] = fma(t3, t3, t59);
     let t60 = t13 * t13;
-    out[3][5][0] = fma(t11, t11, t59 + t60);
     let t61 = t13 * t31;
-    out[3][2][1] = fma(t8, t29, fma(t11, t28, t61));
     let t62 = c_q3 * t43 - s_q3 * t42;
-    out[3][3][1] = t62;
-    out[3][3][2] = t62;
     let t63 = c_q3 * t45 - s_q3 * t44;
-    out[3][4][1] = t63;
-    out[3][4][2] = t63;
     let t64 = t13 * t36;
-    out[3][2][2] = t9 - fma(t11, t34, t64);
     let t65 = t21 * t47;
-    out[4][0][0] = fma(t18, t43, fma(t17, t46, t65));
     let t66 = t21 * t49;
-    out[4][1][0] = fma(t18, t45, fma(t17, t48, t66));
     let t67 = t20 * t21;
-    out[4][2][0] = fma(t13, t18, fma(t12, t17, t67));
     let t68 = t20 * t47;
-    out[4][3][0] = fma(t13, t43, fma(t12, t46, t68));
-    out[5][3][0] = fma(t19, t51, fma(t14, t50, t68));
     let t69 = t20 * t49;
-    out[4][4][0] = fma(t13, t45, fma(t12, t48, t69));
-    out[5][4][0] = fma(t19, t53, fma(t14, t52, t69));
     let t70 = t20 * t20;
-    out[4][5][0] = fma(t12, t12, t60 + t70);
-    out[5][5][0] = fma(t19, t19, fma(t14, t14, t70));
     let t71 = t33 * t47;
-    out[4][0][1] = fma(t31, t43, fma(t30, t46, t71));
     let t72 = t33 * t49;
-    out[4][1][1] = fma(t31, t45, fma(t30, t48, t72));
     let t73 = t20 * t33;
-    out[4][2][1] = fma(t12, t30, t61 + t73);
     let t74 = s_q3 * s_q4;
     let t75 = t47 * t74;
     let t76 = fma(c_q3, t43, t75) - t26 * t46;
-    out[4][3][1] = t76;
-    out[4][3][2] = t76;
     let t77 = t49 * t74;
     let t78 = fma(c_q3, t45, t77) - t26 * t48;
-    out[4][4][1] = t78;
-    out[4][4][2] = t78;
     let t79 = t20 * t74;
     let t80 = fma(c_q3, t13, t79) - t12 * t26;
-    out[4][5][1] = t80;
-    out[4][5][2] = t80;
     let t81 = t37 * t47;
-    out[4][0][2] = fma(t35, t46, t81) - t36 * t43;
     let t82 = t37 * t49;
-    out[4][1][2] = fma(t35, t48, t82) - t36 * t45;
     let t83 = t20 * t37;
-    out[4][2][2] = fma(t12, t35, t83) - t64;
     let t84 = c_q4 * t47;
-    out[4][3][3] = fma(s_q4, t46, t84);
     let t85 = c_q4 * t49;
-    out[4][4][3] = fma(s_q4, t48, t85);
     let t86 = c_q5 * t17 - s_q5 * t18;
     let t87 = fma(c_q5, t18, s_q5 * t17);
-    out[5][0][0] = fma(t51, t87, fma(t50, t86, t65));
-    out[5][1][0] = fma(t53, t87, fma(t52, t86, t66));
-    out[5][2][0] = fma(t19, t87, fma(t14, t86, t67));
     let t88 = c_q5 * t30 - s_q5 * t31;
     let t89 = fma(c_q5, t31, s_q5 * t30);
-    out[5][0][1] = fma(t51, t89, fma(t50, t88, t71));
-    out[5][1][1] = fma(t53, t89, fma(t52, t88, t72));
-    out[5][2][1] = fma(t19, t89, fma(t14, t88, t73));
     let t90 = fma(s_q5, t36, c_q5 * t35);
     let t91 = c_q5 * t36 - s_q5 * t35;
-    out[5][0][2] = fma(t50, t90, t81) - t51 * t91;
-    out[5][1][2] = fma(t52, t90, t82) - t53 * t91;
-    out[5][2][2] = fma(t14, t90, t83) - t19 * t91;
     let t92 = t75 - fma(t32, t51, t27 * t50);
-    out[5][3][1] = t92;
-    out[5][3][2] = t92;
     let t93 = t77 - fma(t32, t53, t27 * t52);
-    out[5][4][1] = t93;
-    out[5][4][2] = t93;
     let t94 = t79 - fma(t19, t32, t14 * t27);
-    out[5][5][1] = t94;
-    out[5][5][2] = t94;
     let t95 = s_q4 * c_q5;
     let t96 = s_q4 * s_q5;
-    out[5][3][3] = fma(t51, t96, fma(t50, t95, t84));
-    out[5][4][3] = fma(t53, t96, fma(t52, t95, t85));
-    out[5][5][3] = fma(t19, t96, fma(t14, t95, t22));
-    out
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                fma(t7, t38, t54) - s_q0 * t4,
+                fma(t23, t39, t24 * t38),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t7, t40, fma(c_q0, t4, t55)),
+                fma(t23, t41, t24 * t40),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [fma(t3, t7, t56), fma(t8, t23, t3 * t24), 0.0, 0.0, 0.0, 0.0],
+            [fma(t3, t38, t57), s_q0, s_q0, 0.0, 0.0, 0.0],
+            [fma(t3, t40, t58), t0, t0, 0.0, 0.0, 0.0],
+            [fma(t3, t3, t59), 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                fma(t43, t18, fma(t15, t42, t54)),
+                fma(t31, t43, fma(t29, t39, t28 * t42)),
+                p.a3 * t39 - fma(t34, t42, t36 * t43),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t45, t18, fma(t15, t44, t55)),
+                fma(t31, t45, fma(t29, t41, t28 * t44)),
+                p.a3 * t41 - fma(t34, t44, t36 * t45),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t13, t18, fma(t11, t15, t56)),
+                fma(t8, t29, fma(t11, t28, t61)),
+                t9 - fma(t11, t34, t64),
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [fma(t13, t43, fma(t11, t42, t57)), t62, t62, t39, 0.0, 0.0],
+            [fma(t13, t45, fma(t11, t44, t58)), t63, t63, t41, 0.0, 0.0],
+            [fma(t11, t11, t59 + t60), 0.0, 0.0, t8, 0.0, 0.0],
+        ],
+        [
+            [
+                fma(t18, t43, fma(t17, t46, t65)),
+                fma(t31, t43, fma(t30, t46, t71)),
+                fma(t35, t46, t81) - t36 * t43,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t18, t45, fma(t17, t48, t66)),
+                fma(t31, t45, fma(t30, t48, t72)),
+                fma(t35, t48, t82) - t36 * t45,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t13, t18, fma(t12, t17, t67)),
+                fma(t12, t30, t61 + t73),
+                fma(t12, t35, t83) - t64,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [fma(t13, t43, fma(t12, t46, t68)), t76, t76, fma(s_q4, t46, t84), t43, 0.0],
+            [fma(t13, t45, fma(t12, t48, t69)), t78, t78, fma(s_q4, t48, t85), t45, 0.0],
+            [fma(t12, t12, t60 + t70), t80, t80, fma(s_q4, t12, t22), t13, 0.0],
+        ],
+        [
+            [
+                fma(t51, t87, fma(t50, t86, t65)),
+                fma(t51, t89, fma(t50, t88, t71)),
+                fma(t50, t90, t81) - t51 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t53, t87, fma(t52, t86, t66)),
+                fma(t53, t89, fma(t52, t88, t72)),
+                fma(t52, t90, t82) - t53 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t19, t87, fma(t14, t86, t67)),
+                fma(t19, t89, fma(t14, t88, t73)),
+                fma(t14, t90, t83) - t19 * t91,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                fma(t19, t51, fma(t14, t50, t68)),
+                t92,
+                t92,
+                fma(t51, t96, fma(t50, t95, t84)),
+                c_q5 * t51 - s_q5 * t50,
+                t47,
+            ],
+            [
+                fma(t19, t53, fma(t14, t52, t69)),
+                t93,
+                t93,
+                fma(t53, t96, fma(t52, t95, t85)),
+                c_q5 * t53 - s_q5 * t52,
+                t49,
+            ],
+            [
+                fma(t19, t19, fma(t14, t14, t70)),
+                t94,
+                t94,
+                fma(t19, t96, fma(t14, t95, t22)),
+                c_q5 * t19 - s_q5 * t14,
+                t20,
+            ],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

@@ -871,7 +871,6 @@ fn inverse_dynamics_with_body(
     qdd: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -959,14 +958,12 @@ fn inverse_dynamics_with_body(
     let t75 = p.xz6 * t29 + t25 * t34 + t28 * d.k15 - p.yz6 * t30
         - p.mx6 * (s_q5 * t56 + c_q5 * t53) - t26 * t71
         - p.my6 * (c_q5 * t56 - s_q5 * t53);
-    out[5] = t75;
     let t76 = p.xy5 * t23 + p.yz5 * t22 + t21 * t74 + t75 - p.mx5 * t53 - t19 * t68;
     let t77 = p.xz4 * t16 + t17 * d.k8 + t14 * t67 + t50 * d.k10 + c_q4 * t73
         - p.xy4 * t18 - t15 * t32 - s_q4 * t76;
     let t78 = p.xy4 * t14 + p.xz4 * t15 + t13 * d.k8;
     let t79 = t19 * t33 + p.mx5 * t57 + t22 * d.k12 + p.xz5 * t23 + p.yz5 * t24
         - t20 * t74 - t56 * d.k13 - s_q5 * t70 - c_q5 * t72;
-    out[4] = t79;
     let t80 = p.xy4 * t17 + p.yz4 * t16 + t15 * t78 - p.mx4 * t50 - t13 * t67 - t79;
     let t81 = c_q5 * t62 + (t59 - t22) * d.k13 - p.mx5 * (t20 * t20 + t58) - s_q5 * t63;
     let t82 = p.mx5 * (t22 + t59) + p.mx6 * (t25 * t27 + t30) + p.my6 * (t29 + t26 * t27)
@@ -980,7 +977,6 @@ fn inverse_dynamics_with_body(
     let t87 = p.xz3 * t9 + t7 * d.k4 + t8 * d.k5;
     let t88 = t13 * t32 + t16 * d.k9 + s_q4 * t73 + c_q4 * t76 + p.xz4 * t17
         - p.mx4 * t53 - p.yz4 * t18 - t14 * t78 - t52 * d.k10;
-    out[3] = t88;
     let t89 = p.yz3 * t10 + t11 * d.k5 + t9 * t87 + t88 + p.a3 * t85 - t7 * t65
         - t36 * d.k16;
     let t90 = c_q3 * t83 - s_q3 * t84;
@@ -990,20 +986,24 @@ fn inverse_dynamics_with_body(
     let t93 = t45 * d.k16 + t92 - t46 * d.k7;
     let t94 = s_q2 * t91 + c_q2 * t93;
     let t95 = p.xy2 * t2 + t3 * d.k1 + qd[1] * d.k2;
-    out[0] = qdd[0] * d.k0
-        + s_q1
-            * (p.xy2 * t6 + t5 * d.k1 + qdd[1] * d.k2 + t2 * t64 + c_q2 * t86
-                - qd[1] * t31 - s_q2 * t89 - p.d3 * t94)
-        + c_q1
-            * (p.xy2 * t5 + p.yz2 * qdd[1] + qd[1] * t95 + s_q2 * t86 + c_q2 * t89
-                + p.d3 * (c_q2 * t91 - s_q2 * t93) - t3 * t64
-                - p.a2 * (t47 * d.k16 + t48 * d.k7 - t85));
     let t96 = p.a3 * t92 + p.xz3 * t11 + p.yz3 * t12 + t10 * d.k6 + t7 * t66
         + t40 * d.k16 - t39 * d.k7 - s_q3 * t77 - c_q3 * t80 - p.d4 * t90 - t8 * t87;
-    out[1] = p.yz2 * t6 + t3 * t31 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k18
-        + p.a2 * t94 + t96 - s_q1 * d.k17 - t2 * t95;
-    out[2] = t96;
-    out
+    [
+        qdd[0] * d.k0
+            + s_q1
+                * (p.xy2 * t6 + t5 * d.k1 + qdd[1] * d.k2 + t2 * t64 + c_q2 * t86
+                    - qd[1] * t31 - s_q2 * t89 - p.d3 * t94)
+            + c_q1
+                * (p.xy2 * t5 + p.yz2 * qdd[1] + qd[1] * t95 + s_q2 * t86 + c_q2 * t89
+                    + p.d3 * (c_q2 * t91 - s_q2 * t93) - t3 * t64
+                    - p.a2 * (t47 * d.k16 + t48 * d.k7 - t85)),
+        p.yz2 * t6 + t3 * t31 + t5 * d.k2 + qdd[1] * d.k3 + c_q1 * d.k18 + p.a2 * t94
+            + t96 - s_q1 * d.k17 - t2 * t95,
+        t96,
+        t88,
+        t79,
+        t75,
+    ]
 }
 /// Operation count of [`mass_matrix_with`] (and of [`mass_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_MASS_MATRIX: OpCount = OpCount {
@@ -1048,8 +1048,6 @@ unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] 
 #[inline(always)]
 fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
-    out[5][5] = d.k15;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1059,8 +1057,6 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.xz6 * c_q5 - p.yz6 * s_q5;
     let t1 = -p.xz6 * s_q5 - p.yz6 * c_q5;
-    out[4][5] = t1;
-    out[5][4] = t1;
     let t2 = -p.my6 * c_q5 - p.mx6 * s_q5;
     let t3 = c_q4 * t2;
     let t4 = p.mx6 * c_q5 - p.my6 * s_q5;
@@ -1075,7 +1071,6 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t13 = s_q4 * c_q4;
     let t14 = s_q5 * d.k14;
     let t15 = -2.0 * c_q5 * t9 - s_q5 * t14;
-    out[4][4] = d.k12 - t15;
     let t16 = d.k19 + t15;
     let t17 = s_q4 * t11 + c_q4 * d.k13;
     let t18 = p.d4 * t17;
@@ -1086,7 +1081,6 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t23 = p.a3 * t22;
     let t24 = t18 + t23;
     let t25 = 2.0 * t12 * t13 + s_q4 * s_q4 * t16;
-    out[3][3] = t25 + d.k28;
     let t26 = s_q3 * (2.0 * t15 + d.k20 - t25);
     let t27 = 2.0 * s_q5 * t9 + d.k21 - c_q5 * t14;
     let t28 = c_q4 * t27 - s_q4 * t10;
@@ -1097,8 +1091,6 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t33 = s_q2 * (d.k22 + t32);
     let t34 = t0 + t13 * t16 + d.k23 - 2.0 * s_q4 * s_q4 * t12;
     let t35 = c_q4 * t10 + s_q4 * t27;
-    out[3][4] = t35;
-    out[4][3] = t35;
     let t36 = p.yz4 - t35;
     let t37 = c_q3 * t34 - s_q3 * t36 - p.d4 * t22;
     let t38 = t37 - p.a3 * t17;
@@ -1112,29 +1104,17 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t46 = t43 + t45;
     let t47 = s_q2 * t33 + 2.0 * c_q2 * t39;
     let t48 = s_q2 * t40 + c_q2 * t41;
-    out[0][0] = 2.0
-        * (t24 + t46
-            + s_q1 * c_q1 * (t38 + c_q2 * t33 + d.k25 - p.a2 * t48 - 2.0 * s_q2 * t39)
-            - t18) + t25 + t47 + s_q1 * s_q1 * (t32 + d.k24 - 2.0 * (t43 + t47)) + d.k26;
     let t49 = t28 + d.k27 + 2.0 * s_q3 * t29 - c_q3 * t26 - p.a3 * t44;
     let t50 = -s_q3 * t34 - c_q3 * t36 - p.d4 * t44;
-    out[2][3] = t50;
-    out[3][2] = t50;
     let t51 = p.yz3 + t50;
     let t52 = s_q2 * t49 + c_q2 * t51 - p.d3 * t48;
     let t53 = p.a2 * t44;
     let t54 = c_q2 * t49 - s_q2 * t51 - p.d3 * t42;
     let t55 = c_q1 * (p.yz2 + t52) + s_q1 * (d.k2 + t54 - t53);
-    out[0][1] = t55;
-    out[1][0] = t55;
     let t56 = c_q1 * t52 + s_q1 * t54;
-    out[0][2] = t56;
-    out[2][0] = t56;
     let t57 = d.k28 + t30;
     let t58 = s_q1 * (c_q2 * t37 - s_q2 * (t45 + t57))
         + c_q1 * (s_q2 * t37 + c_q2 * (t45 + t57) + p.a2 * t22);
-    out[0][3] = t58;
-    out[3][0] = t58;
     let t59 = t15 + d.k29;
     let t60 = -t17;
     let t61 = s_q3 * t60;
@@ -1145,41 +1125,40 @@ fn mass_matrix_with_body(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     let t66 = s_q1 * (c_q2 * t62 - s_q2 * t63 - p.d3 * t65)
         + c_q1
             * (s_q2 * t62 + c_q2 * t63 + p.d3 * (c_q2 * t64 - s_q2 * t19) + p.a2 * t61);
-    out[0][4] = t66;
-    out[4][0] = t66;
     let t67 = c_q4 * t0 - s_q4 * d.k15;
     let t68 = c_q3 * t67 + s_q3 * t1 - p.d4 * t5;
     let t69 = s_q4 * t0 + c_q4 * d.k15;
-    out[3][5] = t69;
-    out[5][3] = t69;
     let t70 = t69 + p.a3 * t5;
     let t71 = s_q1 * (c_q2 * t68 - p.d3 * t8 - s_q2 * t70)
         + c_q1 * (p.d3 * (c_q2 * t6 - s_q2 * t7) + s_q2 * t68 + c_q2 * t70 + p.a2 * t5);
-    out[0][5] = t71;
-    out[5][0] = t71;
     let t72 = 2.0 * t24 + t31;
-    out[1][1] = 2.0 * (t46 - t45) + d.k30 + t72;
     let t73 = t72 + d.k31;
-    out[2][2] = t73;
     let t74 = t43 + t73;
-    out[1][2] = t74;
-    out[2][1] = t74;
     let t75 = t50 + s_q2 * t53;
-    out[1][3] = t75;
-    out[3][1] = t75;
     let t76 = p.a3 * t19 - s_q3 * t28 - c_q3 * t59 - p.d4 * t64;
-    out[2][4] = t76;
-    out[4][2] = t76;
     let t77 = p.a2 * t65 + t76;
-    out[1][4] = t77;
-    out[4][1] = t77;
     let t78 = p.a3 * t7 + c_q3 * t1 - p.d4 * t6 - s_q3 * t67;
-    out[2][5] = t78;
-    out[5][2] = t78;
     let t79 = p.a2 * t8 + t78;
-    out[1][5] = t79;
-    out[5][1] = t79;
-    out
+    [
+        [
+            2.0
+                * (t24 + t46
+                    + s_q1 * c_q1
+                        * (t38 + c_q2 * t33 + d.k25 - p.a2 * t48 - 2.0 * s_q2 * t39)
+                    - t18) + t25 + t47 + s_q1 * s_q1 * (t32 + d.k24 - 2.0 * (t43 + t47))
+                + d.k26,
+            t55,
+            t56,
+            t58,
+            t66,
+            t71,
+        ],
+        [t55, 2.0 * (t46 - t45) + d.k30 + t72, t74, t75, t77, t79],
+        [t56, t74, t73, t50, t76, t78],
+        [t58, t75, t50, t25 + d.k28, t35, t69],
+        [t66, t77, t76, t35, d.k12 - t15, t1],
+        [t71, t79, t78, t69, t1, d.k15],
+    ]
 }
 /// Operation count of [`bias_with`] (and of [`bias`] after [`OPS_DERIVED`]).
 pub const OPS_BIAS: OpCount = OpCount {
@@ -1224,7 +1203,6 @@ unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; 
 #[inline(always)]
 fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1306,13 +1284,11 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     let t69 = t22 * d.k15 + t11 * t28 + p.xz6 * t23 - p.yz6 * t24
         - p.mx6 * (s_q5 * t50 + c_q5 * t51) - p.my6 * (c_q5 * t50 - s_q5 * t51)
         - t12 * t61;
-    out[5] = t69;
     let t70 = p.xy5 * t21 + p.yz5 * t20 + t10 * t62 + t69 - p.mx5 * t51 - t8 * t59;
     let t71 = p.xz4 * t17 + t6 * t58 + t19 * d.k8 + t49 * d.k10 + c_q4 * t68
         - p.xy4 * t20 - t7 * t26 - s_q4 * t70;
     let t72 = p.yz5 * t22 + p.mx5 * t52 + t20 * d.k12 + t8 * t27 + p.xz5 * t21 - t9 * t62
         - t50 * d.k13 - s_q5 * t66 - c_q5 * t67;
-    out[4] = t72;
     let t73 = p.xy4 * t19 + p.yz4 * t17 + t7 * t63 - p.mx4 * t49 - t5 * t58 - t72;
     let t74 = c_q5 * t53 + (t36 - t20) * d.k13 - p.mx5 * (t9 * t9 + t35) - s_q5 * t54;
     let t75 = p.mx5 * (t20 + t36) + p.mx6 * (t11 * t13 + t24) + p.my6 * (t23 + t12 * t13)
@@ -1325,7 +1301,6 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         - t4 * t57 - s_q3 * t73;
     let t80 = t17 * d.k9 + s_q4 * t68 + c_q4 * t70 + t5 * t26 + p.xz4 * t19 - p.yz4 * t20
         - p.mx4 * t51 - t6 * t63 - t47 * d.k10;
-    out[3] = t80;
     let t81 = t4 * t64 + t16 * d.k5 + t80 + p.a3 * t78 - t2 * t56 - t45 * d.k16;
     let t82 = c_q3 * t76 - s_q3 * t77;
     let t83 = t42 * d.k7 + t82 - t31 * d.k16;
@@ -1333,19 +1308,23 @@ fn bias_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
         + c_q4 * t75;
     let t85 = t42 * d.k16 + t84 - t32 * d.k7;
     let t86 = s_q2 * t83 + c_q2 * t85;
-    out[0] = s_q1
-        * (t1 * t55 + t14 * d.k1 + c_q2 * t79 - qd[1] * t25 - p.xy2 * t15 - s_q2 * t81
-            - p.d3 * t86)
-        + c_q1
-            * (p.xy2 * t14 + qd[1] * t65 + s_q2 * t79 + c_q2 * t81
-                + p.d3 * (c_q2 * t83 - s_q2 * t85) - t0 * t55
-                - p.a2 * (t39 * d.k16 + t40 * d.k7 - t78));
     let t87 = t48 * d.k16 + p.a3 * t84 + p.xz3 * t16 + p.yz3 * t17 + t2 * t57
         - t43 * d.k7 - s_q3 * t71 - c_q3 * t73 - p.d4 * t82 - t3 * t64;
-    out[1] = t0 * t25 + c_q1 * d.k18 + t14 * d.k2 + p.a2 * t86 + t87 - p.yz2 * t15
-        - s_q1 * d.k17 - t1 * t65;
-    out[2] = t87;
-    out
+    [
+        s_q1
+            * (t1 * t55 + t14 * d.k1 + c_q2 * t79 - qd[1] * t25 - p.xy2 * t15
+                - s_q2 * t81 - p.d3 * t86)
+            + c_q1
+                * (p.xy2 * t14 + qd[1] * t65 + s_q2 * t79 + c_q2 * t81
+                    + p.d3 * (c_q2 * t83 - s_q2 * t85) - t0 * t55
+                    - p.a2 * (t39 * d.k16 + t40 * d.k7 - t78)),
+        t0 * t25 + c_q1 * d.k18 + t14 * d.k2 + p.a2 * t86 + t87 - p.yz2 * t15
+            - s_q1 * d.k17 - t1 * t65,
+        t87,
+        t80,
+        t72,
+        t69,
+    ]
 }
 /// Operation count of [`gravity_with`] (and of [`gravity`] after [`OPS_DERIVED`]).
 pub const OPS_GRAVITY: OpCount = OpCount {
@@ -1452,12 +1431,6 @@ unsafe fn joint_space_with_avx(
 #[inline(always)]
 fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     let p = &d.params;
-    let mut out: JointSpace = JointSpace {
-        mass_matrix: [[0.0; NV]; NV],
-        bias: [0.0; NV],
-        gravity: [0.0; NV],
-    };
-    out.mass_matrix[5][5] = d.k15;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -1483,8 +1456,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t15 = t11 + qd[5];
     let t16 = p.xz6 * c_q5 - p.yz6 * s_q5;
     let t17 = -p.xz6 * s_q5 - p.yz6 * c_q5;
-    out.mass_matrix[4][5] = t17;
-    out.mass_matrix[5][4] = t17;
     let t18 = p.my6 * c_q5;
     let t19 = p.mx6 * s_q5;
     let t20 = -t18 - t19;
@@ -1514,7 +1485,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t44 = c_q4 * t42 + s_q4 * t40;
     let t45 = s_q3 * t41;
     let t46 = -p.mx6 * (s_q5 * t44 + c_q5 * t45) - p.my6 * (c_q5 * t44 - s_q5 * t45);
-    out.gravity[5] = t46;
     let t47 = p.xy2 * t2 + p.yz2 * qd[1];
     let t48 = p.xy4 * t7 + p.yz4 * t9;
     let t49 = p.xy5 * t10 + p.yz5 * t12;
@@ -1564,7 +1534,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t93 = p.xy2 * t3 + t2 * d.k1 + qd[1] * d.k2;
     let t94 = s_q5 * d.k14;
     let t95 = -2.0 * c_q5 * t51 - s_q5 * t94;
-    out.mass_matrix[4][4] = d.k12 - t95;
     let t96 = d.k19 + t95;
     let t97 = s_q4 * t53 + c_q4 * d.k13;
     let t98 = p.d4 * t97;
@@ -1575,7 +1544,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t103 = p.a3 * t102;
     let t104 = t98 + t103;
     let t105 = 2.0 * t81 * t82 + s_q4 * s_q4 * t96;
-    out.mass_matrix[3][3] = t105 + d.k28;
     let t106 = s_q3 * (2.0 * t95 + d.k20 - t105);
     let t107 = 2.0 * s_q5 * t51 + d.k21 - c_q5 * t94;
     let t108 = c_q4 * t107 - s_q4 * t52;
@@ -1586,8 +1554,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t113 = s_q2 * (d.k22 + t112);
     let t114 = t16 + t82 * t96 + d.k23 - 2.0 * s_q4 * s_q4 * t81;
     let t115 = c_q4 * t52 + s_q4 * t107;
-    out.mass_matrix[3][4] = t115;
-    out.mass_matrix[4][3] = t115;
     let t116 = p.yz4 - t115;
     let t117 = c_q3 * t114 - s_q3 * t116 - p.d4 * t102;
     let t118 = t117 - p.a3 * t97;
@@ -1601,30 +1567,17 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t126 = t123 + t125;
     let t127 = s_q2 * t113 + 2.0 * c_q2 * t119;
     let t128 = s_q2 * t120 + c_q2 * t121;
-    out.mass_matrix[0][0] = 2.0
-        * (t104 + t126
-            + s_q1 * c_q1
-                * (t118 + c_q2 * t113 + d.k25 - p.a2 * t128 - 2.0 * s_q2 * t119) - t98)
-        + t105 + t127 + s_q1 * s_q1 * (t112 + d.k24 - 2.0 * (t123 + t127)) + d.k26;
     let t129 = t108 + d.k27 + 2.0 * s_q3 * t109 - c_q3 * t106 - p.a3 * t124;
     let t130 = -s_q3 * t114 - c_q3 * t116 - p.d4 * t124;
-    out.mass_matrix[2][3] = t130;
-    out.mass_matrix[3][2] = t130;
     let t131 = p.yz3 + t130;
     let t132 = s_q2 * t129 + c_q2 * t131 - p.d3 * t128;
     let t133 = p.a2 * t124;
     let t134 = c_q2 * t129 - s_q2 * t131 - p.d3 * t122;
     let t135 = c_q1 * (p.yz2 + t132) + s_q1 * (d.k2 + t134 - t133);
-    out.mass_matrix[0][1] = t135;
-    out.mass_matrix[1][0] = t135;
     let t136 = c_q1 * t132 + s_q1 * t134;
-    out.mass_matrix[0][2] = t136;
-    out.mass_matrix[2][0] = t136;
     let t137 = d.k28 + t110;
     let t138 = s_q1 * (c_q2 * t117 - s_q2 * (t125 + t137))
         + c_q1 * (s_q2 * t117 + c_q2 * (t125 + t137) + p.a2 * t102);
-    out.mass_matrix[0][3] = t138;
-    out.mass_matrix[3][0] = t138;
     let t139 = t95 + d.k29;
     let t140 = -t97;
     let t141 = s_q3 * t140;
@@ -1636,42 +1589,22 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         + c_q1
             * (s_q2 * t142 + c_q2 * t143 + p.d3 * (c_q2 * t144 - s_q2 * t99)
                 + p.a2 * t141);
-    out.mass_matrix[0][4] = t146;
-    out.mass_matrix[4][0] = t146;
     let t147 = c_q4 * t16 - s_q4 * d.k15;
     let t148 = c_q3 * t147 + s_q3 * t17 - p.d4 * t25;
     let t149 = s_q4 * t16 + c_q4 * d.k15;
-    out.mass_matrix[3][5] = t149;
-    out.mass_matrix[5][3] = t149;
     let t150 = t149 + p.a3 * t25;
     let t151 = s_q1 * (c_q2 * t148 - p.d3 * t28 - s_q2 * t150)
         + c_q1
             * (p.d3 * (c_q2 * t26 - s_q2 * t27) + s_q2 * t148 + c_q2 * t150
                 + p.a2 * t25);
-    out.mass_matrix[0][5] = t151;
-    out.mass_matrix[5][0] = t151;
     let t152 = 2.0 * t104 + t111;
-    out.mass_matrix[1][1] = 2.0 * (t126 - t125) + d.k30 + t152;
     let t153 = t152 + d.k31;
-    out.mass_matrix[2][2] = t153;
     let t154 = t123 + t153;
-    out.mass_matrix[1][2] = t154;
-    out.mass_matrix[2][1] = t154;
     let t155 = t130 + s_q2 * t133;
-    out.mass_matrix[1][3] = t155;
-    out.mass_matrix[3][1] = t155;
     let t156 = p.a3 * t99 - s_q3 * t108 - c_q3 * t139 - p.d4 * t144;
-    out.mass_matrix[2][4] = t156;
-    out.mass_matrix[4][2] = t156;
     let t157 = p.a2 * t145 + t156;
-    out.mass_matrix[1][4] = t157;
-    out.mass_matrix[4][1] = t157;
     let t158 = p.a3 * t27 + c_q3 * t17 - p.d4 * t26 - s_q3 * t147;
-    out.mass_matrix[2][5] = t158;
-    out.mass_matrix[5][2] = t158;
     let t159 = p.a2 * t28 + t158;
-    out.mass_matrix[1][5] = t159;
-    out.mass_matrix[5][1] = t159;
     let t160 = p.xz6 * t37 + p.my6 * t78 + t14 * t88 + t38 * d.k14 - p.xy6 * t39
         - t15 * t50;
     let t161 = p.xy6 * t38 + p.yz6 * t37 + t15 * t89 - p.mx6 * t78 - t13 * t88;
@@ -1680,13 +1613,11 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
     let t163 = t37 * d.k15 + t13 * t50 + p.xz6 * t38 - p.yz6 * t39
         - p.mx6 * (s_q5 * t76 + c_q5 * t77) - p.my6 * (c_q5 * t76 - s_q5 * t77)
         - t14 * t89;
-    out.bias[5] = t163;
     let t164 = p.xy5 * t36 + p.yz5 * t35 + t12 * t90 + t163 - p.mx5 * t77 - t10 * t87;
     let t165 = p.xz4 * t32 + t8 * t86 + t34 * d.k8 + t75 * d.k10 + c_q4 * t162
         - p.xy4 * t35 - t9 * t48 - s_q4 * t164;
     let t166 = p.yz5 * t37 + p.mx5 * t78 + t35 * d.k12 + t10 * t49 + p.xz5 * t36
         - t11 * t90 - t76 * d.k13 - s_q5 * t160 - c_q5 * t161;
-    out.bias[4] = t166;
     let t167 = p.xy4 * t34 + p.yz4 * t32 + t9 * t91 - p.mx4 * t75 - t7 * t86 - t166;
     let t168 = c_q5 * t79 + (t62 - t35) * d.k13 - p.mx5 * (t11 * t11 + t61) - s_q5 * t80;
     let t169 = p.mx5 * (t35 + t62) + p.mx6 * (t13 * t15 + t39)
@@ -1699,7 +1630,6 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         - p.d4 * t172 - t6 * t85 - s_q3 * t167;
     let t174 = t32 * d.k9 + s_q4 * t162 + c_q4 * t164 + t7 * t48 + p.xz4 * t34
         - p.yz4 * t35 - p.mx4 * t77 - t8 * t91 - t73 * d.k10;
-    out.bias[3] = t174;
     let t175 = t6 * t92 + t31 * d.k5 + t174 + p.a3 * t172 - t4 * t84 - t71 * d.k16;
     let t176 = c_q3 * t170 - s_q3 * t171;
     let t177 = t68 * d.k7 + t176 - t57 * d.k16;
@@ -1707,33 +1637,60 @@ fn joint_space_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointS
         + c_q4 * t169;
     let t179 = t68 * d.k16 + t178 - t58 * d.k7;
     let t180 = s_q2 * t177 + c_q2 * t179;
-    out.bias[0] = s_q1
-        * (t3 * t83 + t29 * d.k1 + c_q2 * t173 - qd[1] * t47 - p.xy2 * t30 - s_q2 * t175
-            - p.d3 * t180)
-        + c_q1
-            * (p.xy2 * t29 + qd[1] * t93 + s_q2 * t173 + c_q2 * t175
-                + p.d3 * (c_q2 * t177 - s_q2 * t179) - t2 * t83
-                - p.a2 * (t65 * d.k16 + t66 * d.k7 - t172));
     let t181 = c_q1 * d.k18 - s_q1 * d.k17;
     let t182 = t74 * d.k16 + p.a3 * t178 + p.xz3 * t31 + p.yz3 * t32 + t4 * t85
         - t69 * d.k7 - s_q3 * t165 - c_q3 * t167 - p.d4 * t176 - t5 * t92;
-    out.bias[1] = t2 * t47 + t29 * d.k2 + p.a2 * t180 + t181 + t182 - p.yz2 * t30
-        - t3 * t93;
-    out.bias[2] = t182;
     let t183 = t45 * d.k13 + t43 * (t18 + t19);
     let t184 = t40 * d.k10 + c_q4 * t183 - s_q4 * t54;
     let t185 = t43 * (p.mx5 + t23 - t22) - t44 * d.k13;
-    out.gravity[4] = t185;
     let t186 = p.mx4 * t40 + t185;
     let t187 = c_q3 * t184 + s_q3 * t186;
     let t188 = c_q4 * t54 + s_q4 * t183 - p.mx4 * t45 - t42 * d.k10;
-    out.gravity[0] = s_q1 * (c_q2 * t187 - s_q2 * t188)
-        + c_q1 * (s_q2 * t187 + c_q2 * t188);
-    out.gravity[3] = t188;
     let t189 = t40 * d.k16 + c_q3 * t186 - t41 * d.k7 - s_q3 * t184;
-    out.gravity[1] = t181 + t189;
-    out.gravity[2] = t189;
-    out
+    JointSpace {
+        mass_matrix: [
+            [
+                2.0
+                    * (t104 + t126
+                        + s_q1 * c_q1
+                            * (t118 + c_q2 * t113 + d.k25 - p.a2 * t128
+                                - 2.0 * s_q2 * t119) - t98) + t105 + t127
+                    + s_q1 * s_q1 * (t112 + d.k24 - 2.0 * (t123 + t127)) + d.k26,
+                t135,
+                t136,
+                t138,
+                t146,
+                t151,
+            ],
+            [t135, 2.0 * (t126 - t125) + d.k30 + t152, t154, t155, t157, t159],
+            [t136, t154, t153, t130, t156, t158],
+            [t138, t155, t130, t105 + d.k28, t115, t149],
+            [t146, t157, t156, t115, d.k12 - t95, t17],
+            [t151, t159, t158, t149, t17, d.k15],
+        ],
+        bias: [
+            s_q1
+                * (t3 * t83 + t29 * d.k1 + c_q2 * t173 - qd[1] * t47 - p.xy2 * t30
+                    - s_q2 * t175 - p.d3 * t180)
+                + c_q1
+                    * (p.xy2 * t29 + qd[1] * t93 + s_q2 * t173 + c_q2 * t175
+                        + p.d3 * (c_q2 * t177 - s_q2 * t179) - t2 * t83
+                        - p.a2 * (t65 * d.k16 + t66 * d.k7 - t172)),
+            t2 * t47 + t29 * d.k2 + p.a2 * t180 + t181 + t182 - p.yz2 * t30 - t3 * t93,
+            t182,
+            t174,
+            t166,
+            t163,
+        ],
+        gravity: [
+            s_q1 * (c_q2 * t187 - s_q2 * t188) + c_q1 * (s_q2 * t187 + c_q2 * t188),
+            t181 + t189,
+            t189,
+            t188,
+            t185,
+            t46,
+        ],
+    }
 }
 /// Operation count of [`forward_dynamics_with`] (and of [`forward_dynamics`] after [`OPS_DERIVED`]).
 pub const OPS_FORWARD_DYNAMICS: OpCount = OpCount {
@@ -1799,7 +1756,6 @@ fn forward_dynamics_with_body(
     tau: &[Real; NV],
 ) -> [Real; NV] {
     let p = &d.params;
-    let mut out: [Real; NV] = [0.0; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -2093,12 +2049,10 @@ fn forward_dynamics_with_body(
                 + c_q1
                     * (s_q1 * (t164 - p.d3 * t172 - t173 * inv3 * t232)
                         + c_q1 * (t184 - t190 - inv3 * t191 * t232)));
-    out[0] = inv4 * t233;
     let t234 = t3 + s_q1 * inv4 * t233;
     let t235 = c_q1 * inv4 * t233 - t5;
     let t236 = t230 - t0 * t231 - t1 * t232 - t173 * t234 - t191 * t235;
     let t237 = inv3 * t236;
-    out[1] = t237;
     let t238 = t0 + p.d3 * t235;
     let t239 = t1 + p.a2 * inv3 * t236 - p.d3 * t234;
     let t240 = t47 + c_q2 * t238 + s_q2 * t239;
@@ -2109,7 +2063,6 @@ fn forward_dynamics_with_body(
     let t245 = inv2
         * (t221 - t156 * t240 - t160 * t241 - t179 * t242 - t141 * t243 - t151 * t244
             - t149 * inv3 * t236);
-    out[2] = t245;
     let t246 = t237 + t245;
     let t247 = t240 - p.d4 * t246;
     let t248 = t242 + p.d4 * t243 - p.a3 * t244;
@@ -2121,7 +2074,6 @@ fn forward_dynamics_with_body(
     let t254 = inv1
         * (t205 + p.yz4 * t253 - t94 * t249 - t101 * t250 - t124 * t251 - t74 * t252
             - t75 * t244);
-    out[3] = t254;
     let t255 = c_q4 * t249 + s_q4 * t251;
     let t256 = t244 + t254;
     let t257 = t30 + c_q4 * t252 + s_q4 * t256;
@@ -2129,12 +2081,18 @@ fn forward_dynamics_with_body(
     let t259 = inv0
         * (t202 + t98 * t250 - t84 * t255 - t46 * (c_q4 * t251 - s_q4 * t249)
             - t66 * t257 - p.yz5 * t258 - t67 * t253);
-    out[4] = t259;
     let t260 = t253 + t259;
-    out[5] = (t199 + p.my6 * (c_q5 * t255 + s_q5 * t250)
-        + p.yz6 * (t36 + s_q5 * t257 + c_q5 * t260) - p.mx6 * (c_q5 * t250 - s_q5 * t255)
-        - p.xz6 * (t35 + c_q5 * t257 - s_q5 * t260) - d.k15 * t258) * d.k59;
-    out
+    [
+        inv4 * t233,
+        t237,
+        t245,
+        t254,
+        t259,
+        (t199 + p.my6 * (c_q5 * t255 + s_q5 * t250)
+            + p.yz6 * (t36 + s_q5 * t257 + c_q5 * t260)
+            - p.mx6 * (c_q5 * t250 - s_q5 * t255)
+            - p.xz6 * (t35 + c_q5 * t257 - s_q5 * t260) - d.k15 * t258) * d.k59,
+    ]
 }
 /// Operation count of [`coriolis_matrix_with`] (and of [`coriolis_matrix`] after [`OPS_DERIVED`]).
 pub const OPS_CORIOLIS_MATRIX: OpCount = OpCount {
@@ -2192,7 +2150,6 @@ fn coriolis_matrix_with_body(
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
     let p = &d.params;
-    let mut out: [[Real; NV]; NV] = [[0.0; NV]; NV];
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -2365,7 +2322,6 @@ fn coriolis_matrix_with_body(
     let t160 = p.xz6 * t75 + t66 * d.k15 + t47 * t52 + t36 * t74 + t37 * t153
         - p.yz6 * t76 - p.mx6 * (s_q5 * t79 + c_q5 * t73)
         - p.my6 * (c_q5 * t79 - s_q5 * t73) - t53 * t152;
-    out[5][0] = 0.5 * t160;
     let t161 = p.xy5 * t65 + p.yz5 * t59 + t51 * t158 + t35 * t159 + t160 - p.mx5 * t73
         - t49 * t145 - t33 * t146;
     let t162 = p.xz4 * t56 + t58 * d.k8 + t63 * d.k10 + c_q4 * t155 - p.xy4 * t59
@@ -2377,7 +2333,6 @@ fn coriolis_matrix_with_body(
     let t167 = t59 * d.k12 + t44 * t49 + t33 * t64 + p.xz5 * t65 + p.yz5 * t66
         + p.mx5 * t78 - t34 * t159 - t79 * d.k13 - s_q5 * t149 - c_q5 * t154
         - t50 * t158;
-    out[4][0] = 0.5 * t167;
     let t168 = p.xy4 * t58 + p.yz4 * t56 + t28 * t165 + t32 * t166 - p.mx4 * t63
         - t48 * t143 - t30 * t144 - t167;
     let t169 = c_q5 * t86 + (t83 - t59) * d.k13 - 2.0 * p.mx5 * (t34 * t50 + t82)
@@ -2396,7 +2351,6 @@ fn coriolis_matrix_with_body(
     let t176 = t56 * d.k9 + s_q4 * t155 + c_q4 * t161 + t41 * t48 + t30 * t57
         + p.xz4 * t58 + t51 * t165 + t31 * t166 - p.yz4 * t59 - p.mx4 * t73
         - t77 * d.k10;
-    out[3][0] = 0.5 * t176;
     let t177 = t0 * t175 + t55 * d.k5 + t176 + p.a3 * t173 - t27 * t54 - t16 * d.k16
         - t26 * t142;
     let t178 = c_q3 * t171 - s_q3 * t172;
@@ -2406,14 +2360,6 @@ fn coriolis_matrix_with_body(
     let t181 = 2.0 * (t61 * d.k16 - t60 * d.k7) + t180;
     let t182 = s_q2 * t179 + c_q2 * t181;
     let t183 = p.xy2 * c_q1 + s_q1 * d.k1;
-    out[0][0] = 0.5
-        * (s_q1
-            * (c_q1 * t138 + t7 * t141 + t17 * d.k1 + c_q2 * t174 - 2.0 * p.xy2 * t15
-                - s_q2 * t177 - p.d3 * t182)
-            + c_q1
-                * (p.xy2 * t17 + qd[1] * t183 + s_q2 * t174 + c_q2 * t177
-                    + p.d3 * (c_q2 * t179 - s_q2 * t181) - s_q1 * t138 - t8 * t141
-                    - p.a2 * (t70 * d.k16 + t71 * d.k7 - t173)));
     let t184 = p.yz5 * t11 + c_q3 * d.k12 - p.xz5 * t3;
     let t185 = p.yz6 * t5 + t11 * d.k15 - p.xz6 * t4;
     let t186 = t96 * d.k14 + p.xy6 * t97 + p.xz6 * t92 + t5 * t147 - t37 * t185
@@ -2430,7 +2376,6 @@ fn coriolis_matrix_with_body(
     let t194 = p.mx6 * (s_q5 * t100 + c_q5 * t95) + p.my6 * (c_q5 * t100 - s_q5 * t95);
     let t195 = t92 * d.k15 + t23 * t36 + p.xz6 * t96 + p.yz6 * t97 + t37 * t188
         - t4 * t47 - t5 * t152;
-    out[5][1] = 0.5 * (t195 - t194);
     let t196 = t195 + p.xy5 * t91 + p.yz5 * t90 + c_q3 * t158 + t35 * t193 + t3 * t145
         - t33 * t184;
     let t197 = t196 - t194 - p.mx5 * t95;
@@ -2440,7 +2385,6 @@ fn coriolis_matrix_with_body(
     let t201 = p.mx5 * t99 - t100 * d.k13 - s_q5 * t187 - c_q5 * t190;
     let t202 = t90 * d.k12 + t21 * t33 + p.xz5 * t91 + p.yz5 * t92 - t3 * t44
         - t11 * t158 - t34 * t193;
-    out[4][1] = 0.5 * (t201 + t202);
     let t203 = s_q3 * t143 + p.xy4 * t89 + t18 * t30 - t32 * t200 - t202 - p.yz4 * t27;
     let t204 = t203 - p.mx4 * t20 - t201;
     let t205 = c_q5 * t106 + (t103 - t90) * d.k13 - 2.0 * p.mx5 * (t11 * t34 + t102)
@@ -2460,7 +2404,6 @@ fn coriolis_matrix_with_body(
     let t214 = s_q4 * t192 + c_q4 * t197 - p.mx4 * t95 - t98 * d.k10;
     let t215 = p.xz4 * t89 + c_q3 * t165 - p.yz4 * t90 - t27 * d.k9 - t31 * t200
         - s_q3 * (t41 + t39);
-    out[3][1] = 0.5 * (t214 + t215);
     let t216 = p.xz3 * t0 + t29 * d.k5;
     let t217 = t215 + 2.0 * t216 + t213 + p.a3 * t209 - t27 * d.k6;
     let t218 = t214 + t217 - 2.0 * t8 * d.k61;
@@ -2473,26 +2416,17 @@ fn coriolis_matrix_with_body(
     let t224 = p.d3 * t223;
     let t225 = p.d3 * (c_q2 * t220 - s_q2 * t222)
         - p.a2 * (2.0 * (t27 * d.k16 + t29 * d.k7) - t209);
-    out[0][1] = 0.5
-        * (s_q1 * (c_q2 * t212 + t7 * (d.k3 + d.k1) - 2.0 * t10 - s_q2 * t218 - t224)
-            + c_q1 * (t139 + s_q2 * t212 + c_q2 * t218 + t225 + 2.0 * t140 - t8 * d.k3));
     let t226 = p.my6 * t110 + t186;
     let t227 = t189 - p.mx6 * t110;
     let t228 = t191 + c_q5 * t226 - t108 * d.k13 - s_q5 * t227;
     let t229 = p.mx6 * (c_q5 * t108 - s_q5 * t111) - p.my6 * (c_q5 * t111 + s_q5 * t108);
-    out[5][2] = 0.5 * (t195 + t229);
     let t230 = t196 + t229 + p.mx5 * t108;
     let t231 = t198 + c_q4 * t228 - s_q4 * t230 - 2.0 * t0 * d.k62;
     let t232 = p.mx5 * t110 - t111 * d.k13 - s_q5 * t226 - c_q5 * t227;
-    out[4][2] = 0.5 * (t202 + t232);
     let t233 = t203 + 2.0 * t0 * d.k63 - t232;
     let t234 = t211 + c_q3 * t231 - s_q3 * t233;
     let t235 = p.mx4 * t108 + s_q4 * t228 + c_q4 * t230 - t109 * d.k10;
-    out[3][2] = 0.5 * (t215 + t235);
     let t236 = t217 + t235;
-    out[0][2] = 0.5
-        * (s_q1 * (c_q2 * t234 - t224 - s_q2 * t236)
-            + c_q1 * (t225 + s_q2 * t234 + c_q2 * t236));
     let t237 = p.xz6 * t13 + c_q4 * d.k15 - p.yz6 * t12;
     let t238 = t115 * d.k14 - p.xy6 * t116 - p.xz6 * t114 - t37 * t237 - c_q4 * t47
         - t14 * t38 - t12 * t147;
@@ -2504,13 +2438,11 @@ fn coriolis_matrix_with_body(
     let t242 = p.xy5 * c_q4 + s_q4 * d.k11;
     let t243 = t13 * t47 + t14 * t36 + p.xz6 * t115 + t12 * t152 + t37 * t239
         - t114 * d.k15 - p.yz6 * t116;
-    out[5][3] = 0.5 * t243;
     let t244 = p.xy5 * t113 + p.yz5 * t30 + t35 * t242 + t243 - t24 * t33 - s_q4 * t145;
     let t245 = c_q4 * t241 - p.xy4 * t30 - t31 * (d.k9 + d.k8) - t39 - s_q4 * t244
         - 2.0 * t40;
     let t246 = p.xz5 * t113 + t30 * d.k12 + s_q4 * t44 + t33 * t112 - p.yz5 * t114
         - c_q4 * t158 - t34 * t242 - s_q5 * t238 - c_q5 * t240;
-    out[4][3] = 0.5 * t246;
     let t247 = t163 + 2.0 * t164 - t30 * d.k9 - t246;
     let t248 = c_q5 * t120 + (t117 - t30) * d.k13 - 2.0 * p.mx5 * c_q4 * t34
         - s_q5 * t121;
@@ -2522,16 +2454,10 @@ fn coriolis_matrix_with_body(
     let t252 = s_q3 * t250 + c_q3 * t251;
     let t253 = c_q3 * t245 - p.d4 * t252 - s_q3 * t247;
     let t254 = s_q4 * t241 + c_q4 * t244;
-    out[3][3] = 0.5 * t254;
     let t255 = t254 + p.a3 * t252;
     let t256 = c_q3 * t250 - s_q3 * t251;
     let t257 = 2.0 * p.mx4 * t30 + s_q4 * t248 + c_q4 * t249 - 2.0 * t31 * d.k10;
     let t258 = s_q2 * t256 + c_q2 * t257;
-    out[0][3] = 0.5
-        * (s_q1 * (c_q2 * t253 - s_q2 * t255 - p.d3 * t258)
-            + c_q1
-                * (s_q2 * t253 + c_q2 * t255 + p.d3 * (c_q2 * t256 - s_q2 * t257)
-                    + p.a2 * t252));
     let t259 = t6 * t37 + t123 * d.k14 + p.xy6 * (t122 + t124) - p.xz6 * t33
         - c_q5 * t147;
     let t260 = p.xy6 * c_q5 + s_q5 * d.k14;
@@ -2540,67 +2466,115 @@ fn coriolis_matrix_with_body(
         - 2.0 * t43;
     let t263 = p.xz6 * t123 + p.yz6 * t124 + c_q5 * t152 - t33 * d.k15 - t37 * t260
         - s_q5 * (t47 + t45);
-    out[5][4] = 0.5 * t263;
     let t264 = t156 + t263 + 2.0 * t157 - t33 * d.k12;
     let t265 = c_q4 * t262 - s_q4 * t264;
     let t266 = -s_q5 * t259 - c_q5 * t261;
-    out[4][4] = 0.5 * t266;
     let t267 = p.my6 * (t123 - t129) - p.mx6 * (t122 + t124) - 2.0 * t35 * d.k13;
     let t268 = c_q4 * t128 - s_q4 * t267;
     let t269 = s_q5 * t126 + c_q5 * t127 - 2.0 * p.mx5 * t33 - 2.0 * t34 * d.k13;
     let t270 = s_q3 * t268 + c_q3 * t269;
     let t271 = c_q3 * t265 + s_q3 * t266 - p.d4 * t270;
     let t272 = s_q4 * t262 + c_q4 * t264;
-    out[3][4] = 0.5 * t272;
     let t273 = t272 + p.a3 * t270;
     let t274 = c_q3 * t268 - s_q3 * t269;
     let t275 = s_q4 * t128 + c_q4 * t267;
     let t276 = s_q2 * t274 + c_q2 * t275;
-    out[0][4] = 0.5
-        * (s_q1 * (c_q2 * t271 - s_q2 * t273 - p.d3 * t276)
-            + c_q1
-                * (s_q2 * t271 + c_q2 * t273 + p.d3 * (c_q2 * t274 - s_q2 * t275)
-                    + p.a2 * t270));
     let t277 = -2.0 * t46 - p.xy6 * t36 - t37 * (d.k15 + d.k14) - t45;
     let t278 = t150 + 2.0 * t151 - t36 * d.k15;
     let t279 = c_q5 * t277 - s_q5 * t278;
     let t280 = c_q4 * t279;
     let t281 = s_q5 * t277 + c_q5 * t278;
-    out[4][5] = -0.5 * t281;
     let t282 = c_q3 * t280 - p.d4 * t134 - s_q3 * t281;
     let t283 = s_q4 * t279;
-    out[3][5] = 0.5 * t283;
     let t284 = t283 + p.a3 * t134;
-    out[0][5] = 0.5
-        * (s_q1 * (c_q2 * t282 - p.d3 * t137 - s_q2 * t284)
-            + c_q1
-                * (p.d3 * (c_q2 * t135 - s_q2 * t136) + s_q2 * t282 + c_q2 * t284
-                    + p.a2 * t134));
     let t285 = p.a3 * t180 + p.xz3 * t55 + p.yz3 * t56 + t26 * t210 + t60 * d.k5
         + 2.0 * c_q1 * (t27 * d.k61 + t29 * d.k60) - s_q3 * t162 - c_q3 * t168
         - p.d4 * t178 - t28 * (t213 + t216) - t29 * t175;
-    out[1][0] = 0.5
-        * (t17 * d.k2 + p.a2 * t182 + t285 + s_q1 * (t10 + t9) - p.yz2 * t15
-            - c_q1 * (t139 + t140) - t7 * t183);
-    out[2][0] = 0.5 * t285;
     let t286 = p.a3 * t221 - p.d4 * t219;
     let t287 = p.a2 * t223 + t286;
     let t288 = 2.0 * qd[1] * (s_q2 * d.k61 + c_q2 * d.k60) - s_q3 * t199 - c_q3 * t204;
-    out[1][1] = 0.5 * (t287 + t288);
-    out[2][1] = 0.5 * (t286 + t288);
     let t289 = s_q3 * t231 + c_q3 * t233;
-    out[1][2] = 0.5 * (t287 - t289);
-    out[2][2] = 0.5 * (t286 - t289);
     let t290 = p.a3 * t257 - s_q3 * t245 - c_q3 * t247 - p.d4 * t256;
-    out[1][3] = 0.5 * (p.a2 * t258 + t290);
-    out[2][3] = 0.5 * t290;
     let t291 = p.a3 * t275 + c_q3 * t266 - s_q3 * t265 - p.d4 * t274;
-    out[1][4] = 0.5 * (p.a2 * t276 + t291);
-    out[2][4] = 0.5 * t291;
     let t292 = p.a3 * t136 - p.d4 * t135 - s_q3 * t280 - c_q3 * t281;
-    out[1][5] = 0.5 * (p.a2 * t137 + t292);
-    out[2][5] = 0.5 * t292;
-    out
+    [
+        [
+            0.5
+                * (s_q1
+                    * (c_q1 * t138 + t7 * t141 + t17 * d.k1 + c_q2 * t174
+                        - 2.0 * p.xy2 * t15 - s_q2 * t177 - p.d3 * t182)
+                    + c_q1
+                        * (p.xy2 * t17 + qd[1] * t183 + s_q2 * t174 + c_q2 * t177
+                            + p.d3 * (c_q2 * t179 - s_q2 * t181) - s_q1 * t138
+                            - t8 * t141 - p.a2 * (t70 * d.k16 + t71 * d.k7 - t173))),
+            0.5
+                * (s_q1
+                    * (c_q2 * t212 + t7 * (d.k3 + d.k1) - 2.0 * t10 - s_q2 * t218 - t224)
+                    + c_q1
+                        * (t139 + s_q2 * t212 + c_q2 * t218 + t225 + 2.0 * t140
+                            - t8 * d.k3)),
+            0.5
+                * (s_q1 * (c_q2 * t234 - t224 - s_q2 * t236)
+                    + c_q1 * (t225 + s_q2 * t234 + c_q2 * t236)),
+            0.5
+                * (s_q1 * (c_q2 * t253 - s_q2 * t255 - p.d3 * t258)
+                    + c_q1
+                        * (s_q2 * t253 + c_q2 * t255 + p.d3 * (c_q2 * t256 - s_q2 * t257)
+                            + p.a2 * t252)),
+            0.5
+                * (s_q1 * (c_q2 * t271 - s_q2 * t273 - p.d3 * t276)
+                    + c_q1
+                        * (s_q2 * t271 + c_q2 * t273 + p.d3 * (c_q2 * t274 - s_q2 * t275)
+                            + p.a2 * t270)),
+            0.5
+                * (s_q1 * (c_q2 * t282 - p.d3 * t137 - s_q2 * t284)
+                    + c_q1
+                        * (p.d3 * (c_q2 * t135 - s_q2 * t136) + s_q2 * t282 + c_q2 * t284
+                            + p.a2 * t134)),
+        ],
+        [
+            0.5
+                * (t17 * d.k2 + p.a2 * t182 + t285 + s_q1 * (t10 + t9) - p.yz2 * t15
+                    - c_q1 * (t139 + t140) - t7 * t183),
+            0.5 * (t287 + t288),
+            0.5 * (t287 - t289),
+            0.5 * (p.a2 * t258 + t290),
+            0.5 * (p.a2 * t276 + t291),
+            0.5 * (p.a2 * t137 + t292),
+        ],
+        [
+            0.5 * t285,
+            0.5 * (t286 + t288),
+            0.5 * (t286 - t289),
+            0.5 * t290,
+            0.5 * t291,
+            0.5 * t292,
+        ],
+        [
+            0.5 * t176,
+            0.5 * (t214 + t215),
+            0.5 * (t215 + t235),
+            0.5 * t254,
+            0.5 * t272,
+            0.5 * t283,
+        ],
+        [
+            0.5 * t167,
+            0.5 * (t201 + t202),
+            0.5 * (t202 + t232),
+            0.5 * t246,
+            0.5 * t266,
+            -0.5 * t281,
+        ],
+        [
+            0.5 * t160,
+            0.5 * (t195 - t194),
+            0.5 * (t195 + t229),
+            0.5 * t243,
+            0.5 * t263,
+            0.0,
+        ],
+    ]
 }
 /// Operation count of [`energy_with`] (and of [`energy`] after [`OPS_DERIVED`]).
 pub const OPS_ENERGY: OpCount = OpCount {
@@ -2645,7 +2619,6 @@ unsafe fn energy_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real
 #[inline(always)]
 fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     let p = &d.params;
-    let mut out:(Real, Real) = (0.0, 0.0);
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
         q[1],
         q[2],
@@ -2702,36 +2675,37 @@ fn energy_with_body(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real
     let t46 = c_q5 * t31 - t16 * d.k103 - s_q5 * t32 - t17 * d.k104;
     let t47 = t17 * d.k105 - s_q5 * t31 - c_q5 * t32 - t15 * d.k103;
     let t48 = t43 + t15 * d.k104 + t16 * d.k105;
-    out.0 = 0.5
-        * (p.m2 * (t33 * t33 + t34 * t34 + t35 * t35)
-            + t0 * (t0 * d.k70 + t1 * d.k71 + qd[1] * d.k72)
-            + t1 * (t0 * d.k71 + t1 * d.k73 + qd[1] * d.k74)
-            + qd[1] * (t0 * d.k72 + t1 * d.k74 + qd[1] * d.k75)
-            + p.m3 * (t36 * t36 + t37 * t37 + t38 * t38)
-            + t3 * (t3 * d.k79 + t5 * d.k80 + t8 * d.k81)
-            + t5 * (t3 * d.k80 + t5 * d.k82 + t8 * d.k83)
-            + t8 * (t3 * d.k81 + t5 * d.k83 + t8 * d.k84)
-            + p.m4 * (t39 * t39 + t40 * t40 + t41 * t41)
-            + t9 * (t9 * d.k88 + t11 * d.k90 - t10 * d.k89)
-            + t11 * (t9 * d.k90 + t11 * d.k93 - t10 * d.k92)
-            + p.m5 * (t42 * t42 + t44 * t44 + t45 * t45)
-            + t12 * (t12 * d.k97 + t13 * d.k98 + t14 * d.k99)
-            + t13 * (t12 * d.k98 + t13 * d.k100 + t14 * d.k101)
-            + t14 * (t12 * d.k99 + t13 * d.k101 + t14 * d.k102)
-            + p.m6 * (t46 * t46 + t47 * t47 + t48 * t48)
-            + t15 * (t15 * d.k106 + t17 * d.k108 - t16 * d.k107)
-            + t17 * (t15 * d.k108 + t17 * d.k111 - t16 * d.k110)
-            + qd[0] * (qd[0] * (p.m1 * (d.k64 + d.k65) + d.k66))
-            - t10 * (t9 * d.k89 + t11 * d.k92 - t10 * d.k91)
-            - t16 * (t15 * d.k107 + t17 * d.k110 - t16 * d.k109));
     let t49 = p.d4 * t19 + t24 + p.a3 * t18;
-    out.1 = (s_q1 * d.k69 + c_q1 * d.k68) * d.k112
-        + (t24 + t18 * d.k78 + t19 * d.k77) * d.k113
-        + (t20 * d.k87 + t19 * d.k85 + t49 - t23 * d.k86) * d.k114
-        + (t49 + t21 * d.k96 + t22 * d.k95 + t23 * d.k94) * d.k115
-        + (t49 + (c_q5 * t21 - s_q5 * t23) * d.k105 + t22 * d.k103
-            - (s_q5 * t21 + c_q5 * t23) * d.k104) * d.k116 + d.k117;
-    out
+    (
+        0.5
+            * (p.m2 * (t33 * t33 + t34 * t34 + t35 * t35)
+                + t0 * (t0 * d.k70 + t1 * d.k71 + qd[1] * d.k72)
+                + t1 * (t0 * d.k71 + t1 * d.k73 + qd[1] * d.k74)
+                + qd[1] * (t0 * d.k72 + t1 * d.k74 + qd[1] * d.k75)
+                + p.m3 * (t36 * t36 + t37 * t37 + t38 * t38)
+                + t3 * (t3 * d.k79 + t5 * d.k80 + t8 * d.k81)
+                + t5 * (t3 * d.k80 + t5 * d.k82 + t8 * d.k83)
+                + t8 * (t3 * d.k81 + t5 * d.k83 + t8 * d.k84)
+                + p.m4 * (t39 * t39 + t40 * t40 + t41 * t41)
+                + t9 * (t9 * d.k88 + t11 * d.k90 - t10 * d.k89)
+                + t11 * (t9 * d.k90 + t11 * d.k93 - t10 * d.k92)
+                + p.m5 * (t42 * t42 + t44 * t44 + t45 * t45)
+                + t12 * (t12 * d.k97 + t13 * d.k98 + t14 * d.k99)
+                + t13 * (t12 * d.k98 + t13 * d.k100 + t14 * d.k101)
+                + t14 * (t12 * d.k99 + t13 * d.k101 + t14 * d.k102)
+                + p.m6 * (t46 * t46 + t47 * t47 + t48 * t48)
+                + t15 * (t15 * d.k106 + t17 * d.k108 - t16 * d.k107)
+                + t17 * (t15 * d.k108 + t17 * d.k111 - t16 * d.k110)
+                + qd[0] * (qd[0] * (p.m1 * (d.k64 + d.k65) + d.k66))
+                - t10 * (t9 * d.k89 + t11 * d.k92 - t10 * d.k91)
+                - t16 * (t15 * d.k107 + t17 * d.k110 - t16 * d.k109)),
+        (s_q1 * d.k69 + c_q1 * d.k68) * d.k112
+            + (t24 + t18 * d.k78 + t19 * d.k77) * d.k113
+            + (t20 * d.k87 + t19 * d.k85 + t49 - t23 * d.k86) * d.k114
+            + (t49 + t21 * d.k96 + t22 * d.k95 + t23 * d.k94) * d.k115
+            + (t49 + (c_q5 * t21 - s_q5 * t23) * d.k105 + t22 * d.k103
+                - (s_q5 * t21 + c_q5 * t23) * d.k104) * d.k116 + d.k117,
+    )
 }
 /// Operation count of [`body_poses_with`] (and of [`body_poses`] after [`OPS_DERIVED`]).
 pub const OPS_BODY_POSES: OpCount = OpCount {
@@ -2899,50 +2873,36 @@ unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 
 #[inline(always)]
 fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     let p = &d.params;
-    let mut out: [[[Real; NV]; 6]; NB] = [[[0.0; NV]; 6]; NB];
-    out[0][5][0] = 1.0;
-    out[1][5][0] = 1.0;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = sin_cos_quad(
         q[0],
         q[1],
         q[2],
         q[3],
     );
-    out[1][3][1] = s_q0;
-    out[2][3][1] = s_q0;
-    out[2][3][2] = s_q0;
     let ((s_q4, c_q4), (s_q5, c_q5)) = sin_cos_pair(q[4], q[5]);
     let t0 = -c_q0;
-    out[1][4][1] = t0;
-    out[2][4][1] = t0;
-    out[2][4][2] = t0;
     let t1 = s_q1 * c_q2;
     let t2 = c_q1 * s_q2;
     let t3 = t1 + t2;
     let t4 = s_q1 * s_q2;
     let t5 = c_q1 * c_q2;
     let t6 = t5 - t4;
-    out[3][5][3] = t6;
     let t7 = p.a2 * c_q1;
     let t8 = s_q3 * t3;
-    out[4][5][4] = t8;
     let t9 = p.d3 * (t5 - t4);
     let t10 = p.a3 * t6;
     let t11 = p.d4 * t3 - t7 - t10;
     let t12 = c_q3 * t3;
     let t13 = c_q4 * t12 + s_q4 * t6;
     let t14 = c_q4 * t6 - s_q4 * t12;
-    out[5][5][5] = t14;
     let t15 = c_q3 * t9 - s_q3 * t11;
     let t16 = -p.d3 * (t2 + t1);
     let t17 = c_q5 * t13 - s_q5 * t8;
     let t18 = s_q5 * t13 + c_q5 * t8;
-    out[5][5][4] = c_q5 * t18 - s_q5 * t17;
     let t19 = c_q4 * t15 + s_q4 * t16;
     let t20 = s_q3 * t9 + c_q3 * t11;
     let t21 = p.a2 * c_q2;
     let t22 = p.a2 * s_q2;
-    out[2][2][1] = t3 * t22 + t6 * t21;
     let t23 = t22 - p.d4;
     let t24 = c_q3 * t23;
     let t25 = p.a3 + t21;
@@ -2965,133 +2925,192 @@ fn body_jacobians_with_body(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB
     let t42 = c_q5 * t32 + s_q5 * t33;
     let t43 = c_q0 * (t5 - t4);
     let t44 = -c_q0 * (t2 + t1);
-    out[2][0][1] = t22 * t43 + t21 * t44;
-    out[3][3][3] = t44;
     let t45 = s_q0 * (t5 - t4);
     let t46 = -s_q0 * (t2 + t1);
-    out[2][1][1] = t22 * t45 + t21 * t46;
-    out[3][4][3] = t46;
     let t47 = c_q3 * t43 - s_q0 * s_q3;
     let t48 = s_q3 * t43 + s_q0 * c_q3;
-    out[3][0][1] = t24 * t47 + t25 * t44 + t30 * t48;
-    out[3][0][2] = p.a3 * t44 - t33 * t48 - t31 * t47;
-    out[4][3][4] = t48;
     let t49 = c_q3 * t45 + c_q0 * s_q3;
     let t50 = s_q3 * t45 - c_q0 * c_q3;
-    out[3][1][1] = t24 * t49 + t25 * t46 + t30 * t50;
-    out[3][1][2] = p.a3 * t46 - t33 * t50 - t31 * t49;
-    out[4][4][4] = t50;
     let t51 = c_q4 * t47 + s_q4 * t44;
     let t52 = c_q4 * t44 - s_q4 * t47;
-    out[5][3][5] = t52;
     let t53 = c_q4 * t49 + s_q4 * t46;
     let t54 = c_q4 * t46 - s_q4 * t49;
-    out[5][4][5] = t54;
     let t55 = c_q5 * t51 - s_q5 * t48;
     let t56 = s_q5 * t51 + c_q5 * t48;
-    out[5][3][4] = c_q5 * t56 - s_q5 * t55;
     let t57 = c_q5 * t53 - s_q5 * t50;
     let t58 = s_q5 * t53 + c_q5 * t50;
-    out[5][4][4] = c_q5 * t58 - s_q5 * t57;
     let t59 = t16 * t44;
-    out[2][0][0] = t9 * t43 + t59 - s_q0 * t7;
-    out[3][0][0] = t59 + t15 * t47 + t20 * t48;
     let t60 = t16 * t46;
-    out[2][1][0] = c_q0 * t7 + t9 * t45 + t60;
-    out[3][1][0] = t60 + t15 * t49 + t20 * t50;
     let t61 = t6 * t16;
-    out[2][2][0] = t3 * t9 + t61;
-    out[3][2][0] = t61 + t12 * t15 + t8 * t20;
     let t62 = t6 * t44;
-    out[2][3][0] = t3 * t43 + t62;
-    out[3][3][0] = t62 + t12 * t47 + t8 * t48;
     let t63 = t6 * t46;
-    out[2][4][0] = t3 * t45 + t63;
-    out[3][4][0] = t63 + t12 * t49 + t8 * t50;
     let t64 = t6 * t6;
-    out[2][5][0] = t3 * t3 + t64;
     let t65 = t8 * t8;
-    out[3][5][0] = t64 + t12 * t12 + t65;
     let t66 = t8 * t30;
-    out[3][2][1] = t12 * t24 + t66 + t6 * t25;
     let t67 = c_q3 * t48 - s_q3 * t47;
-    out[3][3][1] = t67;
-    out[3][3][2] = t67;
     let t68 = c_q3 * t50 - s_q3 * t49;
-    out[3][4][1] = t68;
-    out[3][4][2] = t68;
     let t69 = t8 * t33;
-    out[3][2][2] = t10 - t12 * t31 - t69;
     let t70 = t34 * t52;
-    out[4][0][0] = t19 * t51 + t70 + t20 * t48;
-    out[5][0][0] = t70 + t36 * t55 + t35 * t56;
     let t71 = t34 * t54;
-    out[4][1][0] = t19 * t53 + t71 + t20 * t50;
-    out[5][1][0] = t71 + t36 * t57 + t35 * t58;
     let t72 = t14 * t34;
-    out[4][2][0] = t13 * t19 + t72 + t8 * t20;
-    out[5][2][0] = t72 + t17 * t36 + t18 * t35;
     let t73 = t14 * t52;
-    out[4][3][0] = t13 * t51 + t73 + t8 * t48;
-    out[5][3][0] = t73 + t17 * t55 + t18 * t56;
     let t74 = t14 * t54;
-    out[4][4][0] = t13 * t53 + t74 + t8 * t50;
-    out[5][4][0] = t74 + t17 * t57 + t18 * t58;
     let t75 = t14 * t14;
-    out[4][5][0] = t65 + t13 * t13 + t75;
-    out[5][5][0] = t75 + t17 * t17 + t18 * t18;
     let t76 = t37 * t52;
-    out[4][0][1] = t29 * t51 + t76 + t30 * t48;
-    out[5][0][1] = t76 + t39 * t55 + t38 * t56;
     let t77 = t37 * t54;
-    out[4][1][1] = t29 * t53 + t77 + t30 * t50;
-    out[5][1][1] = t77 + t39 * t57 + t38 * t58;
     let t78 = t14 * t37;
-    out[4][2][1] = t66 + t13 * t29 + t78;
-    out[5][2][1] = t78 + t17 * t39 + t18 * t38;
     let t79 = s_q3 * s_q4;
     let t80 = t52 * t79;
     let t81 = t80 + c_q3 * t48 - t26 * t51;
-    out[4][3][1] = t81;
-    out[4][3][2] = t81;
     let t82 = t54 * t79;
     let t83 = t82 + c_q3 * t50 - t26 * t53;
-    out[4][4][1] = t83;
-    out[4][4][2] = t83;
     let t84 = t14 * t79;
     let t85 = c_q3 * t8 + t84 - t13 * t26;
-    out[4][5][1] = t85;
-    out[4][5][2] = t85;
     let t86 = t40 * t52;
-    out[4][0][2] = t32 * t51 + t86 - t33 * t48;
-    out[5][0][2] = t86 + t42 * t55 - t41 * t56;
     let t87 = t40 * t54;
-    out[4][1][2] = t32 * t53 + t87 - t33 * t50;
-    out[5][1][2] = t87 + t42 * t57 - t41 * t58;
     let t88 = t14 * t40;
-    out[4][2][2] = t13 * t32 + t88 - t69;
-    out[5][2][2] = t88 + t17 * t42 - t18 * t41;
     let t89 = c_q4 * t52;
-    out[4][3][3] = s_q4 * t51 + t89;
     let t90 = c_q4 * t54;
-    out[4][4][3] = s_q4 * t53 + t90;
     let t91 = c_q4 * t14;
-    out[4][5][3] = s_q4 * t13 + t91;
     let t92 = t80 - t27 * t55 - t28 * t56;
-    out[5][3][1] = t92;
-    out[5][3][2] = t92;
     let t93 = t82 - t27 * t57 - t28 * t58;
-    out[5][4][1] = t93;
-    out[5][4][2] = t93;
     let t94 = t84 - t17 * t27 - t18 * t28;
-    out[5][5][1] = t94;
-    out[5][5][2] = t94;
     let t95 = s_q4 * c_q5;
     let t96 = s_q4 * s_q5;
-    out[5][3][3] = t89 + t55 * t95 + t56 * t96;
-    out[5][4][3] = t90 + t57 * t95 + t58 * t96;
-    out[5][5][3] = t91 + t17 * t95 + t18 * t96;
-    out
+    [
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, s_q0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, t0, 0.0, 0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [t9 * t43 + t59 - s_q0 * t7, t22 * t43 + t21 * t44, 0.0, 0.0, 0.0, 0.0],
+            [c_q0 * t7 + t9 * t45 + t60, t22 * t45 + t21 * t46, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t9 + t61, t3 * t22 + t6 * t21, 0.0, 0.0, 0.0, 0.0],
+            [t3 * t43 + t62, s_q0, s_q0, 0.0, 0.0, 0.0],
+            [t3 * t45 + t63, t0, t0, 0.0, 0.0, 0.0],
+            [t3 * t3 + t64, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ],
+        [
+            [
+                t59 + t15 * t47 + t20 * t48,
+                t24 * t47 + t25 * t44 + t30 * t48,
+                p.a3 * t44 - t33 * t48 - t31 * t47,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t60 + t15 * t49 + t20 * t50,
+                t24 * t49 + t25 * t46 + t30 * t50,
+                p.a3 * t46 - t33 * t50 - t31 * t49,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t61 + t12 * t15 + t8 * t20,
+                t12 * t24 + t66 + t6 * t25,
+                t10 - t12 * t31 - t69,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t62 + t12 * t47 + t8 * t48, t67, t67, t44, 0.0, 0.0],
+            [t63 + t12 * t49 + t8 * t50, t68, t68, t46, 0.0, 0.0],
+            [t64 + t12 * t12 + t65, 0.0, 0.0, t6, 0.0, 0.0],
+        ],
+        [
+            [
+                t19 * t51 + t70 + t20 * t48,
+                t29 * t51 + t76 + t30 * t48,
+                t32 * t51 + t86 - t33 * t48,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t19 * t53 + t71 + t20 * t50,
+                t29 * t53 + t77 + t30 * t50,
+                t32 * t53 + t87 - t33 * t50,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t13 * t19 + t72 + t8 * t20,
+                t66 + t13 * t29 + t78,
+                t13 * t32 + t88 - t69,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [t13 * t51 + t73 + t8 * t48, t81, t81, s_q4 * t51 + t89, t48, 0.0],
+            [t13 * t53 + t74 + t8 * t50, t83, t83, s_q4 * t53 + t90, t50, 0.0],
+            [t65 + t13 * t13 + t75, t85, t85, s_q4 * t13 + t91, t8, 0.0],
+        ],
+        [
+            [
+                t70 + t36 * t55 + t35 * t56,
+                t76 + t39 * t55 + t38 * t56,
+                t86 + t42 * t55 - t41 * t56,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t71 + t36 * t57 + t35 * t58,
+                t77 + t39 * t57 + t38 * t58,
+                t87 + t42 * t57 - t41 * t58,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t72 + t17 * t36 + t18 * t35,
+                t78 + t17 * t39 + t18 * t38,
+                t88 + t17 * t42 - t18 * t41,
+                0.0,
+                0.0,
+                0.0,
+            ],
+            [
+                t73 + t17 * t55 + t18 * t56,
+                t92,
+                t92,
+                t89 + t55 * t95 + t56 * t96,
+                c_q5 * t56 - s_q5 * t55,
+                t52,
+            ],
+            [
+                t74 + t17 * t57 + t18 * t58,
+                t93,
+                t93,
+                t90 + t57 * t95 + t58 * t96,
+                c_q5 * t58 - s_q5 * t57,
+                t54,
+            ],
+            [
+                t75 + t17 * t17 + t18 * t18,
+                t94,
+                t94,
+                t91 + t17 * t95 + t18 * t96,
+                c_q5 * t18 - s_q5 * t17,
+                t14,
+            ],
+        ],
+    ]
 }
 /// Operation count of [`contact_gaps_with`] (and of [`contact_gaps`] after [`OPS_DERIVED`]).
 pub const OPS_CONTACT_GAPS: OpCount = OpCount {

@@ -245,15 +245,7 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
 /// basic block that LLVM scheduled in superlinear time); without them
 /// (the contact law, written around its outputs), the outputs are read
 /// from `live` at the end.
-///
-/// A function that is not split writes its outputs as one value at the
-/// end, unless `early` (a long function, see [`written_early`]) and there
-/// are places.
-pub(crate) fn body(
-    program: &Program,
-    places: Option<&[TokenStream]>,
-    early: bool,
-) -> Result<Body, EmitError> {
+pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<Body, EmitError> {
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let statements = statements(program);
     if program.locals.len() <= SPLIT_ABOVE {
@@ -261,21 +253,13 @@ pub(crate) fn body(
             locals: &names,
             slots: &[],
         };
-        let lines = statements
-            .iter()
-            .map(|s| s.print(program, &printer))
-            .collect::<Result<Vec<_>, _>>()?;
-        return Ok(match places.filter(|_| early) {
-            Some(places) => Body {
-                statements: written_early(program, &statements, lines, places, &printer)?,
-                outputs: None,
-                parts: Vec::new(),
-            },
-            None => Body {
-                statements: lines,
-                outputs: Some(print_all(&program.outputs, &printer)?),
-                parts: Vec::new(),
-            },
+        return Ok(Body {
+            statements: statements
+                .iter()
+                .map(|s| s.print(program, &printer))
+                .collect::<Result<_, _>>()?,
+            outputs: Some(print_all(&program.outputs, &printer)?),
+            parts: Vec::new(),
         });
     }
     // The part of every statement, and of every local.
@@ -396,52 +380,6 @@ pub(crate) fn body(
         outputs,
         parts,
     })
-}
-
-/// `lines`, the printed `statements`, with each output written into the
-/// result (`out`, at its place) right after the statement that defines
-/// the last local it reads; outputs that read no local first, zeros not at
-/// all (the result's initial value).
-///
-/// Written in one value at the end, every output of a long function is
-/// live until the end: the compiler keeps hundreds of them on the stack
-/// and reloads them to store them. Talos's mass matrix (682 nonzero
-/// entries): 14 % fewer instructions, 3 to 4 % less time
-/// (`docs/performance.md`, "Run-time dispatch").
-fn written_early(
-    program: &Program,
-    statements: &[Statement<'_>],
-    lines: Vec<Line>,
-    places: &[TokenStream],
-    printer: &Printer<'_>,
-) -> Result<Vec<Line>, EmitError> {
-    // writes[k]: the outputs written after the first k statements.
-    let mut after = vec![0; program.locals.len()];
-    for (k, statement) in statements.iter().enumerate() {
-        for i in statement.defines() {
-            after[i] = k + 1;
-        }
-    }
-    let mut writes: Vec<Vec<Line>> = (0..=statements.len()).map(|_| Vec::new()).collect();
-    for (output, place) in program.outputs.iter().zip(places) {
-        if matches!(output, Term::Const(c) if c.to_bits() == 0) {
-            continue;
-        }
-        let k = locals_read(output)
-            .into_iter()
-            .map(|i| after[i])
-            .max()
-            .unwrap_or(0);
-        let value = printer.expr(output)?;
-        writes[k].push(Line::Tokens(quote!(out #place = #value;)));
-    }
-    let mut writes = writes.into_iter();
-    let mut all: Vec<Line> = writes.next().unwrap_or_default();
-    for (line, written) in lines.into_iter().zip(writes) {
-        all.push(line);
-        all.extend(written);
-    }
-    Ok(all)
 }
 
 /// `terms`, printed.
@@ -604,10 +542,10 @@ mod tests {
 
     #[test]
     fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
-        let short = body(&chain(SPLIT_ABOVE), None, true).expect("prints");
+        let short = body(&chain(SPLIT_ABOVE), None).expect("prints");
         assert!(short.parts.is_empty());
         let program = chain(LONG);
-        let split = body(&program, None, true).expect("prints");
+        let split = body(&program, None).expect("prints");
         assert_eq!(split.parts.len(), LONG.div_ceil(PART));
         assert!(split.parts.iter().all(|part| !part.writes_outputs));
         // Undone, the split is, token for token, the body printed without
@@ -638,7 +576,7 @@ mod tests {
                 quote!([#j])
             })
             .collect();
-        let split = body(&program, Some(&places), false).expect("prints");
+        let split = body(&program, Some(&places)).expect("prints");
         assert!(split.outputs.is_none());
         let unsplit = Unsplit::of(&split);
         assert_eq!(unsplit.statements.replace(' ', ""), straight(&program));
@@ -661,42 +599,6 @@ mod tests {
         // `c0` is written in its own part, so no later part keeps it.
         let c0_kept = unsplit.stored.values().any(|name| name == "c0");
         assert!(!c0_kept, "c0 is read by no later part");
-    }
-
-    #[test]
-    fn a_long_body_writes_each_output_right_after_its_last_local() {
-        let program = chain(20);
-        let places: Vec<TokenStream> = (0..program.outputs.len())
-            .map(|j| {
-                let j = Literal::usize_unsuffixed(j);
-                quote!([#j])
-            })
-            .collect();
-        let early = body(&program, Some(&places), true).expect("prints");
-        assert!(early.outputs.is_none() && early.parts.is_empty());
-        let statements: Vec<String> = early
-            .statements
-            .iter()
-            .map(|line| line.to_tokens().to_string().replace(' ', ""))
-            .collect();
-        // The input first, `c0` after the sine and cosine, the last sum after
-        // the last local; the zero is the result's initial value.
-        let mut want: Vec<String> = vec!["out[3]=q[0];".to_owned()];
-        want.extend(straight(&program).split_inclusive(';').map(str::to_owned));
-        let after_trig = want
-            .iter()
-            .position(|line| line.contains("sin_cos("))
-            .expect("the sine and cosine");
-        want.insert(after_trig + 1, "out[0]=c0;".to_owned());
-        want.push("out[1]=t19+t3;".to_owned());
-        assert_eq!(statements, want);
-        // Without `early`, or without places, the outputs stay at the end.
-        let late = body(&program, Some(&places), false).expect("prints");
-        assert_eq!(late.outputs.map(|o| o.len()), Some(4));
-        assert!(body(&program, None, true)
-            .expect("prints")
-            .outputs
-            .is_some());
     }
 
     /// Sines and cosines of `angles` in order (each sine before its

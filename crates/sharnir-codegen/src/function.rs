@@ -5,7 +5,7 @@
 
 use crate::body::{body, Body};
 use crate::error::EmitError;
-use crate::lines::{Line, Lines};
+use crate::lines::Lines;
 use crate::module::{op_count_literal, Argument, Facts};
 use crate::plan::PlannedFunction;
 use crate::result::{places, result_type, result_value, zero};
@@ -120,14 +120,11 @@ pub(crate) fn emit(
         error: Box::new(error),
     };
     let places = places(function.shape, dof, program.outputs.len());
-    // A long function gets an AVX copy and writes its outputs as they are
-    // computed.
-    let long = crate::dispatch::dispatches(ops);
     let Body {
-        mut statements,
+        statements,
         outputs,
         parts,
-    } = body(program, places.as_deref(), long).map_err(in_function)?;
+    } = body(program, places.as_deref()).map_err(in_function)?;
     let returns = result_type(function.shape);
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
@@ -166,8 +163,7 @@ pub(crate) fn emit(
             quote!(#name)
         })
         .collect();
-    // A split function's parts, or a long function's statements, write the
-    // outputs into `out` themselves.
+    // A split function's parts write the outputs into `out` themselves.
     let (start, out, value) = match &outputs {
         Some(outputs) => (
             TokenStream::new(),
@@ -187,13 +183,6 @@ pub(crate) fn emit(
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         quote!(#part_name(d, #(#passed,)* &mut live, #out);)
     });
-    // Written by the statements, `out` is declared before them.
-    let start = if parts.is_empty() && outputs.is_none() {
-        statements.insert(0, Line::Tokens(start));
-        TokenStream::new()
-    } else {
-        start
-    };
     let mut lines = Lines::default();
     let mut usage = Usage::new(&USED_NAMES);
     let statements = lines.run(statements, &mut usage)?;
@@ -204,7 +193,7 @@ pub(crate) fn emit(
     crate::math::called_in(&usage, &mut helpers);
     let (derived, with_arguments, parameters) = signature(function, &usage);
     // A split function dispatches in each part; its own body only calls them.
-    let dispatch = long;
+    let dispatch = crate::dispatch::dispatches(ops);
     let split = !parts.is_empty();
     let mut split_parts = Vec::with_capacity(parts.len());
     for (k, part) in parts.into_iter().enumerate() {
