@@ -11,6 +11,7 @@
 //! copies are switched off.
 
 use sharnir_generated::{delta, floating_chain, joint_zoo, panda, puma560_fma, solo12};
+use sharnir_tests::processor::avx_detected;
 
 /// Seeded values in ±`scale`, `n` of them.
 fn values(seed: &mut u64, n: usize, scale: f64) -> Vec<f64> {
@@ -100,12 +101,4 @@ fn the_avx_copies_compute_the_plain_results_where_the_processor_has_avx() {
             assert_eq!(a, b, "{module}: call {k} differs between the copies");
         }
     }
-}
-
-/// What `std` finds: AVX and its registers saved by the operating system.
-fn avx_detected() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::is_x86_feature_detected!("avx");
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
 }

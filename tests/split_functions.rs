@@ -13,6 +13,7 @@ use sharnir_codegen::{plan, PlanOptions, Variant};
 use sharnir_tests::chains::chain;
 use sharnir_tests::inputs::environment;
 use sharnir_tests::oracle::relative_error;
+use sharnir_tests::processor::avx_detected;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
@@ -192,12 +193,4 @@ fn split_functions_compile_and_compute_what_their_programs_do() {
             assert!(error < TOLERANCE, "`{name}` differs by {error:e}");
         }
     }
-}
-
-/// What `std` finds: AVX and its registers saved by the operating system.
-fn avx_detected() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::is_x86_feature_detected!("avx");
-    #[cfg(not(target_arch = "x86_64"))]
-    return false;
 }

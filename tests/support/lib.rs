@@ -7,6 +7,7 @@ pub mod inputs;
 pub mod loop_oracle;
 pub mod oracle;
 pub mod pinocchio;
+pub mod processor;
 pub mod random_loop_spec;
 pub mod random_spec;
 pub mod spec_tree;

@@ -51,6 +51,41 @@ fn avx_missing() -> TokenStream {
     quote!(all(target_arch = "x86_64", not(target_feature = "avx")))
 }
 
+/// One parameter of a generated function.
+pub(crate) struct Parameter {
+    /// Its name (`q`, `d`, `live`, …).
+    pub(crate) name: String,
+    /// Its type.
+    pub(crate) ty: TokenStream,
+    /// Whether the statements read it; a parameter they do not read is
+    /// declared `_q`, so that the module needs no `allow(unused_variables)`.
+    pub(crate) read: bool,
+}
+
+impl Parameter {
+    /// `name: ty`, as the statements declare it (`_name` unread).
+    fn declared(&self) -> TokenStream {
+        let ty = &self.ty;
+        let name = if self.read {
+            Ident::new(&self.name, Span::call_site())
+        } else {
+            Ident::new(&format!("_{}", self.name), Span::call_site())
+        };
+        quote!(#name: #ty)
+    }
+
+    /// `name: ty`, as a function that passes it on declares it.
+    pub(crate) fn passed(&self) -> TokenStream {
+        let (name, ty) = (self.ident(), &self.ty);
+        quote!(#name: #ty)
+    }
+
+    /// The name, as a caller passes it.
+    pub(crate) fn ident(&self) -> Ident {
+        Ident::new(&self.name, Span::call_site())
+    }
+}
+
 /// The parts of a function that [`function`] arranges.
 pub(crate) struct Function<'a> {
     /// The public (or, for a part of a split function, private) name.
@@ -59,14 +94,8 @@ pub(crate) struct Function<'a> {
     pub(crate) outer: TokenStream,
     /// `pub` or nothing.
     pub(crate) visibility: TokenStream,
-    /// Every parameter, named as the statements read it (`_q` for one
-    /// they do not read).
-    pub(crate) parameters: Vec<TokenStream>,
-    /// Every parameter as the public function takes and passes it on
-    /// (`q`), with its type.
-    pub(crate) passed_parameters: Vec<TokenStream>,
-    /// The names the public function passes on, in order.
-    pub(crate) names: Vec<TokenStream>,
+    /// Every parameter, in order.
+    pub(crate) parameters: Vec<Parameter>,
     /// `-> T`, or nothing.
     pub(crate) returns: TokenStream,
     /// The statements.
@@ -86,8 +115,8 @@ pub(crate) fn function(function: Function<'_>, with_copy: bool) -> TokenStream {
         parameters,
         returns,
         body,
-        ..
     } = function;
+    let parameters = parameters.iter().map(Parameter::declared);
     quote! {
         #outer
         #visibility fn #name(#(#parameters),*) #returns {
@@ -103,11 +132,12 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         outer,
         visibility,
         parameters,
-        passed_parameters,
-        names,
         returns,
         body,
     } = function;
+    let passed_parameters: Vec<TokenStream> = parameters.iter().map(Parameter::passed).collect();
+    let names: Vec<Ident> = parameters.iter().map(Parameter::ident).collect();
+    let parameters = parameters.iter().map(Parameter::declared);
     let avx_missing = avx_missing();
     let avx_name = Ident::new(&format!("{name}_avx"), Span::call_site());
     let body_name = Ident::new(&format!("{name}_body"), Span::call_site());
@@ -278,6 +308,14 @@ pub(crate) fn items() -> TokenStream {
 mod tests {
     use super::*;
 
+    fn parameter(name: &str, ty: TokenStream, read: bool) -> Parameter {
+        Parameter {
+            name: name.to_owned(),
+            ty,
+            read,
+        }
+    }
+
     fn ops(mul: u32, add: u32) -> OpCount {
         OpCount {
             mul,
@@ -305,9 +343,10 @@ mod tests {
             name: &name,
             outer: quote!(#[doc = " Summary."]),
             visibility: quote!(pub),
-            parameters: vec![quote!(_d: &Derived), quote!(q: &[Real; NQ])],
-            passed_parameters: vec![quote!(d: &Derived), quote!(q: &[Real; NQ])],
-            names: vec![quote!(d), quote!(q)],
+            parameters: vec![
+                parameter("d", quote!(&Derived), false),
+                parameter("q", quote!(&[Real; NQ]), true),
+            ],
             returns: quote!(-> Real),
             body: quote!(q[0] * q[1]),
         });
@@ -340,9 +379,7 @@ mod tests {
             name: &name,
             outer: quote!(#[inline(never)]),
             visibility: TokenStream::new(),
-            parameters: vec![quote!(live: &mut [Real; 3])],
-            passed_parameters: vec![quote!(live: &mut [Real; 3])],
-            names: vec![quote!(live)],
+            parameters: vec![parameter("live", quote!(&mut [Real; 3]), true)],
             returns: TokenStream::new(),
             body: quote!(live[0] = 1.0;),
         });

@@ -4,6 +4,7 @@
 //! split into (their statements: [`crate::body`]).
 
 use crate::body::{body, Body};
+use crate::dispatch::Parameter;
 use crate::error::EmitError;
 use crate::lines::Lines;
 use crate::module::{op_count_literal, Argument, Facts};
@@ -26,47 +27,42 @@ fn argument_name(argument: Argument) -> &'static str {
     }
 }
 
+/// The type of an argument.
+fn argument_type(argument: Argument) -> TokenStream {
+    match argument {
+        Argument::Position => quote!(&[Real; NQ]),
+        Argument::Velocity | Argument::Acceleration | Argument::Force => quote!(&[Real; NV]),
+        Argument::Time => quote!(Real),
+        Argument::Multipliers => quote!(&[Real; NC]),
+    }
+}
+
 /// How a function taking `function`'s arguments and running `body` is
-/// declared: `d` (or `_d`), every argument (`_q` for one it does not read),
-/// and `let p = &d.params;` where it reads the parameters — so that the
-/// module needs no `allow(unused_variables)`; `usage` is the body's, asked
-/// about [`USED_NAMES`].
-fn signature(
-    function: &PlannedFunction,
-    usage: &Usage,
-) -> (TokenStream, Vec<TokenStream>, TokenStream) {
-    let arguments = function
-        .arguments
-        .iter()
-        .map(|argument| {
-            let name = argument_name(*argument);
-            let ty = match argument {
-                Argument::Position => quote!(&[Real; NQ]),
-                Argument::Velocity | Argument::Acceleration | Argument::Force => {
-                    quote!(&[Real; NV])
-                }
-                Argument::Time => quote!(Real),
-                Argument::Multipliers => quote!(&[Real; NC]),
-            };
-            let name = if usage.reads(name) {
-                Ident::new(name, Span::call_site())
-            } else {
-                Ident::new(&format!("_{name}"), Span::call_site())
-            };
-            quote!(#name: #ty)
-        })
-        .collect();
+/// declared: `d: &Derived` and every argument, each marked read or not
+/// (an unread one is declared `_q`), and `let p = &d.params;` where it
+/// reads the parameters — so that the module needs no
+/// `allow(unused_variables)`; `usage` is the body's, asked about
+/// [`USED_NAMES`].
+fn signature(function: &PlannedFunction, usage: &Usage) -> (Vec<Parameter>, TokenStream) {
     let parameters = if usage.reads("p") {
         quote!(let p = &d.params;)
     } else {
         TokenStream::new()
     };
-    let derived = if usage.reads("d") || !parameters.is_empty() {
-        quote!(d)
-    } else {
-        quote!(_d)
+    let derived = Parameter {
+        name: "d".to_owned(),
+        ty: quote!(&Derived),
+        read: usage.reads("d") || !parameters.is_empty(),
     };
-    (derived, arguments, parameters)
+    let arguments = function.arguments.iter().map(|&argument| Parameter {
+        name: argument_name(argument).to_owned(),
+        ty: argument_type(argument),
+        read: usage.reads(argument_name(argument)),
+    });
+    (
+        std::iter::once(derived).chain(arguments).collect(),
+        parameters,
+    )
 }
 
 /// The names [`signature`] asks about: every argument's, `p` and `d`.
@@ -140,13 +136,12 @@ pub(crate) fn emit(
     let arguments_typed: Vec<TokenStream> = function
         .arguments
         .iter()
-        .map(|argument| match argument {
-            Argument::Position => quote!(q: &[Real; NQ]),
-            Argument::Velocity => quote!(qd: &[Real; NV]),
-            Argument::Acceleration => quote!(qdd: &[Real; NV]),
-            Argument::Force => quote!(tau: &[Real; NV]),
-            Argument::Time => quote!(t: Real),
-            Argument::Multipliers => quote!(lambda: &[Real; NC]),
+        .map(|&argument| {
+            let (name, ty) = (
+                Ident::new(argument_name(argument), Span::call_site()),
+                argument_type(argument),
+            );
+            quote!(#name: #ty)
         })
         .collect();
     let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
@@ -191,7 +186,7 @@ pub(crate) fn emit(
     let body = quote!(#statements #rest);
     let mut helpers = [false; crate::math::HELPERS.len()];
     crate::math::called_in(&usage, &mut helpers);
-    let (derived, with_arguments, parameters) = signature(function, &usage);
+    let (with_parameters, parameters) = signature(function, &usage);
     // A split function dispatches in each part; its own body only calls them.
     let dispatch = crate::dispatch::dispatches(ops);
     let split = !parts.is_empty();
@@ -201,43 +196,26 @@ pub(crate) fn emit(
         let mut usage = Usage::new(&USED_NAMES);
         let statements = lines.run(part.statements, &mut usage)?;
         crate::math::called_in(&usage, &mut helpers);
-        let (derived, arguments, parameters) = signature(function, &usage);
+        let (mut part_parameters, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
-        let live = quote!(live: &mut [Real; #size]);
-        let (out, passed_out, out_name) = match (&outputs, part.writes_outputs) {
-            (Some(_), _) => (None, None, None),
-            (None, true) => (
-                Some(quote!(out: &mut #returns)),
-                Some(quote!(out: &mut #returns)),
-                Some(quote!(out)),
-            ),
-            (None, false) => (
-                Some(quote!(_out: &mut #returns)),
-                Some(quote!(out: &mut #returns)),
-                Some(quote!(out)),
-            ),
-        };
-        let statement_parameters: Vec<TokenStream> = std::iter::once(quote!(#derived: &Derived))
-            .chain(arguments)
-            .chain([live.clone()])
-            .chain(out)
-            .collect();
+        part_parameters.push(Parameter {
+            name: "live".to_owned(),
+            ty: quote!(&mut [Real; #size]),
+            read: true,
+        });
+        if outputs.is_none() {
+            part_parameters.push(Parameter {
+                name: "out".to_owned(),
+                ty: quote!(&mut #returns),
+                read: part.writes_outputs,
+            });
+        }
         split_parts.push(crate::dispatch::function(
             crate::dispatch::Function {
                 name: &part_name,
                 outer: quote!(#[inline(never)]),
                 visibility: TokenStream::new(),
-                parameters: statement_parameters,
-                passed_parameters: std::iter::once(quote!(d: &Derived))
-                    .chain(arguments_typed.iter().cloned())
-                    .chain([live])
-                    .chain(passed_out)
-                    .collect(),
-                names: std::iter::once(quote!(d))
-                    .chain(passed.iter().cloned())
-                    .chain([quote!(live)])
-                    .chain(out_name)
-                    .collect(),
+                parameters: part_parameters,
                 returns: TokenStream::new(),
                 body: quote!(#parameters #statements),
             },
@@ -249,15 +227,7 @@ pub(crate) fn emit(
             name: &with_name,
             outer: quote!(#[doc = #with_summary]),
             visibility: quote!(pub),
-            parameters: std::iter::once(quote!(#derived: &Derived))
-                .chain(with_arguments)
-                .collect(),
-            passed_parameters: std::iter::once(quote!(d: &Derived))
-                .chain(arguments_typed.iter().cloned())
-                .collect(),
-            names: std::iter::once(quote!(d))
-                .chain(passed.iter().cloned())
-                .collect(),
+            parameters: with_parameters,
             returns: quote!(-> #returns),
             body: quote!(#parameters #body),
         },

@@ -22,7 +22,9 @@
 pub mod formalisms;
 pub mod geometry;
 pub mod model;
+// Under `src/tests/`, with the other test-only files.
 #[cfg(test)]
+#[path = "tests/support.rs"]
 mod test_support;
 
 pub use model::{Input, JointKind, Mechanism, ParameterMode};

@@ -109,10 +109,16 @@ fn both_ways_to_the_static_moment_accelerations_agree() {
     let specs = [
         (
             "telegin6",
-            include_str!("../../../../../specs/telegin6.spec"),
+            include_str!("../../../../../../specs/telegin6.spec"),
         ),
-        ("puma560", include_str!("../../../../../specs/puma560.spec")),
-        ("chain10", include_str!("../../../../../specs/chain10.spec")),
+        (
+            "puma560",
+            include_str!("../../../../../../specs/puma560.spec"),
+        ),
+        (
+            "chain10",
+            include_str!("../../../../../../specs/chain10.spec"),
+        ),
     ];
     let mut stream = Stream(0x7E1E_61A5);
     for (name, text) in specs {
