@@ -3,9 +3,9 @@
 //! that have copies, at seeded states, with the copies on and then off
 //! (`set_avx_copies`), must give the same results bit for bit (compared in
 //! Rust's round-trip notation, which tells every two doubles apart), and
-//! the copies must run exactly where the processor has AVX. On a machine
-//! without AVX both runs take the plain statements, and the comparison
-//! holds trivially; CI's machines have AVX.
+//! the copies must run exactly where the processor has AVX and AVX2. On a
+//! machine without them both runs take the plain statements, and the
+//! comparison holds trivially; CI's machines have them.
 //!
 //! One test, so that no other test of this binary calls a module while the
 //! copies are switched off.
@@ -89,7 +89,7 @@ fn the_avx_copies_compute_the_plain_results_where_the_processor_has_avx() {
             )
         }),
     ];
-    let expected = cfg!(all(target_arch = "x86_64", not(target_feature = "avx"))) && avx_detected();
+    let expected = cfg!(all(target_arch = "x86_64", not(target_feature = "avx2"))) && avx_detected();
     for (module, copies, off, with, without) in runs {
         assert_eq!(
             copies, expected,

@@ -162,12 +162,12 @@ fn split_functions_compile_and_compute_what_their_programs_do() {
     let parameters = spec.parameter_values();
     let mut lines = stdout.lines();
     // The crate is built without RUSTFLAGS: for rustc's default target,
-    // which on x86-64 leaves AVX to the copies.
+    // which on x86-64 leaves AVX and AVX2 to the copies.
     let avx = cfg!(target_arch = "x86_64") && avx_detected();
     assert_eq!(
         lines.next(),
         Some(format!("avx {avx}").as_str()),
-        "the parts' AVX copies run exactly where the processor has AVX"
+        "the parts' AVX copies run exactly where the processor has AVX and AVX2"
     );
     for [q, qd, qdd, tau] in &states {
         let input = environment(&parameters, q, qd, qdd, tau);

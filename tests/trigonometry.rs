@@ -4,9 +4,11 @@
 //! lone angle: every result within one ulp of `libm`'s. And their
 //! `sin_cos_quad` (four at once, in AVX2 lanes where the build enables
 //! AVX2; two `sin_cos_pair` otherwise) against `sin_cos_pair`: bit for bit
-//! the same, or `libm`'s where a lane's partners send the group to `libm`. The AVX2 routine is compiled only for such builds:
-//! `RUSTFLAGS="-C target-cpu=native" cargo test --release --test
-//! trigonometry` on an AVX2 machine runs it.
+//! the same, or `libm`'s where a lane's partners send the group to `libm`.
+//! The AVX2 routine itself, `sin_cos_quad_avx2` (what `sin_cos_quad` is
+//! in AVX2 builds and what the long functions' AVX copies call in the
+//! others), is held to the same wherever the processor runs AVX2, in every
+//! x86-64 build.
 //!
 //! Arguments (about 1.2 · 10⁶ pairs, every argument's lane partner drawn
 //! from another family, so that one lane's fall-back to `libm` meets every
@@ -25,6 +27,7 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sharnir_generated::panda::{sin_cos_pair, sin_cos_quad};
+use sharnir_tests::processor::avx_detected;
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 
 /// Arguments per random family.
@@ -199,20 +202,39 @@ fn sin_cos_pair_is_within_one_ulp_of_libm() {
 
 #[test]
 fn sin_cos_quad_is_sin_cos_pair_or_libm_bit_for_bit() {
+    quads_are_pairs_or_libm("sin_cos_quad", sin_cos_quad);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_avx2_routine_is_sin_cos_pair_or_libm_bit_for_bit() {
+    if !avx_detected() {
+        eprintln!("no AVX2 here: sin_cos_quad_avx2 not run");
+        return;
+    }
+    quads_are_pairs_or_libm("sin_cos_quad_avx2", |a, b, c, d| {
+        // SAFETY: the processor runs AVX2 (asked just above).
+        unsafe { sharnir_generated::panda::sin_cos_quad_avx2(a, b, c, d) }
+    });
+}
+
+/// Every argument of [`families`] once in a random lane of `quad` (named
+/// `name`), with three random partners: each lane's result is
+/// `sin_cos_pair`'s bit for bit, or `libm`'s.
+fn quads_are_pairs_or_libm(name: &str, quad: impl Fn(f64, f64, f64, f64) -> [(f64, f64); 4]) {
     let everything: Vec<f64> = families().into_iter().flat_map(|(_, xs)| xs).collect();
     let mut rng = SmallRng::seed_from_u64(19);
     let bits = |(s, c): (f64, f64)| (s.to_bits(), c.to_bits());
-    // Each argument once in a random lane, with three random partners.
     for &x in &everything {
         let mut xs: [f64; 4] =
             std::array::from_fn(|_| everything[rng.gen_range(0..everything.len())]);
         xs[rng.gen_range(0..4)] = x;
-        let quad = sin_cos_quad(xs[0], xs[1], xs[2], xs[3]);
-        for (got, y) in quad.into_iter().zip(xs) {
+        let results = quad(xs[0], xs[1], xs[2], xs[3]);
+        for (got, y) in results.into_iter().zip(xs) {
             let (alone, _) = sin_cos_pair(y, y);
             assert!(
                 bits(got) == bits(alone) || bits(got) == bits(libm::sincos(y)),
-                "sin_cos_quad differs from sin_cos_pair and libm at {y:e}"
+                "{name} differs from sin_cos_pair and libm at {y:e}"
             );
         }
     }

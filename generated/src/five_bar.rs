@@ -1605,17 +1605,37 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
     let (third, fourth) = sin_cos_pair(c, d);
     [first, second, third, fourth]
 }
-/// Sines and cosines of four angles in the four lanes of AVX2 registers,
-/// for builds that enable AVX2: [`sin_cos_pair`]'s arithmetic (its
-/// results bit for bit), twice as wide; `libm` for all four angles where
-/// any is beyond 2²⁰ rad, not finite, ±0, tiny or too close to a multiple
-/// of π/2. The `unsafe` block calls AVX and AVX2 intrinsics only, which
-/// the build enables (the `cfg`) and which touch no memory. Public so that
+/// Sines and cosines of four angles in the four lanes of AVX2 registers
+/// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
 #[inline(always)]
 pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+    unsafe { sin_cos_quad_avx2(a, b, c, d) }
+}
+/// Sines and cosines of four angles in the four lanes of AVX2 registers:
+/// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
+/// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
+/// tiny or too close to a multiple of π/2. [`sin_cos_quad`] in builds that
+/// enable AVX2, and what the AVX copies of the long functions call in the
+/// others. Public so that tests can hold it to `libm`
+/// (`tests/trigonometry.rs`).
+///
+/// # Safety
+///
+/// The processor must run AVX2 and the operating system save its
+/// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
+/// touch no memory.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+#[target_feature(enable = "avx,avx2")]
+#[inline]
+pub unsafe fn sin_cos_quad_avx2(
+    a: Real,
+    b: Real,
+    c: Real,
+    d: Real,
+) -> [(Real, Real); 4] {
     use core::arch::x86_64::*;
     const BOUND: f64 = 1_048_576.0;
     const FRAC_2_PI: f64 = 0.636_619_772_367_581_4;

@@ -15,8 +15,8 @@
 //!
 //! Parameters are read at run time from `Params`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
-//! The long functions have an AVX copy that x86-64 builds without AVX call where
-//! the processor runs it, with the same results bit for bit (see `avx_copies`).
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //! Quaternions are stored `(x, y, z, w)`, scalar last (Hamilton's product), and
@@ -388,7 +388,7 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
@@ -396,18 +396,20 @@ pub fn inverse_dynamics_with(
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { inverse_dynamics_with_avx(d, q, qd, qdd) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_with_avx(avx2, d, q, qd, qdd) };
     }
     inverse_dynamics_with_body(d, q, qd, qdd)
 }
-/// [`inverse_dynamics_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
+/// [`inverse_dynamics_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
 unsafe fn inverse_dynamics_with_avx(
+    _avx2: avx::Avx2,
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -570,21 +572,26 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { mass_matrix_with_avx(d, q) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_with_avx(avx2, d, q) };
     }
     mass_matrix_with_body(d, q)
 }
-/// [`mass_matrix_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
-unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+/// [`mass_matrix_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn mass_matrix_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
     mass_matrix_with_body(d, q)
 }
 /// The statements of [`mass_matrix_with`], inlined into it and into its AVX
@@ -738,21 +745,27 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { bias_with_avx(d, q, qd) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { bias_with_avx(avx2, d, q, qd) };
     }
     bias_with_body(d, q, qd)
 }
-/// [`bias_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
-unsafe fn bias_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+/// [`bias_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn bias_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
     bias_with_body(d, q, qd)
 }
 /// The statements of [`bias_with`], inlined into it and into its AVX
@@ -971,21 +984,23 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { joint_space_with_avx(d, q, qd) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { joint_space_with_avx(avx2, d, q, qd) };
     }
     joint_space_with_body(d, q, qd)
 }
-/// [`joint_space_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
+/// [`joint_space_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
 unsafe fn joint_space_with_avx(
+    _avx2: avx::Avx2,
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1312,7 +1327,7 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
@@ -1320,18 +1335,20 @@ pub fn forward_dynamics_with(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { forward_dynamics_with_avx(d, q, qd, tau) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_with_avx(avx2, d, q, qd, tau) };
     }
     forward_dynamics_with_body(d, q, qd, tau)
 }
-/// [`forward_dynamics_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
+/// [`forward_dynamics_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
 unsafe fn forward_dynamics_with_avx(
+    _avx2: avx::Avx2,
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -1792,25 +1809,27 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { coriolis_matrix_with_avx(d, q, qd) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { coriolis_matrix_with_avx(avx2, d, q, qd) };
     }
     coriolis_matrix_with_body(d, q, qd)
 }
-/// [`coriolis_matrix_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
+/// [`coriolis_matrix_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
 unsafe fn coriolis_matrix_with_avx(
+    _avx2: avx::Avx2,
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
@@ -2480,21 +2499,27 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { energy_with_avx(d, q, qd) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { energy_with_avx(avx2, d, q, qd) };
     }
     energy_with_body(d, q, qd)
 }
-/// [`energy_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
-unsafe fn energy_with_avx(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+/// [`energy_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn energy_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> (Real, Real) {
     energy_with_body(d, q, qd)
 }
 /// The statements of [`energy_with`], inlined into it and into its AVX
@@ -2770,21 +2795,26 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
 /// call where the processor runs it (see [`avx_copies`]).
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
-    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-    if avx::usable() {
-        return unsafe { body_jacobians_with_avx(d, q) };
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { body_jacobians_with_avx(avx2, d, q) };
     }
     body_jacobians_with_body(d, q)
 }
-/// [`body_jacobians_with`]'s statements compiled for AVX. Called only where
-/// `avx::usable` says that the processor runs AVX and that the operating
-/// system saves its registers: what the `unsafe` of `target_feature` asks.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
-#[target_feature(enable = "avx")]
-unsafe fn body_jacobians_with_avx(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+/// [`body_jacobians_with`]'s statements compiled for AVX and AVX2. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs both and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2")]
+unsafe fn body_jacobians_with_avx(
+    _avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with_body(d, q)
 }
 /// The statements of [`body_jacobians_with`], inlined into it and into its AVX
@@ -3158,15 +3188,15 @@ pub fn friction_forces_with(
 }
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
-/// x86-64 build without AVX (rustc's default target), on a
-/// processor with AVX whose registers the operating system saves,
-/// unless [`set_avx_copies`] turned the copies off. `false` on every
-/// other target, and in builds that enable AVX themselves
-/// (`-C target-cpu=native`), where every function is AVX code. Both
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX and AVX2 whose registers the operating system
+/// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
 /// copies compute the same operations in the same order: their
 /// results are the same bit for bit, only their speed differs.
 pub fn avx_copies() -> bool {
-    avx::usable()
+    avx::usable().is_some()
 }
 /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
 /// code path whatever the processor (timing analysis, comparisons),
@@ -3178,12 +3208,12 @@ pub fn set_avx_copies(enabled: bool) {
 }
 /// Whether the AVX copies may run, asked of the processor once and
 /// remembered.
-#[cfg(all(target_arch = "x86_64", not(target_feature = "avx")))]
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
 mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
-    /// The processor and the operating system run AVX.
+    /// The processor and the operating system run AVX and AVX2.
     const USABLE: u8 = 1;
     /// They do not.
     const UNUSABLE: u8 = 2;
@@ -3191,13 +3221,16 @@ mod avx {
     const OFF: u8 = 3;
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
-    /// Whether the AVX copies run now.
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX and AVX2 and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    /// An [`Avx2`] where the AVX copies run now.
     #[inline]
-    pub(super) fn usable() -> bool {
-        match STATE.load(Ordering::Relaxed) {
-            USABLE => true,
-            UNUSABLE | OFF => false,
-            _ => {
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
                 let state = if detected() { USABLE } else { UNUSABLE };
                 let _ = STATE
                     .compare_exchange(
@@ -3206,9 +3239,11 @@ mod avx {
                         Ordering::Relaxed,
                         Ordering::Relaxed,
                     );
-                STATE.load(Ordering::Relaxed) == USABLE
+                STATE.load(Ordering::Relaxed)
             }
-        }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
     }
     /// Turns the copies off, or back on (to be asked again).
     pub(super) fn set(enabled: bool) {
@@ -3216,22 +3251,27 @@ mod avx {
     }
     /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
     /// the operating system enabled `xgetbv` (ECX bit 27,
-    /// `OSXSAVE`), and `XCR0` says it saves the SSE and AVX
-    /// registers (bits 1 and 2). `cpuid` exists on every x86-64
-    /// processor; `xgetbv` is asked only once `OSXSAVE` is set.
-    /// (Recent Rust made `__cpuid` safe to call and older Rust, down
-    /// to the modules' 1.63, does not: hence `unused_unsafe`.)
+    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
     #[cfg(not(target_env = "sgx"))]
     #[allow(unused_unsafe)]
     fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
         #[target_feature(enable = "xsave")]
         unsafe fn xcr0() -> u64 {
             core::arch::x86_64::_xgetbv(0)
         }
-        let features = unsafe { core::arch::x86_64::__cpuid(1) }.ecx;
+        let features = unsafe { __cpuid(1) }.ecx;
         let (osxsave, avx) = (1 << 27, 1 << 28);
-        features & osxsave != 0 && features & avx != 0
-            && unsafe { xcr0() } & 0b110 == 0b110
+        let avx = features & osxsave != 0 && features & avx != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
     }
     /// Never in an SGX enclave, where `cpuid` is not allowed.
     #[cfg(target_env = "sgx")]
@@ -3240,11 +3280,11 @@ mod avx {
     }
 }
 /// Builds without AVX copies: nothing to ask or to turn off.
-#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx"))))]
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
 mod avx {
     /// Never: there are no copies.
-    pub(super) fn usable() -> bool {
-        false
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
     }
     /// Nothing to turn off.
     pub(super) fn set(_enabled: bool) {}

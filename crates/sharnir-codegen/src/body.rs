@@ -33,6 +33,17 @@ pub(crate) const SPLIT_ABOVE: usize = 1500;
 /// read back at the end; `docs/performance.md`, "Generation scaling").
 pub(crate) const PART: usize = 150;
 
+/// How a body computes the sines and cosines of four angles at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quads {
+    /// By the module's `sin_cos_quad`: the build's routine.
+    Helper,
+    /// By its `lanes` parameter's `sin_cos_quad` (a function with an AVX
+    /// copy, [`crate::dispatch`]): the build's routine in the function,
+    /// the AVX2 routine in its copy.
+    Lanes,
+}
+
 /// The statements of a function's `_with` body and the parts it calls.
 pub(crate) struct Body {
     /// The `let`s of the body (for a split function: the `live` array and
@@ -89,7 +100,12 @@ impl Statement<'_> {
 
     /// The statement: a `let` written on one line where it fits
     /// ([`Printer::text`]), its tokens otherwise.
-    fn print(&self, program: &Program, printer: &Printer<'_>) -> Result<Line, EmitError> {
+    fn print(
+        &self,
+        program: &Program,
+        printer: &Printer<'_>,
+        quads: Quads,
+    ) -> Result<Line, EmitError> {
         if let Statement::Let(i) = self {
             if let Some(local) = program.locals.get(*i) {
                 let name = &local.name;
@@ -99,11 +115,16 @@ impl Statement<'_> {
                 }
             }
         }
-        self.tokens(program, printer).map(Line::Tokens)
+        self.tokens(program, printer, quads).map(Line::Tokens)
     }
 
     /// The statement's tokens.
-    fn tokens(&self, program: &Program, printer: &Printer<'_>) -> Result<TokenStream, EmitError> {
+    fn tokens(
+        &self,
+        program: &Program,
+        printer: &Printer<'_>,
+        quads: Quads,
+    ) -> Result<TokenStream, EmitError> {
         let ident = |i: usize| {
             let name = program.locals.get(i).map_or("_", |l| l.name.as_str());
             Ident::new(name, Span::call_site())
@@ -131,7 +152,11 @@ impl Statement<'_> {
             }
             Statement::SinCosQuad(angles) => {
                 let (patterns, arguments) = run(angles)?;
-                quote!(let [#(#patterns),*] = sin_cos_quad(#(#arguments),*);)
+                let routine = match quads {
+                    Quads::Helper => quote!(sin_cos_quad),
+                    Quads::Lanes => quote!(lanes.sin_cos_quad),
+                };
+                quote!(let [#(#patterns),*] = #routine(#(#arguments),*);)
             }
             Statement::Let(i) => {
                 let name = ident(*i);
@@ -244,8 +269,13 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
 /// body reading thousands of `live` values into one array literal was one
 /// basic block that LLVM scheduled in superlinear time); without them
 /// (the contact law, written around its outputs), the outputs are read
-/// from `live` at the end.
-pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<Body, EmitError> {
+/// from `live` at the end. `quads` says how four angles are computed at
+/// once.
+pub(crate) fn body(
+    program: &Program,
+    places: Option<&[TokenStream]>,
+    quads: Quads,
+) -> Result<Body, EmitError> {
     let names: Vec<String> = program.locals.iter().map(|l| l.name.clone()).collect();
     let statements = statements(program);
     if program.locals.len() <= SPLIT_ABOVE {
@@ -256,7 +286,7 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
         return Ok(Body {
             statements: statements
                 .iter()
-                .map(|s| s.print(program, &printer))
+                .map(|s| s.print(program, &printer, quads))
                 .collect::<Result<_, _>>()?,
             outputs: Some(print_all(&program.outputs, &printer)?),
             parts: Vec::new(),
@@ -339,7 +369,7 @@ pub(crate) fn body(program: &Program, places: Option<&[TokenStream]>) -> Result<
         };
         let mut tokens = Vec::with_capacity(group.len());
         for statement in group {
-            tokens.push(statement.print(program, &printer)?);
+            tokens.push(statement.print(program, &printer, quads)?);
         }
         for statement in group {
             for i in statement.defines() {
@@ -531,7 +561,7 @@ mod tests {
         statements(program)
             .iter()
             .map(|s| {
-                s.print(program, &printer)
+                s.print(program, &printer, Quads::Helper)
                     .expect("prints")
                     .to_tokens()
                     .to_string()
@@ -542,10 +572,10 @@ mod tests {
 
     #[test]
     fn a_split_body_is_the_straight_body_with_live_values_passed_on() {
-        let short = body(&chain(SPLIT_ABOVE), None).expect("prints");
+        let short = body(&chain(SPLIT_ABOVE), None, Quads::Helper).expect("prints");
         assert!(short.parts.is_empty());
         let program = chain(LONG);
-        let split = body(&program, None).expect("prints");
+        let split = body(&program, None, Quads::Helper).expect("prints");
         assert_eq!(split.parts.len(), LONG.div_ceil(PART));
         assert!(split.parts.iter().all(|part| !part.writes_outputs));
         // Undone, the split is, token for token, the body printed without
@@ -576,7 +606,7 @@ mod tests {
                 quote!([#j])
             })
             .collect();
-        let split = body(&program, Some(&places)).expect("prints");
+        let split = body(&program, Some(&places), Quads::Helper).expect("prints");
         assert!(split.outputs.is_none());
         let unsplit = Unsplit::of(&split);
         assert_eq!(unsplit.statements.replace(' ', ""), straight(&program));
@@ -604,6 +634,11 @@ mod tests {
     /// Sines and cosines of `angles` in order (each sine before its
     /// cosine), printed as the body's statements.
     fn trigonometry(angles: Vec<Term>) -> Vec<String> {
+        trigonometry_by(angles, Quads::Helper)
+    }
+
+    /// [`trigonometry`], four angles at once computed as `quads` says.
+    fn trigonometry_by(angles: Vec<Term>, quads: Quads) -> Vec<String> {
         let mut locals = Vec::new();
         for (i, angle) in angles.into_iter().enumerate() {
             locals.push(Local {
@@ -627,7 +662,7 @@ mod tests {
         statements(&program)
             .iter()
             .map(|s| {
-                s.print(&program, &printer)
+                s.print(&program, &printer, quads)
                     .expect("prints")
                     .to_tokens()
                     .to_string()
@@ -676,6 +711,18 @@ mod tests {
                 "let(s0,c0)=sin_cos(q[0]*q[0]);",
                 "let((s1,c1),(s2,c2))=sin_cos_pair(s0,c0);",
                 "let(s3,c3)=sin_cos(s2);"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_function_with_an_avx_copy_computes_four_angles_by_its_lanes() {
+        let q = |i| Term::Input(Symbol::Position(i));
+        assert_eq!(
+            trigonometry_by((0..6).map(q).collect(), Quads::Lanes),
+            [
+                "let[(s0,c0),(s1,c1),(s2,c2),(s3,c3)]=lanes.sin_cos_quad(q[0],q[1],q[2],q[3]);",
+                "let((s4,c4),(s5,c5))=sin_cos_pair(q[4],q[5]);"
             ]
         );
     }

@@ -1,5 +1,5 @@
-//! A second, AVX-encoded copy of each long function for x86-64 builds
-//! that do not enable AVX themselves, chosen at run time.
+//! A second, AVX2-compiled copy of each long function for x86-64 builds
+//! that do not enable AVX2 themselves, chosen at run time.
 //!
 //! A build for rustc's default x86-64 target may use SSE2 and nothing
 //! newer, and SSE2 arithmetic overwrites one of its operands: every
@@ -10,24 +10,33 @@
 //! 10 000 instructions, 64 kB, for 3 500 operations). AVX has the same
 //! scalar operations in a three-operand (VEX) encoding without the
 //! copies; the same statements compiled for it are a fifth smaller and a
-//! fifth faster on the long functions (`docs/performance.md`, "Run-time
+//! fifth faster on the long functions. AVX2 adds the four-lane integer
+//! operations of `sin_cos_quad_avx2`, so that the copy computes its
+//! coordinates' sines and cosines four at a time where the plain code
+//! does two: another 6 to 15 % (`docs/performance.md`, "Run-time
 //! dispatch").
 //!
 //! So a function with at least [`DISPATCH_FROM`] operations is emitted as
 //! three: its statements in a private `#[inline(always)]` function
 //! (`<name>_body`), compiled into a private
-//! `#[target_feature(enable = "avx")]` copy (`<name>_avx`), and the public
-//! function, which calls the copy when the processor runs AVX and the
-//! operating system saves its registers (asked once and remembered, see
-//! [`items`]), and the plain statements otherwise. The two copies compute
-//! the same IEEE operations in the same order (Rust never fuses or
-//! reassociates them), so their results are bit for bit the same: the
-//! choice changes the speed, never a number.
+//! `#[target_feature(enable = "avx,avx2")]` copy (`<name>_avx`), and the
+//! public function, which calls the copy when the processor runs AVX and
+//! AVX2 and the operating system saves their registers (asked once and
+//! remembered, see [`items`]), and the plain statements otherwise. Where
+//! the statements compute four angles at once, the body takes them from
+//! its `lanes` parameter ([`crate::body::Quads::Lanes`]): `BuildLanes`, the
+//! build's `sin_cos_quad`, in the public function; `avx::Avx2`, the AVX2
+//! routine, in the copy. That value is also the proof that the copy may
+//! run: only the detection makes one. The two copies compute the same
+//! IEEE operations in the same order (Rust never fuses or reassociates
+//! them, and the AVX2 routine's lanes are `sin_cos_pair`'s bit for bit),
+//! so their results are bit for bit the same: the choice changes the
+//! speed, never a number.
 //!
 //! The copy and the check exist only where they can help: x86-64 with
-//! AVX not already enabled by the build (with `-C target-cpu=native` on an
-//! AVX machine the function is the plain one), and the copy never runs in
-//! SGX enclaves, where `cpuid` is not allowed. Everywhere else — the
+//! AVX2 not already enabled by the build (with `-C target-cpu=native` on
+//! an AVX2 machine the function is the plain one), and the copy never runs
+//! in SGX enclaves, where `cpuid` is not allowed. Everywhere else — the
 //! microcontrollers among them — the public function is the statements.
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -46,9 +55,9 @@ pub(crate) fn dispatches(ops: OpCount) -> bool {
 }
 
 /// The `cfg` predicate of the builds where the AVX copy exists: x86-64
-/// without AVX enabled at compile time.
+/// without AVX2 enabled at compile time.
 fn avx_missing() -> TokenStream {
-    quote!(all(target_arch = "x86_64", not(target_feature = "avx")))
+    quote!(all(target_arch = "x86_64", not(target_feature = "avx2")))
 }
 
 /// One parameter of a generated function.
@@ -100,6 +109,8 @@ pub(crate) struct Function<'a> {
     pub(crate) returns: TokenStream,
     /// The statements.
     pub(crate) body: TokenStream,
+    /// Whether the statements read `lanes` ([`crate::body::Quads::Lanes`]).
+    pub(crate) lanes: bool,
 }
 
 /// `function` as one function, or, `with_copy`, as its public function,
@@ -115,6 +126,7 @@ pub(crate) fn function(function: Function<'_>, with_copy: bool) -> TokenStream {
         parameters,
         returns,
         body,
+        lanes: _,
     } = function;
     let parameters = parameters.iter().map(Parameter::declared);
     quote! {
@@ -134,6 +146,7 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         parameters,
         returns,
         body,
+        lanes,
     } = function;
     let passed_parameters: Vec<TokenStream> = parameters.iter().map(Parameter::passed).collect();
     let names: Vec<Ident> = parameters.iter().map(Parameter::ident).collect();
@@ -141,10 +154,27 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     let avx_missing = avx_missing();
     let avx_name = Ident::new(&format!("{name}_avx"), Span::call_site());
     let body_name = Ident::new(&format!("{name}_body"), Span::call_site());
+    // The lanes the statements compute four angles in, where they do.
+    let (lanes_parameter, build_lanes, copy_lanes, avx2) = if lanes {
+        (
+            quote!(lanes: impl Lanes,),
+            quote!(BuildLanes,),
+            quote!(avx2,),
+            quote!(avx2),
+        )
+    } else {
+        (
+            TokenStream::new(),
+            TokenStream::new(),
+            TokenStream::new(),
+            quote!(_avx2),
+        )
+    };
     let avx_doc = [
-        format!(" [`{name}`]'s statements compiled for AVX. Called only where"),
-        " `avx::usable` says that the processor runs AVX and that the operating".to_owned(),
-        " system saves its registers: what the `unsafe` of `target_feature` asks.".to_owned(),
+        format!(" [`{name}`]'s statements compiled for AVX and AVX2. Called only"),
+        " with an `avx::Avx2`, which `avx::usable` makes only where the".to_owned(),
+        " processor runs both and the operating system saves their registers:".to_owned(),
+        " what the `unsafe` of `target_feature` asks.".to_owned(),
     ];
     let body_doc = [
         format!(" The statements of [`{name}`], inlined into it and into its AVX"),
@@ -156,7 +186,7 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     } else {
         quote! {
             ///
-            /// Long enough to have an AVX copy, which x86-64 builds without AVX
+            /// Long enough to have an AVX copy, which x86-64 builds without AVX2
             /// call where the processor runs it (see [`avx_copies`]).
         }
     };
@@ -165,22 +195,22 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         #note
         #visibility fn #name(#(#passed_parameters),*) #returns {
             #[cfg(#avx_missing)]
-            if avx::usable() {
-                return unsafe { #avx_name(#(#names),*) };
+            if let Some(avx2) = avx::usable() {
+                return unsafe { #avx_name(avx2, #(#names),*) };
             }
-            #body_name(#(#names),*)
+            #body_name(#build_lanes #(#names),*)
         }
 
         #(#[doc = #avx_doc])*
         #[cfg(#avx_missing)]
-        #[target_feature(enable = "avx")]
-        unsafe fn #avx_name(#(#passed_parameters),*) #returns {
-            #body_name(#(#names),*)
+        #[target_feature(enable = "avx,avx2")]
+        unsafe fn #avx_name(#avx2: avx::Avx2, #(#passed_parameters),*) #returns {
+            #body_name(#copy_lanes #(#names),*)
         }
 
         #(#[doc = #body_doc])*
         #[inline(always)]
-        fn #body_name(#(#parameters),*) #returns {
+        fn #body_name(#lanes_parameter #(#parameters),*) #returns {
             #body
         }
     }
@@ -190,26 +220,72 @@ fn dispatched(function: Function<'_>) -> TokenStream {
 /// `set_avx_copies`, public, so that a user can pin one instruction set
 /// (for timing analysis, or to compare the two copies, as
 /// `tests/avx_copies.rs` does), and the private `avx` module that asks
-/// the processor: AVX (`cpuid` leaf 1, ECX bit 28) and its registers saved
-/// by the operating system (ECX bit 27, `OSXSAVE`, then bits 1 and 2 of
-/// `XCR0` by `xgetbv`), as `std`'s `is_x86_feature_detected!("avx")` asks,
-/// which `no_std` modules cannot call. The answer is kept in an atomic, so
-/// the question is asked once per process (twice at worst, when threads
-/// race to the first call: both store the same answer).
-pub(crate) fn items() -> TokenStream {
+/// the processor: AVX (`cpuid` leaf 1, ECX bit 28), AVX2 (leaf 7, EBX bit
+/// 5) and their registers saved by the operating system (leaf 1, ECX bit
+/// 27, `OSXSAVE`, then bits 1 and 2 of `XCR0` by `xgetbv`), as `std`'s
+/// `is_x86_feature_detected!("avx2")` asks, which `no_std` modules cannot
+/// call. The answer is kept in an atomic, so the question is asked once
+/// per process (twice at worst, when threads race to the first call: both
+/// store the same answer). With `lanes` (some function's statements read
+/// their `lanes`), also the `Lanes` trait and its two implementations.
+pub(crate) fn items(lanes: bool) -> TokenStream {
     let avx_missing = avx_missing();
+    let (lanes_items, avx2_lanes) = if lanes {
+        (
+            quote! {
+                /// How the statements of a function with an AVX copy compute
+                /// the sines and cosines of four angles at once: by the
+                /// build's [`sin_cos_quad`] ([`BuildLanes`], in the function
+                /// itself) or by [`sin_cos_quad_avx2`] (`avx::Avx2`, in the
+                /// copy). Both compute the same operations: the same bits.
+                trait Lanes: Copy {
+                    /// The sines and cosines of `a`, `b`, `c` and `d`.
+                    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+                }
+
+                /// The build's own [`sin_cos_quad`].
+                #[derive(Clone, Copy)]
+                struct BuildLanes;
+
+                impl Lanes for BuildLanes {
+                    #[inline(always)]
+                    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+                        sin_cos_quad(a, b, c, d)
+                    }
+                }
+            },
+            quote! {
+                impl super::Lanes for Avx2 {
+                    #[inline(always)]
+                    fn sin_cos_quad(
+                        self,
+                        a: super::Real,
+                        b: super::Real,
+                        c: super::Real,
+                        d: super::Real,
+                    ) -> [(super::Real, super::Real); 4] {
+                        // SAFETY: an `Avx2` exists only where the processor
+                        // runs AVX2 and the operating system saves its registers.
+                        unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+                    }
+                }
+            },
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     quote! {
         /// Whether the long functions of this module (those whose
         /// documentation says they have an AVX copy) call that copy: in an
-        /// x86-64 build without AVX (rustc's default target), on a
-        /// processor with AVX whose registers the operating system saves,
-        /// unless [`set_avx_copies`] turned the copies off. `false` on every
-        /// other target, and in builds that enable AVX themselves
-        /// (`-C target-cpu=native`), where every function is AVX code. Both
+        /// x86-64 build without AVX2 (rustc's default target), on a
+        /// processor with AVX and AVX2 whose registers the operating system
+        /// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+        /// every other target, and in builds that enable AVX2 themselves
+        /// (`-C target-cpu=native`), where every function is AVX2 code. Both
         /// copies compute the same operations in the same order: their
         /// results are the same bit for bit, only their speed differs.
         pub fn avx_copies() -> bool {
-            avx::usable()
+            avx::usable().is_some()
         }
 
         /// Turns the AVX copies of [`avx_copies`] off (`false`), for one
@@ -221,6 +297,8 @@ pub(crate) fn items() -> TokenStream {
             avx::set(enabled);
         }
 
+        #lanes_items
+
         /// Whether the AVX copies may run, asked of the processor once and
         /// remembered.
         #[cfg(#avx_missing)]
@@ -229,7 +307,7 @@ pub(crate) fn items() -> TokenStream {
 
             /// Not asked yet (the first call asks).
             const UNKNOWN: u8 = 0;
-            /// The processor and the operating system run AVX.
+            /// The processor and the operating system run AVX and AVX2.
             const USABLE: u8 = 1;
             /// They do not.
             const UNUSABLE: u8 = 2;
@@ -239,13 +317,19 @@ pub(crate) fn items() -> TokenStream {
             /// One of the four states above.
             static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
-            /// Whether the AVX copies run now.
+            /// Proof that the AVX copies may run: made only by [`usable`],
+            /// where the processor runs AVX and AVX2 and the operating
+            /// system saves their registers; each copy takes one.
+            #[derive(Clone, Copy)]
+            pub(super) struct Avx2(());
+
+            #avx2_lanes
+
+            /// An [`Avx2`] where the AVX copies run now.
             #[inline]
-            pub(super) fn usable() -> bool {
-                match STATE.load(Ordering::Relaxed) {
-                    USABLE => true,
-                    UNUSABLE | OFF => false,
-                    _ => {
+            pub(super) fn usable() -> Option<Avx2> {
+                let state = match STATE.load(Ordering::Relaxed) {
+                    UNKNOWN => {
                         let state = if detected() { USABLE } else { UNUSABLE };
                         // A `set` in between (another thread) wins.
                         let _ = STATE.compare_exchange(
@@ -254,8 +338,14 @@ pub(crate) fn items() -> TokenStream {
                             Ordering::Relaxed,
                             Ordering::Relaxed,
                         );
-                        STATE.load(Ordering::Relaxed) == USABLE
+                        STATE.load(Ordering::Relaxed)
                     }
+                    state => state,
+                };
+                if state == USABLE {
+                    Some(Avx2(()))
+                } else {
+                    None
                 }
             }
 
@@ -266,21 +356,28 @@ pub(crate) fn items() -> TokenStream {
 
             /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
             /// the operating system enabled `xgetbv` (ECX bit 27,
-            /// `OSXSAVE`), and `XCR0` says it saves the SSE and AVX
-            /// registers (bits 1 and 2). `cpuid` exists on every x86-64
-            /// processor; `xgetbv` is asked only once `OSXSAVE` is set.
-            /// (Recent Rust made `__cpuid` safe to call and older Rust, down
-            /// to the modules' 1.63, does not: hence `unused_unsafe`.)
+            /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+            /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+            /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+            /// exists on every x86-64 processor; `xgetbv` is asked only
+            /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+            /// call and older Rust, down to the modules' 1.63, does not:
+            /// hence `unused_unsafe`.)
             #[cfg(not(target_env = "sgx"))]
             #[allow(unused_unsafe)]
             fn detected() -> bool {
+                use core::arch::x86_64::{__cpuid, __cpuid_count};
                 #[target_feature(enable = "xsave")]
                 unsafe fn xcr0() -> u64 {
                     core::arch::x86_64::_xgetbv(0)
                 }
-                let features = unsafe { core::arch::x86_64::__cpuid(1) }.ecx;
+                let features = unsafe { __cpuid(1) }.ecx;
                 let (osxsave, avx) = (1 << 27, 1 << 28);
-                features & osxsave != 0 && features & avx != 0 && unsafe { xcr0() } & 0b110 == 0b110
+                let avx = features & osxsave != 0
+                    && features & avx != 0
+                    && unsafe { xcr0() } & 0b110 == 0b110;
+                avx && unsafe { __cpuid(0) }.eax >= 7
+                    && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
             }
 
             /// Never in an SGX enclave, where `cpuid` is not allowed.
@@ -294,8 +391,8 @@ pub(crate) fn items() -> TokenStream {
         #[cfg(not(#avx_missing))]
         mod avx {
             /// Never: there are no copies.
-            pub(super) fn usable() -> bool {
-                false
+            pub(super) fn usable() -> Option<core::convert::Infallible> {
+                None
             }
 
             /// Nothing to turn off.
@@ -349,18 +446,19 @@ mod tests {
             ],
             returns: quote!(-> Real),
             body: quote!(q[0] * q[1]),
+            lanes: false,
         });
         let file: syn::File = syn::parse2(items).expect("items parse");
         let text = prettyplease::unparse(&file);
         let expected = [
             "pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> Real {\n    \
-             #[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\n    \
-             if avx::usable() {\n        \
-             return unsafe { mass_matrix_with_avx(d, q) };\n    }\n    \
+             #[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx2\")))]\n    \
+             if let Some(avx2) = avx::usable() {\n        \
+             return unsafe { mass_matrix_with_avx(avx2, d, q) };\n    }\n    \
              mass_matrix_with_body(d, q)\n}",
-            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\n\
-             #[target_feature(enable = \"avx\")]\n\
-             unsafe fn mass_matrix_with_avx(d: &Derived, q: &[Real; NQ]) -> Real {\n    \
+            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx2\")))]\n\
+             #[target_feature(enable = \"avx,avx2\")]\n\
+             unsafe fn mass_matrix_with_avx(_avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> Real {\n    \
              mass_matrix_with_body(d, q)\n}",
             "#[inline(always)]\n\
              fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> Real {\n    \
@@ -368,6 +466,30 @@ mod tests {
             "/// call where the processor runs it (see [`avx_copies`]).",
         ];
         for piece in expected {
+            assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");
+        }
+    }
+
+    #[test]
+    fn statements_with_lanes_get_the_builds_in_the_function_and_avx2_in_the_copy() {
+        let name = Ident::new("mass_matrix_with", Span::call_site());
+        let items = dispatched(Function {
+            name: &name,
+            outer: TokenStream::new(),
+            visibility: quote!(pub),
+            parameters: vec![parameter("q", quote!(&[Real; NQ]), true)],
+            returns: quote!(-> Real),
+            body: quote!(lanes.sin_cos_quad(q[0], q[1], q[2], q[3])[0].0),
+            lanes: true,
+        });
+        let text = prettyplease::unparse(&syn::parse2(items).expect("items parse"));
+        for piece in [
+            "return unsafe { mass_matrix_with_avx(avx2, q) };",
+            "mass_matrix_with_body(BuildLanes, q)\n}",
+            "unsafe fn mass_matrix_with_avx(avx2: avx::Avx2, q: &[Real; NQ]) -> Real {\n    \
+             mass_matrix_with_body(avx2, q)\n}",
+            "fn mass_matrix_with_body(lanes: impl Lanes, q: &[Real; NQ]) -> Real {",
+        ] {
             assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");
         }
     }
@@ -382,6 +504,7 @@ mod tests {
             parameters: vec![parameter("live", quote!(&mut [Real; 3]), true)],
             returns: TokenStream::new(),
             body: quote!(live[0] = 1.0;),
+            lanes: false,
         });
         let text = prettyplease::unparse(&syn::parse2(items).expect("items parse"));
         assert!(text.contains("#[inline(never)]\nfn coriolis_matrix_part0(live: &mut [Real; 3]) {"));
@@ -389,17 +512,28 @@ mod tests {
     }
 
     #[test]
-    fn every_build_has_the_switch_and_only_avx_less_x86_64_the_question() {
-        let text = prettyplease::unparse(&syn::parse2(items()).expect("items parse"));
+    fn every_build_has_the_switch_and_only_avx2_less_x86_64_the_question() {
+        let text = prettyplease::unparse(&syn::parse2(items(false)).expect("items parse"));
         for piece in [
             "pub fn avx_copies() -> bool {",
             "pub fn set_avx_copies(enabled: bool) {",
-            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx\")))]\nmod avx {",
-            "#[cfg(not(all(target_arch = \"x86_64\", not(target_feature = \"avx\"))))]\nmod avx {",
-            "core::arch::x86_64::__cpuid(1)",
+            "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx2\")))]\nmod avx {",
+            "#[cfg(not(all(target_arch = \"x86_64\", not(target_feature = \"avx2\"))))]\nmod avx {",
+            "__cpuid(1)",
+            "__cpuid_count(7, 0)",
             "#[cfg(target_env = \"sgx\")]",
         ] {
             assert!(text.contains(piece), "missing {piece}");
+        }
+        assert!(!text.contains("Lanes"));
+        let with_lanes = prettyplease::unparse(&syn::parse2(items(true)).expect("items parse"));
+        for piece in [
+            "trait Lanes: Copy {",
+            "impl Lanes for BuildLanes {",
+            "impl super::Lanes for Avx2 {",
+            "unsafe { super::sin_cos_quad_avx2(a, b, c, d) }",
+        ] {
+            assert!(with_lanes.contains(piece), "missing {piece}");
         }
     }
 }

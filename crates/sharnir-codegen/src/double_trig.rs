@@ -170,13 +170,29 @@ fn sin_cos_pair_by_libm(a: Real, b: Real) -> ((Real, Real), (Real, Real)) {
 
 /// The routine for four angles, after `sin_cos_pair` (which it calls where
 /// AVX2 is not enabled, so a module that calls this has that too): the
-/// same arithmetic in the four lanes of AVX2 registers, for builds that
-/// enable AVX2 (`-C target-cpu=native` on such a machine); elsewhere two
-/// calls of `sin_cos_pair`. Lane by lane its results are bit for bit those
-/// of `sin_cos_pair` (the same operations, which Rust does not contract
-/// into fused multiply–adds), or `libm`'s where one of the four sends
-/// them all there.
-pub(crate) const SIN_COS_QUAD: &str = r#"/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
+/// same arithmetic in the four lanes of AVX2 registers
+/// (`sin_cos_quad_avx2`), which `sin_cos_quad` is in builds that enable
+/// AVX2 (`-C target-cpu=native` on such a machine) and two calls of
+/// `sin_cos_pair` in the others. Lane by lane its results are bit for bit
+/// those of `sin_cos_pair` (the same operations, which Rust does not
+/// contract into fused multiply–adds), or `libm`'s where one of the four
+/// sends them all there.
+///
+/// `in_copies`: the module's AVX copies call `sin_cos_quad_avx2` through
+/// `avx::Avx2` ([`crate::dispatch`]), so x86-64 builds without AVX2 have
+/// it too; otherwise only the builds that enable AVX2 do.
+pub(crate) fn sin_cos_quad(in_copies: bool) -> String {
+    let routine_cfg = if in_copies {
+        r#"target_arch = "x86_64""#
+    } else {
+        r#"all(target_arch = "x86_64", target_feature = "avx2")"#
+    };
+    SIN_COS_QUAD.replace("ROUTINE_CFG", routine_cfg)
+}
+
+/// [`sin_cos_quad`]'s text, `ROUTINE_CFG` standing for the builds that
+/// have the AVX2 routine.
+const SIN_COS_QUAD: &str = r#"/// Sines and cosines of four angles by two calls of [`sin_cos_pair`] (this
 /// build does not enable AVX2). Public, like the AVX2 routine it stands
 /// for, which tests measure.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
@@ -192,17 +208,39 @@ pub fn sin_cos_quad(
     [first, second, third, fourth]
 }
 
-/// Sines and cosines of four angles in the four lanes of AVX2 registers,
-/// for builds that enable AVX2: [`sin_cos_pair`]'s arithmetic (its
-/// results bit for bit), twice as wide; `libm` for all four angles where
-/// any is beyond 2²⁰ rad, not finite, ±0, tiny or too close to a multiple
-/// of π/2. The `unsafe` block calls AVX and AVX2 intrinsics only, which
-/// the build enables (the `cfg`) and which touch no memory. Public so that
+/// Sines and cosines of four angles in the four lanes of AVX2 registers
+/// ([`sin_cos_quad_avx2`]), for builds that enable AVX2. Public so that
 /// tests can hold it to `libm` (`tests/trigonometry.rs`).
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
-#[allow(clippy::useless_conversion, clippy::unnecessary_cast)]
 #[inline(always)]
 pub fn sin_cos_quad(
+    a: Real,
+    b: Real,
+    c: Real,
+    d: Real,
+) -> [(Real, Real); 4] {
+    // SAFETY: the build enables AVX2 (the `cfg`).
+    unsafe { sin_cos_quad_avx2(a, b, c, d) }
+}
+
+/// Sines and cosines of four angles in the four lanes of AVX2 registers:
+/// [`sin_cos_pair`]'s arithmetic (its results bit for bit), twice as wide;
+/// `libm` for all four angles where any is beyond 2²⁰ rad, not finite, ±0,
+/// tiny or too close to a multiple of π/2. [`sin_cos_quad`] in builds that
+/// enable AVX2, and what the AVX copies of the long functions call in the
+/// others. Public so that tests can hold it to `libm`
+/// (`tests/trigonometry.rs`).
+///
+/// # Safety
+///
+/// The processor must run AVX2 and the operating system save its
+/// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
+/// touch no memory.
+#[cfg(ROUTINE_CFG)]
+#[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+#[target_feature(enable = "avx,avx2")]
+#[inline]
+pub unsafe fn sin_cos_quad_avx2(
     a: Real,
     b: Real,
     c: Real,
@@ -313,7 +351,7 @@ pub fn sin_cos_quad(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(ROUTINE_CFG)]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(

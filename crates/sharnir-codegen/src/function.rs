@@ -3,7 +3,7 @@
 //! the compiler to optimise in time linear in its size, the parts it is
 //! split into (their statements: [`crate::body`]).
 
-use crate::body::{body, Body};
+use crate::body::{body, Body, Quads};
 use crate::dispatch::Parameter;
 use crate::error::EmitError;
 use crate::lines::Lines;
@@ -65,8 +65,9 @@ fn signature(function: &PlannedFunction, usage: &Usage) -> (Vec<Parameter>, Toke
     )
 }
 
-/// The names [`signature`] asks about: every argument's, `p` and `d`.
-const SIGNATURE_NAMES: [&str; 8] = ["q", "qd", "qdd", "tau", "t", "lambda", "p", "d"];
+/// The names [`signature`] and [`crate::dispatch`] ask about: every
+/// argument's, `p`, `d` and `lanes`.
+const SIGNATURE_NAMES: [&str; 9] = ["q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "lanes"];
 
 /// The names a function's body is walked for, once: [`SIGNATURE_NAMES`]
 /// and the module's helpers ([`crate::math::HELPERS`]).
@@ -95,6 +96,9 @@ pub(crate) struct Emitted {
     /// Whether it has an AVX copy ([`crate::dispatch`]), which needs the
     /// module's `avx` items.
     pub(crate) dispatches: bool,
+    /// Whether it computes four angles' sines and cosines by its `lanes`
+    /// ([`Quads::Lanes`]), which needs the module's `Lanes` items.
+    pub(crate) lanes: bool,
     /// Its runs of statements as text ([`crate::lines`]), for
     /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
@@ -102,13 +106,17 @@ pub(crate) struct Emitted {
 }
 
 /// One `OPS_*` constant and one function; `dof` is the row length of
-/// matrix results; `fma` gives the constant its `fma` field.
+/// matrix results; `fma` gives the constant its `fma` field;
+/// `avx2_quads`, the AVX copy of a long function computes four angles'
+/// sines and cosines by the AVX2 routine (the `f64` modules: the `f32`
+/// twins have no such routine).
 pub(crate) fn emit(
     function: &PlannedFunction,
     program: &Program,
     ops: OpCount,
     facts: &Facts,
     fma: bool,
+    avx2_quads: bool,
 ) -> Result<Emitted, EmitError> {
     let dof = facts.dof;
     let in_function = |error: EmitError| EmitError::InFunction {
@@ -116,11 +124,17 @@ pub(crate) fn emit(
         error: Box::new(error),
     };
     let places = places(function.shape, dof, program.outputs.len());
+    let dispatch = crate::dispatch::dispatches(ops);
+    let quads = if dispatch && avx2_quads {
+        Quads::Lanes
+    } else {
+        Quads::Helper
+    };
     let Body {
         statements,
         outputs,
         parts,
-    } = body(program, places.as_deref()).map_err(in_function)?;
+    } = body(program, places.as_deref(), quads).map_err(in_function)?;
     let returns = result_type(function.shape);
     let name = Ident::new(&function.name, Span::call_site());
     let ops_name = Ident::new(
@@ -188,14 +202,15 @@ pub(crate) fn emit(
     crate::math::called_in(&usage, &mut helpers);
     let (with_parameters, parameters) = signature(function, &usage);
     // A split function dispatches in each part; its own body only calls them.
-    let dispatch = crate::dispatch::dispatches(ops);
     let split = !parts.is_empty();
+    let mut lanes = usage.reads("lanes");
     let mut split_parts = Vec::with_capacity(parts.len());
     for (k, part) in parts.into_iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         let mut usage = Usage::new(&USED_NAMES);
         let statements = lines.run(part.statements, &mut usage)?;
         crate::math::called_in(&usage, &mut helpers);
+        lanes |= usage.reads("lanes");
         let (mut part_parameters, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
         part_parameters.push(Parameter {
@@ -218,6 +233,7 @@ pub(crate) fn emit(
                 parameters: part_parameters,
                 returns: TokenStream::new(),
                 body: quote!(#parameters #statements),
+                lanes: usage.reads("lanes"),
             },
             dispatch,
         ));
@@ -230,6 +246,7 @@ pub(crate) fn emit(
             parameters: with_parameters,
             returns: quote!(-> #returns),
             body: quote!(#parameters #body),
+            lanes: usage.reads("lanes"),
         },
         dispatch && !split,
     );
@@ -254,6 +271,7 @@ pub(crate) fn emit(
         item,
         helpers,
         dispatches: dispatch,
+        lanes,
         lines: lines.finish()?,
     })
 }

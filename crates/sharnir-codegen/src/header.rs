@@ -156,8 +156,8 @@ pub(crate) fn header(
     );
     if dispatches {
         h.push_str(
-            "//! The long functions have an AVX copy that x86-64 builds without AVX call where\n\
-             //! the processor runs it, with the same results bit for bit (see `avx_copies`).\n",
+            "//! The long functions have an AVX copy that x86-64 builds without AVX2 call where\n\
+             //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).\n",
         );
     }
     h.push_str(

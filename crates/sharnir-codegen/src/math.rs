@@ -46,10 +46,12 @@ pub(crate) fn called(tokens: &TokenStream, found: &mut [bool; HELPERS.len()]) {
 /// The helpers flagged in `used`, in the order of [`HELPERS`]; with
 /// `single_precision`, the trigonometric ones are the single-precision
 /// routine's (its `sin_cos` always, public, so a twin offers it whether or
-/// not its own code calls it).
+/// not its own code calls it); `quad_in_copies`, the AVX copies call the
+/// AVX2 routine for four angles ([`crate::double_trig::sin_cos_quad`]).
 pub(crate) fn helpers(
     used: &[bool; HELPERS.len()],
     single_precision: bool,
+    quad_in_copies: bool,
 ) -> Result<TokenStream, EmitError> {
     let [sqrt, sin_cos, sin_cos_pair, sin_cos_quad, sin, cos] = *used;
     // `sin_cos_quad` falls back on `sin_cos_pair` (in `f64`), which falls
@@ -101,7 +103,7 @@ pub(crate) fn helpers(
         items.extend(routine(crate::double_trig::SIN_COS_PAIR)?);
     }
     if sin_cos_quad {
-        items.extend(routine(crate::double_trig::SIN_COS_QUAD)?);
+        items.extend(routine(&crate::double_trig::sin_cos_quad(quad_in_copies))?);
     }
     if sin {
         items.extend(quote! {
@@ -156,7 +158,7 @@ mod tests {
 
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let helpers = helpers(&[true, true, false, false, false, true], true).expect("parses");
+        let helpers = helpers(&[true, true, false, false, false, true], true, false).expect("parses");
         let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
         let twin = prettyplease::unparse(&file);
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));
@@ -168,19 +170,35 @@ mod tests {
 
     #[test]
     fn four_angles_at_once_bring_two_and_one_along() {
-        let print = |single_precision| {
-            let helpers = helpers(&[false, false, false, true, false, false], single_precision)
-                .expect("parses");
+        let print = |single_precision, in_copies| {
+            let helpers = helpers(
+                &[false, false, false, true, false, false],
+                single_precision,
+                in_copies,
+            )
+            .expect("parses");
             let file: syn::File = syn::parse2(quote!(#helpers)).expect("parses");
             prettyplease::unparse(&file)
         };
-        let double = print(false);
+        let double = print(false, false);
         assert!(double.contains("fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(double.contains("pub fn sin_cos_pair(a: Real, b: Real)"));
         assert!(double.contains("_mm_mul_pd("));
         assert!(double.contains("_mm256_mul_pd("));
         assert_eq!(double.matches("libm::Libm::<Real>::sincos(").count(), 1);
-        let single = print(true);
+        // The AVX2 routine exists in AVX2 builds, and in every x86-64 build
+        // where the AVX copies call it.
+        let avx2_builds = "#[cfg(all(target_arch = \"x86_64\", target_feature = \"avx2\"))]\n\
+                           #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]\n\
+                           #[target_feature(enable = \"avx,avx2\")]\n#[inline]\npub unsafe fn sin_cos_quad_avx2(";
+        assert!(double.contains(avx2_builds), "{double}");
+        let in_copies = print(false, true);
+        assert!(in_copies.contains(&avx2_builds.replacen(
+            "all(target_arch = \"x86_64\", target_feature = \"avx2\")",
+            "target_arch = \"x86_64\"",
+            1
+        )));
+        let single = print(true, true);
         assert!(single.contains("pub fn sin_cos(x: Real) -> (Real, Real)"));
         assert!(single.contains("[sin_cos(a), sin_cos(b), sin_cos(c), sin_cos(d)]"));
         assert!(!single.contains("sin_cos_pair"));

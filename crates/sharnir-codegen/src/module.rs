@@ -240,30 +240,37 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     let size = |&(_, program, _): &(_, &Program, _)| program.locals.len();
     let printed =
         sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
-            let emitted = crate::function::emit(function, program, ops, &plan.facts, fma)?;
+            let avx2_quads = !variant.single_precision;
+            let emitted =
+                crate::function::emit(function, program, ops, &plan.facts, fma, avx2_quads)?;
             let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
-            Ok::<(String, [bool; HELPERS.len()], bool), EmitError>((
+            Ok::<(String, [bool; HELPERS.len()], bool, bool), EmitError>((
                 text,
                 emitted.helpers,
                 emitted.dispatches,
+                emitted.lanes,
             ))
         });
     let mut used = [false; HELPERS.len()];
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();
     let mut dispatches = false;
+    let mut lanes = false;
     for ((function, _, ops), printed) in jobs.iter().zip(printed) {
-        let (text, called, dispatched) = printed?;
+        let (text, called, dispatched, reads_lanes) = printed?;
         functions.push_str(&text);
         for (u, c) in used.iter_mut().zip(called) {
             *u |= c;
         }
         dispatches |= dispatched;
+        lanes |= reads_lanes;
         op_counts.push((function.name.clone(), *ops));
     }
     let mut tail = TokenStream::new();
     if dispatches {
-        tail.extend(crate::dispatch::items());
+        let items = crate::dispatch::items(lanes);
+        crate::math::called(&items, &mut used);
+        tail.extend(items);
     }
     if let Some(loops) = &plan.facts.loops {
         let (solves, ops) = constrained::items(loops, plan.facts.dof, &op_counts, fma);
@@ -271,7 +278,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         tail.extend(solves);
         op_counts.extend(ops);
     }
-    tail.extend(crate::math::helpers(&used, variant.single_precision)?);
+    tail.extend(crate::math::helpers(&used, variant.single_precision, lanes)?);
     let preamble = crate::preamble::preamble(&plan.facts, variant)?;
     let head = format_items(quote! {
         #preamble
