@@ -89,7 +89,8 @@ fn the_avx_copies_compute_the_plain_results_where_the_processor_has_avx() {
             )
         }),
     ];
-    let expected = cfg!(all(target_arch = "x86_64", not(target_feature = "avx2"))) && avx_detected();
+    let expected =
+        cfg!(all(target_arch = "x86_64", not(target_feature = "avx2"))) && avx_detected();
     for (module, copies, off, with, without) in runs {
         assert_eq!(
             copies, expected,

@@ -33,6 +33,21 @@ pub(crate) const SPLIT_ABOVE: usize = 1500;
 /// read back at the end; `docs/performance.md`, "Generation scaling").
 pub(crate) const PART: usize = 150;
 
+/// A function that is not split but has at least this many locals, and
+/// whose outputs have places, writes each output into the result right
+/// after the statement that defines the last local it reads
+/// ([`written_early`]) instead of in one value at the end. In that value
+/// every output is live until the end, and the compiler keeps hundreds of
+/// them on the stack and reloads them to store them; written early, the
+/// result is zeroed first and the entries written as computed. Measured on
+/// the AVX copies (AMD Zen 3, `docs/performance.md`, "Writing long
+/// functions' outputs as they are computed"): 9 to 10 % faster at 780 to
+/// 1 041 locals (the mass matrices of 14- and 16-link spatial chains and of
+/// Talos), no different at 592 (a 12-link chain's), 3 to 15 % slower at 107 and
+/// 194 (Panda's and Solo12's), where zeroing the result costs more than
+/// the spills it saves.
+pub(crate) const WRITTEN_EARLY_FROM: usize = 700;
+
 /// How a body computes the sines and cosines of four angles at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Quads {
@@ -269,8 +284,10 @@ fn statements(program: &Program) -> Vec<Statement<'_>> {
 /// body reading thousands of `live` values into one array literal was one
 /// basic block that LLVM scheduled in superlinear time); without them
 /// (the contact law, written around its outputs), the outputs are read
-/// from `live` at the end. `quads` says how four angles are computed at
-/// once.
+/// from `live` at the end. A function that is not split writes its
+/// outputs as one value at the end, unless it is long
+/// ([`WRITTEN_EARLY_FROM`]) and has places. `quads` says how four angles
+/// are computed at once.
 pub(crate) fn body(
     program: &Program,
     places: Option<&[TokenStream]>,
@@ -283,13 +300,22 @@ pub(crate) fn body(
             locals: &names,
             slots: &[],
         };
-        return Ok(Body {
-            statements: statements
-                .iter()
-                .map(|s| s.print(program, &printer, quads))
-                .collect::<Result<_, _>>()?,
-            outputs: Some(print_all(&program.outputs, &printer)?),
-            parts: Vec::new(),
+        let lines = statements
+            .iter()
+            .map(|s| s.print(program, &printer, quads))
+            .collect::<Result<Vec<_>, _>>()?;
+        let early = places.filter(|_| program.locals.len() >= WRITTEN_EARLY_FROM);
+        return Ok(match early {
+            Some(places) => Body {
+                statements: written_early(program, &statements, lines, places, &printer)?,
+                outputs: None,
+                parts: Vec::new(),
+            },
+            None => Body {
+                statements: lines,
+                outputs: Some(print_all(&program.outputs, &printer)?),
+                parts: Vec::new(),
+            },
         });
     }
     // The part of every statement, and of every local.
@@ -410,6 +436,49 @@ pub(crate) fn body(
         outputs,
         parts,
     })
+}
+
+/// `lines`, the printed `statements`, with each output written into the
+/// result (`out`, at its place) right after the statement that defines the
+/// last local it reads; outputs that read no local first, zeros not at all
+/// (the result's initial value). See [`WRITTEN_EARLY_FROM`].
+fn written_early(
+    program: &Program,
+    statements: &[Statement<'_>],
+    lines: Vec<Line>,
+    places: &[TokenStream],
+    printer: &Printer<'_>,
+) -> Result<Vec<Line>, EmitError> {
+    // after[i]: how many statements precede local i's, its own included.
+    let mut after = vec![0; program.locals.len()];
+    for (k, statement) in statements.iter().enumerate() {
+        for i in statement.defines() {
+            after[i] = k + 1;
+        }
+    }
+    // writes[k]: the outputs written after the first k statements.
+    let mut writes: Vec<Vec<Line>> = (0..=statements.len()).map(|_| Vec::new()).collect();
+    for (output, place) in program.outputs.iter().zip(places) {
+        if matches!(output, Term::Const(c) if c.to_bits() == 0) {
+            continue;
+        }
+        let k = locals_read(output)
+            .into_iter()
+            .map(|i| after[i])
+            .max()
+            .unwrap_or(0);
+        let value = printer.expr(output)?;
+        if let Some(written) = writes.get_mut(k) {
+            written.push(Line::Tokens(quote!(out #place = #value;)));
+        }
+    }
+    let mut writes = writes.into_iter();
+    let mut all: Vec<Line> = writes.next().unwrap_or_default();
+    for (line, written) in lines.into_iter().zip(writes) {
+        all.push(line);
+        all.extend(written);
+    }
+    Ok(all)
 }
 
 /// `terms`, printed.
@@ -568,6 +637,41 @@ mod tests {
             })
             .collect::<String>()
             .replace(' ', "")
+    }
+
+    #[test]
+    fn a_long_body_writes_each_output_right_after_its_last_local() {
+        let program = chain(WRITTEN_EARLY_FROM);
+        let places: Vec<TokenStream> = (0..program.outputs.len())
+            .map(|j| {
+                let j = Literal::usize_unsuffixed(j);
+                quote!([#j])
+            })
+            .collect();
+        let early = body(&program, Some(&places), Quads::Helper).expect("prints");
+        assert!(early.outputs.is_none() && early.parts.is_empty());
+        let statements: Vec<String> = early
+            .statements
+            .iter()
+            .map(|line| line.to_tokens().to_string().replace(' ', ""))
+            .collect();
+        // The input first, `c0` after the sine and cosine, the last sum after
+        // the last local; the zero is the result's initial value.
+        let mut want: Vec<String> = vec!["out[3]=q[0];".to_owned()];
+        want.extend(straight(&program).split_inclusive(';').map(str::to_owned));
+        let after_trig = want
+            .iter()
+            .position(|line| line.contains("sin_cos("))
+            .expect("the sine and cosine");
+        want.insert(after_trig + 1, "out[0]=c0;".to_owned());
+        want.push(format!("out[1]=t{}+t3;", WRITTEN_EARLY_FROM - 1));
+        assert_eq!(statements, want);
+        // One local fewer, or no places: the outputs at the end.
+        let shorter = chain(WRITTEN_EARLY_FROM - 1);
+        let late = body(&shorter, Some(&places), Quads::Helper).expect("prints");
+        assert_eq!(late.outputs.map(|o| o.len()), Some(4));
+        let unplaced = body(&program, None, Quads::Helper).expect("prints");
+        assert!(unplaced.outputs.is_some());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::body::{body, Body, Quads};
 use crate::dispatch::Parameter;
 use crate::error::EmitError;
-use crate::lines::Lines;
+use crate::lines::{Line, Lines};
 use crate::module::{op_count_literal, Argument, Facts};
 use crate::plan::PlannedFunction;
 use crate::result::{places, result_type, result_value, zero};
@@ -131,7 +131,7 @@ pub(crate) fn emit(
         Quads::Helper
     };
     let Body {
-        statements,
+        mut statements,
         outputs,
         parts,
     } = body(program, places.as_deref(), quads).map_err(in_function)?;
@@ -172,7 +172,8 @@ pub(crate) fn emit(
             quote!(#name)
         })
         .collect();
-    // A split function's parts write the outputs into `out` themselves.
+    // A split function's parts, or a long function's statements, write the
+    // outputs into `out` themselves.
     let (start, out, value) = match &outputs {
         Some(outputs) => (
             TokenStream::new(),
@@ -192,6 +193,13 @@ pub(crate) fn emit(
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         quote!(#part_name(d, #(#passed,)* &mut live, #out);)
     });
+    // Written by the statements themselves, `out` is declared before them.
+    let start = if parts.is_empty() && outputs.is_none() {
+        statements.insert(0, Line::Tokens(start));
+        TokenStream::new()
+    } else {
+        start
+    };
     let mut lines = Lines::default();
     let mut usage = Usage::new(&USED_NAMES);
     let statements = lines.run(statements, &mut usage)?;

@@ -158,7 +158,8 @@ mod tests {
 
     #[test]
     fn the_twin_keeps_only_what_the_module_called() {
-        let helpers = helpers(&[true, true, false, false, false, true], true, false).expect("parses");
+        let helpers =
+            helpers(&[true, true, false, false, false, true], true, false).expect("parses");
         let file: syn::File = syn::parse2(quote!(pub fn f() {} #helpers)).expect("parses");
         let twin = prettyplease::unparse(&file);
         assert!(twin.contains("fn sqrt(x: Real) -> Real"));

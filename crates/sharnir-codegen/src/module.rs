@@ -278,7 +278,11 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         tail.extend(solves);
         op_counts.extend(ops);
     }
-    tail.extend(crate::math::helpers(&used, variant.single_precision, lanes)?);
+    tail.extend(crate::math::helpers(
+        &used,
+        variant.single_precision,
+        lanes,
+    )?);
     let preamble = crate::preamble::preamble(&plan.facts, variant)?;
     let head = format_items(quote! {
         #preamble
