@@ -554,6 +554,16 @@ mod tests {
     /// is not full.
     const LONG: usize = SPLIT_ABOVE + PART / 2;
 
+    /// `[j]` for every output `j` of `program`: the places of a vector result.
+    fn places(program: &Program) -> Vec<TokenStream> {
+        (0..program.outputs.len())
+            .map(|j| {
+                let j = Literal::usize_unsuffixed(j);
+                quote!([#j])
+            })
+            .collect()
+    }
+
     /// The statements of `body` as text, `;`-separated.
     fn text(statements: &[Line]) -> String {
         statements
@@ -642,12 +652,7 @@ mod tests {
     #[test]
     fn a_long_body_writes_each_output_right_after_its_last_local() {
         let program = chain(WRITTEN_EARLY_FROM);
-        let places: Vec<TokenStream> = (0..program.outputs.len())
-            .map(|j| {
-                let j = Literal::usize_unsuffixed(j);
-                quote!([#j])
-            })
-            .collect();
+        let places = places(&program);
         let early = body(&program, Some(&places), Quads::Helper).expect("prints");
         assert!(early.outputs.is_none() && early.parts.is_empty());
         let statements: Vec<String> = early
@@ -704,12 +709,7 @@ mod tests {
     #[test]
     fn a_split_body_with_places_writes_each_output_once_where_its_locals_are() {
         let program = chain(LONG);
-        let places: Vec<TokenStream> = (0..program.outputs.len())
-            .map(|j| {
-                let j = Literal::usize_unsuffixed(j);
-                quote!([#j])
-            })
-            .collect();
+        let places = places(&program);
         let split = body(&program, Some(&places), Quads::Helper).expect("prints");
         assert!(split.outputs.is_none());
         let unsplit = Unsplit::of(&split);
