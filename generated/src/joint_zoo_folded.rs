@@ -277,12 +277,12 @@ pub fn inverse_dynamics_with(
     }
     inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
 }
-/// [`inverse_dynamics_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn inverse_dynamics_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -645,12 +645,12 @@ pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     }
     mass_matrix_with_body(BuildLanes, d, q)
 }
-/// [`mass_matrix_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn mass_matrix_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -1398,12 +1398,12 @@ pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     }
     bias_with_body(BuildLanes, d, q, qd)
 }
-/// [`bias_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn bias_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -1743,12 +1743,12 @@ pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     }
     gravity_with_body(BuildLanes, d, q)
 }
-/// [`gravity_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`gravity_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn gravity_with_avx(avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with_body(avx2, d, q)
 }
@@ -1921,12 +1921,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
-/// [`joint_space_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn joint_space_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -3021,12 +3021,12 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
-/// [`forward_dynamics_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn forward_dynamics_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -3866,12 +3866,12 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
-/// [`coriolis_matrix_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn coriolis_matrix_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -5340,12 +5340,12 @@ pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real)
     }
     energy_with_body(BuildLanes, d, q, qd)
 }
-/// [`energy_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn energy_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -5565,12 +5565,12 @@ pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     }
     body_poses_with_body(BuildLanes, d, q)
 }
-/// [`body_poses_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn body_poses_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -5856,12 +5856,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
-/// [`body_jacobians_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn body_jacobians_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -7133,8 +7133,8 @@ pub fn friction_forces_with(
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
-/// processor with AVX and AVX2 whose registers the operating system
-/// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
 /// every other target, and in builds that enable AVX2 themselves
 /// (`-C target-cpu=native`), where every function is AVX2 code. Both
 /// copies compute the same operations in the same order: their
@@ -7150,16 +7150,17 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
-/// How the statements of a function with an AVX copy compute
-/// the sines and cosines of four angles at once: by the
-/// build's [`sin_cos_quad`] ([`BuildLanes`], in the function
-/// itself) or by [`sin_cos_quad_avx2`] (`avx::Avx2`, in the
-/// copy). Both compute the same operations: the same bits.
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
 trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
 }
-/// The build's own [`sin_cos_quad`].
+/// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
 impl Lanes for BuildLanes {
@@ -7175,7 +7176,7 @@ mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
-    /// The processor and the operating system run AVX and AVX2.
+    /// The processor and the operating system run AVX, AVX2 and FMA.
     const USABLE: u8 = 1;
     /// They do not.
     const UNUSABLE: u8 = 2;
@@ -7184,7 +7185,7 @@ mod avx {
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
     /// Proof that the AVX copies may run: made only by [`usable`],
-    /// where the processor runs AVX and AVX2 and the operating
+    /// where the processor runs AVX, AVX2 and FMA and the operating
     /// system saves their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
@@ -7223,9 +7224,9 @@ mod avx {
     pub(super) fn set(enabled: bool) {
         STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
     }
-    /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
-    /// the operating system enabled `xgetbv` (ECX bit 27,
-    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
     /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
     /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
     /// exists on every x86-64 processor; `xgetbv` is asked only
@@ -7241,8 +7242,8 @@ mod avx {
             core::arch::x86_64::_xgetbv(0)
         }
         let features = unsafe { __cpuid(1) }.ecx;
-        let (osxsave, avx) = (1 << 27, 1 << 28);
-        let avx = features & osxsave != 0 && features & avx != 0
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
             && unsafe { xcr0() } & 0b110 == 0b110;
         avx && unsafe { __cpuid(0) }.eax >= 7
             && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0

@@ -1175,12 +1175,12 @@ pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Re
     }
     constraint_bias_with_body(d, q, qd)
 }
-/// [`constraint_bias_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`constraint_bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn constraint_bias_with_avx(
     _avx2: avx::Avx2,
     d: &Derived,
@@ -1352,8 +1352,8 @@ pub fn reactions_of_multipliers_with(
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
-/// processor with AVX and AVX2 whose registers the operating system
-/// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
 /// every other target, and in builds that enable AVX2 themselves
 /// (`-C target-cpu=native`), where every function is AVX2 code. Both
 /// copies compute the same operations in the same order: their
@@ -1376,7 +1376,7 @@ mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
-    /// The processor and the operating system run AVX and AVX2.
+    /// The processor and the operating system run AVX, AVX2 and FMA.
     const USABLE: u8 = 1;
     /// They do not.
     const UNUSABLE: u8 = 2;
@@ -1385,7 +1385,7 @@ mod avx {
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
     /// Proof that the AVX copies may run: made only by [`usable`],
-    /// where the processor runs AVX and AVX2 and the operating
+    /// where the processor runs AVX, AVX2 and FMA and the operating
     /// system saves their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
@@ -1412,9 +1412,9 @@ mod avx {
     pub(super) fn set(enabled: bool) {
         STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
     }
-    /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
-    /// the operating system enabled `xgetbv` (ECX bit 27,
-    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
     /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
     /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
     /// exists on every x86-64 processor; `xgetbv` is asked only
@@ -1430,8 +1430,8 @@ mod avx {
             core::arch::x86_64::_xgetbv(0)
         }
         let features = unsafe { __cpuid(1) }.ecx;
-        let (osxsave, avx) = (1 << 27, 1 << 28);
-        let avx = features & osxsave != 0 && features & avx != 0
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
             && unsafe { xcr0() } & 0b110 == 0b110;
         avx && unsafe { __cpuid(0) }.eax >= 7
             && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0

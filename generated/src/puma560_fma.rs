@@ -51,11 +51,21 @@
 /// the spec) for single precision.
 pub type Real = f64;
 /// `a · b + c` with one rounding: every fused operation of this
-/// module, through `libm`'s `fma` (see the module header for when
+/// module, by the FMA instruction where the build enables it and
+/// through `libm`'s `fma` otherwise (see the module header for when
 /// that is a single instruction).
+#[allow(unused_unsafe)]
 #[inline(always)]
 fn fma(a: Real, b: Real, c: Real) -> Real {
-    libm::Libm::<Real>::fma(a, b, c)
+    #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+    {
+        use core::arch::x86_64::*;
+        unsafe {
+            _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c)))
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+    { libm::Libm::<Real>::fma(a, b, c) }
 }
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
@@ -419,19 +429,50 @@ pub fn inverse_dynamics(
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    inverse_dynamics_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[3],
-        q[4],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qdd[0] * s_q1;
     let t1 = qdd[0] * c_q1;
@@ -598,14 +639,41 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_with_avx(avx2, d, q) };
+    }
+    mass_matrix_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[3],
-        q[4],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let t0 = s_q3 * s_q4;
     let t1 = 0.00004 * t0;
     let t2 = 0.00004 * c_q4;
@@ -721,14 +789,43 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { bias_with_avx(avx2, d, q, qd) };
+    }
+    bias_with_body(BuildLanes, d, q, qd)
+}
+/// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn bias_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
+    bias_with_body(avx2, d, q, qd)
+}
+/// The statements of [`bias_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn bias_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[3],
-        q[4],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
@@ -873,14 +970,33 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
     gravity_with(&p.derived(), q)
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { gravity_with_avx(avx2, d, q) };
+    }
+    gravity_with_body(BuildLanes, d, q)
+}
+/// [`gravity_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn gravity_with_avx(avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    gravity_with_body(avx2, d, q)
+}
+/// The statements of [`gravity_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn gravity_with_body(lanes: impl Lanes, d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[3],
-        q[4],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let t0 = p.g * s_q1;
     let t1 = p.g * c_q1;
     let t2 = c_q2 * t1 - s_q2 * t0;
@@ -939,12 +1055,12 @@ pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSp
     }
     joint_space_with_body(BuildLanes, d, q, qd)
 }
-/// [`joint_space_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn joint_space_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -962,6 +1078,7 @@ fn joint_space_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> JointSpace {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
@@ -1249,12 +1366,12 @@ pub fn forward_dynamics_with(
     }
     forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
 }
-/// [`forward_dynamics_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn forward_dynamics_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -1274,6 +1391,7 @@ fn forward_dynamics_with_body(
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
@@ -1631,12 +1749,12 @@ pub fn coriolis_matrix_with(
     }
     coriolis_matrix_with_body(BuildLanes, d, q, qd)
 }
-/// [`coriolis_matrix_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn coriolis_matrix_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -1654,6 +1772,7 @@ fn coriolis_matrix_with_body(
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
         .sin_cos_quad(q[1], q[2], q[3], q[4]);
@@ -2027,14 +2146,43 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { energy_with_avx(avx2, d, q, qd) };
+    }
+    energy_with_body(BuildLanes, d, q, qd)
+}
+/// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn energy_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> (Real, Real) {
+    energy_with_body(avx2, d, q, qd)
+}
+/// The statements of [`energy_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn energy_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> (Real, Real) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[3],
-        q[4],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[1], q[2], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = qd[0] * s_q1;
     let t1 = qd[0] * c_q1;
@@ -2183,14 +2331,37 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { body_poses_with_avx(avx2, d, q) };
+    }
+    body_poses_with_body(BuildLanes, d, q)
+}
+/// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn body_poses_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [Pose; NB] {
+    body_poses_with_body(avx2, d, q)
+}
+/// The statements of [`body_poses_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn body_poses_with_body(lanes: impl Lanes, d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = sin_cos_quad(
-        q[0],
-        q[1],
-        q[3],
-        q[4],
-    );
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q3, c_q3), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[0], q[1], q[3], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = -c_q0;
     let t1 = c_q0 * c_q1;
@@ -2319,12 +2490,12 @@ pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB]
     }
     body_jacobians_with_body(BuildLanes, d, q)
 }
-/// [`body_jacobians_with`]'s statements compiled for AVX and AVX2. Called only
+/// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
 /// with an `avx::Avx2`, which `avx::usable` makes only where the
-/// processor runs both and the operating system saves their registers:
+/// processor runs all three and the operating system saves their registers:
 /// what the `unsafe` of `target_feature` asks.
 #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
-#[target_feature(enable = "avx,avx2")]
+#[target_feature(enable = "avx,avx2,fma")]
 unsafe fn body_jacobians_with_avx(
     avx2: avx::Avx2,
     d: &Derived,
@@ -2340,6 +2511,7 @@ fn body_jacobians_with_body(
     d: &Derived,
     q: &[Real; NQ],
 ) -> [[[Real; NV]; 6]; NB] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q3, c_q3)] = lanes
         .sin_cos_quad(q[0], q[1], q[2], q[3]);
@@ -2676,8 +2848,8 @@ pub fn friction_forces_with(
 /// Whether the long functions of this module (those whose
 /// documentation says they have an AVX copy) call that copy: in an
 /// x86-64 build without AVX2 (rustc's default target), on a
-/// processor with AVX and AVX2 whose registers the operating system
-/// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
 /// every other target, and in builds that enable AVX2 themselves
 /// (`-C target-cpu=native`), where every function is AVX2 code. Both
 /// copies compute the same operations in the same order: their
@@ -2693,22 +2865,29 @@ pub fn avx_copies() -> bool {
 pub fn set_avx_copies(enabled: bool) {
     avx::set(enabled);
 }
-/// How the statements of a function with an AVX copy compute
-/// the sines and cosines of four angles at once: by the
-/// build's [`sin_cos_quad`] ([`BuildLanes`], in the function
-/// itself) or by [`sin_cos_quad_avx2`] (`avx::Avx2`, in the
-/// copy). Both compute the same operations: the same bits.
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
 trait Lanes: Copy {
     /// The sines and cosines of `a`, `b`, `c` and `d`.
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+    /// `a · b + c` with one rounding.
+    fn fma(self, a: Real, b: Real, c: Real) -> Real;
 }
-/// The build's own [`sin_cos_quad`].
+/// The build's own routines: the module's helpers.
 #[derive(Clone, Copy)]
 struct BuildLanes;
 impl Lanes for BuildLanes {
     #[inline(always)]
     fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
         sin_cos_quad(a, b, c, d)
+    }
+    #[inline(always)]
+    fn fma(self, a: Real, b: Real, c: Real) -> Real {
+        fma(a, b, c)
     }
 }
 /// Whether the AVX copies may run, asked of the processor once and
@@ -2718,7 +2897,7 @@ mod avx {
     use core::sync::atomic::{AtomicU8, Ordering};
     /// Not asked yet (the first call asks).
     const UNKNOWN: u8 = 0;
-    /// The processor and the operating system run AVX and AVX2.
+    /// The processor and the operating system run AVX, AVX2 and FMA.
     const USABLE: u8 = 1;
     /// They do not.
     const UNUSABLE: u8 = 2;
@@ -2727,7 +2906,7 @@ mod avx {
     /// One of the four states above.
     static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
     /// Proof that the AVX copies may run: made only by [`usable`],
-    /// where the processor runs AVX and AVX2 and the operating
+    /// where the processor runs AVX, AVX2 and FMA and the operating
     /// system saves their registers; each copy takes one.
     #[derive(Clone, Copy)]
     pub(super) struct Avx2(());
@@ -2741,6 +2920,16 @@ mod avx {
             d: super::Real,
         ) -> [(super::Real, super::Real); 4] {
             unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+        #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+        #[inline(always)]
+        fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
+            use core::arch::x86_64::{_mm_cvtsd_f64, _mm_fmadd_sd, _mm_set_sd};
+            let (a, b, c) = (f64::from(a), f64::from(b), f64::from(c));
+            unsafe {
+                _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c)))
+                    as super::Real
+            }
         }
     }
     /// An [`Avx2`] where the AVX copies run now.
@@ -2766,9 +2955,9 @@ mod avx {
     pub(super) fn set(enabled: bool) {
         STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
     }
-    /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
-    /// the operating system enabled `xgetbv` (ECX bit 27,
-    /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
     /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
     /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
     /// exists on every x86-64 processor; `xgetbv` is asked only
@@ -2784,8 +2973,8 @@ mod avx {
             core::arch::x86_64::_xgetbv(0)
         }
         let features = unsafe { __cpuid(1) }.ecx;
-        let (osxsave, avx) = (1 << 27, 1 << 28);
-        let avx = features & osxsave != 0 && features & avx != 0
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
             && unsafe { xcr0() } & 0b110 == 0b110;
         avx && unsafe { __cpuid(0) }.eax >= 7
             && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0

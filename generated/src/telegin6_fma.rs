@@ -20,6 +20,8 @@
 //! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched
 //! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
+//! The long functions have an AVX copy that x86-64 builds without AVX2 call where
+//! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).
 //!
 //! Units: SI (m, kg, s, rad; forces in N, torques in N·m), angles in radians.
 //!
@@ -49,11 +51,21 @@
 /// the spec) for single precision.
 pub type Real = f64;
 /// `a · b + c` with one rounding: every fused operation of this
-/// module, through `libm`'s `fma` (see the module header for when
+/// module, by the FMA instruction where the build enables it and
+/// through `libm`'s `fma` otherwise (see the module header for when
 /// that is a single instruction).
+#[allow(unused_unsafe)]
 #[inline(always)]
 fn fma(a: Real, b: Real, c: Real) -> Real {
-    libm::Libm::<Real>::fma(a, b, c)
+    #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+    {
+        use core::arch::x86_64::*;
+        unsafe {
+            _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c)))
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+    { libm::Libm::<Real>::fma(a, b, c) }
 }
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).
@@ -453,12 +465,47 @@ pub fn inverse_dynamics(
     inverse_dynamics_with(&p.derived(), q, qd, qdd)
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     qdd: &[Real; NV],
 ) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { inverse_dynamics_with_avx(avx2, d, q, qd, qdd) };
+    }
+    inverse_dynamics_with_body(BuildLanes, d, q, qd, qdd)
+}
+/// [`inverse_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn inverse_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    inverse_dynamics_with_body(avx2, d, q, qd, qdd)
+}
+/// The statements of [`inverse_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn inverse_dynamics_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    qdd: &[Real; NV],
+) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
@@ -537,7 +584,38 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     mass_matrix_with(&p.derived(), q)
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { mass_matrix_with_avx(avx2, d, q) };
+    }
+    mass_matrix_with_body(BuildLanes, d, q)
+}
+/// [`mass_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn mass_matrix_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    mass_matrix_with_body(avx2, d, q)
+}
+/// The statements of [`mass_matrix_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn mass_matrix_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
@@ -587,7 +665,40 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     bias_with(&p.derived(), q, qd)
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { bias_with_avx(avx2, d, q, qd) };
+    }
+    bias_with_body(BuildLanes, d, q, qd)
+}
+/// [`bias_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn bias_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
+    bias_with_body(avx2, d, q, qd)
+}
+/// The statements of [`bias_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn bias_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
@@ -673,7 +784,40 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     joint_space_with(&p.derived(), q, qd)
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { joint_space_with_avx(avx2, d, q, qd) };
+    }
+    joint_space_with_body(BuildLanes, d, q, qd)
+}
+/// [`joint_space_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn joint_space_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> JointSpace {
+    joint_space_with_body(avx2, d, q, qd)
+}
+/// The statements of [`joint_space_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn joint_space_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> JointSpace {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let ((s_q1, c_q1), (s_q2, c_q2)) = sin_cos_pair(q[1], q[2]);
     let (s_q4, c_q4) = sin_cos(q[4]);
@@ -772,19 +916,50 @@ pub fn forward_dynamics(
     forward_dynamics_with(&p.derived(), q, qd, tau)
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
     tau: &[Real; NV],
 ) -> [Real; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { forward_dynamics_with_avx(avx2, d, q, qd, tau) };
+    }
+    forward_dynamics_with_body(BuildLanes, d, q, qd, tau)
+}
+/// [`forward_dynamics_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn forward_dynamics_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
+    forward_dynamics_with_body(avx2, d, q, qd, tau)
+}
+/// The statements of [`forward_dynamics_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn forward_dynamics_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+    tau: &[Real; NV],
+) -> [Real; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[4],
-        q[5],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
     let t0 = qd[0] * (p.l1 * qd[0]);
     let t1 = c_q1 * t0;
     let t2 = s_q1 * t0;
@@ -911,18 +1086,47 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
     coriolis_matrix_with(&p.derived(), q, qd)
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
     qd: &[Real; NV],
 ) -> [[Real; NV]; NV] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { coriolis_matrix_with_avx(avx2, d, q, qd) };
+    }
+    coriolis_matrix_with_body(BuildLanes, d, q, qd)
+}
+/// [`coriolis_matrix_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn coriolis_matrix_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
+    coriolis_matrix_with_body(avx2, d, q, qd)
+}
+/// The statements of [`coriolis_matrix_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn coriolis_matrix_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> [[Real; NV]; NV] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[4],
-        q[5],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
     let t0 = qd[0] + qd[1];
     let t1 = t0 + qd[2];
     let t2 = t1 * c_q4;
@@ -1034,14 +1238,43 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     energy_with(&p.derived(), q, qd)
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { energy_with_avx(avx2, d, q, qd) };
+    }
+    energy_with_body(BuildLanes, d, q, qd)
+}
+/// [`energy_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn energy_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> (Real, Real) {
+    energy_with_body(avx2, d, q, qd)
+}
+/// The statements of [`energy_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn energy_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+    qd: &[Real; NV],
+) -> (Real, Real) {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = sin_cos_quad(
-        q[1],
-        q[2],
-        q[4],
-        q[5],
-    );
+    let [(s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4), (s_q5, c_q5)] = lanes
+        .sin_cos_quad(q[1], q[2], q[4], q[5]);
     let t0 = qd[0] + qd[1];
     let t1 = t0 + qd[2];
     let t2 = t1 * c_q4;
@@ -1131,7 +1364,34 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
     body_poses_with(&p.derived(), q)
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { body_poses_with_avx(avx2, d, q) };
+    }
+    body_poses_with_body(BuildLanes, d, q)
+}
+/// [`body_poses_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn body_poses_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [Pose; NB] {
+    body_poses_with_body(avx2, d, q)
+}
+/// The statements of [`body_poses_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn body_poses_with_body(lanes: impl Lanes, d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
     let ((s_q0, c_q0), (s_q4, c_q4)) = sin_cos_pair(q[0], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
@@ -1235,14 +1495,41 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     body_jacobians_with(&p.derived(), q)
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
+///
+/// Long enough to have an AVX copy, which x86-64 builds without AVX2
+/// call where the processor runs it (see [`avx_copies`]).
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
+    #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+    if let Some(avx2) = avx::usable() {
+        return unsafe { body_jacobians_with_avx(avx2, d, q) };
+    }
+    body_jacobians_with_body(BuildLanes, d, q)
+}
+/// [`body_jacobians_with`]'s statements compiled for AVX, AVX2 and FMA. Called only
+/// with an `avx::Avx2`, which `avx::usable` makes only where the
+/// processor runs all three and the operating system saves their registers:
+/// what the `unsafe` of `target_feature` asks.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+#[target_feature(enable = "avx,avx2,fma")]
+unsafe fn body_jacobians_with_avx(
+    avx2: avx::Avx2,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[[Real; NV]; 6]; NB] {
+    body_jacobians_with_body(avx2, d, q)
+}
+/// The statements of [`body_jacobians_with`], inlined into it and into its AVX
+/// copy, so that each is compiled for its own instruction set.
+#[inline(always)]
+fn body_jacobians_with_body(
+    lanes: impl Lanes,
+    d: &Derived,
+    q: &[Real; NQ],
+) -> [[[Real; NV]; 6]; NB] {
+    let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);
     let p = &d.params;
-    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = sin_cos_quad(
-        q[0],
-        q[1],
-        q[2],
-        q[4],
-    );
+    let [(s_q0, c_q0), (s_q1, c_q1), (s_q2, c_q2), (s_q4, c_q4)] = lanes
+        .sin_cos_quad(q[0], q[1], q[2], q[4]);
     let (s_q5, c_q5) = sin_cos(q[5]);
     let t0 = p.l1 * c_q1;
     let t1 = p.l1 * s_q1;
@@ -1448,6 +1735,156 @@ pub fn friction_forces_with(
 ) -> [Real; NV] {
     [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
 }
+/// Whether the long functions of this module (those whose
+/// documentation says they have an AVX copy) call that copy: in an
+/// x86-64 build without AVX2 (rustc's default target), on a
+/// processor with AVX, AVX2 and FMA whose registers the operating
+/// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
+/// every other target, and in builds that enable AVX2 themselves
+/// (`-C target-cpu=native`), where every function is AVX2 code. Both
+/// copies compute the same operations in the same order: their
+/// results are the same bit for bit, only their speed differs.
+pub fn avx_copies() -> bool {
+    avx::usable().is_some()
+}
+/// Turns the AVX copies of [`avx_copies`] off (`false`), for one
+/// code path whatever the processor (timing analysis, comparisons),
+/// or back on (`true`, the default: they run where the processor
+/// allows). For the whole process, from the next call on; no effect
+/// where [`avx_copies`] is always `false`.
+pub fn set_avx_copies(enabled: bool) {
+    avx::set(enabled);
+}
+/// What the statements of a function with an AVX copy compute
+/// by their instruction set: the build's routines
+/// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+/// (`avx::Avx2`, in the copy): four angles' sines and cosines
+/// at once, fused multiply–adds. Both compute the same
+/// operations: the same bits.
+trait Lanes: Copy {
+    /// The sines and cosines of `a`, `b`, `c` and `d`.
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+    /// `a · b + c` with one rounding.
+    fn fma(self, a: Real, b: Real, c: Real) -> Real;
+}
+/// The build's own routines: the module's helpers.
+#[derive(Clone, Copy)]
+struct BuildLanes;
+impl Lanes for BuildLanes {
+    #[inline(always)]
+    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+        sin_cos_quad(a, b, c, d)
+    }
+    #[inline(always)]
+    fn fma(self, a: Real, b: Real, c: Real) -> Real {
+        fma(a, b, c)
+    }
+}
+/// Whether the AVX copies may run, asked of the processor once and
+/// remembered.
+#[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+mod avx {
+    use core::sync::atomic::{AtomicU8, Ordering};
+    /// Not asked yet (the first call asks).
+    const UNKNOWN: u8 = 0;
+    /// The processor and the operating system run AVX, AVX2 and FMA.
+    const USABLE: u8 = 1;
+    /// They do not.
+    const UNUSABLE: u8 = 2;
+    /// Turned off by `set_avx_copies(false)`.
+    const OFF: u8 = 3;
+    /// One of the four states above.
+    static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
+    /// Proof that the AVX copies may run: made only by [`usable`],
+    /// where the processor runs AVX, AVX2 and FMA and the operating
+    /// system saves their registers; each copy takes one.
+    #[derive(Clone, Copy)]
+    pub(super) struct Avx2(());
+    impl super::Lanes for Avx2 {
+        #[inline(always)]
+        fn sin_cos_quad(
+            self,
+            a: super::Real,
+            b: super::Real,
+            c: super::Real,
+            d: super::Real,
+        ) -> [(super::Real, super::Real); 4] {
+            unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+        }
+        #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+        #[inline(always)]
+        fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
+            use core::arch::x86_64::{_mm_cvtsd_f64, _mm_fmadd_sd, _mm_set_sd};
+            let (a, b, c) = (f64::from(a), f64::from(b), f64::from(c));
+            unsafe {
+                _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c)))
+                    as super::Real
+            }
+        }
+    }
+    /// An [`Avx2`] where the AVX copies run now.
+    #[inline]
+    pub(super) fn usable() -> Option<Avx2> {
+        let state = match STATE.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let state = if detected() { USABLE } else { UNUSABLE };
+                let _ = STATE
+                    .compare_exchange(
+                        UNKNOWN,
+                        state,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
+                STATE.load(Ordering::Relaxed)
+            }
+            state => state,
+        };
+        if state == USABLE { Some(Avx2(())) } else { None }
+    }
+    /// Turns the copies off, or back on (to be asked again).
+    pub(super) fn set(enabled: bool) {
+        STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
+    }
+    /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+    /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+    /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+    /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
+    /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
+    /// exists on every x86-64 processor; `xgetbv` is asked only
+    /// once `OSXSAVE` is set. (Recent Rust made `__cpuid` safe to
+    /// call and older Rust, down to the modules' 1.63, does not:
+    /// hence `unused_unsafe`.)
+    #[cfg(not(target_env = "sgx"))]
+    #[allow(unused_unsafe)]
+    fn detected() -> bool {
+        use core::arch::x86_64::{__cpuid, __cpuid_count};
+        #[target_feature(enable = "xsave")]
+        unsafe fn xcr0() -> u64 {
+            core::arch::x86_64::_xgetbv(0)
+        }
+        let features = unsafe { __cpuid(1) }.ecx;
+        let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
+        let avx = features & osxsave != 0 && features & avx != 0 && features & fma != 0
+            && unsafe { xcr0() } & 0b110 == 0b110;
+        avx && unsafe { __cpuid(0) }.eax >= 7
+            && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
+    }
+    /// Never in an SGX enclave, where `cpuid` is not allowed.
+    #[cfg(target_env = "sgx")]
+    fn detected() -> bool {
+        false
+    }
+}
+/// Builds without AVX copies: nothing to ask or to turn off.
+#[cfg(not(all(target_arch = "x86_64", not(target_feature = "avx2"))))]
+mod avx {
+    /// Never: there are no copies.
+    pub(super) fn usable() -> Option<core::convert::Infallible> {
+        None
+    }
+    /// Nothing to turn off.
+    pub(super) fn set(_enabled: bool) {}
+}
 /// Trigonometry of this module, by `libm`: the sine and cosine of `x`
 /// together (one argument reduction for both).
 #[inline(always)]
@@ -1605,7 +2042,7 @@ pub fn sin_cos_quad(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
 /// The processor must run AVX2 and the operating system save its
 /// registers (`is_x86_feature_detected!("avx2")`). The intrinsics inside
 /// touch no memory.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
 #[target_feature(enable = "avx,avx2")]
 #[inline]
@@ -1724,7 +2161,7 @@ pub unsafe fn sin_cos_quad_avx2(
 /// [`sin_cos_quad`] by the module's `sin_cos` (`libm`), for the angles the
 /// four-lane routine leaves to it; out of line, so that the rare case does
 /// not bloat every call site.
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[cold]
 #[inline(never)]
 fn sin_cos_quad_by_libm(a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {

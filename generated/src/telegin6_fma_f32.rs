@@ -51,11 +51,21 @@
 /// the spec) for single precision.
 pub type Real = f32;
 /// `a · b + c` with one rounding: every fused operation of this
-/// module, through `libm`'s `fma` (see the module header for when
+/// module, by the FMA instruction where the build enables it and
+/// through `libm`'s `fma` otherwise (see the module header for when
 /// that is a single instruction).
+#[allow(unused_unsafe)]
 #[inline(always)]
 fn fma(a: Real, b: Real, c: Real) -> Real {
-    libm::Libm::<Real>::fma(a, b, c)
+    #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+    {
+        use core::arch::x86_64::*;
+        unsafe {
+            _mm_cvtss_f32(_mm_fmadd_ss(_mm_set_ss(a), _mm_set_ss(b), _mm_set_ss(c)))
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+    { libm::Libm::<Real>::fma(a, b, c) }
 }
 /// Number of position coordinates `q` (larger than `NV` when a
 /// spherical or free joint stores a quaternion).

@@ -14,24 +14,28 @@
 //! operations of `sin_cos_quad_avx2`, so that the copy computes its
 //! coordinates' sines and cosines four at a time where the plain code
 //! does two: another 6 to 15 % (`docs/performance.md`, "Run-time
-//! dispatch").
+//! dispatch"). FMA turns the fused twins' `fma` calls (`libm`, a call
+//! each) into one instruction each.
 //!
-//! So a function with at least [`DISPATCH_FROM`] operations is emitted as
-//! three: its statements in a private `#[inline(always)]` function
-//! (`<name>_body`), compiled into a private
-//! `#[target_feature(enable = "avx,avx2")]` copy (`<name>_avx`), and the
-//! public function, which calls the copy when the processor runs AVX and
-//! AVX2 and the operating system saves their registers (asked once and
-//! remembered, see [`items`]), and the plain statements otherwise. Where
-//! the statements compute four angles at once, the body takes them from
-//! its `lanes` parameter ([`crate::body::Quads::Lanes`]): `BuildLanes`, the
-//! build's `sin_cos_quad`, in the public function; `avx::Avx2`, the AVX2
-//! routine, in the copy. That value is also the proof that the copy may
-//! run: only the detection makes one. The two copies compute the same
-//! IEEE operations in the same order (Rust never fuses or reassociates
-//! them, and the AVX2 routine's lanes are `sin_cos_pair`'s bit for bit),
-//! so their results are bit for bit the same: the choice changes the
-//! speed, never a number.
+//! So a function with at least [`DISPATCH_FROM`] operations, and every
+//! function of a fused twin that fuses, is emitted as three: its
+//! statements in a private `#[inline(always)]` function (`<name>_body`),
+//! compiled into a private `#[target_feature(enable = "avx,avx2,fma")]`
+//! copy (`<name>_avx`), and the public function, which calls the copy
+//! when the processor runs AVX, AVX2 and FMA and the operating system
+//! saves their registers (asked once and remembered, see [`items`]), and
+//! the plain statements otherwise. What the statements compute by
+//! instruction set — four angles' sines and cosines at once
+//! ([`crate::body::Quads::Lanes`]), fused multiply–adds — they take from
+//! their `lanes` parameter ([`LanesUse`]): `BuildLanes`, the build's
+//! `sin_cos_quad` and `fma`, in the public function; `avx::Avx2`, the AVX2
+//! routine and the FMA instruction, in the copy. That value is also the
+//! proof that the copy may run: only the detection makes one. The two
+//! copies compute the same IEEE operations in the same order (Rust never
+//! fuses or reassociates them, the AVX2 routine's lanes are
+//! `sin_cos_pair`'s bit for bit, and a fused multiply–add has one correct
+//! result), so their results are the same: the choice changes the speed,
+//! never a number.
 //!
 //! The copy and the check exist only where they can help: x86-64 with
 //! AVX2 not already enabled by the build (with `-C target-cpu=native` on
@@ -49,7 +53,8 @@ use sharnir_cas::OpCount;
 /// operations, 6 %) and would only lengthen the module and its build.
 pub(crate) const DISPATCH_FROM: u32 = 256;
 
-/// Whether a function of `ops` gets its AVX copy.
+/// Whether a function of `ops` gets its AVX copy for its length (a fused
+/// function gets one anyway, see `function.rs`).
 pub(crate) fn dispatches(ops: OpCount) -> bool {
     ops.mul + ops.add + ops.div + ops.sqrt + ops.fma >= DISPATCH_FROM
 }
@@ -95,6 +100,34 @@ impl Parameter {
     }
 }
 
+/// What a function's statements take from their `lanes` parameter: the
+/// build's routines in the public function, AVX2's and FMA's in its copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LanesUse {
+    /// `lanes.sin_cos_quad(…)`: four angles' sines and cosines at once
+    /// ([`crate::body::Quads::Lanes`]).
+    pub(crate) quads: bool,
+    /// Their fused multiply–adds, `fma(…)`: the module's `fma` helper
+    /// (`libm`, a call each) in the public function, one FMA instruction in
+    /// the copy.
+    pub(crate) fma: bool,
+}
+
+impl LanesUse {
+    /// Whether the statements take anything from their lanes.
+    fn any(self) -> bool {
+        self.quads || self.fma
+    }
+
+    /// What either takes.
+    pub(crate) fn or(self, other: LanesUse) -> LanesUse {
+        LanesUse {
+            quads: self.quads || other.quads,
+            fma: self.fma || other.fma,
+        }
+    }
+}
+
 /// The parts of a function that [`function`] arranges.
 pub(crate) struct Function<'a> {
     /// The public (or, for a part of a split function, private) name.
@@ -109,8 +142,8 @@ pub(crate) struct Function<'a> {
     pub(crate) returns: TokenStream,
     /// The statements.
     pub(crate) body: TokenStream,
-    /// Whether the statements read `lanes` ([`crate::body::Quads::Lanes`]).
-    pub(crate) lanes: bool,
+    /// What the statements take from their `lanes`.
+    pub(crate) lanes: LanesUse,
 }
 
 /// `function` as one function, or, `with_copy`, as its public function,
@@ -154,8 +187,15 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     let avx_missing = avx_missing();
     let avx_name = Ident::new(&format!("{name}_avx"), Span::call_site());
     let body_name = Ident::new(&format!("{name}_body"), Span::call_site());
-    // The lanes the statements compute four angles in, where they do.
-    let (lanes_parameter, build_lanes, copy_lanes, avx2) = if lanes {
+    // The lanes the statements compute four angles in, or fuse by, where
+    // they do; their `fma` calls the lanes' (the closure shadows the
+    // module's helper).
+    let fma = if lanes.fma {
+        quote!(let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);)
+    } else {
+        TokenStream::new()
+    };
+    let (lanes_parameter, build_lanes, copy_lanes, avx2) = if lanes.any() {
         (
             quote!(lanes: impl Lanes,),
             quote!(BuildLanes,),
@@ -171,9 +211,9 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         )
     };
     let avx_doc = [
-        format!(" [`{name}`]'s statements compiled for AVX and AVX2. Called only"),
+        format!(" [`{name}`]'s statements compiled for AVX, AVX2 and FMA. Called only"),
         " with an `avx::Avx2`, which `avx::usable` makes only where the".to_owned(),
-        " processor runs both and the operating system saves their registers:".to_owned(),
+        " processor runs all three and the operating system saves their registers:".to_owned(),
         " what the `unsafe` of `target_feature` asks.".to_owned(),
     ];
     let body_doc = [
@@ -203,7 +243,7 @@ fn dispatched(function: Function<'_>) -> TokenStream {
 
         #(#[doc = #avx_doc])*
         #[cfg(#avx_missing)]
-        #[target_feature(enable = "avx,avx2")]
+        #[target_feature(enable = "avx,avx2,fma")]
         unsafe fn #avx_name(#avx2: avx::Avx2, #(#passed_parameters),*) #returns {
             #body_name(#copy_lanes #(#names),*)
         }
@@ -211,6 +251,7 @@ fn dispatched(function: Function<'_>) -> TokenStream {
         #(#[doc = #body_doc])*
         #[inline(always)]
         fn #body_name(#lanes_parameter #(#parameters),*) #returns {
+            #fma
             #body
         }
     }
@@ -220,54 +261,93 @@ fn dispatched(function: Function<'_>) -> TokenStream {
 /// `set_avx_copies`, public, so that a user can pin one instruction set
 /// (for timing analysis, or to compare the two copies, as
 /// `tests/avx_copies.rs` does), and the private `avx` module that asks
-/// the processor: AVX (`cpuid` leaf 1, ECX bit 28), AVX2 (leaf 7, EBX bit
-/// 5) and their registers saved by the operating system (leaf 1, ECX bit
-/// 27, `OSXSAVE`, then bits 1 and 2 of `XCR0` by `xgetbv`), as `std`'s
-/// `is_x86_feature_detected!("avx2")` asks, which `no_std` modules cannot
-/// call. The answer is kept in an atomic, so the question is asked once
-/// per process (twice at worst, when threads race to the first call: both
-/// store the same answer). With `lanes` (some function's statements read
-/// their `lanes`), also the `Lanes` trait and its two implementations.
-pub(crate) fn items(lanes: bool) -> TokenStream {
+/// the processor: AVX (`cpuid` leaf 1, ECX bit 28), FMA (ECX bit 12),
+/// AVX2 (leaf 7, EBX bit 5) and their registers saved by the operating
+/// system (leaf 1, ECX bit 27, `OSXSAVE`, then bits 1 and 2 of `XCR0` by
+/// `xgetbv`), as `std`'s `is_x86_feature_detected!` asks, which `no_std`
+/// modules cannot call. The answer is kept in an atomic, so the question
+/// is asked once per process (twice at worst, when threads race to the
+/// first call: both store the same answer). Where some function's
+/// statements take anything from their `lanes`, also the `Lanes` trait
+/// and its two implementations, with the methods they take.
+pub(crate) fn items(lanes: LanesUse) -> TokenStream {
     let avx_missing = avx_missing();
-    let (lanes_items, avx2_lanes) = if lanes {
+    let mut methods = TokenStream::new();
+    let mut build = TokenStream::new();
+    let mut avx2 = TokenStream::new();
+    if lanes.quads {
+        methods.extend(quote! {
+            /// The sines and cosines of `a`, `b`, `c` and `d`.
+            fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+        });
+        build.extend(quote! {
+            #[inline(always)]
+            fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
+                sin_cos_quad(a, b, c, d)
+            }
+        });
+        avx2.extend(quote! {
+            #[inline(always)]
+            fn sin_cos_quad(
+                self,
+                a: super::Real,
+                b: super::Real,
+                c: super::Real,
+                d: super::Real,
+            ) -> [(super::Real, super::Real); 4] {
+                // SAFETY: an `Avx2` exists only where the processor runs
+                // AVX2 and the operating system saves its registers.
+                unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
+            }
+        });
+    }
+    if lanes.fma {
+        methods.extend(quote! {
+            /// `a · b + c` with one rounding.
+            fn fma(self, a: Real, b: Real, c: Real) -> Real;
+        });
+        build.extend(quote! {
+            #[inline(always)]
+            fn fma(self, a: Real, b: Real, c: Real) -> Real {
+                fma(a, b, c)
+            }
+        });
+        avx2.extend(quote! {
+            #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+            #[inline(always)]
+            fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
+                use core::arch::x86_64::{_mm_cvtsd_f64, _mm_fmadd_sd, _mm_set_sd};
+                let (a, b, c) = (f64::from(a), f64::from(b), f64::from(c));
+                // SAFETY: an `Avx2` exists only where the processor runs FMA;
+                // the intrinsics touch no memory.
+                unsafe { _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))) as super::Real }
+            }
+        });
+    }
+    let (lanes_items, avx2_lanes) = if lanes.any() {
         (
             quote! {
-                /// How the statements of a function with an AVX copy compute
-                /// the sines and cosines of four angles at once: by the
-                /// build's [`sin_cos_quad`] ([`BuildLanes`], in the function
-                /// itself) or by [`sin_cos_quad_avx2`] (`avx::Avx2`, in the
-                /// copy). Both compute the same operations: the same bits.
+                /// What the statements of a function with an AVX copy compute
+                /// by their instruction set: the build's routines
+                /// ([`BuildLanes`], in the function itself) or AVX2's and FMA's
+                /// (`avx::Avx2`, in the copy): four angles' sines and cosines
+                /// at once, fused multiply–adds. Both compute the same
+                /// operations: the same bits.
                 trait Lanes: Copy {
-                    /// The sines and cosines of `a`, `b`, `c` and `d`.
-                    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4];
+                    #methods
                 }
 
-                /// The build's own [`sin_cos_quad`].
+                /// The build's own routines: the module's helpers.
                 #[derive(Clone, Copy)]
                 struct BuildLanes;
 
                 impl Lanes for BuildLanes {
-                    #[inline(always)]
-                    fn sin_cos_quad(self, a: Real, b: Real, c: Real, d: Real) -> [(Real, Real); 4] {
-                        sin_cos_quad(a, b, c, d)
-                    }
+                    #build
                 }
             },
             quote! {
                 impl super::Lanes for Avx2 {
-                    #[inline(always)]
-                    fn sin_cos_quad(
-                        self,
-                        a: super::Real,
-                        b: super::Real,
-                        c: super::Real,
-                        d: super::Real,
-                    ) -> [(super::Real, super::Real); 4] {
-                        // SAFETY: an `Avx2` exists only where the processor
-                        // runs AVX2 and the operating system saves its registers.
-                        unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
-                    }
+                    #avx2
                 }
             },
         )
@@ -278,8 +358,8 @@ pub(crate) fn items(lanes: bool) -> TokenStream {
         /// Whether the long functions of this module (those whose
         /// documentation says they have an AVX copy) call that copy: in an
         /// x86-64 build without AVX2 (rustc's default target), on a
-        /// processor with AVX and AVX2 whose registers the operating system
-        /// saves, unless [`set_avx_copies`] turned the copies off. `false` on
+        /// processor with AVX, AVX2 and FMA whose registers the operating
+        /// system saves, unless [`set_avx_copies`] turned the copies off. `false` on
         /// every other target, and in builds that enable AVX2 themselves
         /// (`-C target-cpu=native`), where every function is AVX2 code. Both
         /// copies compute the same operations in the same order: their
@@ -307,7 +387,7 @@ pub(crate) fn items(lanes: bool) -> TokenStream {
 
             /// Not asked yet (the first call asks).
             const UNKNOWN: u8 = 0;
-            /// The processor and the operating system run AVX and AVX2.
+            /// The processor and the operating system run AVX, AVX2 and FMA.
             const USABLE: u8 = 1;
             /// They do not.
             const UNUSABLE: u8 = 2;
@@ -318,7 +398,7 @@ pub(crate) fn items(lanes: bool) -> TokenStream {
             static STATE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
             /// Proof that the AVX copies may run: made only by [`usable`],
-            /// where the processor runs AVX and AVX2 and the operating
+            /// where the processor runs AVX, AVX2 and FMA and the operating
             /// system saves their registers; each copy takes one.
             #[derive(Clone, Copy)]
             pub(super) struct Avx2(());
@@ -354,9 +434,9 @@ pub(crate) fn items(lanes: bool) -> TokenStream {
                 STATE.store(if enabled { UNKNOWN } else { OFF }, Ordering::Relaxed);
             }
 
-            /// `cpuid` leaf 1 says the processor has AVX (ECX bit 28) and
-            /// the operating system enabled `xgetbv` (ECX bit 27,
-            /// `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
+            /// `cpuid` leaf 1 says the processor has AVX and FMA (ECX bits
+            /// 28 and 12) and the operating system enabled `xgetbv` (ECX bit
+            /// 27, `OSXSAVE`), `XCR0` says it saves the SSE and AVX registers
             /// (bits 1 and 2), and leaf 7 (where the processor has it, leaf
             /// 0's EAX) says the processor has AVX2 (EBX bit 5). `cpuid`
             /// exists on every x86-64 processor; `xgetbv` is asked only
@@ -372,9 +452,10 @@ pub(crate) fn items(lanes: bool) -> TokenStream {
                     core::arch::x86_64::_xgetbv(0)
                 }
                 let features = unsafe { __cpuid(1) }.ecx;
-                let (osxsave, avx) = (1 << 27, 1 << 28);
+                let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);
                 let avx = features & osxsave != 0
                     && features & avx != 0
+                    && features & fma != 0
                     && unsafe { xcr0() } & 0b110 == 0b110;
                 avx && unsafe { __cpuid(0) }.eax >= 7
                     && unsafe { __cpuid_count(7, 0) }.ebx & (1 << 5) != 0
@@ -446,7 +527,7 @@ mod tests {
             ],
             returns: quote!(-> Real),
             body: quote!(q[0] * q[1]),
-            lanes: false,
+            lanes: LanesUse::default(),
         });
         let file: syn::File = syn::parse2(items).expect("items parse");
         let text = prettyplease::unparse(&file);
@@ -457,7 +538,7 @@ mod tests {
              return unsafe { mass_matrix_with_avx(avx2, d, q) };\n    }\n    \
              mass_matrix_with_body(d, q)\n}",
             "#[cfg(all(target_arch = \"x86_64\", not(target_feature = \"avx2\")))]\n\
-             #[target_feature(enable = \"avx,avx2\")]\n\
+             #[target_feature(enable = \"avx,avx2,fma\")]\n\
              unsafe fn mass_matrix_with_avx(_avx2: avx::Avx2, d: &Derived, q: &[Real; NQ]) -> Real {\n    \
              mass_matrix_with_body(d, q)\n}",
             "#[inline(always)]\n\
@@ -479,8 +560,15 @@ mod tests {
             visibility: quote!(pub),
             parameters: vec![parameter("q", quote!(&[Real; NQ]), true)],
             returns: quote!(-> Real),
-            body: quote!(lanes.sin_cos_quad(q[0], q[1], q[2], q[3])[0].0),
-            lanes: true,
+            body: quote!(fma(
+                lanes.sin_cos_quad(q[0], q[1], q[2], q[3])[0].0,
+                q[0],
+                q[1]
+            )),
+            lanes: LanesUse {
+                quads: true,
+                fma: true,
+            },
         });
         let text = prettyplease::unparse(&syn::parse2(items).expect("items parse"));
         for piece in [
@@ -488,7 +576,8 @@ mod tests {
             "mass_matrix_with_body(BuildLanes, q)\n}",
             "unsafe fn mass_matrix_with_avx(avx2: avx::Avx2, q: &[Real; NQ]) -> Real {\n    \
              mass_matrix_with_body(avx2, q)\n}",
-            "fn mass_matrix_with_body(lanes: impl Lanes, q: &[Real; NQ]) -> Real {",
+            "fn mass_matrix_with_body(lanes: impl Lanes, q: &[Real; NQ]) -> Real {\n    \
+             let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);\n",
         ] {
             assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");
         }
@@ -504,7 +593,7 @@ mod tests {
             parameters: vec![parameter("live", quote!(&mut [Real; 3]), true)],
             returns: TokenStream::new(),
             body: quote!(live[0] = 1.0;),
-            lanes: false,
+            lanes: LanesUse::default(),
         });
         let text = prettyplease::unparse(&syn::parse2(items).expect("items parse"));
         assert!(text.contains("#[inline(never)]\nfn coriolis_matrix_part0(live: &mut [Real; 3]) {"));
@@ -513,7 +602,8 @@ mod tests {
 
     #[test]
     fn every_build_has_the_switch_and_only_avx2_less_x86_64_the_question() {
-        let text = prettyplease::unparse(&syn::parse2(items(false)).expect("items parse"));
+        let text =
+            prettyplease::unparse(&syn::parse2(items(LanesUse::default())).expect("items parse"));
         for piece in [
             "pub fn avx_copies() -> bool {",
             "pub fn set_avx_copies(enabled: bool) {",
@@ -521,19 +611,30 @@ mod tests {
             "#[cfg(not(all(target_arch = \"x86_64\", not(target_feature = \"avx2\"))))]\nmod avx {",
             "__cpuid(1)",
             "__cpuid_count(7, 0)",
+            "let (fma, osxsave, avx) = (1 << 12, 1 << 27, 1 << 28);",
             "#[cfg(target_env = \"sgx\")]",
         ] {
             assert!(text.contains(piece), "missing {piece}");
         }
         assert!(!text.contains("Lanes"));
-        let with_lanes = prettyplease::unparse(&syn::parse2(items(true)).expect("items parse"));
+        let print = |quads, fma| {
+            let items = items(LanesUse { quads, fma });
+            prettyplease::unparse(&syn::parse2(items).expect("items parse"))
+        };
+        let quads = print(true, false);
         for piece in [
             "trait Lanes: Copy {",
             "impl Lanes for BuildLanes {",
             "impl super::Lanes for Avx2 {",
             "unsafe { super::sin_cos_quad_avx2(a, b, c, d) }",
         ] {
-            assert!(with_lanes.contains(piece), "missing {piece}");
+            assert!(quads.contains(piece), "missing {piece}");
         }
+        assert!(!quads.contains("fn fma("));
+        let fused = print(false, true);
+        assert!(fused.contains("_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))"));
+        assert!(fused
+            .contains("fn fma(self, a: Real, b: Real, c: Real) -> Real {\n        fma(a, b, c)"));
+        assert!(!fused.contains("sin_cos_quad"));
     }
 }

@@ -4,7 +4,7 @@
 //! split into (their statements: [`crate::body`]).
 
 use crate::body::{body, Body, Quads};
-use crate::dispatch::Parameter;
+use crate::dispatch::{LanesUse, Parameter};
 use crate::error::EmitError;
 use crate::lines::{Line, Lines};
 use crate::module::{op_count_literal, Argument, Facts};
@@ -66,8 +66,10 @@ fn signature(function: &PlannedFunction, usage: &Usage) -> (Vec<Parameter>, Toke
 }
 
 /// The names [`signature`] and [`crate::dispatch`] ask about: every
-/// argument's, `p`, `d` and `lanes`.
-const SIGNATURE_NAMES: [&str; 9] = ["q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "lanes"];
+/// argument's, `p`, `d`, `lanes` and the fused twins' `fma`.
+const SIGNATURE_NAMES: [&str; 10] = [
+    "q", "qd", "qdd", "tau", "t", "lambda", "p", "d", "lanes", "fma",
+];
 
 /// The names a function's body is walked for, once: [`SIGNATURE_NAMES`]
 /// and the module's helpers ([`crate::math::HELPERS`]).
@@ -96,9 +98,9 @@ pub(crate) struct Emitted {
     /// Whether it has an AVX copy ([`crate::dispatch`]), which needs the
     /// module's `avx` items.
     pub(crate) dispatches: bool,
-    /// Whether it computes four angles' sines and cosines by its `lanes`
-    /// ([`Quads::Lanes`]), which needs the module's `Lanes` items.
-    pub(crate) lanes: bool,
+    /// What its statements take from their `lanes` ([`Quads::Lanes`]),
+    /// which needs the module's `Lanes` items.
+    pub(crate) lanes: LanesUse,
     /// Its runs of statements as text ([`crate::lines`]), for
     /// [`crate::lines::splice`] to put in place of their markers once the
     /// item is formatted.
@@ -107,16 +109,17 @@ pub(crate) struct Emitted {
 
 /// One `OPS_*` constant and one function; `dof` is the row length of
 /// matrix results; `fma` gives the constant its `fma` field;
-/// `avx2_quads`, the AVX copy of a long function computes four angles'
-/// sines and cosines by the AVX2 routine (the `f64` modules: the `f32`
-/// twins have no such routine).
+/// `avx2_lanes`, the AVX copy of a function computes four angles' sines
+/// and cosines by the AVX2 routine and fused multiply–adds by the FMA
+/// instruction (the `f64` modules: the `f32` twins have no such routines),
+/// so that every function that fuses gets a copy, whatever its length.
 pub(crate) fn emit(
     function: &PlannedFunction,
     program: &Program,
     ops: OpCount,
     facts: &Facts,
     fma: bool,
-    avx2_quads: bool,
+    avx2_lanes: bool,
 ) -> Result<Emitted, EmitError> {
     let dof = facts.dof;
     let in_function = |error: EmitError| EmitError::InFunction {
@@ -124,11 +127,16 @@ pub(crate) fn emit(
         error: Box::new(error),
     };
     let places = places(function.shape, dof, program.outputs.len());
-    let dispatch = crate::dispatch::dispatches(ops);
-    let quads = if dispatch && avx2_quads {
+    let dispatch = crate::dispatch::dispatches(ops) || (avx2_lanes && ops.fma > 0);
+    let quads = if dispatch && avx2_lanes {
         Quads::Lanes
     } else {
         Quads::Helper
+    };
+    // What a body (the function's, a part's) takes from its lanes.
+    let uses = |usage: &Usage| LanesUse {
+        quads: usage.reads("lanes"),
+        fma: quads == Quads::Lanes && usage.calls("fma"),
     };
     let Body {
         mut statements,
@@ -211,14 +219,14 @@ pub(crate) fn emit(
     let (with_parameters, parameters) = signature(function, &usage);
     // A split function dispatches in each part; its own body only calls them.
     let split = !parts.is_empty();
-    let mut lanes = usage.reads("lanes");
+    let mut lanes = uses(&usage);
     let mut split_parts = Vec::with_capacity(parts.len());
     for (k, part) in parts.into_iter().enumerate() {
         let part_name = Ident::new(&format!("{}_part{k}", function.name), Span::call_site());
         let mut usage = Usage::new(&USED_NAMES);
         let statements = lines.run(part.statements, &mut usage)?;
         crate::math::called_in(&usage, &mut helpers);
-        lanes |= usage.reads("lanes");
+        lanes = lanes.or(uses(&usage));
         let (mut part_parameters, parameters) = signature(function, &usage);
         let size = Literal::usize_unsuffixed(part.live);
         part_parameters.push(Parameter {
@@ -241,7 +249,7 @@ pub(crate) fn emit(
                 parameters: part_parameters,
                 returns: TokenStream::new(),
                 body: quote!(#parameters #statements),
-                lanes: usage.reads("lanes"),
+                lanes: uses(&usage),
             },
             dispatch,
         ));
@@ -254,7 +262,7 @@ pub(crate) fn emit(
             parameters: with_parameters,
             returns: quote!(-> #returns),
             body: quote!(#parameters #body),
-            lanes: usage.reads("lanes"),
+            lanes: uses(&usage),
         },
         dispatch && !split,
     );

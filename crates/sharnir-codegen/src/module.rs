@@ -10,6 +10,7 @@
 
 use crate::constrained;
 use crate::contacts::{self, ContactFacts};
+use crate::dispatch::LanesUse;
 use crate::error::EmitError;
 use crate::math::HELPERS;
 use crate::plan::{Plan, Variant};
@@ -240,11 +241,11 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     let size = |&(_, program, _): &(_, &Program, _)| program.locals.len();
     let printed =
         sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
-            let avx2_quads = !variant.single_precision;
+            let avx2_lanes = !variant.single_precision;
             let emitted =
-                crate::function::emit(function, program, ops, &plan.facts, fma, avx2_quads)?;
+                crate::function::emit(function, program, ops, &plan.facts, fma, avx2_lanes)?;
             let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);
-            Ok::<(String, [bool; HELPERS.len()], bool, bool), EmitError>((
+            Ok::<(String, [bool; HELPERS.len()], bool, LanesUse), EmitError>((
                 text,
                 emitted.helpers,
                 emitted.dispatches,
@@ -255,7 +256,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     crate::math::called(&derived, &mut used);
     let mut functions = String::new();
     let mut dispatches = false;
-    let mut lanes = false;
+    let mut lanes = LanesUse::default();
     for ((function, _, ops), printed) in jobs.iter().zip(printed) {
         let (text, called, dispatched, reads_lanes) = printed?;
         functions.push_str(&text);
@@ -263,7 +264,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
             *u |= c;
         }
         dispatches |= dispatched;
-        lanes |= reads_lanes;
+        lanes = lanes.or(reads_lanes);
         op_counts.push((function.name.clone(), *ops));
     }
     let mut tail = TokenStream::new();
@@ -281,7 +282,7 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
     tail.extend(crate::math::helpers(
         &used,
         variant.single_precision,
-        lanes,
+        lanes.quads,
     )?);
     let preamble = crate::preamble::preamble(&plan.facts, variant)?;
     let head = format_items(quote! {

@@ -67,15 +67,7 @@ pub(crate) fn preamble(facts: &Facts, variant: Variant) -> Result<TokenStream, E
                 /// Fused multiply–adds (`libm`'s `fma`).
                 pub fma: u32,
             },
-            quote! {
-                /// `a · b + c` with one rounding: every fused operation of this
-                /// module, through `libm`'s `fma` (see the module header for when
-                /// that is a single instruction).
-                #[inline(always)]
-                fn fma(a: Real, b: Real, c: Real) -> Real {
-                    libm::Libm::<Real>::fma(a, b, c)
-                }
-            },
+            fma_helper(variant.single_precision),
         )
     } else {
         (
@@ -258,5 +250,49 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
         /// Velocity indices of the independent coordinates (the spec's
         /// `independent`), which assembly holds and actuators drive.
         pub const INDEPENDENT: [usize; #n_independent] = [#(#independent),*];
+    }
+}
+
+/// The module's `fma`, every fused operation of a fused twin: the FMA
+/// instruction in x86-64 builds that enable it (`-C target-cpu=native` on
+/// such a machine), `libm`'s `fma` elsewhere (one correctly rounded result
+/// either way). The long functions' AVX copies use the instruction in the
+/// other x86-64 builds too (`dispatch.rs`).
+fn fma_helper(single_precision: bool) -> TokenStream {
+    let instruction = if single_precision {
+        quote!(_mm_cvtss_f32(_mm_fmadd_ss(
+            _mm_set_ss(a),
+            _mm_set_ss(b),
+            _mm_set_ss(c)
+        )))
+    } else {
+        quote!(_mm_cvtsd_f64(_mm_fmadd_sd(
+            _mm_set_sd(a),
+            _mm_set_sd(b),
+            _mm_set_sd(c)
+        )))
+    };
+    quote! {
+        /// `a · b + c` with one rounding: every fused operation of this
+        /// module, by the FMA instruction where the build enables it and
+        /// through `libm`'s `fma` otherwise (see the module header for when
+        /// that is a single instruction).
+        #[allow(unused_unsafe)]
+        #[inline(always)]
+        fn fma(a: Real, b: Real, c: Real) -> Real {
+            #[cfg(all(target_arch = "x86_64", target_feature = "fma"))]
+            {
+                use core::arch::x86_64::*;
+                // SAFETY: the build enables FMA (the `cfg`); the intrinsics
+                // touch no memory.
+                unsafe {
+                    #instruction
+                }
+            }
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "fma")))]
+            {
+                libm::Libm::<Real>::fma(a, b, c)
+            }
+        }
     }
 }
