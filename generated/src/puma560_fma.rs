@@ -14,11 +14,13 @@
 //! PUMA 560, Armstrong-Khatib-Burdick (1986) parameters as in Corke's Robotics Toolbox mdl_puma560 (standard DH)
 //!
 //! Parameters are read at run time from `Params`.
-//! Fused multiply–add: sums of products are computed with `libm`'s `fma`, one
-//! rounding per product; the `fma` column counts them apart from `mul` and
-//! `add`. `Params::derived` is not fused. Whether this is faster depends on
-//! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched
-//! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.
+//! Fused multiply–add: sums of products are computed with fused multiply–adds,
+//! one rounding per product; the `fma` column counts them apart from `mul` and
+//! `add`. `Params::derived` is not fused. Whether this is faster depends on the
+//! target: the FMA instruction in x86-64 builds that enable it (and, in `f64`,
+//! in the AVX copies where the processor has FMA), `libm`'s `fma` elsewhere
+//! (the instruction on aarch64, software on Cortex-M): see sharnir's
+//! `docs/performance.md`.
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.
 //! The long functions have an AVX copy that x86-64 builds without AVX2 call where
 //! the processor runs AVX2, with the same results bit for bit (see `avx_copies`).

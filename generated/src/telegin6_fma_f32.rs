@@ -14,11 +14,13 @@
 //! Telegin (2021), Fig. 3: 6-DOF manipulator RRRPRR, y vertical, Listing 2 parameters
 //!
 //! Parameters are read at run time from `Params`.
-//! Fused multiply–add: sums of products are computed with `libm`'s `fma`, one
-//! rounding per product; the `fma` column counts them apart from `mul` and
-//! `add`. `Params::derived` is not fused. Whether this is faster depends on
-//! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched
-//! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.
+//! Fused multiply–add: sums of products are computed with fused multiply–adds,
+//! one rounding per product; the `fma` column counts them apart from `mul` and
+//! `add`. `Params::derived` is not fused. Whether this is faster depends on the
+//! target: the FMA instruction in x86-64 builds that enable it (and, in `f64`,
+//! in the AVX copies where the processor has FMA), `libm`'s `fma` elsewhere
+//! (the instruction on aarch64, software on Cortex-M): see sharnir's
+//! `docs/performance.md`.
 //! Single precision: every value is an `f32`; sines and cosines by
 //! `sin_cos`, in `f32` arithmetic (`libm`'s reduce in `f64`).
 //! Self-contained: needs only `core` and the `libm` crate; no allocation, no panics.

@@ -138,11 +138,13 @@ pub(crate) fn header(
     });
     if variant.fused_multiply_add {
         h.push_str(
-            "//! Fused multiply–add: sums of products are computed with `libm`'s `fma`, one\n\
-             //! rounding per product; the `fma` column counts them apart from `mul` and\n\
-             //! `add`. `Params::derived` is not fused. Whether this is faster depends on\n\
-             //! `libm`'s `fma` on the target (the instruction on aarch64, a dispatched\n\
-             //! call on x86-64, software on Cortex-M): see sharnir's `docs/performance.md`.\n",
+            "//! Fused multiply–add: sums of products are computed with fused multiply–adds,\n\
+             //! one rounding per product; the `fma` column counts them apart from `mul` and\n\
+             //! `add`. `Params::derived` is not fused. Whether this is faster depends on the\n\
+             //! target: the FMA instruction in x86-64 builds that enable it (and, in `f64`,\n\
+             //! in the AVX copies where the processor has FMA), `libm`'s `fma` elsewhere\n\
+             //! (the instruction on aarch64, software on Cortex-M): see sharnir's\n\
+             //! `docs/performance.md`.\n",
         );
     }
     if variant.single_precision {
