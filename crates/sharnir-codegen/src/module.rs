@@ -451,10 +451,26 @@ mod tests {
             "//! | function | mul | add | div | sqrt | sin | cos | fma |\n//! |---|---:|---:|---:|---:|---:|---:|---:|\n"
         ));
         assert!(source.contains("//! | `inverse_dynamics` | 4 | 2 | 0 | 0 | 1 | 0 | 2 |\n"));
-        // Two calls of the module's helper, its definition, and the libm
-        // call it wraps, once.
-        assert_eq!(source.matches("fma(").count(), 2 + 1 + 1, "{source}");
+        // A function that fuses has an AVX copy whose `fma` is its lanes'
+        // (the FMA instruction there): the statements' two calls, the
+        // closure that routes them, the lanes' method (declared, the
+        // build's calling the helper, AVX2's), the helper's definition and
+        // the libm call it wraps, once.
+        let body = source
+            .split("fn inverse_dynamics_with_body(")
+            .nth(1)
+            .and_then(|rest| rest.split("\n}\n").next())
+            .expect("the function's statements");
+        let calls = body.matches("fma(").count() - body.matches("lanes.fma(").count();
+        assert_eq!(calls, 2, "{body}");
+        assert!(body.contains("let fma = |a: Real, b: Real, c: Real| lanes.fma(a, b, c);"));
+        assert_eq!(
+            source.matches("fma(").count(),
+            2 + 1 + 4 + 1 + 1,
+            "{source}"
+        );
         assert_eq!(source.matches(">::fma(").count(), 1, "{source}");
+        assert!(source.contains("_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))"));
         assert!(source.contains("pub fma: u32,"));
         let file = syn::parse_file(source).expect("the twin is valid Rust");
         let consts: Vec<String> = file
