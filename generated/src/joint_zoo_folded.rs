@@ -263,8 +263,8 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -636,8 +636,8 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1389,8 +1389,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1734,8 +1734,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1912,8 +1912,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -3007,8 +3007,8 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -3853,8 +3853,8 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -5331,8 +5331,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -5556,8 +5556,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -5847,8 +5847,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {

@@ -1166,8 +1166,8 @@ pub fn constraint_bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC
 }
 /// [`constraint_bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn constraint_bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NC] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {

@@ -432,8 +432,8 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -642,8 +642,8 @@ pub fn mass_matrix(p: &Params, q: &[Real; NQ]) -> [[Real; NV]; NV] {
 }
 /// [`mass_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn mass_matrix_with(d: &Derived, q: &[Real; NQ]) -> [[Real; NV]; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -792,8 +792,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -973,8 +973,8 @@ pub fn gravity(p: &Params, q: &[Real; NQ]) -> [Real; NV] {
 }
 /// [`gravity`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn gravity_with(d: &Derived, q: &[Real; NQ]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1048,8 +1048,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1354,8 +1354,8 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -1738,8 +1738,8 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -2149,8 +2149,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -2334,8 +2334,8 @@ pub fn body_poses(p: &Params, q: &[Real; NQ]) -> [Pose; NB] {
 }
 /// [`body_poses`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn body_poses_with(d: &Derived, q: &[Real; NQ]) -> [Pose; NB] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -2483,8 +2483,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -2923,14 +2923,12 @@ mod avx {
         ) -> [(super::Real, super::Real); 4] {
             unsafe { super::sin_cos_quad_avx2(a, b, c, d) }
         }
-        #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+        #[allow(unused_unsafe)]
         #[inline(always)]
         fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
-            use core::arch::x86_64::{_mm_cvtsd_f64, _mm_fmadd_sd, _mm_set_sd};
-            let (a, b, c) = (f64::from(a), f64::from(b), f64::from(c));
+            use core::arch::x86_64::*;
             unsafe {
                 _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c)))
-                    as super::Real
             }
         }
     }

@@ -245,8 +245,8 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -784,8 +784,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1148,8 +1148,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -1706,8 +1706,8 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -2102,8 +2102,8 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -2663,8 +2663,8 @@ pub fn energy(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
 }
 /// [`energy`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn energy_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> (Real, Real) {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {

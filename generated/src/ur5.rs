@@ -207,8 +207,8 @@ pub fn inverse_dynamics(
 }
 /// [`inverse_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn inverse_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -453,8 +453,8 @@ pub fn bias(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
 }
 /// [`bias`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn bias_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> [Real; NV] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -622,8 +622,8 @@ pub fn joint_space(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
 }
 /// [`joint_space`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn joint_space_with(d: &Derived, q: &[Real; NQ], qd: &[Real; NV]) -> JointSpace {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {
@@ -831,8 +831,8 @@ pub fn forward_dynamics(
 }
 /// [`forward_dynamics`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn forward_dynamics_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -1112,8 +1112,8 @@ pub fn coriolis_matrix(p: &Params, q: &[Real; NQ], qd: &[Real; NV]) -> [[Real; N
 }
 /// [`coriolis_matrix`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn coriolis_matrix_with(
     d: &Derived,
     q: &[Real; NQ],
@@ -1603,8 +1603,8 @@ pub fn body_jacobians(p: &Params, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
 }
 /// [`body_jacobians`] with the parameter groups already computed by [`Params::derived`].
 ///
-/// Long enough to have an AVX copy, which x86-64 builds without AVX2
-/// call where the processor runs it (see [`avx_copies`]).
+/// Has an AVX copy, which x86-64 builds without AVX2 call where the
+/// processor runs it (see [`avx_copies`]).
 pub fn body_jacobians_with(d: &Derived, q: &[Real; NQ]) -> [[[Real; NV]; 6]; NB] {
     #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
     if let Some(avx2) = avx::usable() {

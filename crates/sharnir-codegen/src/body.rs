@@ -343,14 +343,7 @@ pub(crate) fn body(
         .outputs
         .iter()
         .map(|output| match places {
-            Some(_) if matches!(output, Term::Const(c) if c.to_bits() == 0) => None,
-            Some(_) => Some(
-                locals_read(output)
-                    .into_iter()
-                    .map(|i| part_of[i])
-                    .max()
-                    .unwrap_or(0),
-            ),
+            Some(_) => written_at(output, &part_of),
             None => Some(after_parts),
         })
         .collect();
@@ -459,14 +452,9 @@ fn written_early(
     // writes[k]: the outputs written after the first k statements.
     let mut writes: Vec<Vec<Line>> = (0..=statements.len()).map(|_| Vec::new()).collect();
     for (output, place) in program.outputs.iter().zip(places) {
-        if matches!(output, Term::Const(c) if c.to_bits() == 0) {
+        let Some(k) = written_at(output, &after) else {
             continue;
-        }
-        let k = locals_read(output)
-            .into_iter()
-            .map(|i| after[i])
-            .max()
-            .unwrap_or(0);
+        };
         let value = printer.expr(output)?;
         if let Some(written) = writes.get_mut(k) {
             written.push(Line::Tokens(quote!(out #place = #value;)));
@@ -479,6 +467,23 @@ fn written_early(
         all.extend(written);
     }
     Ok(all)
+}
+
+/// Where `output` is written into the result: after the latest `at[i]`
+/// of the locals `i` it reads (0 for none); `None` for a zero, the
+/// result's initial value. `at` numbers the parts of a split body, or the
+/// statements of a long one.
+fn written_at(output: &Term, at: &[usize]) -> Option<usize> {
+    if matches!(output, Term::Const(c) if c.to_bits() == 0) {
+        return None;
+    }
+    Some(
+        locals_read(output)
+            .into_iter()
+            .map(|i| at.get(i).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0),
+    )
 }
 
 /// `terms`, printed.

@@ -53,10 +53,12 @@ use sharnir_cas::OpCount;
 /// operations, 6 %) and would only lengthen the module and its build.
 pub(crate) const DISPATCH_FROM: u32 = 256;
 
-/// Whether a function of `ops` gets its AVX copy for its length (a fused
-/// function gets one anyway, see `function.rs`).
-pub(crate) fn dispatches(ops: OpCount) -> bool {
-    ops.mul + ops.add + ops.div + ops.sqrt + ops.fma >= DISPATCH_FROM
+/// Whether a function of `ops` gets its AVX copy: for its length, or,
+/// where the copy's lanes have the FMA instruction (`avx2_lanes`: the
+/// `f64` modules), because it fuses — its `fma` is a `libm` call in the
+/// plain statements and one instruction in the copy.
+pub(crate) fn dispatches(ops: OpCount, avx2_lanes: bool) -> bool {
+    ops.mul + ops.add + ops.div + ops.sqrt + ops.fma >= DISPATCH_FROM || (avx2_lanes && ops.fma > 0)
 }
 
 /// The `cfg` predicate of the builds where the AVX copy exists: x86-64
@@ -226,8 +228,8 @@ fn dispatched(function: Function<'_>) -> TokenStream {
     } else {
         quote! {
             ///
-            /// Long enough to have an AVX copy, which x86-64 builds without AVX2
-            /// call where the processor runs it (see [`avx_copies`]).
+            /// Has an AVX copy, which x86-64 builds without AVX2 call where the
+            /// processor runs it (see [`avx_copies`]).
         }
     };
     quote! {
@@ -302,6 +304,7 @@ pub(crate) fn items(lanes: LanesUse) -> TokenStream {
         });
     }
     if lanes.fma {
+        let instruction = crate::preamble::fma_instruction(false);
         methods.extend(quote! {
             /// `a · b + c` with one rounding.
             fn fma(self, a: Real, b: Real, c: Real) -> Real;
@@ -313,14 +316,13 @@ pub(crate) fn items(lanes: LanesUse) -> TokenStream {
             }
         });
         avx2.extend(quote! {
-            #[allow(clippy::useless_conversion, clippy::unnecessary_cast, unused_unsafe)]
+            #[allow(unused_unsafe)]
             #[inline(always)]
             fn fma(self, a: super::Real, b: super::Real, c: super::Real) -> super::Real {
-                use core::arch::x86_64::{_mm_cvtsd_f64, _mm_fmadd_sd, _mm_set_sd};
-                let (a, b, c) = (f64::from(a), f64::from(b), f64::from(c));
+                use core::arch::x86_64::*;
                 // SAFETY: an `Avx2` exists only where the processor runs FMA;
                 // the intrinsics touch no memory.
-                unsafe { _mm_cvtsd_f64(_mm_fmadd_sd(_mm_set_sd(a), _mm_set_sd(b), _mm_set_sd(c))) as super::Real }
+                unsafe { #instruction }
             }
         });
     }
@@ -504,14 +506,24 @@ mod tests {
 
     #[test]
     fn only_functions_from_the_threshold_on_get_a_copy() {
-        assert!(!dispatches(ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2 - 1)));
-        assert!(dispatches(ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2)));
+        assert!(!dispatches(
+            ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2 - 1),
+            true
+        ));
+        assert!(dispatches(ops(DISPATCH_FROM / 2, DISPATCH_FROM / 2), false));
         let trigonometry = OpCount {
             sin: 1000,
             cos: 1000,
             ..OpCount::default()
         };
-        assert!(!dispatches(trigonometry), "only arithmetic counts");
+        assert!(!dispatches(trigonometry, true), "only arithmetic counts");
+        // One fused multiply–add is enough where the copy has the instruction.
+        let fused = OpCount {
+            fma: 1,
+            ..OpCount::default()
+        };
+        assert!(dispatches(fused, true));
+        assert!(!dispatches(fused, false));
     }
 
     #[test]
@@ -544,7 +556,7 @@ mod tests {
             "#[inline(always)]\n\
              fn mass_matrix_with_body(_d: &Derived, q: &[Real; NQ]) -> Real {\n    \
              q[0] * q[1]\n}",
-            "/// call where the processor runs it (see [`avx_copies`]).",
+            "/// processor runs it (see [`avx_copies`]).",
         ];
         for piece in expected {
             assert!(text.contains(piece), "missing\n{piece}\nin\n{text}");

@@ -54,15 +54,24 @@ fn signature(function: &PlannedFunction, usage: &Usage) -> (Vec<Parameter>, Toke
         ty: quote!(&Derived),
         read: usage.reads("d") || !parameters.is_empty(),
     };
-    let arguments = function.arguments.iter().map(|&argument| Parameter {
-        name: argument_name(argument).to_owned(),
-        ty: argument_type(argument),
-        read: usage.reads(argument_name(argument)),
-    });
     (
-        std::iter::once(derived).chain(arguments).collect(),
+        std::iter::once(derived)
+            .chain(arguments(function, |name| usage.reads(name)))
+            .collect(),
         parameters,
     )
+}
+
+/// `function`'s arguments as parameters, each marked as `read` says.
+fn arguments<'a>(
+    function: &'a PlannedFunction,
+    read: impl Fn(&str) -> bool + 'a,
+) -> impl Iterator<Item = Parameter> + 'a {
+    function.arguments.iter().map(move |&argument| Parameter {
+        name: argument_name(argument).to_owned(),
+        ty: argument_type(argument),
+        read: read(argument_name(argument)),
+    })
 }
 
 /// The names [`signature`] and [`crate::dispatch`] ask about: every
@@ -127,7 +136,7 @@ pub(crate) fn emit(
         error: Box::new(error),
     };
     let places = places(function.shape, dof, program.outputs.len());
-    let dispatch = crate::dispatch::dispatches(ops) || (avx2_lanes && ops.fma > 0);
+    let dispatch = crate::dispatch::dispatches(ops, avx2_lanes);
     let quads = if dispatch && avx2_lanes {
         Quads::Lanes
     } else {
@@ -155,31 +164,15 @@ pub(crate) fn emit(
         function.name, function.name
     );
     let ops_literal = op_count_literal(ops, fma);
-    let arguments_typed: Vec<TokenStream> = function
-        .arguments
-        .iter()
-        .map(|&argument| {
-            let (name, ty) = (
-                Ident::new(argument_name(argument), Span::call_site()),
-                argument_type(argument),
-            );
-            quote!(#name: #ty)
-        })
-        .collect();
+    let arguments_typed: Vec<TokenStream> =
+        arguments(function, |_| true).map(|a| a.passed()).collect();
     let with_name = Ident::new(&format!("{}_with", function.name), Span::call_site());
     let with_doc = format!(" [`{}_with`]; its cost is [`{ops_name}`].", function.name);
     let with_summary = format!(
         " [`{}`] with the parameter groups already computed by [`Params::derived`].",
         function.name
     );
-    let passed: Vec<TokenStream> = function
-        .arguments
-        .iter()
-        .map(|argument| {
-            let name = Ident::new(argument_name(*argument), Span::call_site());
-            quote!(#name)
-        })
-        .collect();
+    let passed: Vec<Ident> = arguments(function, |_| true).map(|a| a.ident()).collect();
     // A split function's parts, or a long function's statements, write the
     // outputs into `out` themselves.
     let (start, out, value) = match &outputs {

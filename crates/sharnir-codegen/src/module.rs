@@ -239,9 +239,10 @@ fn render(plan: &Plan, programs: &[&Program], variant: Variant) -> Result<Render
         })
         .collect();
     let size = |&(_, program, _): &(_, &Program, _)| program.locals.len();
+    // The AVX copies' lanes exist in `f64` (`dispatch.rs`).
+    let avx2_lanes = !variant.single_precision;
     let printed =
         sharnir_cas::parallel::map_largest_first(&jobs, size, |&(function, program, ops)| {
-            let avx2_lanes = !variant.single_precision;
             let emitted =
                 crate::function::emit(function, program, ops, &plan.facts, fma, avx2_lanes)?;
             let text = crate::lines::splice(&format_items(emitted.item)?, &emitted.lines);

@@ -253,13 +253,12 @@ fn loop_constants(loops: &LoopFacts) -> TokenStream {
     }
 }
 
-/// The module's `fma`, every fused operation of a fused twin: the FMA
-/// instruction in x86-64 builds that enable it (`-C target-cpu=native` on
-/// such a machine), `libm`'s `fma` elsewhere (one correctly rounded result
-/// either way). The long functions' AVX copies use the instruction in the
-/// other x86-64 builds too (`dispatch.rs`).
-fn fma_helper(single_precision: bool) -> TokenStream {
-    let instruction = if single_precision {
+/// The FMA instruction on `a`, `b` and `c` (`Real`s, `f32` with
+/// `single_precision`), as the module's `fma` helper and the AVX copies'
+/// lanes (`dispatch.rs`) write it, inside an `unsafe` block of a context
+/// that has `core::arch::x86_64::*` in scope.
+pub(crate) fn fma_instruction(single_precision: bool) -> TokenStream {
+    if single_precision {
         quote!(_mm_cvtss_f32(_mm_fmadd_ss(
             _mm_set_ss(a),
             _mm_set_ss(b),
@@ -271,7 +270,16 @@ fn fma_helper(single_precision: bool) -> TokenStream {
             _mm_set_sd(b),
             _mm_set_sd(c)
         )))
-    };
+    }
+}
+
+/// The module's `fma`, every fused operation of a fused twin: the FMA
+/// instruction in x86-64 builds that enable it (`-C target-cpu=native` on
+/// such a machine), `libm`'s `fma` elsewhere (one correctly rounded result
+/// either way). The long functions' AVX copies use the instruction in the
+/// other x86-64 builds too (`dispatch.rs`).
+fn fma_helper(single_precision: bool) -> TokenStream {
+    let instruction = fma_instruction(single_precision);
     quote! {
         /// `a · b + c` with one rounding: every fused operation of this
         /// module, by the FMA instruction where the build enables it and
